@@ -1,0 +1,58 @@
+// Reads a request body as JSON under the rules of decisions.md: JSON content type (else 415), at most
+// 1 MiB (else 413), valid UTF-8 and JSON (else 400). Nesting is bounded so that echoing a hostile row
+// back can never exhaust the stack.
+import getRawBody from 'raw-body';
+import type { Context } from 'koa';
+import { MAX_BODY_BYTES, requestMessages } from '../../shared/index.ts';
+import { HttpError } from './http-error.ts';
+
+export const MAX_JSON_DEPTH = 64;
+
+function isJsonType(mime: string): boolean {
+  return mime === 'application/json' || (mime.startsWith('application/') && mime.endsWith('+json'));
+}
+
+/** Depth of nested arrays/objects, measured without recursion. */
+export function jsonDepthExceeds(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+export async function readJsonBody(ctx: Context): Promise<unknown> {
+  const mime = ctx.request.type.toLowerCase();
+  if (!isJsonType(mime)) throw new HttpError(415, requestMessages.unsupportedMediaType(ctx.get('content-type')));
+  const charset = ctx.request.charset.toLowerCase();
+  if (charset !== '' && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new HttpError(415, requestMessages.unsupportedMediaType(ctx.get('content-type')));
+  }
+  let raw: Buffer;
+  try {
+    raw = await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, length: ctx.request.length });
+  } catch (error) {
+    const type = (error as { type?: string }).type;
+    if (type === 'entity.too.large') throw new HttpError(413, requestMessages.bodyTooLarge(MAX_BODY_BYTES));
+    throw new HttpError(400, `Could not read the request body: ${(error as Error).message}`);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+  } catch {
+    throw new HttpError(400, requestMessages.invalidUtf8);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new HttpError(400, requestMessages.jsonParseError((error as Error).message));
+  }
+  if (jsonDepthExceeds(value, MAX_JSON_DEPTH)) {
+    throw new HttpError(400, requestMessages.jsonTooDeep(MAX_JSON_DEPTH));
+  }
+  return value;
+}

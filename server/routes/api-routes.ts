@@ -1,0 +1,65 @@
+// The three endpoints of the service spec (section 4) on one router.
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import {
+  INVENTORY_PATH,
+  MAX_ROWS_PER_UPDATE,
+  WAREHOUSES_PATH,
+  assembleReadResponse,
+  jsonTypeName,
+  parseBarcodeList,
+  requestMessages,
+} from '../../shared/index.ts';
+import { type CallerState, authenticateCaller } from '../http/authenticate.ts';
+import { HttpError } from '../http/http-error.ts';
+import { readJsonBody } from '../http/json-body.ts';
+import type { Database } from '../store/database.ts';
+import { listWarehouses, readStockRecords } from '../store/stock-read.ts';
+import { updateStock } from '../store/stock-write.ts';
+
+/** `/a/b/` → a pattern matching `/a/b` and `/a/b/`. */
+function withOptionalSlash(path: string): string {
+  return `${path.replace(/\/$/, '')}{/}`;
+}
+
+/** Answers a known path's unsupported method: OPTIONS lists the methods, anything else is 405. */
+function otherMethods(allowed: string[]): Middleware {
+  const allow = [...allowed, 'HEAD', 'OPTIONS'].join(', ');
+  return (ctx) => {
+    ctx.set('Allow', allow);
+    if (ctx.method === 'OPTIONS') {
+      ctx.status = 204;
+      return;
+    }
+    throw new HttpError(405, requestMessages.methodNotAllowed(ctx.method), { Allow: allow });
+  };
+}
+
+export function apiRouter(db: Database): Router<CallerState> {
+  const router = new Router<CallerState>();
+  const auth = authenticateCaller(db);
+  const inventory = withOptionalSlash(INVENTORY_PATH);
+  const warehouses = withOptionalSlash(WAREHOUSES_PATH);
+
+  router.get(inventory, auth, (ctx) => {
+    const parsed = parseBarcodeList(ctx.query.barcodes);
+    if (!parsed.ok) throw new HttpError(400, parsed.detail);
+    const records = readStockRecords(db, ctx.state.caller, parsed.barcodes);
+    ctx.body = assembleReadResponse(parsed.barcodes, (barcode) => records.get(barcode));
+  });
+
+  router.post(inventory, auth, async (ctx) => {
+    const body = await readJsonBody(ctx);
+    if (!Array.isArray(body)) throw new HttpError(400, requestMessages.expectedList(jsonTypeName(body)));
+    if (body.length > MAX_ROWS_PER_UPDATE) throw new HttpError(400, requestMessages.tooManyRows(body.length));
+    ctx.body = updateStock(db, ctx.state.caller, body, { source: 'api', tokenId: ctx.state.caller.tokenId });
+  });
+
+  router.get(warehouses, auth, (ctx) => {
+    ctx.body = listWarehouses(db, ctx.state.caller);
+  });
+
+  router.all(inventory, otherMethods(['GET', 'POST']));
+  router.all(warehouses, otherMethods(['GET']));
+  return router;
+}

@@ -1,0 +1,19 @@
+// Parsing of the read endpoint's `barcodes` query parameter (decisions.md, "Read").
+import { MAX_BARCODES_PER_READ } from './limits.ts';
+import { requestMessages } from './messages.ts';
+
+export type BarcodeListResult = { ok: true; barcodes: string[] } | { ok: false; detail: string };
+
+/**
+ * Splits on commas, trims surrounding white space, drops empty entries and repeats (first
+ * occurrence keeps its place). A repeated query parameter counts as one list.
+ */
+export function parseBarcodeList(value: string | readonly string[] | undefined | null): BarcodeListResult {
+  const raw = value == null ? '' : typeof value === 'string' ? value : value.join(',');
+  const barcodes = [...new Set(raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''))];
+  if (barcodes.length === 0) return { ok: false, detail: requestMessages.barcodesRequired };
+  if (barcodes.length > MAX_BARCODES_PER_READ) {
+    return { ok: false, detail: requestMessages.tooManyBarcodes(barcodes.length) };
+  }
+  return { ok: true, barcodes };
+}

@@ -1,0 +1,9 @@
+// The code server and UI share: wire schemas, validation, partial-result logic and message texts.
+// Nothing here may import Node, Koa or browser APIs (test/shared-purity.test.ts checks it).
+export * from './api-paths.ts';
+export * from './limits.ts';
+export * from './messages.ts';
+export * from './schemas.ts';
+export * from './row-validation.ts';
+export * from './barcode-list.ts';
+export * from './partial-result.ts';

@@ -1,0 +1,53 @@
+// Every text a client can read in an error, in one place, so server, UI and tests agree to the letter.
+// Field messages follow Django REST Framework's wording, as decisions.md asks.
+import { MAX_BARCODES_PER_READ, MAX_ROWS_PER_UPDATE } from './limits.ts';
+
+export const fieldMessages = {
+  barcodeNotFound: (barcode: string) => `No items or variants found with barcode: ${barcode}`,
+  warehouseNotFound: (name: string) => `No warehouses found with name: ${name}`,
+  required: 'This field is required.',
+  notNull: 'This field may not be null.',
+  blank: 'This field may not be blank.',
+  notAString: 'Not a valid string.',
+  notAnInteger: 'A valid integer is required.',
+  maxLength: (max: number) => `Ensure this field has no more than ${max} characters.`,
+  maxValue: (max: number) => `Ensure this value is less than or equal to ${max}.`,
+  minValue: (min: number) => `Ensure this value is greater than or equal to ${min}.`,
+  notAnObject: (got: string) => `Invalid data. Expected a dictionary, but got ${got}.`,
+} as const;
+
+export const requestMessages = {
+  notAuthenticated: 'Authentication credentials were not provided.',
+  invalidToken: 'Invalid token.',
+  barcodesRequired: "Query parameter 'barcodes' is required: a comma-separated list of barcodes.",
+  tooManyBarcodes: (got: number) =>
+    `Too many barcodes: at most ${MAX_BARCODES_PER_READ} per request, got ${got}.`,
+  tooManyRows: (got: number) => `Too many rows: at most ${MAX_ROWS_PER_UPDATE} per request, got ${got}.`,
+  expectedList: (got: string) => `Expected a list of rows but got type "${got}".`,
+  unsupportedMediaType: (type: string) => `Unsupported media type "${type}" in request.`,
+  jsonParseError: (reason: string) => `JSON parse error - ${reason}`,
+  invalidUtf8: 'Request body is not valid UTF-8.',
+  jsonTooDeep: (limit: number) => `JSON parse error - nesting deeper than ${limit} levels.`,
+  bodyTooLarge: (limit: number) => `Request body is larger than the limit of ${limit} bytes.`,
+  notFound: 'Not found.',
+  methodNotAllowed: (method: string) => `Method "${method}" not allowed.`,
+  internal: 'Internal server error.',
+} as const;
+
+/** The JSON type name of a value, as DRF names it in its messages ("list", "str", "int", …). */
+export function jsonTypeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'list';
+  switch (typeof value) {
+    case 'string':
+      return 'str';
+    case 'number':
+      return Number.isInteger(value) ? 'int' : 'float';
+    case 'boolean':
+      return 'bool';
+    case 'object':
+      return 'dict';
+    default:
+      return typeof value;
+  }
+}

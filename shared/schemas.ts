@@ -1,0 +1,66 @@
+// Wire shapes of the API (service spec section 2), as zod schemas. The server builds its answers
+// to these shapes; the UI parses what it receives with them.
+import { z } from 'zod';
+import { MAX_BARCODE_LENGTH, MAX_QUANTITY, MIN_QUANTITY } from './limits.ts';
+
+/** A stock record without warehouse fields (no-warehouse scenario). */
+export const plainStockRecordSchema = z.strictObject({
+  item: z.number().int(),
+  liquid_stock: z.number().int().nullable(),
+  barcode: z.string(),
+  quantity: z.number().int(),
+});
+
+/** A stock record of the warehouse scenario. */
+export const warehouseStockRecordSchema = plainStockRecordSchema.extend({
+  warehouse: z.number().int(),
+  warehouse_name: z.string(),
+});
+
+export const stockRecordSchema = z.union([warehouseStockRecordSchema, plainStockRecordSchema]);
+export type StockRecord = z.infer<typeof stockRecordSchema>;
+
+/** Field name → message, as in `{"barcode": "No items or variants found with barcode: 1"}`. */
+export const fieldErrorsSchema = z.record(z.string(), z.string());
+export type FieldErrors = z.infer<typeof fieldErrorsSchema>;
+
+export const readErrorEntrySchema = z.strictObject({
+  barcode: z.string(),
+  errors: fieldErrorsSchema,
+});
+export type ReadErrorEntry = z.infer<typeof readErrorEntrySchema>;
+
+export const readResponseSchema = z.strictObject({
+  results: z.array(stockRecordSchema),
+  errors: z.array(readErrorEntrySchema),
+});
+export type ReadResponse = z.infer<typeof readResponseSchema>;
+
+/** One row of an update request, after validation (quantity normalised to a number). */
+export const updateRowSchema = z.object({
+  barcode: z.string().min(1).max(MAX_BARCODE_LENGTH),
+  quantity: z.number().int().min(MIN_QUANTITY).max(MAX_QUANTITY),
+  warehouse_name: z.string().optional(),
+});
+export type UpdateRow = z.infer<typeof updateRowSchema>;
+
+export const updateErrorEntrySchema = z.strictObject({
+  /** The row exactly as it was sent. */
+  data: z.unknown(),
+  errors: fieldErrorsSchema,
+});
+export type UpdateErrorEntry = z.infer<typeof updateErrorEntrySchema>;
+
+export const updateResponseSchema = z.strictObject({
+  results: z.array(stockRecordSchema),
+  errors: z.array(updateErrorEntrySchema),
+});
+export type UpdateResponse = z.infer<typeof updateResponseSchema>;
+
+export const warehouseSchema = z.strictObject({ id: z.number().int(), name: z.string() });
+export type Warehouse = z.infer<typeof warehouseSchema>;
+export const warehouseListSchema = z.array(warehouseSchema);
+
+/** Body of every request-level error (4xx/5xx). */
+export const requestErrorSchema = z.object({ detail: z.string() });
+export type RequestError = z.infer<typeof requestErrorSchema>;
