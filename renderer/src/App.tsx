@@ -85,12 +85,27 @@ export function App() {
     };
   }, [signInWithCode, signInWithToken]);
 
+  // A sign-in link opened in a tab that already shows the UI changes only the fragment: take it too.
+  useEffect(() => {
+    const onHashChange = () => {
+      const code = takeSignInCode();
+      if (code === null) return;
+      signInWithCode(code).catch((error: unknown) => {
+        saveToken(null);
+        setState({ kind: 'signed-out', message: (error as Error).message });
+      });
+    };
+    window.addEventListener('hashchange', onHashChange);
+    return () => window.removeEventListener('hashchange', onHashChange);
+  }, [signInWithCode]);
+
   switch (state.kind) {
     case 'starting':
       return <main className="starting">Starting…</main>;
     case 'signed-out':
       return (
         <SignInScreen
+          key={state.message ?? ''}
           message={state.message}
           offers={state.offers ?? []}
           onToken={signInWithToken}
