@@ -216,14 +216,23 @@ export function ScannerScreen({ session, onSignOut }: { session: Session; onSign
       const prev = rowsRef.current;
       const same = prev.find((r) => r.barcode === barcode);
       if (!same && prev.length >= MAX_ROWS_PER_UPDATE) return feedback('error', `The list is full (${MAX_ROWS_PER_UPDATE} rows): send it first`);
-      updateRows((list) =>
-        same
-          ? list.map((r) => (r === same ? { ...r, quantity: String((Number.parseInt(r.quantity, 10) || 0) + 1), errors: undefined } : r))
-          : [...list, { id: nextId.current++, barcode, quantity: '1' }],
-      );
-      feedback('ok', same ? `${barcode}: ${(Number.parseInt(same.quantity, 10) || 0) + 1}` : `Counted ${barcode}`);
+      if (same) {
+        const count = (Number.parseInt(same.quantity, 10) || 0) + 1;
+        updateRows((list) => list.map((r) => (r.id === same.id ? { ...r, quantity: String(count), errors: undefined } : r)));
+        return feedback(same.known === false ? 'error' : 'ok', `${same.name ?? barcode}: ${count}`);
+      }
+      const id = nextId.current++;
+      updateRows((list) => [...list, { id, barcode, quantity: '1' }]);
+      setBanner({ tone: 'busy', text: `Counted ${barcode}…` });
+      // Names the row, and warns at once (tone included) when the barcode is unknown.
+      lookUpBarcodes(client, [barcode]).then(([info]) => {
+        const known = info!.records.length > 0;
+        updateRows((list) => list.map((r) => (r.id === id ? { ...r, known, name: known ? describe(info!) : undefined } : r)));
+        if (known) feedback('ok', `${describe(info!)}: 1`);
+        else feedback('error', `Unknown barcode: ${barcode}`);
+      }, failed);
     },
-    [feedback, updateRows],
+    [client, feedback, failed, updateRows],
   );
 
   const sendList = () => {

@@ -251,6 +251,8 @@ describe('scanner UI: set stock', () => {
     const rows = page.locator('[data-testid="list-rows"] tr');
     await expect.poll(() => rows.count()).toBe(2);
     expect(await page.getByLabel('Quantity of TEA/42').inputValue()).toBe('3');
+    await expect.poll(() => page.locator('tr[data-barcode="TEA/42"] .row-name strong').textContent()).toBe('Tea');
+    await expect.poll(() => page.locator('tr[data-barcode="NOPE-9"] .row-name strong').textContent()).toBe('Unknown barcode');
     await page.getByTestId('send-list').click();
     await expect.poll(() => rows.count()).toBe(1);
     const rejected = page.locator('[data-testid="list-rows"] tr[data-barcode="NOPE-9"]');
