@@ -51,3 +51,14 @@ export function jsonTypeName(value: unknown): string {
       return typeof value;
   }
 }
+
+// --- hardening (issue 4): refusals of the HTTP guards, the auth rate limit and storage faults ---
+export const hardeningMessages = {
+  hostNotAllowed: (host: string) =>
+    `Host "${host}" is not allowed: this server only answers to 127.0.0.1, localhost and [::1] (start it with --host to open it to the network).`,
+  originNotAllowed: (origin: string) => `Origin "${origin}" is not allowed to call this API.`,
+  tooManyAuthFailures: (seconds: number) =>
+    `Too many failed authentication attempts from this address. Try again in ${seconds} seconds.`,
+  storageUnavailable:
+    'The database is unavailable right now (disk full, read-only or busy); nothing was written. Try again later.',
+} as const;
