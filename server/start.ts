@@ -3,6 +3,7 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
+import { requestMessages } from '../shared/index.ts';
 import { type AppOptions, createApp } from './app.ts';
 import { Database } from './store/database.ts';
 
@@ -77,6 +78,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     db.close();
     throw error;
   }
+  // Node leaves CONNECT (proxy tunnel) requests unanswered unless someone listens: refuse them.
+  server.on('connect', (_request, socket) => {
+    const body = JSON.stringify({ detail: requestMessages.methodNotAllowed('CONNECT') });
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
   const { port } = server.address() as AddressInfo;
 
   let closing: Promise<void> | undefined;
