@@ -78,7 +78,7 @@ describe('storage faults', () => {
     const mnt = path.join(dir, 'small-disk');
     mkdirSync(mnt);
     const mounted = tryMountTmpfs(mnt, '3m');
-    if (mounted) cleanups.push(() => execFileSync('umount', ['-l', mnt]));
+    if (mounted) cleanups.push(() => void execFileSync('umount', ['-l', mnt]));
     const dbFile = path.join(mnt, 'inventory.db');
     const tokens = await seedDatabase(dbFile, catalogue());
     const server = await startServer({ dbFile, port: 0 });
@@ -163,7 +163,7 @@ describe('storage faults', () => {
     cleanups.push(() => server.close());
     server.db.sqlite.pragma('busy_timeout = 100'); // the default 5 s would only make the test slow
     const other = new BetterSqlite3(dbFile);
-    cleanups.push(() => other.close());
+    cleanups.push(() => void other.close());
     other.exec('BEGIN IMMEDIATE');
     const refused = await post(server, tokens.shop!, rowsFor(700));
     expect(refused.status).toBe(503);
