@@ -28,7 +28,7 @@ describe('authentication', () => {
   const get = (headers: Record<string, string>) => fetch(`${server.url}${INVENTORY_PATH}?barcodes=SHARED`, { headers });
 
   it('refuses a request without credentials with 401 and a Token challenge', async () => {
-    for (const headers of [{}, { authorization: 'Basic dXNlcjpwYXNz' }, { authorization: '' }]) {
+    for (const headers of [{}, { authorization: 'Basic dXNlcjpwYXNz' }, { authorization: '' }] as Record<string, string>[]) {
       const res = await get(headers);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Token');
