@@ -88,9 +88,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= new Promise<void>((resolve) => {
+      // Connections become idle as their in-flight requests finish; close each as soon as it is.
+      const reapIdle = setInterval(() => server.closeIdleConnections(), 50);
       const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-      force.unref();
       server.close(() => {
+        clearInterval(reapIdle);
         clearTimeout(force);
         db.close();
         resolve();
