@@ -80,6 +80,21 @@ describe('Host and Origin checks', () => {
     }
   });
 
+  it('also answers to the loopback address it was bound to', async () => {
+    const { dir, remove } = tempDir();
+    const dbFile = path.join(dir, 'bound.db');
+    const tokens = await seedDatabase(dbFile, exampleCatalogue());
+    const bound = await startServer({ dbFile, host: '127.0.0.5', port: 0 });
+    try {
+      const ok = await fetch(`${bound.url}${WAREHOUSES_PATH}`, { headers: { authorization: `Token ${tokens.north}` } });
+      expect(bound.url).toMatch(/^http:\/\/127\.0\.0\.5:/);
+      expect(ok.status).toBe(200);
+    } finally {
+      await bound.close();
+      remove();
+    }
+  });
+
   it('refuses browser origins other than its own', async () => {
     const own = await server.request('GET', WAREHOUSES_PATH, { token: server.tokens.north, headers: { origin: server.url } });
     expect(own.status).toBe(200);

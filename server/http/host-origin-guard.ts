@@ -42,6 +42,9 @@ const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Requ
 
 export function hostOriginGuard({ bindHost, allowedOrigins = [] }: HostOriginOptions): Middleware {
   const checkHost = isLoopbackHost(bindHost);
+  // The names a loopback server answers to: the usual three, and the address it was bound to
+  // (e.g. 127.0.0.2), which is the one its printed URL shows.
+  const hostNames = new Set([...LOOPBACK_NAMES, bindHost.toLowerCase(), `[${bindHost.toLowerCase()}]`]);
   const allowed = new Set(allowedOrigins.map((o) => normalizeOrigin(o)).filter((o): o is string => o !== null));
   return async (ctx, next) => {
     const hostHeader = ctx.get('host');
@@ -49,7 +52,7 @@ export function hostOriginGuard({ bindHost, allowedOrigins = [] }: HostOriginOpt
       const parsed = splitHostHeader(hostHeader);
       const localPort = ctx.req.socket.localPort;
       const portMatches = parsed !== null && (parsed.port ?? 80) === localPort;
-      if (!parsed || !LOOPBACK_NAMES.has(parsed.name) || !portMatches) {
+      if (!parsed || !hostNames.has(parsed.name) || !portMatches) {
         throw new HttpError(403, hardeningMessages.hostNotAllowed(hostHeader.slice(0, 200)));
       }
     }
