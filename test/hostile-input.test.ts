@@ -5,10 +5,13 @@
 // (seeded) order. No 5xx, no crash, and stock changes only by the valid rows of the caller's own
 // account: an independent oracle says which rows of each accepted request were valid, and the
 // victim accounts that share the attacker's barcodes and warehouse names must not change at all.
+import { METHODS } from 'node:http';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../server/app.ts';
 import { startServer, type RunningServer } from '../server/start.ts';
+import type { Database } from '../server/store/database.ts';
 import { checkConsistency } from '../server/store/consistency.ts';
 import { INVENTORY_PATH, MAX_QUANTITY, MIN_QUANTITY, WAREHOUSES_PATH } from '../shared/index.ts';
 import { barcodes, generatedCatalogue } from './support/generated-catalogue.ts';
@@ -24,6 +27,30 @@ const INVENTORY = INVENTORY_PATH;
 
 const SQLISH = ["' OR '1'='1", '1; DROP TABLE stock; --', '") OR 1=1 --', "Main' --", '%', '_', '\\', 'NULL', '*/ SELECT * FROM api_tokens /*'];
 const WEIRD_STRINGS = ['', ' ', '\u0000', '\u202e', '😀', 'a'.repeat(129), 'x'.repeat(5000), '\ud800', 'Main ', ' Main', 'main', 'MAIN'];
+
+/**
+ * Every route of the app as it is built now (all routers, including those other features add), with
+ * `{/}` expanded both ways and `:params` filled with hostile values.
+ */
+function routeTargets(db: Database): string[] {
+  const app = createApp({ db });
+  const patterns = new Set<string>();
+  for (const middleware of app.middleware as { router?: { stack: { path: string }[] } }[]) {
+    for (const layer of middleware.router?.stack ?? []) patterns.add(layer.path);
+  }
+  const params = ['1', '0', '999999999', 'abc', '%00', '..', '%27%20OR%201%3D1'];
+  const targets = new Set<string>();
+  let p = 0;
+  for (const pattern of patterns) {
+    for (const slash of ['/', '']) {
+      targets.add(pattern.replace('{/}', slash).replace(/:\w+/g, () => params[p++ % params.length]!));
+    }
+  }
+  return [...targets];
+}
+
+/** Every method Node's parser knows, and one it does not. */
+const ALL_METHODS = [...METHODS, 'FOO'];
 
 interface Case {
   request: RawRequest;
@@ -111,7 +138,7 @@ function hostileJsonText(rnd: Random): string {
   ])();
 }
 
-function generateCase(rnd: Random, tokens: { attacker: string; victim: string }, port: number): Case {
+function generateCase(rnd: Random, tokens: { attacker: string; victim: string }, port: number, routes: readonly string[]): Case {
   const caller = rnd.pick(['attacker', 'attacker', 'attacker', 'bad', 'none'] as const);
   const headers: [string, string | Buffer][] = [];
   const badToken = () =>
@@ -175,11 +202,9 @@ function generateCase(rnd: Random, tokens: { attacker: string; victim: string },
   }
   if (kind === 7) {
     // Every method on every path, including malformed targets.
-    const method = rnd.pick(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND', 'FOO', 'CONNECT']);
+    const method = rnd.pick(ALL_METHODS);
     const target = rnd.pick<string | Buffer>([
-      INVENTORY,
-      WAREHOUSES_PATH,
-      WAREHOUSES_PATH.slice(0, -1),
+      ...routes,
       '/',
       '/api',
       '/api/v1/',
@@ -299,8 +324,20 @@ describe('hostile input', () => {
     let acceptedBodies = 0;
     let appliedRows = 0;
     const failures: string[] = [];
-    for (let i = 0; i < REQUESTS; i++) {
-      const c = generateCase(rnd, { attacker: tokens.attacker!, victim: tokens.victim! }, server.port);
+    // First every method on every route (with a valid token, so the request reaches the handlers),
+    // then the generated requests.
+    const routes = routeTargets(server.db);
+    const sweep: Case[] = routes.flatMap((target) =>
+      ALL_METHODS.map((method): Case => {
+        const headers: [string, string][] = [['Authorization', `Token ${tokens.attacker}`]];
+        if (method === 'POST' || method === 'PUT' || method === 'PATCH') headers.push(['Content-Type', 'application/json']);
+        const body = method === 'POST' || method === 'PUT' || method === 'PATCH' ? '[]' : undefined;
+        return { caller: 'attacker', request: { method, target, headers, body }, json: body };
+      }),
+    );
+    const total = sweep.length + REQUESTS;
+    for (let i = 0; i < total; i++) {
+      const c = i < sweep.length ? sweep[i]! : generateCase(rnd, { attacker: tokens.attacker!, victim: tokens.victim! }, server.port, routes);
       const response = await sendRaw(server.port, c.request);
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       const label = `#${i} ${c.request.method} ${String(c.request.target).slice(0, 60)} (${c.caller})`;
@@ -326,7 +363,8 @@ describe('hostile input', () => {
           failures.push(`${label} → ${response.status} non-JSON error body: ${response.body.slice(0, 100)}`);
         }
       }
-      if (response.status === 200 && c.request.method === 'POST' && c.json !== undefined) {
+      const toUpdateEndpoint = typeof c.request.target === 'string' && c.request.target.replace(/\?.*$/, '').replace(/\/$/, '') === INVENTORY.replace(/\/$/, '');
+      if (response.status === 200 && c.request.method === 'POST' && toUpdateEndpoint && c.json !== undefined) {
         // An accepted update: its results must be exactly the valid rows, in order.
         acceptedBodies++;
         const sent = JSON.parse(new TextDecoder().decode(Buffer.from(c.json, 'utf8'))) as unknown;
@@ -367,7 +405,7 @@ describe('hostile input', () => {
     }
     const byStatus = [...statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`).join(' ');
     console.log(
-      `[hostile input] seed ${SEED}: ${REQUESTS} requests sent, ${serverErrors} 5xx, ${dropped} oversized uploads cut off by the server; ` +
+      `[hostile input] seed ${SEED}: ${total} requests sent (${ALL_METHODS.length} methods × ${routes.length} route targets, then ${REQUESTS} generated), ${serverErrors} 5xx, ${dropped} oversized uploads cut off by the server; ` +
         `statuses ${byStatus}; ${acceptedBodies} accepted updates applied ${appliedRows} valid rows, all checked by the oracle; victims unchanged.`,
     );
   });
