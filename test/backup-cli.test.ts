@@ -25,7 +25,8 @@ const cli = async (...args: string[]) => {
 
 const BARCODES = barcodes('K', 20);
 
-describe('backup, restore, check', () => {
+// Bounded generously: the work is fixed by the seed, the timeout only guards a loaded CI machine.
+describe('backup, restore, check', { timeout: 120_000 }, () => {
   const { dir, remove } = tempDir('bi-backup-');
   const dbFile = path.join(dir, 'inventory.db');
   let server: ChildServer | undefined;

@@ -32,7 +32,8 @@ interface Write {
   quantity: number;
 }
 
-describe('concurrency (parallel clients, a second writer, a live backup)', () => {
+// Bounded generously: the work is fixed by the seed, the timeout only guards a loaded CI machine.
+describe('concurrency (parallel clients, a second writer, a live backup)', { timeout: 120_000 }, () => {
   const { dir, remove } = tempDir('bi-conc-');
   const dbFile = path.join(dir, 'inventory.db');
   let server: ChildServer | undefined;

@@ -23,7 +23,8 @@ interface AckedRow {
   quantity: number;
 }
 
-describe('crash durability (SIGKILL under concurrent writes)', () => {
+// Bounded generously: the work is fixed by the seed, the timeout only guards a loaded CI machine.
+describe('crash durability (SIGKILL under concurrent writes)', { timeout: 120_000 }, () => {
   const { dir, remove } = tempDir('bi-crash-');
   const dbFile = path.join(dir, 'inventory.db');
   let server: ChildServer | undefined;

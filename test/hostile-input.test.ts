@@ -286,7 +286,8 @@ function historyCount(sqlite: BetterSqlite3.Database, account: string): number {
   return (sqlite.prepare('SELECT count(*) AS n FROM stock_history h JOIN accounts a ON a.id = h.account_id WHERE a.name = ?').get(account) as { n: number }).n;
 }
 
-describe('hostile input', () => {
+// Bounded generously: the work is fixed by the seed, the timeout only guards a loaded CI machine.
+describe('hostile input', { timeout: 120_000 }, () => {
   const { dir, remove } = tempDir('bi-hostile-');
   const dbFile = path.join(dir, 'inventory.db');
   let server: RunningServer;

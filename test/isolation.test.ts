@@ -42,7 +42,8 @@ function generatePairs(): Pair[] {
   });
 }
 
-describe('isolation between accounts', () => {
+// Bounded generously: the work is fixed by the seed, the timeout only guards a loaded CI machine.
+describe('isolation between accounts', { timeout: 120_000 }, () => {
   const { dir, remove } = tempDir('bi-iso-');
   const dbFile = path.join(dir, 'inventory.db');
   const pairs = generatePairs();
