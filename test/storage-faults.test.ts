@@ -9,10 +9,11 @@
 // connection: SQLite then refuses writes with SQLITE_READONLY exactly as for a read-only file (a
 // mount cannot be made read-only while the server holds the file open for writing).
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BackupError, backupDatabase } from '../server/cli/backup-commands.ts';
 import { type RunningServer, startServer } from '../server/start.ts';
 import { checkConsistency } from '../server/store/consistency.ts';
 import { INVENTORY_PATH, hardeningMessages } from '../shared/index.ts';
@@ -116,6 +117,12 @@ describe('storage faults', () => {
     expect(during.status).toBe(200);
     expect(during.body.results.map((r: { quantity: number }) => r.quantity)).toEqual(rowsFor(acked.at(-1)!).map((r) => r.quantity));
 
+    // A backup onto the full disk fails cleanly: an error, and no half-written file left behind.
+    if (mounted) {
+      await expect(backupDatabase(dbFile, path.join(mnt, 'backup.db'))).rejects.toThrow(BackupError);
+      expect(readdirSync(mnt).filter((f) => f.startsWith('backup.db'))).toEqual([]);
+    }
+
     // Space returns: the same server takes writes again, no restart.
     if (filler) rmSync(filler);
     else server.db.sqlite.pragma('max_page_count = 1073741823');
@@ -134,7 +141,7 @@ describe('storage faults', () => {
       for (const q of refused) for (let i = 0; i < BARCODES.length; i++) expect(written.has(q + i)).toBe(false);
       console.log(
         `[storage faults] full disk (${mounted ? '3 MiB tmpfs filled up' : 'max_page_count'}): ${acked.length} writes acknowledged and all present, ` +
-          `${refused.length} refused with 503 and none of them written; recovered without restart; integrity_check ${report.integrity.join(',')}.`,
+          `${refused.length} refused with 503 and none of them written; ${mounted ? 'a backup onto the full disk failed cleanly; ' : ''}recovered without restart; integrity_check ${report.integrity.join(',')}.`,
       );
     } finally {
       sqlite.close();

@@ -1,7 +1,7 @@
 // `backup`, `restore` and `check`: consistent copies of the database through SQLite's online backup
 // API (safe while the server runs and writes), restoring one (the current file is saved first), and
 // the integrity checks. Registered on the main program by server/cli/main.ts.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Command } from 'commander';
@@ -33,9 +33,17 @@ export async function backupDatabase(source: string, target: string): Promise<Co
   if (path.resolve(source) === path.resolve(target)) throw new BackupError('The backup file must not be the database itself.');
   if (existsSync(target)) throw new BackupError(`${target} already exists; choose a new file name (nothing was written).`);
   mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
+  // Written under a temporary name and renamed when complete, so a failed backup (a full USB
+  // stick) never leaves a file that looks like a backup.
+  const partial = `${target}.partial-${process.pid}`;
   const sqlite = openExisting(source, true);
   try {
-    await sqlite.backup(target, { progress: () => ALL_PAGES });
+    await sqlite.backup(partial, { progress: () => ALL_PAGES });
+    renameSync(partial, target);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    rmSync(`${partial}-journal`, { force: true });
+    throw new BackupError(`The backup to ${target} failed, nothing was kept: ${(error as Error).message}`);
   } finally {
     sqlite.close();
   }
