@@ -3,6 +3,8 @@ import Koa from 'koa';
 import pino, { type Logger } from 'pino';
 import { errorMiddleware } from './http/error-middleware.ts';
 import { apiRouter } from './routes/api-routes.ts';
+import { historyRouter } from './routes/history-routes.ts';
+import { stocktakeRouter } from './routes/stocktake-routes.ts';
 import type { Database } from './store/database.ts';
 
 export interface AppOptions {
@@ -16,5 +18,7 @@ export function createApp({ db, logger = pino({ level: 'silent' }) }: AppOptions
   app.use(errorMiddleware(logger));
   const api = apiRouter(db);
   app.use(api.routes());
+  app.use(stocktakeRouter(db).routes()); // issue 5: stocktakes
+  app.use(historyRouter(db).routes()); // issue 5: stock history, CSV export
   return app;
 }

@@ -51,3 +51,20 @@ export function jsonTypeName(value: unknown): string {
       return typeof value;
   }
 }
+
+// --- Stocktakes, stock history and data exchange (issue 5) ---
+export const stocktakeMessages = {
+  notFound: 'Stocktake not found.',
+  lineNotFound: 'Stocktake line not found.',
+  readOnly: (status: string) => `This stocktake is ${status}: it is read-only.`,
+  committing: 'This stocktake is being committed: counting is closed. Send the commit again to resume it.',
+  zeroOptionChanged: (chosen: boolean) =>
+    `This stocktake's commit was started with zero_uncounted ${chosen}; resume it with the same option.`,
+  nothingToUndo: 'Nothing to undo.',
+  resolutionOfKnown: 'Only an unknown barcode has a resolution.',
+  invalidBody: (problems: string) => `Invalid request body: ${problems}`,
+  invalidQuery: (problems: string) => `Invalid query parameters: ${problems}`,
+  invalidId: 'Not found.',
+  scanIdReused: 'scan_id was already used for another barcode or amount in this stocktake.',
+  invalidCursor: 'Invalid cursor.',
+} as const;
