@@ -8,6 +8,7 @@ import { DB_ENV_VAR, defaultDatabaseFile } from '../paths.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, startServer } from '../start.ts';
 import { Database } from '../store/database.ts';
 import { TokenError, createToken, listTokens, revokeToken } from '../store/tokens.ts';
+import { registerCsvCommands } from './csv-commands.ts';
 
 /** A failure the user can fix: printed as one line, exit code 1, no stack trace. */
 class UsageError extends Error {}
@@ -132,6 +133,7 @@ export function buildProgram(): Command {
       console.log(`Revoked token ${id}.`);
     });
 
+  registerCsvCommands(program, { dbOption, withDatabase }); // issue 5: CSV export/import
   return program;
 }
 
