@@ -4,6 +4,7 @@ import pino, { type Logger } from 'pino';
 import { errorMiddleware } from './http/error-middleware.ts';
 import { apiRouter } from './routes/api-routes.ts';
 import { historyRouter } from './routes/history-routes.ts';
+import { openApiRouter } from './routes/openapi-routes.ts';
 import { stocktakeRouter } from './routes/stocktake-routes.ts';
 import type { Database } from './store/database.ts';
 
@@ -20,5 +21,6 @@ export function createApp({ db, logger = pino({ level: 'silent' }) }: AppOptions
   app.use(api.routes());
   app.use(stocktakeRouter(db).routes()); // issue 5: stocktakes
   app.use(historyRouter(db).routes()); // issue 5: stock history, CSV export
+  app.use(openApiRouter().routes()); // issue 5: /api/v1/openapi.json and the API page
   return app;
 }
