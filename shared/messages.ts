@@ -52,6 +52,12 @@ export function jsonTypeName(value: unknown): string {
   }
 }
 
+// Sign-in of the scanner UI with a one-time link (issue 3, docs/UI.md).
+export const signInMessages = {
+  codeRequired: 'A sign-in code is required: {"code": "<code from the sign-in link>"}.',
+  invalidCode: 'This sign-in link is not valid: it was already used, has expired, or is mistyped. Ask for a new one.',
+} as const;
+
 // --- Stocktakes, stock history and data exchange (issue 5) ---
 export const stocktakeMessages = {
   notFound: 'Stocktake not found.',

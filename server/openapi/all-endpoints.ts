@@ -3,8 +3,10 @@
 import type { EndpointDoc } from './endpoint-doc.ts';
 import { inventoryEndpoints } from './inventory-endpoints.ts';
 import { stocktakeEndpoints } from './stocktake-endpoints.ts';
+import { uiEndpoints } from './ui-endpoints.ts';
 
 export const allEndpoints: EndpointDoc[] = [
   ...inventoryEndpoints,
   ...stocktakeEndpoints,
+  ...uiEndpoints,
 ];

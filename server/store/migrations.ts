@@ -158,10 +158,26 @@ const stocktakes: Migration = {
   },
 };
 
+/** One-time sign-in codes of the scanner UI (issue 3): stored hashed, expire, work once. */
+const uiSignin: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('signin_codes')
+      .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
+      .addColumn('code_hash', 'text', (c) => c.notNull().unique())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .addColumn('used_at', 'text')
+      .execute();
+  },
+};
+
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0003_stocktakes': stocktakes,
+  '0005_ui_signin': uiSignin,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -131,6 +131,17 @@ export interface StocktakeScanTable {
   undone_at: string | null;
 }
 
+/** A one-time code of a sign-in link (scanner UI): exchanged once for a new API token of its account. */
+export interface SigninCodeTable {
+  id: Generated<number>;
+  account_id: number;
+  /** SHA-256 of the code, hex. */
+  code_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface Schema {
   accounts: AccountTable;
   warehouses: WarehouseTable;
@@ -143,6 +154,7 @@ export interface Schema {
   stocktakes: StocktakeTable;
   stocktake_lines: StocktakeLineTable;
   stocktake_scans: StocktakeScanTable;
+  signin_codes: SigninCodeTable;
 }
 
 /** Sentinel warehouse id of the one stock figure of a no-warehouse account. */
