@@ -131,6 +131,8 @@ const stocktakes: Migration = {
       .addColumn('commit_errors', 'text')
       .addUniqueConstraint('stocktake_lines_barcode', ['stocktake_id', 'barcode'])
       .execute();
+    // The review's "expected but not scanned" looks lines up by unit.
+    await db.schema.createIndex('stocktake_lines_unit').on('stocktake_lines').columns(['stocktake_id', 'unit_id']).execute();
     await db.schema
       .createTable('stocktake_scans')
       .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
