@@ -113,8 +113,7 @@ describe('CSV export, dry-run and import', () => {
         '1002,Item 2,,,B0002,Main,1.5',
         '3000,,,,Z2,Main,1',
         '1001,Other name,,,B0001,Back,1',
-        '3001,New,,,B0000,Main,1', // barcode of another item in the database
-        '1001,Item 1,,,B0001,Main,78',
+        '1001,Item 1,,,B0001,Main,78', // line 8
       ].join('\n'),
     );
     const dry = await barcodeInventory('csv', 'import', file, '--account', 'shop', '--dry-run', '--db', server.dbFile);
@@ -125,10 +124,13 @@ describe('CSV export, dry-run and import', () => {
       'line 5: quantity: A valid integer is required.',
       'line 6: item_name: This field may not be blank.',
       'line 7: item_name: item 1001 is named "Item 1" on line 2',
-      'line 9: warehouse: barcode "B0001" already has a quantity in Main on line 2',
+      'line 8: warehouse: barcode "B0001" already has a quantity in Main on line 2',
     ]) {
       expect(dry.stdout).toContain(expected);
     }
+    // What the good rows would change is reported beside the problems.
+    expect(dry.stdout).toContain('line 2: B0001 in Main: 25 -> 77');
+    expect(dry.stdout).toContain('good rows only');
     const before = await historyCount();
     const real = await barcodeInventory('csv', 'import', file, '--account', 'shop', '--db', server.dbFile);
     expect(real.code).toBe(1);
@@ -141,7 +143,7 @@ describe('CSV export, dry-run and import', () => {
     writeFileSync(conflict, 'item_id,item_name,variant_id,variant_name,barcode,warehouse,quantity\n1001,Item 1,,,B0001,Main,55\n3001,New,,,B0000,Main,1\n');
     const conflictDry = await barcodeInventory('csv', 'import', conflict, '--account', 'shop', '--dry-run', '--db', server.dbFile);
     expect(conflictDry.code).toBe(1);
-    expect(conflictDry.stdout).toContain('barcode "B0000" already belongs to another item or variant');
+    expect(conflictDry.stdout).toContain('line 3: barcode: barcode "B0000" already belongs to another item or variant');
     expect((await barcodeInventory('csv', 'import', conflict, '--account', 'shop', '--db', server.dbFile)).code).toBe(1);
     expect(await historyCount()).toBe(before);
 

@@ -66,11 +66,22 @@ export function parseCatalogueCsvText(text: string): Promise<CsvRow[]> {
 }
 
 export interface CsvConversion {
+  /** The catalogue of the good rows (undefined when even those do not make one). */
   catalogue: Catalogue | undefined;
-  /** `line 7: quantity: A valid integer is required.` — every bad line, in file order. */
+  /** `line 7: quantity: A valid integer is required.` — every bad line, in file order. A real import refuses the file when there is any. */
   problems: string[];
   /** Line of each (barcode, warehouse) stock entry, to point the dry-run report at the file. */
   lineOfStock: Map<string, number>;
+  /** Catalogue path (`items[3]`, `items[3].variants[0]`) → the line it came from. */
+  lineOfPath: Map<string, number>;
+}
+
+/** `accounts[0].items[3].barcode: …` → `line 12: barcode: …`, for problems found in the catalogue. */
+export function inFileTerms(problem: string, lineOfPath: ReadonlyMap<string, number>): string {
+  const match = /^accounts\[0\]\.(items\[\d+\](?:\.variants\[\d+\])?)(?:\.([\w.[\]]+))?: (.*)$/s.exec(problem);
+  const line = match ? lineOfPath.get(match[1]!) : undefined;
+  if (!match || line === undefined) return problem;
+  return `line ${line}: ${match[2] ? `${match[2]}: ` : ''}${match[3]}`;
 }
 
 const stockKey = (barcode: string, warehouse: string) => `${warehouse}\u0000${barcode}`;
@@ -91,6 +102,7 @@ export function csvToCatalogue(db: Database, accountName: string, rows: readonly
       catalogue: undefined,
       problems: [`account: no account named "${accountName}"; create it (and its warehouses) with a JSON catalogue first`],
       lineOfStock,
+      lineOfPath: new Map(),
     };
   }
   const warehouses = db.all(db.kysely.selectFrom('warehouses').select(['id', 'name']).where('account_id', '=', account.id).orderBy('id'));
@@ -188,8 +200,12 @@ export function csvToCatalogue(db: Database, accountName: string, rows: readonly
       unit.stock.push(warehouse === '' ? { quantity } : { warehouse, quantity });
     }
   }
-  if (problems.length > 0) return { catalogue: undefined, problems, lineOfStock };
-
+  // The good rows still make a catalogue, so a dry run shows what they would change beside the problems.
+  const lineOfPath = new Map<string, number>();
+  [...items.values()].forEach((item, i) => {
+    lineOfPath.set(`items[${i}]`, item.plain?.line ?? item.line);
+    [...item.variants.values()].forEach((variant, j) => lineOfPath.set(`items[${i}].variants[${j}]`, variant.unit.line));
+  });
   const document = {
     accounts: [
       {
@@ -214,9 +230,11 @@ export function csvToCatalogue(db: Database, accountName: string, rows: readonly
     ],
   };
   try {
-    return { catalogue: parseCatalogue(document), problems: [], lineOfStock };
+    return { catalogue: parseCatalogue(document), problems, lineOfStock, lineOfPath };
   } catch (error) {
-    if (error instanceof CatalogueError) return { catalogue: undefined, problems: error.problems, lineOfStock };
+    if (error instanceof CatalogueError) {
+      return { catalogue: undefined, problems: [...problems, ...error.problems.map((p) => inFileTerms(p, lineOfPath))], lineOfStock, lineOfPath };
+    }
     throw error;
   }
 }
@@ -303,7 +321,7 @@ export function dryRunCatalogueImport(db: Database, conversion: CsvConversion): 
       throw new RollBack();
     });
   } catch (error) {
-    if (error instanceof CatalogueError) report.problems.push(...error.problems);
+    if (error instanceof CatalogueError) report.problems.push(...error.problems.map((p) => inFileTerms(p, conversion.lineOfPath)));
     else if (!(error instanceof RollBack)) throw error;
   }
   return report;
@@ -312,7 +330,12 @@ export function dryRunCatalogueImport(db: Database, conversion: CsvConversion): 
 /** The real run: all rows or none. Throws CatalogueError listing every bad line. */
 export function importCatalogueCsv(db: Database, conversion: CsvConversion): ImportSummary {
   if (!conversion.catalogue || conversion.problems.length > 0) throw new CatalogueError(conversion.problems);
-  return importCatalogue(db, conversion.catalogue);
+  try {
+    return importCatalogue(db, conversion.catalogue);
+  } catch (error) {
+    if (error instanceof CatalogueError) throw new CatalogueError(error.problems.map((p) => inFileTerms(p, conversion.lineOfPath)));
+    throw error;
+  }
 }
 
 /** The dry-run report as text for the terminal. */
@@ -329,7 +352,7 @@ export function formatDryRun(file: string, accountName: string, rows: number, re
   }
   for (const problem of report.problems) out.push(`  problem: ${problem}`);
   out.push(
-    `${rows} row(s); ${report.quantityChanges.length} quantit${report.quantityChanges.length === 1 ? 'y' : 'ies'} would change; ` +
+    `${rows} row(s); ${report.quantityChanges.length} quantit${report.quantityChanges.length === 1 ? 'y' : 'ies'} would change${report.problems.length > 0 ? ' (good rows only: fix the problems first, the import takes all or nothing)' : ''}; ` +
       `${report.newItems.length} new item(s), ${report.newVariants.length} new variant(s); ${report.problems.length} problem(s).`,
   );
   return out.join('\n');
