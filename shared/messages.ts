@@ -70,7 +70,5 @@ export const stocktakeMessages = {
   resolutionOfKnown: 'Only an unknown barcode has a resolution.',
   invalidBody: (problems: string) => `Invalid request body: ${problems}`,
   invalidQuery: (problems: string) => `Invalid query parameters: ${problems}`,
-  invalidId: 'Not found.',
   scanIdReused: 'scan_id was already used for another barcode or amount in this stocktake.',
-  invalidCursor: 'Invalid cursor.',
 } as const;

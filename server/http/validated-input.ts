@@ -2,7 +2,7 @@
 // whose detail names every bad field (`amount: Too big…; barcode: This field is required.`).
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import { stocktakeMessages } from '../../shared/index.ts';
+import { requestMessages, stocktakeMessages } from '../../shared/index.ts';
 import { HttpError } from './http-error.ts';
 import { readJsonBody } from './json-body.ts';
 
@@ -32,6 +32,6 @@ export function parseQuery<S extends z.ZodType>(ctx: Context, schema: S): z.infe
 
 /** A path id: digits only, else the resource does not exist. */
 export function pathId(value: string | undefined): number {
-  if (value === undefined || !/^\d{1,15}$/.test(value)) throw new HttpError(404, stocktakeMessages.invalidId);
+  if (value === undefined || !/^\d{1,15}$/.test(value)) throw new HttpError(404, requestMessages.notFound);
   return Number(value);
 }
