@@ -113,9 +113,9 @@ export function renderApiPage(document: Json): string {
 <body><h1>${escape(info.title)} <span class="opt">${escape(info.version)}</span></h1>
 <p>${prose(info.description)}</p>
 <p>Machine-readable: <a href="/api/v1/openapi.json"><code>/api/v1/openapi.json</code></a> (OpenAPI 3.1).</p>
-<nav>${[...toc.entries()].map(([tag, items]) => `<h2>${escape(tag)}</h2><ul>${items.join('')}</ul>`).join('')}<h2>Schemas</h2></nav>
+<nav>${[...toc.entries()].map(([tag, items]) => `<h2>${escape(tag)}</h2><ul>${items.join('')}</ul>`).join('')}<h2><a href="#schemas">Schemas</a></h2></nav>
 ${[...byTag.entries()].map(([tag, ops]) => `<h2>${escape(tag)}</h2>${ops.join('\n')}`).join('\n')}
-<h2>Schemas</h2>
+<h2 id="schemas">Schemas</h2>
 ${schemaHtml}
 </body></html>`;
 }

@@ -30,6 +30,8 @@ export function CountView({ id, onFailure }: { id: number; onFailure: (error: un
   const flushing = useRef(false);
   const retry = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const terminal = useRef(terminalName());
+  const offlineRef = useRef(false);
+  offlineRef.current = offline;
 
   const feedback = useCallback(
     (tone: 'ok' | 'error', text: string) => {
@@ -77,8 +79,12 @@ export function CountView({ id, onFailure }: { id: number; onFailure: (error: un
           const result = await stocktakeClient.scan(id, { ...next, terminal: terminal.current });
           mergeLine(result.line);
           setOffline(false);
+          // The sound says what the server made of the scan: counted, or queued as unknown.
+          if (result.line.known) feedback('ok', `${result.line.name ?? next.barcode}: ${result.line.counted}`);
+          else feedback('error', `Unknown barcode ${next.barcode}: kept in the unknown queue (${result.line.counted})`);
         } catch (error) {
           if (error instanceof ApiError && (error.status === 0 || error.status >= 500)) {
+            if (!offlineRef.current) feedback('error', 'The server cannot be reached: scans are kept on this device.');
             setOffline(true);
             clearTimeout(retry.current);
             retry.current = setTimeout(() => void flush(), RETRY_MS);
@@ -109,11 +115,10 @@ export function CountView({ id, onFailure }: { id: number; onFailure: (error: un
   const count = useCallback(
     (code: string, howMany = 1) => {
       setQueue([...queue.current, { scan_id: newScanId(), barcode: code, amount: howMany }]);
-      const line = lines.find((l) => l.barcode === code);
-      feedback(line && !line.known ? 'error' : 'ok', `${code}: +${howMany}${line && !line.known ? ' (unknown barcode)' : ''}`);
+      setBanner({ tone: 'idle', text: `${code}: +${howMany}` }); // the server's answer follows at once
       void flush();
     },
-    [setQueue, flush, feedback, lines],
+    [setQueue, flush],
   );
 
   useScanCapture(settings.scan, count, warmUpAudio);
