@@ -2,7 +2,9 @@
 import { z } from 'zod';
 import {
   MAX_BARCODES_PER_READ,
+  MAX_QUANTITY,
   MAX_ROWS_PER_UPDATE,
+  MIN_QUANTITY,
   plainRowInputSchema,
   readResponseSchema,
   updateResponseSchema,
@@ -12,6 +14,14 @@ import {
 import type { EndpointDoc } from './endpoint-doc.ts';
 
 const tag = 'Inventory';
+
+// The row schemas turn `quantity` from unknown input in code (a transform), which JSON Schema cannot
+// show; for the document it is spelled out as what the transform accepts.
+const quantity = z
+  .union([z.number().int().min(MIN_QUANTITY).max(MAX_QUANTITY), z.string().regex(/^\s*-?\d+\s*$/)])
+  .describe('New quantity: an integer, or a string of digits with an optional minus sign.');
+const warehouseRow = warehouseRowInputSchema.extend({ quantity }).meta({ id: 'UpdateRowWithWarehouse' });
+const plainRow = plainRowInputSchema.extend({ quantity }).meta({ id: 'UpdateRowWithoutWarehouse' });
 
 export const inventoryEndpoints: EndpointDoc[] = [
   {
@@ -39,7 +49,7 @@ export const inventoryEndpoints: EndpointDoc[] = [
       `A JSON array of at most ${MAX_ROWS_PER_UPDATE} rows. Each row is validated on its own; valid rows are applied in request order ` +
       'in one durable transaction, invalid ones are answered in `errors` with the row echoed. `quantity` is an integer or a string of digits. ' +
       '`warehouse_name` is required in the warehouse scenario and ignored otherwise.',
-    body: { schema: z.array(z.union([warehouseRowInputSchema, plainRowInputSchema])).max(MAX_ROWS_PER_UPDATE) },
+    body: { schema: z.array(z.union([warehouseRow, plainRow])).max(MAX_ROWS_PER_UPDATE) },
     responses: {
       200: { description: 'One record per applied row, one error entry per rejected row.', schema: updateResponseSchema.meta({ id: 'UpdateResponse' }) },
       400: { description: 'Body is not JSON, not an array, or has too many rows: nothing was changed.' },
