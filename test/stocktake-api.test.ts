@@ -193,6 +193,19 @@ describe('stocktake API', () => {
     expect(after.lines.find((l) => l.barcode === 'B0003')).toMatchObject({ zeroed: true, counted: 0, commit: { state: 'applied', book_quantity: 5 } });
   });
 
+  it('counts and commits in an account without warehouses', async () => {
+    const other = server.tokens.other!;
+    const session = await call<Stocktake>(server, 'POST', STOCKTAKES_PATH, other, { warehouse_name: 'ignored here' }, 201);
+    expect(session).toMatchObject({ warehouse: null, warehouse_name: null });
+    await call(server, 'POST', stocktakePath(session.id, 'scans'), other, { barcode: '111', amount: 9 }, 201);
+    const result = await call<CommitResult>(server, 'POST', stocktakePath(session.id, 'commit'), other, {});
+    expect(result).toMatchObject({ applied: 1, failed: 0 });
+    const read = await call(server, 'GET', `${INVENTORY_PATH}?barcodes=111`, other);
+    expect(read.results).toEqual([{ item: 950, liquid_stock: null, barcode: '111', quantity: 9 }]);
+    const history = await call<HistoryPage>(server, 'GET', `${STOCK_HISTORY_PATH}?source=stocktake`, other);
+    expect(history.results.map((h) => [h.barcode, h.warehouse, h.old_quantity, h.new_quantity])).toEqual([['111', null, 7, 9]]);
+  });
+
   it('loses no scan across a server restart in the middle of counting', async () => {
     const { id } = await create();
     await scan(id, { barcode: 'B0001', amount: 2 });
