@@ -18,6 +18,8 @@ export interface StartOptions {
   /** 0 picks a free port. */
   port?: number;
   logger?: Logger;
+  /** Folder of the built scanner UI to serve at `/`; none when absent. */
+  uiDir?: string;
 }
 
 export interface RunningServer {
@@ -39,7 +41,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const logger = options.logger ?? pino({ level: 'silent' });
   const host = options.host ?? DEFAULT_HOST;
   const db = await Database.open(options.dbFile);
-  const server = createServer(createApp({ db, logger }).callback());
+  const server = createServer(createApp({ db, logger, uiDir: options.uiDir }).callback());
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
