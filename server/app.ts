@@ -6,7 +6,12 @@ import { errorMiddleware } from './http/error-middleware.ts';
 import { hostOriginGuard } from './http/host-origin-guard.ts';
 import { requestLog } from './http/request-log.ts';
 import { securityHeaders } from './http/security-headers.ts';
+import { staticUi } from './http/static-ui.ts';
 import { apiRouter } from './routes/api-routes.ts';
+import { historyRouter } from './routes/history-routes.ts';
+import { openApiRouter } from './routes/openapi-routes.ts';
+import { stocktakeRouter } from './routes/stocktake-routes.ts';
+import { uiRouter } from './routes/ui-routes.ts';
 import type { Database } from './store/database.ts';
 
 export interface AppOptions {
@@ -18,9 +23,11 @@ export interface AppOptions {
   allowedOrigins?: readonly string[];
   /** Failed-authentication limit per client address; false turns it off. */
   authRateLimit?: AuthRateLimitOptions | false;
+  /** Folder of the built scanner UI to serve at `/` (docs/UI.md); none when absent. */
+  uiDir?: string;
 }
 
-export function createApp({ db, logger = pino({ level: 'silent' }), ...options }: AppOptions): Koa {
+export function createApp({ db, logger = pino({ level: 'silent' }), uiDir, ...options }: AppOptions): Koa {
   const app = new Koa();
   app.silent = true; // every error is answered and logged by errorMiddleware
   app.use(requestLog(logger));
@@ -30,5 +37,10 @@ export function createApp({ db, logger = pino({ level: 'silent' }), ...options }
   if (options.authRateLimit !== false) app.use(authRateLimit(options.authRateLimit ?? DEFAULT_AUTH_RATE_LIMIT));
   const api = apiRouter(db);
   app.use(api.routes());
+  app.use(stocktakeRouter(db).routes()); // issue 5: stocktakes
+  app.use(historyRouter(db).routes()); // issue 5: stock history, CSV export
+  app.use(openApiRouter().routes()); // issue 5: /api/v1/openapi.json and the API page
+  app.use(uiRouter(db).routes());
+  if (uiDir) app.use(staticUi(uiDir));
   return app;
 }

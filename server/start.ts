@@ -25,6 +25,8 @@ export interface StartOptions {
   authRateLimit?: AppOptions['authRateLimit'];
   /** Slow-request limits; the defaults suit a LAN (see SLOW_REQUEST_LIMITS). */
   timeouts?: Partial<SlowRequestLimits>;
+  /** Folder of the built scanner UI to serve at `/`; none when absent. */
+  uiDir?: string;
 }
 
 /** Against slow-loris clients: how long a client may take to send its headers, and the whole request. */
@@ -57,7 +59,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const host = options.host ?? DEFAULT_HOST;
   const db = await Database.open(options.dbFile);
   const limits = { ...SLOW_REQUEST_LIMITS, ...options.timeouts };
-  const app = createApp({ db, logger, bindHost: host, allowedOrigins: options.allowedOrigins, authRateLimit: options.authRateLimit });
+  const app = createApp({ db, logger, bindHost: host, allowedOrigins: options.allowedOrigins, authRateLimit: options.authRateLimit, uiDir: options.uiDir });
   const server = createServer(
     {
       headersTimeout: limits.headersMs,
