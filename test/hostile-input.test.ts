@@ -52,10 +52,18 @@ function routeTargets(db: Database): string[] {
 /** Every method Node's parser knows, and one it does not. */
 const ALL_METHODS = [...METHODS, 'FOO'];
 
+type Attacker = 'attacker' | 'attacker-plain';
+const ATTACKERS: Record<Attacker, { warehousesEnabled: boolean }> = {
+  attacker: { warehousesEnabled: true },
+  'attacker-plain': { warehousesEnabled: false },
+};
+
 interface Case {
   request: RawRequest;
   /** Which token it carries: only 'attacker' may change anything. */
   caller: 'attacker' | 'bad' | 'none';
+  /** The attacker's account the token belongs to: one per scenario. */
+  account?: Attacker;
   /** JSON text sent, when the oracle should judge it. */
   json?: string;
   /** A body over the limit: the server may answer and close before reading it all. */
@@ -138,8 +146,9 @@ function hostileJsonText(rnd: Random): string {
   ])();
 }
 
-function generateCase(rnd: Random, tokens: { attacker: string; victim: string }, port: number, routes: readonly string[]): Case {
+function generateCase(rnd: Random, tokens: Record<Attacker | 'victim', string>, port: number, routes: readonly string[]): Case {
   const caller = rnd.pick(['attacker', 'attacker', 'attacker', 'bad', 'none'] as const);
+  const account: Attacker | undefined = caller === 'attacker' ? (rnd.chance(0.7) ? 'attacker' : 'attacker-plain') : undefined;
   const headers: [string, string | Buffer][] = [];
   const badToken = () =>
     rnd.pick([
@@ -153,7 +162,7 @@ function generateCase(rnd: Random, tokens: { attacker: string; victim: string },
       "Token ' OR 1=1 --",
       `Token ${tokens.attacker}\u0000`,
     ]);
-  if (caller === 'attacker') headers.push(['Authorization', rnd.chance(0.5) ? `Token ${tokens.attacker}` : `Bearer ${tokens.attacker}`]);
+  if (account) headers.push(['Authorization', rnd.chance(0.5) ? `Token ${tokens[account]}` : `Bearer ${tokens[account]}`]);
   else if (caller === 'bad') headers.push(['Authorization', Buffer.from(badToken(), 'utf8')]);
   const localAddress = caller === 'attacker' ? '127.0.0.1' : '127.0.0.2';
   const base: Pick<RawRequest, 'headers' | 'localAddress'> = { headers, localAddress };
@@ -165,27 +174,27 @@ function generateCase(rnd: Random, tokens: { attacker: string; victim: string },
     const contentType = rnd.pick(['application/json', 'application/json', 'application/json; charset=utf-8', 'application/vnd.api+json', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', '']);
     if (contentType !== '') headers.push(['Content-Type', contentType]);
     const target = rnd.pick([INVENTORY, INVENTORY.slice(0, -1), `${INVENTORY}?barcodes=${rnd.pick(SHARED_BARCODES)}`]);
-    return { caller, request: { ...base, method: 'POST', target, body: json }, json };
+    return { caller, account, request: { ...base, method: 'POST', target, body: json }, json };
   }
   if (kind === 4) {
     // Bodies that are not text, too big, empty, or framed wrongly.
     headers.push(['Content-Type', 'application/json']);
     const variant = rnd.int(0, 5);
-    if (variant === 0) return { caller, request: { ...base, method: 'POST', target: INVENTORY, body: Buffer.from([0x5b, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x5d]) } };
-    if (variant === 1) return { caller, request: { ...base, method: 'POST', target: INVENTORY, body: '' } };
+    if (variant === 0) return { caller, account, request: { ...base, method: 'POST', target: INVENTORY, body: Buffer.from([0x5b, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x5d]) } };
+    if (variant === 1) return { caller, account, request: { ...base, method: 'POST', target: INVENTORY, body: '' } };
     if (variant === 2) {
       const size = rnd.pick([1024 * 1024 + 1, 3 * 1024 * 1024]);
-      return { caller, mayDropConnection: true, request: { ...base, method: 'POST', target: INVENTORY, body: Buffer.alloc(size, 0x20) } };
+      return { caller, account, mayDropConnection: true, request: { ...base, method: 'POST', target: INVENTORY, body: Buffer.alloc(size, 0x20) } };
     }
     if (variant === 3) {
       headers.push(['Transfer-Encoding', 'chunked']);
-      return { caller, request: { ...base, method: 'POST', target: INVENTORY, contentLength: false, body: rnd.pick(['zz\r\n[]\r\n0\r\n\r\n', '2\r\n[]\r\n0\r\n\r\n', '5\r\n[]\r\n0\r\n\r\n']) } };
+      return { caller, account, request: { ...base, method: 'POST', target: INVENTORY, contentLength: false, body: rnd.pick(['zz\r\n[]\r\n0\r\n\r\n', '2\r\n[]\r\n0\r\n\r\n', '5\r\n[]\r\n0\r\n\r\n']) } };
     }
     if (variant === 4) {
       headers.push(['Content-Length', '2']);
-      return { caller, request: { ...base, method: 'POST', target: INVENTORY, contentLength: false, body: '[]' } }; // two Content-Length headers
+      return { caller, account, request: { ...base, method: 'POST', target: INVENTORY, contentLength: false, body: '[]' } }; // two Content-Length headers
     }
-    return { caller, request: { ...base, method: 'POST', target: INVENTORY, body: `[${'1,'.repeat(300_000)}1]` } };
+    return { caller, account, request: { ...base, method: 'POST', target: INVENTORY, body: `[${'1,'.repeat(300_000)}1]` } };
   }
   if (kind <= 6) {
     // Reads with hostile query strings.
@@ -198,7 +207,7 @@ function generateCase(rnd: Random, tokens: { attacker: string; victim: string },
       () => `${'x'.repeat(rnd.pick([129, 20_000]))}`,
     ])();
     const param = rnd.pick(['barcodes', 'barcodes[]', '__proto__', 'barcodes[__proto__]', 'constructor']);
-    return { caller, request: { ...base, method: rnd.pick(['GET', 'GET', 'HEAD']), target: `${INVENTORY}?${param}=${list}` } };
+    return { caller, account, request: { ...base, method: rnd.pick(['GET', 'GET', 'HEAD']), target: `${INVENTORY}?${param}=${list}` } };
   }
   if (kind === 7) {
     // Every method on every path, including malformed targets.
@@ -222,9 +231,9 @@ function generateCase(rnd: Random, tokens: { attacker: string; victim: string },
     ]);
     if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
       headers.push(['Content-Type', 'application/json']);
-      return { caller, request: { ...base, method, target, body: '[]' } };
+      return { caller, account, request: { ...base, method, target, body: '[]' } };
     }
-    return { caller, request: { ...base, method, target } };
+    return { caller, account, request: { ...base, method, target } };
   }
   if (kind === 8) {
     // Foreign Host and Origin headers (DNS rebinding, cross-site requests).
@@ -232,14 +241,14 @@ function generateCase(rnd: Random, tokens: { attacker: string; victim: string },
     if (rnd.chance(0.5)) headers.push(['Origin', rnd.pick(['http://evil.example', 'null', `http://127.0.0.1:${port}`, `http://localhost:${port}`, 'file://', 'http://127.0.0.1'])]);
     headers.push(['Content-Type', 'application/json']);
     const json = JSON.stringify([{ barcode: rnd.pick(SHARED_BARCODES), quantity: rnd.int(0, 99), warehouse_name: rnd.pick(WAREHOUSES) }]);
-    return { caller, request: { ...base, method: 'POST', target: INVENTORY, host, body: json }, json };
+    return { caller, account, request: { ...base, method: 'POST', target: INVENTORY, host, body: json }, json };
   }
   // Header abuse: huge and repeated headers, bogus Content-Type parameters.
   headers.push(['X-Request-Id', rnd.pick(['ok-id', '\u00ff\u00fe', 'a'.repeat(500), 'x\r\n injected: 1'.replace(/\r\n/g, ' ')])]);
   if (rnd.chance(0.3)) headers.push(['X-Filler', 'y'.repeat(rnd.pick([100, 20_000]))]);
   headers.push(['Content-Type', rnd.pick(['application/json; charset=', 'application/json;;', 'application/json; boundary="', '*/*'])]);
   const json = JSON.stringify([jsonRow(rnd)]);
-  return { caller, request: { ...base, method: 'POST', target: INVENTORY, body: json }, json };
+  return { caller, account, request: { ...base, method: 'POST', target: INVENTORY, body: json }, json };
 }
 
 // ---- the oracle: which rows of an accepted body were valid (decisions.md, "Update") ----
@@ -252,7 +261,7 @@ function validQuantity(value: unknown): number | undefined {
   return undefined;
 }
 
-function expectedApplied(body: unknown): { barcode: string; warehouse: string; quantity: number }[] {
+function expectedApplied(body: unknown, warehousesEnabled: boolean): { barcode: string; warehouse: string; quantity: number }[] {
   if (!Array.isArray(body)) return [];
   const applied: { barcode: string; warehouse: string; quantity: number }[] = [];
   for (const row of body) {
@@ -262,9 +271,10 @@ function expectedApplied(body: unknown): { barcode: string; warehouse: string; q
     const warehouse = own('warehouse_name');
     const quantity = validQuantity(own('quantity'));
     if (typeof barcode !== 'string' || !SHARED_BARCODES.includes(barcode)) continue;
-    if (typeof warehouse !== 'string' || !WAREHOUSES.includes(warehouse)) continue;
+    // Without warehouses, warehouse_name is ignored whatever it holds.
+    if (warehousesEnabled && (typeof warehouse !== 'string' || !WAREHOUSES.includes(warehouse))) continue;
     if (quantity === undefined) continue;
-    applied.push({ barcode, warehouse, quantity });
+    applied.push({ barcode, warehouse: warehousesEnabled ? (warehouse as string) : '', quantity });
   }
   return applied;
 }
@@ -298,6 +308,7 @@ describe('hostile input', { timeout: 120_000 }, () => {
       dbFile,
       generatedCatalogue([
         { name: 'attacker', warehouses: WAREHOUSES, barcodes: SHARED_BARCODES, quantity: 1 },
+        { name: 'attacker-plain', warehouses: [], barcodes: SHARED_BARCODES, quantity: 1 },
         { name: 'victim', warehouses: WAREHOUSES, barcodes: SHARED_BARCODES, quantity: 1 },
         { name: 'victim-plain', warehouses: [], barcodes: SHARED_BARCODES, quantity: 1 },
       ]),
@@ -316,14 +327,16 @@ describe('hostile input', { timeout: 120_000 }, () => {
     const victimBefore = stockOf(observer, 'victim');
     const plainBefore = stockOf(observer, 'victim-plain');
     const victimHistoryBefore = historyCount(observer, 'victim') + historyCount(observer, 'victim-plain');
-    const expected = stockOf(observer, 'attacker');
-    let expectedChanges = historyCount(observer, 'attacker');
+    const attackers = Object.keys(ATTACKERS) as Attacker[];
+    const expected = new Map(attackers.map((a) => [a, stockOf(observer, a)]));
+    const expectedChanges = new Map(attackers.map((a) => [a, historyCount(observer, a)]));
 
     const statuses = new Map<number, number>();
     let serverErrors = 0;
     let dropped = 0;
     let acceptedBodies = 0;
     let appliedRows = 0;
+    const appliedByAccount = new Map<Attacker, number>();
     const failures: string[] = [];
     // First every method on every route (with a valid token, so the request reaches the handlers),
     // then the generated requests.
@@ -333,12 +346,12 @@ describe('hostile input', { timeout: 120_000 }, () => {
         const headers: [string, string][] = [['Authorization', `Token ${tokens.attacker}`]];
         if (method === 'POST' || method === 'PUT' || method === 'PATCH') headers.push(['Content-Type', 'application/json']);
         const body = method === 'POST' || method === 'PUT' || method === 'PATCH' ? '[]' : undefined;
-        return { caller: 'attacker', request: { method, target, headers, body }, json: body };
+        return { caller: 'attacker', account: 'attacker', request: { method, target, headers, body }, json: body };
       }),
     );
     const total = sweep.length + REQUESTS;
     for (let i = 0; i < total; i++) {
-      const c = i < sweep.length ? sweep[i]! : generateCase(rnd, { attacker: tokens.attacker!, victim: tokens.victim! }, server.port, routes);
+      const c = i < sweep.length ? sweep[i]! : generateCase(rnd, { attacker: tokens.attacker!, 'attacker-plain': tokens['attacker-plain']!, victim: tokens.victim! }, server.port, routes);
       const response = await sendRaw(server.port, c.request);
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       const label = `#${i} ${c.request.method} ${String(c.request.target).slice(0, 60)} (${c.caller})`;
@@ -369,18 +382,21 @@ describe('hostile input', { timeout: 120_000 }, () => {
         // An accepted update: its results must be exactly the valid rows, in order.
         acceptedBodies++;
         const sent = JSON.parse(new TextDecoder().decode(Buffer.from(c.json, 'utf8'))) as unknown;
-        const want = expectedApplied(sent);
-        const got = (JSON.parse(response.body) as { results: { barcode: string; warehouse_name: string; quantity: number }[] }).results.map((r) => ({
+        const account = c.account!;
+        const want = expectedApplied(sent, ATTACKERS[account].warehousesEnabled);
+        const got = (JSON.parse(response.body) as { results: { barcode: string; warehouse_name?: string; quantity: number }[] }).results.map((r) => ({
           barcode: r.barcode,
-          warehouse: r.warehouse_name,
+          warehouse: r.warehouse_name ?? '',
           quantity: r.quantity,
         }));
         if (JSON.stringify(got) !== JSON.stringify(want)) failures.push(`${label} → applied ${JSON.stringify(got)} but valid rows were ${JSON.stringify(want)}`);
         for (const row of want) {
           const key = `${row.barcode}|${row.warehouse}`;
-          if (expected.get(key) !== row.quantity) expectedChanges++;
-          expected.set(key, row.quantity);
+          const stock = expected.get(account)!;
+          if (stock.get(key) !== row.quantity) expectedChanges.set(account, expectedChanges.get(account)! + 1);
+          stock.set(key, row.quantity);
           appliedRows++;
+          appliedByAccount.set(account, (appliedByAccount.get(account) ?? 0) + 1);
         }
       }
       if (failures.length > 20) break;
@@ -398,8 +414,10 @@ describe('hostile input', { timeout: 120_000 }, () => {
       expect(stockOf(observer, 'victim')).toEqual(victimBefore);
       expect(stockOf(observer, 'victim-plain')).toEqual(plainBefore);
       expect(historyCount(observer, 'victim') + historyCount(observer, 'victim-plain')).toBe(victimHistoryBefore);
-      expect(stockOf(observer, 'attacker')).toEqual(expected);
-      expect(historyCount(observer, 'attacker')).toBe(expectedChanges);
+      for (const a of attackers) {
+        expect(stockOf(observer, a)).toEqual(expected.get(a));
+        expect(historyCount(observer, a)).toBe(expectedChanges.get(a));
+      }
       expect(checkConsistency(observer).ok).toBe(true);
     } finally {
       observer.close();
@@ -407,7 +425,7 @@ describe('hostile input', { timeout: 120_000 }, () => {
     const byStatus = [...statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`).join(' ');
     console.log(
       `[hostile input] seed ${SEED}: ${total} requests sent (${ALL_METHODS.length} methods × ${routes.length} route targets, then ${REQUESTS} generated), ${serverErrors} 5xx, ${dropped} oversized uploads cut off by the server; ` +
-        `statuses ${byStatus}; ${acceptedBodies} accepted updates applied ${appliedRows} valid rows, all checked by the oracle; victims unchanged.`,
+        `statuses ${byStatus}; ${acceptedBodies} accepted updates applied ${appliedRows} valid rows (${[...appliedByAccount].map(([a, n]) => `${a} ${n}`).join(', ')}), all checked by the oracle; victims unchanged.`,
     );
   });
 });
