@@ -4,7 +4,8 @@
 // and the final state is the last acknowledged write per key. Clients send their own requests one
 // after another; for keys several clients write at once, "last" is the commit order, which the
 // append-only history records — every acknowledged write must be in it, each client's writes in the
-// order it sent them, and the stock must equal the latest entry.
+// order it sent them, any write acknowledged before another was sent ahead of it (real-time order),
+// and the stock must equal the latest entry.
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -30,6 +31,9 @@ interface Write {
   seq: number;
   key: string;
   quantity: number;
+  /** Logical clock (one test process, so events are totally ordered): when it was sent, when its answer arrived. */
+  sentAt: number;
+  ackedAt: number;
 }
 
 // Bounded generously: the work is fixed by the seed, the timeout only guards a loaded CI machine.
@@ -59,6 +63,7 @@ describe('concurrency (parallel clients, a second writer, a live backup)', { tim
     let serverErrors = 0;
     let busyMentions = 0;
     let nextQuantity = 1;
+    let clock = 0;
     const writes: Write[] = [];
     const ownLast = new Map<string, number>(); // key of a client's own barcode → its last acknowledged quantity
 
@@ -89,12 +94,14 @@ describe('concurrency (parallel clients, a second writer, a live backup)', { tim
           warehouse_name: rnd.pick(WAREHOUSES),
           quantity: nextQuantity++,
         }));
+        const sentAt = clock++;
         const response = await fetch(`${url}${INVENTORY_PATH}`, {
           method: 'POST',
           headers: { ...auth, 'content-type': 'application/json' },
           body: JSON.stringify(rows),
         });
         const text = await response.text();
+        const ackedAt = clock++;
         if (response.status >= 500) serverErrors++;
         if (/SQLITE|busy|locked/i.test(text)) busyMentions++;
         expect(response.status).toBe(200);
@@ -102,7 +109,7 @@ describe('concurrency (parallel clients, a second writer, a live backup)', { tim
         seq++;
         for (const row of rows) {
           const key = `${row.barcode}|${row.warehouse_name}`;
-          writes.push({ client: c, seq, key, quantity: row.quantity });
+          writes.push({ client: c, seq, key, quantity: row.quantity, sentAt, ackedAt });
           if (own.includes(row.barcode)) ownLast.set(key, row.quantity);
         }
       }
@@ -163,6 +170,21 @@ describe('concurrency (parallel clients, a second writer, a live backup)', { tim
         lastIdOfClientKey.set(ck, h!.id);
       }
       expect(historyRows.length).toBe(writes.length);
+      // Real-time order: a write acknowledged before another was sent comes first in the history,
+      // whichever clients sent them (only overlapping writes may land in either order).
+      const byKey = new Map<string, Write[]>();
+      for (const w of writes) byKey.set(w.key, [...(byKey.get(w.key) ?? []), w]);
+      let orderedPairs = 0;
+      for (const list of byKey.values()) {
+        for (const a of list) {
+          for (const b of list) {
+            if (a.ackedAt < b.sentAt) {
+              orderedPairs++;
+              expect(historyOf.get(a.quantity)!.id).toBeLessThan(historyOf.get(b.quantity)!.id);
+            }
+          }
+        }
+      }
       // Final state: the latest acknowledged write of each key (commit order), and for one-writer keys
       // exactly what that client last sent.
       const stock = sqlite
@@ -175,7 +197,7 @@ describe('concurrency (parallel clients, a second writer, a live backup)', { tim
       for (const [key, quantity] of ownLast) expect(finalByKey.get(key)).toBe(quantity);
       console.log(
         `[concurrency] seed ${SEED}: ${CLIENTS} clients, ${requests} requests (${writes.length} rows written, ${latestWrite.size} keys, ` +
-          `${SHARED.length * WAREHOUSES.length} shared by all clients), ${serverErrors} 5xx, ${busyMentions} SQLITE_BUSY/locked answers; ` +
+          `${SHARED.length * WAREHOUSES.length} shared by all clients; ${orderedPairs} write pairs ordered in real time all in that order in the history), ${serverErrors} 5xx, ${busyMentions} SQLITE_BUSY/locked answers; ` +
           `${importerRounds} concurrent import transactions from a second connection; mid-load backup consistent: ${backupReport.ok}.`,
       );
     } finally {
