@@ -3,7 +3,8 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
-import { createApp } from './app.ts';
+import { requestMessages } from '../shared/index.ts';
+import { type AppOptions, createApp } from './app.ts';
 import { Database } from './store/database.ts';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -18,9 +19,25 @@ export interface StartOptions {
   /** 0 picks a free port. */
   port?: number;
   logger?: Logger;
+  /** Browser origins besides the server's own allowed to call the API (CORS); none by default. */
+  allowedOrigins?: AppOptions['allowedOrigins'];
+  /** Failed-authentication limit per client address; false turns it off. */
+  authRateLimit?: AppOptions['authRateLimit'];
+  /** Slow-request limits; the defaults suit a LAN (see SLOW_REQUEST_LIMITS). */
+  timeouts?: Partial<SlowRequestLimits>;
   /** Folder of the built scanner UI to serve at `/`; none when absent. */
   uiDir?: string;
 }
+
+/** Against slow-loris clients: how long a client may take to send its headers, and the whole request. */
+export interface SlowRequestLimits {
+  headersMs: number;
+  requestMs: number;
+  /** How often Node looks for connections past those limits. */
+  checkEveryMs: number;
+}
+
+export const SLOW_REQUEST_LIMITS: SlowRequestLimits = { headersMs: 10_000, requestMs: 30_000, checkEveryMs: 1_000 };
 
 export interface RunningServer {
   url: string;
@@ -41,7 +58,16 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const logger = options.logger ?? pino({ level: 'silent' });
   const host = options.host ?? DEFAULT_HOST;
   const db = await Database.open(options.dbFile);
-  const server = createServer(createApp({ db, logger, uiDir: options.uiDir }).callback());
+  const limits = { ...SLOW_REQUEST_LIMITS, ...options.timeouts };
+  const app = createApp({ db, logger, bindHost: host, allowedOrigins: options.allowedOrigins, authRateLimit: options.authRateLimit, uiDir: options.uiDir });
+  const server = createServer(
+    {
+      headersTimeout: limits.headersMs,
+      requestTimeout: limits.requestMs,
+      connectionsCheckingInterval: limits.checkEveryMs,
+    },
+    app.callback(),
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -54,14 +80,21 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     db.close();
     throw error;
   }
+  // Node leaves CONNECT (proxy tunnel) requests unanswered unless someone listens: refuse them.
+  server.on('connect', (_request, socket) => {
+    const body = JSON.stringify({ detail: requestMessages.methodNotAllowed('CONNECT') });
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
   const { port } = server.address() as AddressInfo;
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= new Promise<void>((resolve) => {
+      // Connections become idle as their in-flight requests finish; close each as soon as it is.
+      const reapIdle = setInterval(() => server.closeIdleConnections(), 50);
       const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-      force.unref();
       server.close(() => {
+        clearInterval(reapIdle);
         clearTimeout(force);
         db.close();
         resolve();

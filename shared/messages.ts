@@ -57,3 +57,29 @@ export const signInMessages = {
   codeRequired: 'A sign-in code is required: {"code": "<code from the sign-in link>"}.',
   invalidCode: 'This sign-in link is not valid: it was already used, has expired, or is mistyped. Ask for a new one.',
 } as const;
+
+// --- Stocktakes, stock history and data exchange (issue 5) ---
+export const stocktakeMessages = {
+  notFound: 'Stocktake not found.',
+  lineNotFound: 'Stocktake line not found.',
+  readOnly: (status: string) => `This stocktake is ${status}: it is read-only.`,
+  committing: 'This stocktake is being committed: counting is closed. Send the commit again to resume it.',
+  zeroOptionChanged: (chosen: boolean) =>
+    `This stocktake's commit was started with zero_uncounted ${chosen}; resume it with the same option.`,
+  nothingToUndo: 'Nothing to undo.',
+  resolutionOfKnown: 'Only an unknown barcode has a resolution.',
+  invalidBody: (problems: string) => `Invalid request body: ${problems}`,
+  invalidQuery: (problems: string) => `Invalid query parameters: ${problems}`,
+  scanIdReused: 'scan_id was already used for another barcode or amount in this stocktake.',
+} as const;
+
+// --- hardening (issue 4): refusals of the HTTP guards, the auth rate limit and storage faults ---
+export const hardeningMessages = {
+  hostNotAllowed: (host: string) =>
+    `Host "${host}" is not allowed: this server only answers to 127.0.0.1, localhost and [::1] (start it with --host to open it to the network).`,
+  originNotAllowed: (origin: string) => `Origin "${origin}" is not allowed to call this API.`,
+  tooManyAuthFailures: (seconds: number) =>
+    `Too many failed authentication attempts from this address. Try again in ${seconds} seconds.`,
+  storageUnavailable:
+    'The database is unavailable right now (disk full, read-only or busy); nothing was written. Try again later.',
+} as const;

@@ -6,6 +6,7 @@ import { ApiError, type ApiClient, createApiClient, redeemSignInCode } from './a
 import { type SignInOffer, desktopBridge } from './desktop-bridge.ts';
 import { ScannerScreen } from './ScannerScreen.tsx';
 import { SignInScreen } from './SignInScreen.tsx';
+import { StocktakeRouter } from './stocktake/StocktakeScreen.tsx';
 import { takeSignInCode } from './signin-link.ts';
 import { loadToken, saveToken } from './storage.ts';
 
@@ -113,6 +114,7 @@ export function App() {
         />
       );
     case 'signed-in':
-      return <ScannerScreen session={state.session} onSignOut={signOut} />;
+      // Stocktake views (issue 5) on #stocktake…, the scanner everywhere else.
+      return <StocktakeRouter session={state.session} onSignOut={signOut} otherwise={<ScannerScreen session={state.session} onSignOut={signOut} />} />;
   }
 }

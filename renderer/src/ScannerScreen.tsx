@@ -338,6 +338,7 @@ export function ScannerScreen({ session, onSignOut }: { session: Session; onSign
           </label>
         ) : null}
         <span className="spacer" />
+        <a href="#stocktake" data-testid="stocktake-nav">Stocktake</a>
         <button type="button" onClick={() => saveNewSettings({ ...settings, sound: !settings.sound })} aria-pressed={settings.sound}>
           {settings.sound ? 'Sound on' : 'Sound off'}
         </button>

@@ -1,6 +1,7 @@
 // One barcode as a person at the shelf sees it: big name, barcode, and quantity per warehouse.
 import type { StockRecord } from '../../shared/index.ts';
 import { type BarcodeInfo, describe } from './lookup.ts';
+import { StockHistory } from './stocktake/StockHistory.tsx';
 
 export type CardState = 'loading' | 'found' | 'unknown' | 'error';
 
@@ -22,6 +23,7 @@ export function StockCard(props: {
       </header>
       {state === 'found' && info ? <Quantities records={info.records} currentWarehouse={currentWarehouse} /> : null}
       {message ? <p className="card-message">{message}</p> : null}
+      {state === 'found' ? <StockHistory barcode={barcode} /> : null}
     </article>
   );
 }

@@ -6,9 +6,12 @@ import pino from 'pino';
 import { CatalogueError, importCatalogue, parseCatalogue } from '../catalogue/import-catalogue.ts';
 import { BUILT_UI_DIR, hasBuiltUi } from '../http/static-ui.ts';
 import { DB_ENV_VAR, defaultDatabaseFile } from '../paths.ts';
+import { BackupError, registerBackupCommands } from './backup-commands.ts';
+import { lanNotice } from './lan-notice.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, startServer } from '../start.ts';
 import { Database } from '../store/database.ts';
 import { TokenError, createToken, listTokens, revokeToken } from '../store/tokens.ts';
+import { registerCsvCommands } from './csv-commands.ts';
 import { addSignInCommand } from './signin-command.ts';
 
 /** A failure the user can fix: printed as one line, exit code 1, no stack trace. */
@@ -57,17 +60,17 @@ export function buildProgram(): Command {
     .option('--host <host>', 'address to listen on; 0.0.0.0 opens it to the local network', DEFAULT_HOST)
     .option('--port <n>', 'port to listen on (0 picks a free one)', port, DEFAULT_PORT)
     .option('--log-level <level>', 'fatal, error, warn, info, debug or silent', 'info')
-    .action(async (options: { db?: string; host: string; port: number; logLevel: string }) => {
+    .option('--allow-origin <origin...>', 'browser origins (e.g. http://till.local:3000) allowed to call the API; none by default')
+    .action(async (options: { db?: string; host: string; port: number; logLevel: string; allowOrigin?: string[] }) => {
       const dbFile = options.db ?? defaultDatabaseFile();
       if (dbFile !== ':memory:') mkdirSync(path.dirname(path.resolve(dbFile)), { recursive: true });
       const logger = pino({ level: options.logLevel }, pino.destination(2));
       const uiDir = hasBuiltUi(BUILT_UI_DIR) ? BUILT_UI_DIR : undefined; // the scanner UI, once `npm run build` made it
-      const running = await startServer({ dbFile, host: options.host, port: options.port, logger, uiDir });
+      const running = await startServer({ dbFile, host: options.host, port: options.port, logger, allowedOrigins: options.allowOrigin, uiDir });
       console.log(`barcode-inventory is serving ${running.url}/api/v1/ (database: ${dbFile})`);
       if (uiDir) console.log(`Scanner UI: ${running.url}/ (sign in: barcode-inventory signin-link --account <name>)`);
-      if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
-        console.log(`Listening on ${options.host}: other machines on the network can reach this API.`);
-      }
+      const notice = lanNotice(options.host, running.port);
+      if (notice) console.log(notice);
       const stop = (signal: string) => {
         console.log(`${signal} received: finishing open requests, then closing the database.`);
         running.close().then(() => process.exit(0));
@@ -136,6 +139,8 @@ export function buildProgram(): Command {
       console.log(`Revoked token ${id}.`);
     });
 
+  registerBackupCommands(program);
+  registerCsvCommands(program, { dbOption, withDatabase }); // issue 5: CSV export/import
   addSignInCommand(program);
   return program;
 }
@@ -144,7 +149,7 @@ export async function runCli(argv: string[]): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof CatalogueError || error instanceof TokenError) {
+    if (error instanceof UsageError || error instanceof CatalogueError || error instanceof TokenError || error instanceof BackupError) {
       console.error(error.message);
     } else {
       console.error(`barcode-inventory: ${(error as Error).message ?? String(error)}`);

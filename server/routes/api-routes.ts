@@ -18,12 +18,12 @@ import { listWarehouses, readStockRecords } from '../store/stock-read.ts';
 import { updateStock } from '../store/stock-write.ts';
 
 /** `/a/b/` → a pattern matching `/a/b` and `/a/b/`. */
-function withOptionalSlash(path: string): string {
+export function withOptionalSlash(path: string): string {
   return `${path.replace(/\/$/, '')}{/}`;
 }
 
 /** Answers a known path's unsupported method: OPTIONS lists the methods, anything else is 405. */
-function otherMethods(allowed: string[]): Middleware {
+export function otherMethods(allowed: string[]): Middleware {
   const allow = [...allowed, 'HEAD', 'OPTIONS'].join(', ');
   return (ctx) => {
     ctx.set('Allow', allow);
