@@ -147,6 +147,26 @@ describe('scanner UI: look up', () => {
     await page.context().close();
   });
 
+  it('follows the scan settings, remembered on the device, and the sound switch', async () => {
+    const { page, keys } = await signedInPage(browser, server, 'shop');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByLabel('Shortest scan (characters)').fill('6');
+    await page.getByLabel('Scanner suffix').selectOption('Enter only');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('button', { name: 'Sound on' }).click();
+    await page.reload();
+    await page.getByTestId('account').waitFor();
+    await page.getByRole('button', { name: 'Sound off' }).waitFor();
+
+    await keys.scan('CAP-7'); // 5 characters: now too short for a scan
+    await keys.scan('0004006381333', { suffix: 'Tab' }); // Tab is no longer a suffix
+    await keys.scan('PEN-1X');
+    await expect.poll(() => card(page, 'PEN-1X').getAttribute('data-state')).toBe('unknown');
+    const shown = await page.locator('[data-testid="lookups"] .card').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-barcode')));
+    expect(shown).toEqual(['PEN-1X']);
+    await page.context().close();
+  });
+
   it('saves a screenshot of the scanning view for the README', async () => {
     const { page, keys } = await signedInPage(browser, server, 'shop');
     await keys.scan('99999999');
