@@ -62,8 +62,10 @@ export function App() {
           await signInWithToken(token);
           return;
         } catch (error) {
-          if (error instanceof ApiError && error.unauthorized) saveToken(null);
-          if (!cancelled) setState({ kind: 'signed-out', message: `Please sign in again: ${(error as Error).message}` });
+          const unauthorized = error instanceof ApiError && error.unauthorized;
+          if (unauthorized) saveToken(null); // otherwise the token is kept: a reload retries it
+          const message = unauthorized ? `Please sign in again: ${(error as Error).message}` : `${(error as Error).message} Reload the page to try again.`;
+          if (!cancelled) setState({ kind: 'signed-out', message });
           return;
         }
       }
