@@ -179,6 +179,7 @@ export function ScannerScreen({ session, onSignOut }: { session: Session; onSign
   const submitQuantity = (event: FormEvent) => {
     event.preventDefault();
     if (!target || sending) return;
+    if (withWarehouses && currentWarehouse === null) return feedback('error', 'Choose a warehouse first (top bar)');
     const row: RowInput = { barcode: target.barcode, quantity: quantity.trim(), ...(currentWarehouse !== null ? { warehouse_name: currentWarehouse } : {}) };
     const name = target.info ? describe(target.info) : target.barcode;
     const before = target.info ? quantityIn(target.info.records, currentWarehouse) : undefined;
@@ -237,6 +238,7 @@ export function ScannerScreen({ session, onSignOut }: { session: Session; onSign
 
   const sendList = () => {
     if (rowsRef.current.length === 0 || sending) return;
+    if (withWarehouses && currentWarehouse === null) return feedback('error', 'Choose a warehouse first (top bar)');
     const sent = rowsRef.current;
     const inputs: RowInput[] = sent.map((r) => ({ barcode: r.barcode, quantity: r.quantity.trim(), ...(currentWarehouse !== null ? { warehouse_name: currentWarehouse } : {}) }));
     setSending(true);
@@ -319,7 +321,7 @@ export function ScannerScreen({ session, onSignOut }: { session: Session; onSign
   );
 
   return (
-    <div className="scanner">
+    <div className="scanner" data-ready={!withWarehouses || warehouse !== null}>
       <header className="topbar">
         <h1>Barcode inventory</h1>
         <span className="account" data-testid="account">

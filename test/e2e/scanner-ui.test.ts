@@ -155,7 +155,7 @@ describe('scanner UI: look up', () => {
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('button', { name: 'Sound on' }).click();
     await page.reload();
-    await page.getByTestId('account').waitFor();
+    await page.locator('.scanner[data-ready="true"]').waitFor();
     await page.getByRole('button', { name: 'Sound off' }).waitFor();
 
     await keys.scan('CAP-7'); // 5 characters: now too short for a scan
@@ -184,6 +184,7 @@ describe('scanner UI: look up', () => {
 describe('scanner UI: set stock', () => {
   it('warehouse scenario: scan, type the quantity, Enter; saved in the chosen warehouse (checked through the API)', async () => {
     const { page, keys } = await signedInPage(browser, server, 'shop');
+    expect(await page.getByTestId('warehouse-select').inputValue()).toBe('Main');
     await keys.press('F3');
     await keys.scan('0004006381333');
     const quantity = page.locator('#quantity');
@@ -202,7 +203,7 @@ describe('scanner UI: set stock', () => {
     // Another warehouse, chosen with the keyboard and remembered after a reload.
     await page.getByTestId('warehouse-select').selectOption('Back');
     await page.reload();
-    await page.getByTestId('account').waitFor();
+    await page.locator('.scanner[data-ready="true"]').waitFor(); // the warehouse list has arrived
     expect(await page.getByTestId('warehouse-select').inputValue()).toBe('Back');
     await keys.press('F3');
     await keys.scan('0004006381333');

@@ -73,5 +73,6 @@ export async function signedInPage(browser: Browser, server: TestServer, account
   const { code } = createSignInCode(server.db, account);
   await page.goto(`${server.url}/#signin=${code}`);
   await page.getByTestId('account').filter({ hasText: account }).waitFor();
+  await page.locator('.scanner[data-ready="true"]').waitFor(); // the warehouse list has arrived
   return { page, keys: await virtualKeyboard(page) };
 }
