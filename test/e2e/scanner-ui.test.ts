@@ -177,7 +177,7 @@ describe('scanner UI: look up', () => {
     await expect.poll(() => page.getByTestId('banner').textContent()).toBe('Mug: 5 in Main');
     const file = path.resolve(import.meta.dirname, '../../docs/screenshot-scanning.png');
     mkdirSync(path.dirname(file), { recursive: true });
-    await page.screenshot({ path: file });
+    await page.screenshot({ path: file, animations: 'disabled' });
     await page.context().close();
   });
 });
