@@ -1,12 +1,13 @@
-// vitest globalSetup: the end-to-end tests drive the built UI (out/renderer), so build it when it is
-// missing or older than its sources. CI builds first anyway; this makes a bare `npm test` correct too.
+// vitest globalSetup: the end-to-end tests drive the built UI (out/renderer) and the built desktop
+// shell (out/main, test/electron-shell.test.ts), so build them when they are missing or older than
+// their sources. CI builds first anyway; this makes a bare `npm test` correct too.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const builtIndex = path.join(root, 'out/renderer/index.html');
-const sources = ['renderer', 'shared', 'electron.vite.config.ts', 'package-lock.json'].map((p) => path.join(root, p));
+const sources = ['renderer', 'shared', 'main', 'server', 'examples', 'electron.vite.config.ts', 'package-lock.json'].map((p) => path.join(root, p));
 
 function newestMtime(file: string): number {
   const stat = statSync(file, { throwIfNoEntry: false });
