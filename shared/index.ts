@@ -7,3 +7,4 @@ export * from './schemas.ts';
 export * from './row-validation.ts';
 export * from './barcode-list.ts';
 export * from './partial-result.ts';
+export * from './pos-schemas.ts';
