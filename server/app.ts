@@ -3,6 +3,7 @@ import Koa from 'koa';
 import pino, { type Logger } from 'pino';
 import { errorMiddleware } from './http/error-middleware.ts';
 import { apiRouter } from './routes/api-routes.ts';
+import { posRouter } from './routes/pos-routes.ts';
 import type { Database } from './store/database.ts';
 
 export interface AppOptions {
@@ -16,5 +17,6 @@ export function createApp({ db, logger = pino({ level: 'silent' }) }: AppOptions
   app.use(errorMiddleware(logger));
   const api = apiRouter(db);
   app.use(api.routes());
+  app.use(posRouter(db).routes()); // POS integration: docs/POS.md
   return app;
 }

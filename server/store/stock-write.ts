@@ -1,10 +1,20 @@
-// Writing stock: every quantity change goes through setQuantity, which also appends the history
-// entry in the same transaction. updateStock is the POST endpoint's partial-success update.
+// Writing stock: every quantity change goes through setQuantity (absolute) or adjustQuantity (delta,
+// applied in SQL), which also append the history entry in the same transaction. updateStock is the
+// POST endpoint's partial-success update, adjustStock the POS adjust endpoint's (docs/POS.md).
 import {
+  type AdjustResponse,
+  MAX_QUANTITY,
+  MIN_QUANTITY,
+  type RowOutcome,
+  type RowTarget,
   type StockRecord,
   type UpdateResponse,
+  applyPlan,
   planUpdate,
+  posFieldMessages,
+  validateAdjustRows,
   validateUpdateRows,
+  type RowValidation,
 } from '../../shared/index.ts';
 import type { Account } from './accounts.ts';
 import type { Database } from './database.ts';
@@ -54,6 +64,14 @@ function findWarehouses(db: Database, accountId: number, names: readonly string[
   return warehouses;
 }
 
+/** The stored quantity of a unit in a warehouse; null when it has no stock definition there. */
+export function storedQuantity(db: Database, unitId: number, warehouseId: number): number | null {
+  const row = db.first(
+    db.kysely.selectFrom('stock').select('quantity').where('unit_id', '=', unitId).where('warehouse_id', '=', warehouseId),
+  );
+  return row ? row.quantity : null;
+}
+
 /**
  * Sets one quantity and, when it changed, appends the history entry. Must run inside a transaction.
  * Returns the quantity before (null when the unit had no stock definition in that warehouse).
@@ -67,14 +85,7 @@ export function setQuantity(
   change: ChangeSource,
   at: string,
 ): number | null {
-  const before = db.first(
-    db.kysely
-      .selectFrom('stock')
-      .select('quantity')
-      .where('unit_id', '=', unit.id)
-      .where('warehouse_id', '=', warehouseId),
-  );
-  const oldQuantity = before ? before.quantity : null;
+  const oldQuantity = storedQuantity(db, unit.id, warehouseId);
   if (oldQuantity === quantity) return oldQuantity;
   db.run(
     db.kysely
@@ -82,6 +93,75 @@ export function setQuantity(
       .values({ unit_id: unit.id, warehouse_id: warehouseId, quantity })
       .onConflict((oc) => oc.columns(['unit_id', 'warehouse_id']).doUpdateSet({ quantity })),
   );
+  appendHistory(db, accountId, unit, warehouseId, oldQuantity, quantity, change, at);
+  return oldQuantity;
+}
+
+export type AdjustOutcome =
+  | { ok: true; oldQuantity: number | null; newQuantity: number }
+  /** The result would leave [MIN_QUANTITY, MAX_QUANTITY]: nothing was changed. */
+  | { ok: false; currentQuantity: number };
+
+/**
+ * Adds `delta` to one quantity in SQL (`quantity = quantity + ?`, never read-modify-write in
+ * JavaScript), creating the stock definition when there was none, and appends the history entry.
+ * A result outside the allowed range changes nothing. Must run inside a transaction.
+ */
+export function adjustQuantity(
+  db: Database,
+  accountId: number,
+  unit: StockUnit,
+  warehouseId: number,
+  delta: number,
+  change: ChangeSource,
+  at: string,
+): AdjustOutcome {
+  const updated = db.first(
+    db.kysely
+      .updateTable('stock')
+      .set((eb) => ({ quantity: eb('quantity', '+', delta) }))
+      .where('unit_id', '=', unit.id)
+      .where('warehouse_id', '=', warehouseId)
+      .where((eb) => eb.between(eb('quantity', '+', delta), MIN_QUANTITY, MAX_QUANTITY))
+      .returning('quantity'),
+  );
+  let oldQuantity: number | null;
+  let newQuantity: number;
+  if (updated) {
+    newQuantity = updated.quantity;
+    oldQuantity = newQuantity - delta;
+  } else {
+    // No row matched: either there is no stock definition yet (create it at `delta`), or the result
+    // is out of range. ON CONFLICT DO NOTHING keeps an existing row untouched in the second case.
+    const inserted =
+      delta >= MIN_QUANTITY && delta <= MAX_QUANTITY
+        ? db.first(
+            db.kysely
+              .insertInto('stock')
+              .values({ unit_id: unit.id, warehouse_id: warehouseId, quantity: delta })
+              .onConflict((oc) => oc.columns(['unit_id', 'warehouse_id']).doNothing())
+              .returning('quantity'),
+          )
+        : undefined;
+    if (!inserted) return { ok: false, currentQuantity: storedQuantity(db, unit.id, warehouseId) ?? 0 };
+    oldQuantity = null;
+    newQuantity = inserted.quantity;
+  }
+  if (oldQuantity !== newQuantity) appendHistory(db, accountId, unit, warehouseId, oldQuantity, newQuantity, change, at);
+  return { ok: true, oldQuantity, newQuantity };
+}
+
+/** Appends one entry to the append-only stock history. */
+function appendHistory(
+  db: Database,
+  accountId: number,
+  unit: StockUnit,
+  warehouseId: number,
+  oldQuantity: number | null,
+  newQuantity: number,
+  change: ChangeSource,
+  at: string,
+): void {
   db.run(
     db.kysely.insertInto('stock_history').values({
       account_id: accountId,
@@ -90,7 +170,7 @@ export function setQuantity(
       variant_id: unit.variantId,
       warehouse_id: warehouseId,
       old_quantity: oldQuantity,
-      new_quantity: quantity,
+      new_quantity: newQuantity,
       source: change.source,
       token_id: change.tokenId ?? null,
       reason: change.reason ?? null,
@@ -98,17 +178,30 @@ export function setQuantity(
       created_at: at,
     }),
   );
-  return oldQuantity;
+}
+
+/** A row's own reason/reference win over the request's. */
+function changeOf(change: ChangeSource, row: { reason?: string | undefined; reference?: string | undefined }): ChangeSource {
+  return { ...change, reason: row.reason ?? change.reason ?? null, reference: row.reference ?? change.reference ?? null };
+}
+
+function recordOf(unit: StockUnit, warehouse: { id: number; name: string } | null, quantity: number): StockRecord {
+  const record: StockRecord = { item: unit.itemId, liquid_stock: unit.variantId, barcode: unit.barcode, quantity };
+  return warehouse ? { ...record, warehouse: warehouse.id, warehouse_name: warehouse.name } : record;
 }
 
 /**
- * The update endpoint: validates every row on its own, applies the valid ones in request order in
- * one durable transaction, and answers one record per applied row and one error entry per rejected row.
+ * Resolves valid rows and applies them in request order in one durable transaction (the lookups too,
+ * so a concurrent import cannot change what a row resolved to); `applyRow` does one row's write.
  */
-export function updateStock(db: Database, account: Account, rows: readonly unknown[], change: ChangeSource): UpdateResponse {
-  const validation = validateUpdateRows(rows, account.warehousesEnabled);
+function writeRows<Row extends RowTarget>(
+  db: Database,
+  account: Account,
+  rows: readonly unknown[],
+  validation: RowValidation<Row>,
+  applyRow: (row: Row, unit: StockUnit, warehouse: { id: number; name: string } | null, at: string) => RowOutcome,
+): UpdateResponse {
   if (validation.valid.length === 0) return { results: [], errors: [...validation.invalid.values()] };
-  // Lookups run inside the transaction too, so a concurrent import cannot change what a row resolved to.
   return db.transaction(() => {
     const units = findUnits(db, account.id, validation.valid.map((v) => v.row.barcode));
     const warehouses = account.warehousesEnabled
@@ -120,12 +213,49 @@ export function updateStock(db: Database, account: Account, rows: readonly unkno
       warehouseOf: (name) => warehouses.get(name),
     });
     const at = new Date().toISOString();
-    const results: StockRecord[] = [];
-    for (const { unit, warehouse, row } of plan.apply) {
-      setQuantity(db, account.id, unit, warehouse ? warehouse.id : NO_WAREHOUSE, row.quantity, change, at);
-      const record: StockRecord = { item: unit.itemId, liquid_stock: unit.variantId, barcode: unit.barcode, quantity: row.quantity };
-      results.push(warehouse ? { ...record, warehouse: warehouse.id, warehouse_name: warehouse.name } : record);
+    return applyPlan(rows, plan, ({ row, unit, warehouse }) => applyRow(row, unit, warehouse, at));
+  });
+}
+
+/**
+ * The update endpoint: validates every row on its own, applies the valid ones in request order in
+ * one durable transaction, and answers one record per applied row and one error entry per rejected row.
+ * A row with `compare_quantity` is a guarded set: when the stored quantity (0 without a stock
+ * definition, as reads show it) differs at the moment the row is applied, it is rejected under
+ * `quantity` and changes nothing. The check and the write share the transaction, which holds
+ * SQLite's write lock, so nothing can slip between them.
+ */
+export function updateStock(db: Database, account: Account, rows: readonly unknown[], change: ChangeSource): UpdateResponse {
+  const validation = validateUpdateRows(rows, account.warehousesEnabled);
+  return writeRows(db, account, rows, validation, (row, unit, warehouse, at) => {
+    const warehouseId = warehouse ? warehouse.id : NO_WAREHOUSE;
+    if (row.compare_quantity !== undefined) {
+      const current = storedQuantity(db, unit.id, warehouseId) ?? 0;
+      if (current !== row.compare_quantity) {
+        return { ok: false, errors: { quantity: posFieldMessages.staleQuantity(current, row.compare_quantity) } };
+      }
     }
-    return { results, errors: plan.errors };
+    setQuantity(db, account.id, unit, warehouseId, row.quantity, changeOf(change, row), at);
+    return { ok: true, record: recordOf(unit, warehouse, row.quantity) };
+  });
+}
+
+/**
+ * The adjust endpoint (docs/POS.md): the update endpoint's validation, partial success and texts,
+ * but each row adds its `delta` atomically in SQL. A row whose result would leave the allowed range
+ * is rejected under `delta` and changes nothing. Records carry the quantity after their row.
+ */
+export function adjustStock(db: Database, account: Account, rows: readonly unknown[], change: ChangeSource): AdjustResponse {
+  const validation = validateAdjustRows(rows, account.warehousesEnabled);
+  return writeRows(db, account, rows, validation, (row, unit, warehouse, at) => {
+    const outcome = adjustQuantity(db, account.id, unit, warehouse ? warehouse.id : NO_WAREHOUSE, row.delta, changeOf(change, row), at);
+    if (!outcome.ok) {
+      const message =
+        row.delta > 0
+          ? posFieldMessages.resultAboveMax(MAX_QUANTITY, outcome.currentQuantity)
+          : posFieldMessages.resultBelowMin(MIN_QUANTITY, outcome.currentQuantity);
+      return { ok: false, errors: { delta: message } };
+    }
+    return { ok: true, record: recordOf(unit, warehouse, outcome.newQuantity) };
   });
 }
