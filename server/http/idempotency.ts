@@ -78,6 +78,11 @@ export function idempotencyKey(db: Database): Middleware<IdempotencyState> {
   };
 }
 
+/** How many keys are in flight on this database now (for tests and diagnostics). */
+export function keysInFlight(db: Database): number {
+  return registryOf(db).inFlight.size;
+}
+
 /** JSON with object keys sorted, so that key order and white space do not change a request's hash. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
