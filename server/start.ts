@@ -4,6 +4,7 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { createApp } from './app.ts';
+import { type Announcement, type DiscoveryOptions, announceService, isLoopbackHost } from './discovery/announce.ts';
 import { Database } from './store/database.ts';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -18,6 +19,8 @@ export interface StartOptions {
   /** 0 picks a free port. */
   port?: number;
   logger?: Logger;
+  /** mDNS/DNS-SD announcement on non-loopback binds (docs/POS.md); false turns it off. Never on loopback. */
+  discovery?: false | DiscoveryOptions;
 }
 
 export interface RunningServer {
@@ -26,6 +29,8 @@ export interface RunningServer {
   port: number;
   db: Database;
   server: Server;
+  /** The LAN announcement, or null (loopback bind, or turned off). */
+  discovery: Announcement | null;
   /** Stops accepting, lets in-flight requests finish, closes the database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -53,19 +58,22 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     throw error;
   }
   const { port } = server.address() as AddressInfo;
+  const discovery =
+    options.discovery !== false && !isLoopbackHost(host) ? announceService(port, options.discovery ?? {}, logger) : null;
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= new Promise<void>((resolve) => {
+      const goodbye = discovery?.stop(); // goodbye packets go out while open requests finish
       const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
       force.unref();
       server.close(() => {
         clearTimeout(force);
         db.close();
-        resolve();
+        void (goodbye ?? Promise.resolve()).then(() => resolve());
       });
       server.closeIdleConnections();
     }));
 
-  return { url: urlOf(host, port), host, port, db, server, close };
+  return { url: urlOf(host, port), host, port, db, server, discovery, close };
 }

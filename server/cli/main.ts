@@ -55,15 +55,23 @@ export function buildProgram(): Command {
     .option('--host <host>', 'address to listen on; 0.0.0.0 opens it to the local network', DEFAULT_HOST)
     .option('--port <n>', 'port to listen on (0 picks a free one)', port, DEFAULT_PORT)
     .option('--log-level <level>', 'fatal, error, warn, info, debug or silent', 'info')
-    .action(async (options: { db?: string; host: string; port: number; logLevel: string }) => {
+    .option('--no-announce', 'do not announce the API on the local network over mDNS (only LAN binds announce; see docs/POS.md)')
+    .action(async (options: { db?: string; host: string; port: number; logLevel: string; announce: boolean }) => {
       const dbFile = options.db ?? defaultDatabaseFile();
       if (dbFile !== ':memory:') mkdirSync(path.dirname(path.resolve(dbFile)), { recursive: true });
       const logger = pino({ level: options.logLevel }, pino.destination(2));
-      const running = await startServer({ dbFile, host: options.host, port: options.port, logger });
+      const running = await startServer({
+        dbFile,
+        host: options.host,
+        port: options.port,
+        logger,
+        discovery: options.announce ? {} : false,
+      });
       console.log(`barcode-inventory is serving ${running.url}/api/v1/ (database: ${dbFile})`);
       if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
         console.log(`Listening on ${options.host}: other machines on the network can reach this API.`);
       }
+      if (running.discovery) console.log(`Announcing "${running.discovery.name}" as _barcode-inventory._tcp over mDNS (--no-announce turns it off).`);
       const stop = (signal: string) => {
         console.log(`${signal} received: finishing open requests, then closing the database.`);
         running.close().then(() => process.exit(0));
