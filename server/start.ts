@@ -65,9 +65,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const close = () =>
     (closing ??= new Promise<void>((resolve) => {
       const goodbye = discovery?.stop(); // goodbye packets go out while open requests finish
+      // Connections become idle as their in-flight requests finish; close each as soon as it is.
+      const reapIdle = setInterval(() => server.closeIdleConnections(), 50);
       const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-      force.unref();
       server.close(() => {
+        clearInterval(reapIdle);
         clearTimeout(force);
         db.close();
         void (goodbye ?? Promise.resolve()).then(() => resolve());

@@ -36,6 +36,8 @@ export async function readJsonBody(ctx: Context): Promise<unknown> {
     raw = await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, length: ctx.request.length });
   } catch (error) {
     const type = (error as { type?: string }).type;
+    // Let the rest of an unread body drain so the client reads the answer instead of stalling.
+    ctx.req.resume();
     if (type === 'entity.too.large') throw new HttpError(413, requestMessages.bodyTooLarge(MAX_BODY_BYTES));
     throw new HttpError(400, `Could not read the request body: ${(error as Error).message}`);
   }

@@ -1,0 +1,216 @@
+// POST /api/v1/core/item/inventory_by_barcode/ against the real server (spec 4.2, decisions "Update").
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { INVENTORY_PATH, fieldMessages, requestMessages, updateResponseSchema } from '../shared/index.ts';
+import { type TestServer, startTestServer } from './support/test-server.ts';
+
+describe('update stock by barcode', () => {
+  let server: TestServer;
+  const post = async (body: unknown, account = 'north', headers: Record<string, string> = {}) => {
+    const res = await server.request('POST', INVENTORY_PATH, { token: server.tokens[account], body, headers });
+    return { status: res.status, body: await res.json() };
+  };
+  const read = async (barcodes: string, account = 'north') => {
+    const res = await server.request('GET', `${INVENTORY_PATH}?barcodes=${encodeURIComponent(barcodes)}`, { token: server.tokens[account] });
+    return (await res.json()).results;
+  };
+  /** The database as another process would see it: a separate connection to the same file. */
+  const inspect = <T>(sql: string, ...params: unknown[]): T[] => {
+    const db = new BetterSqlite3(server.dbFile, { readonly: true });
+    try {
+      return db.prepare(sql).all(...params) as T[];
+    } finally {
+      db.close();
+    }
+  };
+  beforeEach(async () => {
+    server = await startTestServer();
+  });
+  afterEach(() => server.stop());
+
+  it('sets quantities, answers the records after the update, and persists them', async () => {
+    const { status, body } = await post([
+      { barcode: '8690000000017', quantity: 12, warehouse_name: 'Main' },
+      { barcode: '8690000000024', quantity: '4', warehouse_name: 'Main' },
+    ]);
+    expect(status).toBe(200);
+    expect(updateResponseSchema.parse(body)).toEqual(body);
+    expect(body).toEqual({
+      results: [
+        { item: 100, liquid_stock: null, barcode: '8690000000017', quantity: 12, warehouse: 10, warehouse_name: 'Main' },
+        { item: 101, liquid_stock: 5001, barcode: '8690000000024', quantity: 4, warehouse: 10, warehouse_name: 'Main' },
+      ],
+      errors: [],
+    });
+    expect(await read('8690000000017')).toContainEqual({ item: 100, liquid_stock: null, barcode: '8690000000017', quantity: 12, warehouse: 10, warehouse_name: 'Main' });
+    expect(inspect<{ quantity: number }>('SELECT quantity FROM stock s JOIN stock_units u ON u.id = s.unit_id WHERE u.barcode = ? AND s.warehouse_id = 10', '8690000000024')).toEqual([{ quantity: 4 }]);
+  });
+
+  it('applies valid rows and reports each rejected row with its reason (partial success)', async () => {
+    const rows = [
+      { barcode: 'nope', quantity: 1, warehouse_name: 'Main' },
+      { barcode: '8690000000017', quantity: 7, warehouse_name: 'Attic' },
+      { barcode: '8690000000017', quantity: 8, warehouse_name: 'Backroom' },
+      { barcode: 'nope', quantity: 1, warehouse_name: 'Attic' },
+    ];
+    const { body } = await post(rows);
+    expect(body.results).toEqual([{ item: 100, liquid_stock: null, barcode: '8690000000017', quantity: 8, warehouse: 11, warehouse_name: 'Backroom' }]);
+    expect(body.errors).toEqual([
+      { data: rows[0], errors: { barcode: fieldMessages.barcodeNotFound('nope') } },
+      { data: rows[1], errors: { warehouse_name: fieldMessages.warehouseNotFound('Attic') } },
+      { data: rows[3], errors: { barcode: fieldMessages.barcodeNotFound('nope') } },
+    ]);
+    const main = (await read('8690000000017')).find((r: { warehouse: number }) => r.warehouse === 10);
+    expect(main.quantity).toBe(5);
+  });
+
+  it('reports every validation rule with its exact message, echoing the row as sent', async () => {
+    const rows = [
+      { quantity: 1, warehouse_name: 'Main' },
+      { barcode: 8690000000017, quantity: 1, warehouse_name: 'Main' },
+      { barcode: '', quantity: 1, warehouse_name: 'Main' },
+      { barcode: 'x'.repeat(129), quantity: 1, warehouse_name: 'Main' },
+      { barcode: '8690000000017', warehouse_name: 'Main' },
+      { barcode: '8690000000017', quantity: 1.5, warehouse_name: 'Main' },
+      { barcode: '8690000000017', quantity: '12a', warehouse_name: 'Main' },
+      { barcode: '8690000000017', quantity: 1_000_000_001, warehouse_name: 'Main' },
+      { barcode: '8690000000017', quantity: -1_000_000_001, warehouse_name: 'Main' },
+      { barcode: '8690000000017', quantity: 1 },
+      { barcode: '8690000000017', quantity: 1, warehouse_name: null },
+      ['8690000000017', 1],
+      null,
+      { barcode: '8690000000017', quantity: -1_000_000_000, warehouse_name: 'Main', extra: 'ignored' },
+    ];
+    const { status, body } = await post(rows);
+    expect(status).toBe(200);
+    expect(body.errors).toEqual([
+      { data: rows[0], errors: { barcode: fieldMessages.required } },
+      { data: rows[1], errors: { barcode: fieldMessages.notAString } },
+      { data: rows[2], errors: { barcode: fieldMessages.blank } },
+      { data: rows[3], errors: { barcode: 'Ensure this field has no more than 128 characters.' } },
+      { data: rows[4], errors: { quantity: fieldMessages.required } },
+      { data: rows[5], errors: { quantity: 'A valid integer is required.' } },
+      { data: rows[6], errors: { quantity: 'A valid integer is required.' } },
+      { data: rows[7], errors: { quantity: 'Ensure this value is less than or equal to 1000000000.' } },
+      { data: rows[8], errors: { quantity: 'Ensure this value is greater than or equal to -1000000000.' } },
+      { data: rows[9], errors: { warehouse_name: 'This field is required.' } },
+      { data: rows[10], errors: { warehouse_name: 'This field may not be null.' } },
+      { data: rows[11], errors: { non_field_errors: 'Invalid data. Expected a dictionary, but got list.' } },
+      { data: null, errors: { non_field_errors: 'Invalid data. Expected a dictionary, but got null.' } },
+    ]);
+    // Negative stock is allowed: the last row applied.
+    expect(body.results).toEqual([{ item: 100, liquid_stock: null, barcode: '8690000000017', quantity: -1_000_000_000, warehouse: 10, warehouse_name: 'Main' }]);
+  });
+
+  it('applies rows in request order: a later row for the same barcode and warehouse wins', async () => {
+    const { body } = await post([
+      { barcode: '8690000000017', quantity: 1, warehouse_name: 'Main' },
+      { barcode: '8690000000017', quantity: 2, warehouse_name: 'Main' },
+    ]);
+    expect(body.results.map((r: { quantity: number }) => r.quantity)).toEqual([1, 2]);
+    expect((await read('8690000000017'))[0].quantity).toBe(2);
+  });
+
+  it('creates the stock definition when a barcode had none in that warehouse', async () => {
+    const before = await read('8690000000024');
+    expect(before.map((r: { warehouse: number }) => r.warehouse)).toEqual([10]);
+    await post([{ barcode: '8690000000024', quantity: 6, warehouse_name: 'Backroom' }]);
+    const after = await read('8690000000024');
+    expect(after.map((r: { warehouse: number; quantity: number }) => [r.warehouse, r.quantity])).toEqual([[10, 3], [11, 6]]);
+  });
+
+  it('writes the stock history in the same transaction: old and new quantity, source, token', async () => {
+    await post([
+      { barcode: '8690000000017', quantity: 9, warehouse_name: 'Main' },
+      { barcode: '8690000000017', quantity: 9, warehouse_name: 'Main' },
+      { barcode: '8690000000024', quantity: 1, warehouse_name: 'Backroom' },
+    ]);
+    const history = inspect<Record<string, unknown>>(
+      "SELECT unit_id, warehouse_id, old_quantity, new_quantity, source, token_id FROM stock_history WHERE source = 'api' ORDER BY id",
+    );
+    const tokenId = inspect<{ id: number }>("SELECT t.id FROM api_tokens t JOIN accounts a ON a.id = t.account_id WHERE a.name = 'north'")[0]!.id;
+    // The repeated row sets the same value again: not a change, so no second entry.
+    expect(history).toEqual([
+      { unit_id: expect.any(Number), warehouse_id: 10, old_quantity: 5, new_quantity: 9, source: 'api', token_id: tokenId },
+      { unit_id: expect.any(Number), warehouse_id: 11, old_quantity: null, new_quantity: 1, source: 'api', token_id: tokenId },
+    ]);
+  });
+
+  it('in the no-warehouse scenario ignores warehouse_name and answers records without warehouse keys', async () => {
+    const { body } = await post(
+      [
+        { barcode: '111', quantity: 3, warehouse_name: 'Main' },
+        { barcode: '111', quantity: 4 },
+        { barcode: '8690000000017', quantity: 4 },
+      ],
+      'kiosk',
+    );
+    expect(body).toEqual({
+      results: [
+        { item: 200, liquid_stock: null, barcode: '111', quantity: 3 },
+        { item: 200, liquid_stock: null, barcode: '111', quantity: 4 },
+      ],
+      errors: [{ data: { barcode: '8690000000017', quantity: 4 }, errors: { barcode: fieldMessages.barcodeNotFound('8690000000017') } }],
+    });
+    expect(await read('111', 'kiosk')).toEqual([{ item: 200, liquid_stock: null, barcode: '111', quantity: 4 }]);
+  });
+
+  it('accepts 50 rows and refuses 51 as a whole, applying nothing', async () => {
+    const rows = (n: number, quantity: number) => Array.from({ length: n }, () => ({ barcode: '111', quantity }));
+    const ok = await post(rows(50, 1), 'kiosk');
+    expect(ok.status).toBe(200);
+    expect(ok.body.results).toHaveLength(50);
+    const refused = await post(rows(51, 2), 'kiosk');
+    expect(refused).toEqual({ status: 400, body: { detail: requestMessages.tooManyRows(51) } });
+    expect(requestMessages.tooManyRows(51)).toContain('50');
+    expect(await read('111', 'kiosk')).toEqual([{ item: 200, liquid_stock: null, barcode: '111', quantity: 1 }]);
+  });
+
+  it('answers an empty list with empty results', async () => {
+    expect(await post([])).toEqual({ status: 200, body: { results: [], errors: [] } });
+  });
+
+  it('refuses bodies that are not JSON arrays, changing nothing', async () => {
+    const cases: [string, Record<string, string>, number, string][] = [
+      ['[{"barcode":"111","quantity":1}]', { 'content-type': 'text/plain' }, 415, requestMessages.unsupportedMediaType('text/plain')],
+      ['[{"barcode":"111","quantity":1}]', { 'content-type': 'application/json; charset=latin1' }, 415, requestMessages.unsupportedMediaType('application/json; charset=latin1')],
+      ['[{"barcode":"111",', {}, 400, 'JSON parse error - '],
+      ['', {}, 400, 'JSON parse error - '],
+      ['{"barcode":"111","quantity":1}', {}, 400, requestMessages.expectedList('dict')],
+      ['"111"', {}, 400, requestMessages.expectedList('str')],
+      ['null', {}, 400, requestMessages.expectedList('null')],
+      [`[${'['.repeat(100)}${']'.repeat(100)}]`, {}, 400, requestMessages.jsonTooDeep(64)],
+    ];
+    for (const [body, headers, status, detail] of cases) {
+      const res = await server.request('POST', INVENTORY_PATH, { token: server.tokens.kiosk, body, headers: { 'content-type': 'application/json', ...headers } });
+      expect(res.status, body).toBe(status);
+      const json = await res.json();
+      expect(json.detail.startsWith(detail), `${json.detail} should start with ${detail}`).toBe(true);
+    }
+    const invalidUtf8 = await fetch(server.url + INVENTORY_PATH, {
+      method: 'POST',
+      headers: { authorization: `Token ${server.tokens.kiosk}`, 'content-type': 'application/json' },
+      body: Buffer.from([0x5b, 0x22, 0xff, 0xfe, 0x22, 0x5d]),
+    });
+    expect([invalidUtf8.status, await invalidUtf8.json()]).toEqual([400, { detail: requestMessages.invalidUtf8 }]);
+    expect(await read('111', 'kiosk')).toEqual([{ item: 200, liquid_stock: null, barcode: '111', quantity: 7 }]);
+  });
+
+  it('refuses a body over 1 MiB with 413', async () => {
+    const big = JSON.stringify([{ barcode: '111', quantity: 1, pad: 'x'.repeat(1024 * 1024) }]);
+    const res = await server.request('POST', INVENTORY_PATH, { token: server.tokens.kiosk, body: big });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ detail: requestMessages.bodyTooLarge(1024 * 1024) });
+  });
+
+  it('acknowledges a write only once it is durable: a fresh connection sees it right after the answer', async () => {
+    await post([{ barcode: '111', quantity: 55 }], 'kiosk');
+    expect(inspect<{ quantity: number }>("SELECT s.quantity FROM stock s JOIN stock_units u ON u.id = s.unit_id WHERE u.barcode = '111'")).toEqual([{ quantity: 55 }]);
+    expect(inspect<{ synchronous: number }>('PRAGMA synchronous')).toBeDefined();
+    const db = server.db.sqlite;
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
+  });
+});
