@@ -114,7 +114,7 @@ function inRequestOrder(errorsByIndex: ReadonlyMap<number, UpdateErrorEntry>): U
 }
 
 /** What applying one resolved row gave: its record, or its errors (e.g. a stale guarded set). */
-export type RowOutcome = { ok: true; record: StockRecord } | { ok: false; errors: FieldErrors };
+export type AppliedRow = { ok: true; record: StockRecord } | { ok: false; errors: FieldErrors };
 
 /**
  * Applies a plan's rows in request order through `applyRow` and assembles the partial-success answer:
@@ -124,7 +124,7 @@ export type RowOutcome = { ok: true; record: StockRecord } | { ok: false; errors
 export function applyPlan<Unit, Warehouse, Row>(
   rows: readonly unknown[],
   plan: UpdatePlan<Unit, Warehouse, Row>,
-  applyRow: (resolved: ResolvedRow<Unit, Warehouse, Row>) => RowOutcome,
+  applyRow: (resolved: ResolvedRow<Unit, Warehouse, Row>) => AppliedRow,
 ): UpdateResponse {
   const errorsByIndex = new Map(plan.rejected);
   const results: StockRecord[] = [];

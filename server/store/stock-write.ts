@@ -5,7 +5,7 @@ import {
   type AdjustResponse,
   MAX_QUANTITY,
   MIN_QUANTITY,
-  type RowOutcome,
+  type AppliedRow,
   type RowTarget,
   type StockRecord,
   type UpdateResponse,
@@ -199,7 +199,7 @@ function writeRows<Row extends RowTarget>(
   account: Account,
   rows: readonly unknown[],
   validation: RowValidation<Row>,
-  applyRow: (row: Row, unit: StockUnit, warehouse: { id: number; name: string } | null, at: string) => RowOutcome,
+  applyRow: (row: Row, unit: StockUnit, warehouse: { id: number; name: string } | null, at: string) => AppliedRow,
 ): UpdateResponse {
   if (validation.valid.length === 0) return { results: [], errors: [...validation.invalid.values()] };
   return db.transaction(() => {
