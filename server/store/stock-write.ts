@@ -3,10 +3,11 @@
 // POST endpoint's partial-success update, adjustStock the POS adjust endpoint's (docs/POS.md).
 import {
   type AdjustResponse,
+  type AppliedRow,
   MAX_QUANTITY,
   MIN_QUANTITY,
-  type AppliedRow,
   type RowTarget,
+  type RowValidation,
   type StockRecord,
   type UpdateResponse,
   applyPlan,
@@ -14,7 +15,6 @@ import {
   posFieldMessages,
   validateAdjustRows,
   validateUpdateRows,
-  type RowValidation,
 } from '../../shared/index.ts';
 import type { Account } from './accounts.ts';
 import type { Database } from './database.ts';
