@@ -21,6 +21,8 @@ export interface StartOptions {
   logger?: Logger;
   /** mDNS/DNS-SD announcement on non-loopback binds (docs/POS.md); false turns it off. Never on loopback. */
   discovery?: false | DiscoveryOptions;
+  /** Folder of the built scanner UI to serve at `/`; none when absent. */
+  uiDir?: string;
 }
 
 export interface RunningServer {
@@ -44,7 +46,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const logger = options.logger ?? pino({ level: 'silent' });
   const host = options.host ?? DEFAULT_HOST;
   const db = await Database.open(options.dbFile);
-  const server = createServer(createApp({ db, logger }).callback());
+  const server = createServer(createApp({ db, logger, uiDir: options.uiDir }).callback());
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

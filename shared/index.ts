@@ -8,3 +8,8 @@ export * from './row-validation.ts';
 export * from './barcode-list.ts';
 export * from './partial-result.ts';
 export * from './pos-schemas.ts';
+export * from './ui-api.ts';
+// Stocktakes, stock history and data exchange (issue 5)
+export * from './stocktake-api-paths.ts';
+export * from './stocktake-schemas.ts';
+export * from './history-schemas.ts';

@@ -72,3 +72,24 @@ export const idempotencyMessages = {
   reusedWithOtherRequest:
     'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.',
 } as const;
+
+// Sign-in of the scanner UI with a one-time link (issue 3, docs/UI.md).
+export const signInMessages = {
+  codeRequired: 'A sign-in code is required: {"code": "<code from the sign-in link>"}.',
+  invalidCode: 'This sign-in link is not valid: it was already used, has expired, or is mistyped. Ask for a new one.',
+} as const;
+
+// --- Stocktakes, stock history and data exchange (issue 5) ---
+export const stocktakeMessages = {
+  notFound: 'Stocktake not found.',
+  lineNotFound: 'Stocktake line not found.',
+  readOnly: (status: string) => `This stocktake is ${status}: it is read-only.`,
+  committing: 'This stocktake is being committed: counting is closed. Send the commit again to resume it.',
+  zeroOptionChanged: (chosen: boolean) =>
+    `This stocktake's commit was started with zero_uncounted ${chosen}; resume it with the same option.`,
+  nothingToUndo: 'Nothing to undo.',
+  resolutionOfKnown: 'Only an unknown barcode has a resolution.',
+  invalidBody: (problems: string) => `Invalid request body: ${problems}`,
+  invalidQuery: (problems: string) => `Invalid query parameters: ${problems}`,
+  scanIdReused: 'scan_id was already used for another barcode or amount in this stocktake.',
+} as const;

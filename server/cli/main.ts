@@ -4,10 +4,13 @@ import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import pino from 'pino';
 import { CatalogueError, importCatalogue, parseCatalogue } from '../catalogue/import-catalogue.ts';
+import { BUILT_UI_DIR, hasBuiltUi } from '../http/static-ui.ts';
 import { DB_ENV_VAR, defaultDatabaseFile } from '../paths.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, startServer } from '../start.ts';
 import { Database } from '../store/database.ts';
 import { TokenError, createToken, listTokens, revokeToken } from '../store/tokens.ts';
+import { registerCsvCommands } from './csv-commands.ts';
+import { addSignInCommand } from './signin-command.ts';
 
 /** A failure the user can fix: printed as one line, exit code 1, no stack trace. */
 class UsageError extends Error {}
@@ -60,14 +63,17 @@ export function buildProgram(): Command {
       const dbFile = options.db ?? defaultDatabaseFile();
       if (dbFile !== ':memory:') mkdirSync(path.dirname(path.resolve(dbFile)), { recursive: true });
       const logger = pino({ level: options.logLevel }, pino.destination(2));
+      const uiDir = hasBuiltUi(BUILT_UI_DIR) ? BUILT_UI_DIR : undefined; // the scanner UI, once `npm run build` made it
       const running = await startServer({
         dbFile,
         host: options.host,
         port: options.port,
         logger,
+        uiDir,
         discovery: options.announce ? {} : false,
       });
       console.log(`barcode-inventory is serving ${running.url}/api/v1/ (database: ${dbFile})`);
+      if (uiDir) console.log(`Scanner UI: ${running.url}/ (sign in: barcode-inventory signin-link --account <name>)`);
       if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
         console.log(`Listening on ${options.host}: other machines on the network can reach this API.`);
       }
@@ -140,6 +146,8 @@ export function buildProgram(): Command {
       console.log(`Revoked token ${id}.`);
     });
 
+  registerCsvCommands(program, { dbOption, withDatabase }); // issue 5: CSV export/import
+  addSignInCommand(program);
   return program;
 }
 

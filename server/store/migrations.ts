@@ -114,10 +114,91 @@ const pos: Migration = {
   },
 };
 
+// Stocktakes (issue 5): count sessions, their lines (known and unknown barcodes) and the scans that
+// built them; indexes that let the stock history be paged by id per account and per unit.
+const stocktakes: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('stocktakes')
+      .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
+      .addColumn('warehouse_id', 'integer', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('blind', 'integer', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('zero_uncounted', 'integer')
+      .addColumn('token_id', 'integer')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('commit_started_at', 'text')
+      .addColumn('committed_at', 'text')
+      .execute();
+    await db.schema.createIndex('stocktakes_account').on('stocktakes').columns(['account_id', 'id']).execute();
+    await db.schema
+      .createTable('stocktake_lines')
+      .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('stocktake_id', 'integer', (c) => c.notNull().references('stocktakes.id'))
+      .addColumn('barcode', 'text', (c) => c.notNull())
+      .addColumn('unit_id', 'integer', (c) => c.references('stock_units.id'))
+      .addColumn('counted', 'integer', (c) => c.notNull())
+      .addColumn('resolution', 'text')
+      .addColumn('zeroed', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addColumn('commit_state', 'text')
+      .addColumn('book_quantity', 'integer')
+      .addColumn('commit_errors', 'text')
+      .addUniqueConstraint('stocktake_lines_barcode', ['stocktake_id', 'barcode'])
+      .execute();
+    // The review's "expected but not scanned" looks lines up by unit.
+    await db.schema.createIndex('stocktake_lines_unit').on('stocktake_lines').columns(['stocktake_id', 'unit_id']).execute();
+    await db.schema
+      .createTable('stocktake_scans')
+      .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('stocktake_id', 'integer', (c) => c.notNull().references('stocktakes.id'))
+      // No foreign key: undoing the only scan of a line deletes the line; its scans stay as the record.
+      .addColumn('line_id', 'integer', (c) => c.notNull())
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('amount', 'integer', (c) => c.notNull())
+      .addColumn('client_scan_id', 'text')
+      .addColumn('terminal', 'text')
+      .addColumn('token_id', 'integer')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('undone_at', 'text')
+      .execute();
+    await db.schema
+      .createIndex('stocktake_scans_client_id')
+      .unique()
+      .on('stocktake_scans')
+      .columns(['stocktake_id', 'client_scan_id'])
+      .where(sql.ref('client_scan_id'), 'is not', null)
+      .execute();
+    await db.schema.createIndex('stocktake_scans_session').on('stocktake_scans').columns(['stocktake_id', 'id']).execute();
+    await db.schema.createIndex('stock_history_account_id').on('stock_history').columns(['account_id', 'id']).execute();
+    await db.schema.createIndex('stock_history_unit_id').on('stock_history').columns(['unit_id', 'id']).execute();
+  },
+};
+
+/** One-time sign-in codes of the scanner UI (issue 3): stored hashed, expire, work once. */
+const uiSignin: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('signin_codes')
+      .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
+      .addColumn('code_hash', 'text', (c) => c.notNull().unique())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .addColumn('used_at', 'text')
+      .execute();
+  },
+};
+
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_pos': pos,
+  '0003_stocktakes': stocktakes,
+  '0005_ui_signin': uiSignin,
 };
 
 export const migrationProvider: MigrationProvider = {

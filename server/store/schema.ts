@@ -90,6 +90,71 @@ export interface IdempotencyKeyTable {
   created_at: string;
 }
 
+/** A count session (issue 5): open → committing → committed; a committed one is read-only and kept. */
+export interface StocktakeTable {
+  id: Generated<number>;
+  account_id: number;
+  /** The counted warehouse; 0 (NO_WAREHOUSE) for an account without warehouses. */
+  warehouse_id: number;
+  name: string;
+  /** 1: the book quantity is hidden while counting. */
+  blind: number;
+  status: string;
+  /** Fixed when the commit starts: 1 when uncounted expected lines are set to zero. */
+  zero_uncounted: number | null;
+  token_id: number | null;
+  created_at: string;
+  commit_started_at: string | null;
+  committed_at: string | null;
+}
+
+/** One barcode of a session; unit_id NULL marks an unknown barcode (its own queue). */
+export interface StocktakeLineTable {
+  id: Generated<number>;
+  stocktake_id: number;
+  barcode: string;
+  unit_id: number | null;
+  counted: number;
+  /** Unknown barcodes only: pending, ignored or kept. */
+  resolution: string | null;
+  /** 1 when the commit added this line for an expected unit nobody scanned (counted 0). */
+  zeroed: Generated<number>;
+  created_at: string;
+  updated_at: string;
+  /** NULL until the commit handled the line: applied or failed. Never applied twice. */
+  commit_state: string | null;
+  /** Book quantity read in the commit batch that applied the line. */
+  book_quantity: number | null;
+  /** JSON field errors of a failed line. */
+  commit_errors: string | null;
+}
+
+/** Every scan and edit, so the last scan of a terminal can be undone and a resent scan is not counted twice. */
+export interface StocktakeScanTable {
+  id: Generated<number>;
+  stocktake_id: number;
+  line_id: number;
+  /** scan (adds amount) or set (an edit: amount is the new count). */
+  kind: string;
+  amount: number;
+  client_scan_id: string | null;
+  terminal: string | null;
+  token_id: number | null;
+  created_at: string;
+  undone_at: string | null;
+}
+
+/** A one-time code of a sign-in link (scanner UI): exchanged once for a new API token of its account. */
+export interface SigninCodeTable {
+  id: Generated<number>;
+  account_id: number;
+  /** SHA-256 of the code, hex. */
+  code_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface Schema {
   accounts: AccountTable;
   warehouses: WarehouseTable;
@@ -100,6 +165,10 @@ export interface Schema {
   stock_history: StockHistoryTable;
   api_tokens: ApiTokenTable;
   idempotency_keys: IdempotencyKeyTable;
+  stocktakes: StocktakeTable;
+  stocktake_lines: StocktakeLineTable;
+  stocktake_scans: StocktakeScanTable;
+  signin_codes: SigninCodeTable;
 }
 
 /** Sentinel warehouse id of the one stock figure of a no-warehouse account. */

@@ -38,11 +38,11 @@ export async function seedDatabase(dbFile: string, catalogue: unknown): Promise<
   }
 }
 
-export async function startTestServer(catalogue: unknown = exampleCatalogue()): Promise<TestServer> {
+export async function startTestServer(catalogue: unknown = exampleCatalogue(), options: { uiDir?: string } = {}): Promise<TestServer> {
   const { dir, remove } = tempDir();
   const dbFile = path.join(dir, 'inventory.db');
   const tokens = await seedDatabase(dbFile, catalogue);
-  const running = await startServer({ dbFile, port: 0 });
+  const running = await startServer({ dbFile, port: 0, ...options });
   const request: TestServer['request'] = (method, urlPath, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token !== undefined) headers.authorization = `Token ${options.token}`;

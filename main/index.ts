@@ -1,0 +1,132 @@
+// The desktop shell, kept thin: starts the embedded server on the local database (the same
+// startServer as `barcode-inventory serve`), opens one locked-down window on it, and stops the
+// server when the app quits. Everything behind the window is the served UI, tested in a browser.
+import path from 'node:path';
+import { BrowserWindow, app, ipcMain, session } from 'electron';
+import pino from 'pino';
+import { chooseStartDatabase } from '../server/launch/start-database.ts';
+import { type RunningServer, DEFAULT_PORT, startServer } from '../server/start.ts';
+import { listAccounts } from '../server/store/accounts.ts';
+import { createSignInCode } from '../server/store/signin-codes.ts';
+import { SIGNIN_OFFERS_CHANNEL } from './ipc-channels.ts';
+
+/** The policy the server sends too; set here as well so the window never runs without it. */
+const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
+/** Sign-in codes handed to the window are used at once; a short life is enough. */
+const OFFER_TTL_MS = 60_000;
+
+const uiDir = path.join(import.meta.dirname, '../renderer');
+const preload = path.join(import.meta.dirname, '../preload/index.cjs');
+const logger = pino({ level: 'info' }, pino.destination(2));
+
+let running: RunningServer | undefined;
+let window: BrowserWindow | undefined;
+
+async function startEmbeddedServer(): Promise<RunningServer> {
+  const choice = await chooseStartDatabase();
+  logger.info({ dbFile: choice.dbFile, demo: choice.demo }, 'opening database');
+  try {
+    return await startServer({ dbFile: choice.dbFile, port: DEFAULT_PORT, uiDir, logger });
+  } catch (error) {
+    // The port is taken (e.g. `barcode-inventory serve` runs): any free port does for the window.
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    return startServer({ dbFile: choice.dbFile, port: 0, uiDir, logger });
+  }
+}
+
+function isOwnPage(url: string): boolean {
+  return running !== undefined && (url === running.url || url.startsWith(`${running.url}/`));
+}
+
+function lockDown(): void {
+  const ses = session.defaultSession;
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+  });
+  // No camera, microphone, notifications, geolocation…: the scanner needs none of them.
+  ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  ses.setPermissionCheckHandler(() => false);
+
+  app.on('web-contents-created', (_event, contents) => {
+    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    contents.on('will-navigate', (event, url) => {
+      if (!isOwnPage(url)) event.preventDefault();
+    });
+    contents.on('will-redirect', (event, url) => {
+      if (!isOwnPage(url)) event.preventDefault();
+    });
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+  });
+
+  // One-time codes for the local accounts, only for the app's own page.
+  ipcMain.handle(SIGNIN_OFFERS_CHANNEL, (event) => {
+    if (!running || !isOwnPage(event.senderFrame?.url ?? '')) return [];
+    return listAccounts(running.db).map((account) => ({
+      account: account.name,
+      warehouses_enabled: account.warehousesEnabled,
+      code: createSignInCode(running!.db, account.name, OFFER_TTL_MS).code,
+    }));
+  });
+}
+
+function openWindow(url: string): void {
+  window = new BrowserWindow({
+    width: 1280,
+    height: 860,
+    title: 'Barcode inventory',
+    show: false,
+    webPreferences: {
+      preload,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  });
+  window.removeMenu();
+  window.once('ready-to-show', () => window?.show());
+  window.on('closed', () => {
+    window = undefined;
+  });
+  void window.loadURL(`${url}/`);
+}
+
+if (!app.requestSingleInstanceLock()) {
+  // Another copy runs: it comes to the front (second-instance below), this one leaves.
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (!window) return;
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+
+  app.whenReady().then(async () => {
+    lockDown();
+    running = await startEmbeddedServer();
+    logger.info({ url: running.url }, 'desktop window opening');
+    openWindow(running.url);
+  }).catch((error: unknown) => {
+    logger.fatal({ err: error }, 'could not start');
+    app.exit(1);
+  });
+
+  app.on('window-all-closed', () => app.quit());
+
+  // Quitting waits for the server: open requests finish, then the database closes.
+  let stopped = false;
+  app.on('will-quit', (event) => {
+    if (stopped || !running) return;
+    event.preventDefault();
+    running.close().finally(() => {
+      stopped = true;
+      app.quit();
+    });
+  });
+}

@@ -1,0 +1,105 @@
+// Who is signed in decides what is shown: the sign-in screen, or the scanner. A sign-in link's code
+// (`#signin=…`) is exchanged once and removed from the address bar; the token is kept on this device.
+import { useCallback, useEffect, useState } from 'react';
+import type { AccountInfo } from '../../shared/index.ts';
+import { ApiError, type ApiClient, createApiClient, redeemSignInCode } from './api-client.ts';
+import { type SignInOffer, desktopBridge } from './desktop-bridge.ts';
+import { ScannerScreen } from './ScannerScreen.tsx';
+import { SignInScreen } from './SignInScreen.tsx';
+import { StocktakeRouter } from './stocktake/StocktakeScreen.tsx';
+import { takeSignInCode } from './signin-link.ts';
+import { loadToken, saveToken } from './storage.ts';
+
+export interface Session {
+  client: ApiClient;
+  account: AccountInfo;
+}
+
+type State =
+  | { kind: 'starting' }
+  | { kind: 'signed-out'; message?: string; offers?: SignInOffer[] }
+  | { kind: 'signed-in'; session: Session };
+
+export function App() {
+  const [state, setState] = useState<State>({ kind: 'starting' });
+
+  const signInWithToken = useCallback(async (token: string) => {
+    const client = createApiClient(token);
+    const account = await client.account();
+    saveToken(token);
+    setState({ kind: 'signed-in', session: { client, account } });
+  }, []);
+
+  const signInWithCode = useCallback(
+    async (code: string) => {
+      const { token } = await redeemSignInCode(code);
+      await signInWithToken(token);
+    },
+    [signInWithToken],
+  );
+
+  const signOut = useCallback((message?: string) => {
+    saveToken(null);
+    setState({ kind: 'signed-out', ...(message ? { message } : {}) });
+  }, []);
+
+  useEffect(() => {
+    let cancelled = false;
+    const start = async () => {
+      const code = takeSignInCode();
+      if (code !== null) {
+        try {
+          await signInWithCode(code);
+          return;
+        } catch (error) {
+          if (!cancelled) setState({ kind: 'signed-out', message: (error as Error).message });
+          return;
+        }
+      }
+      const token = loadToken();
+      if (token) {
+        try {
+          await signInWithToken(token);
+          return;
+        } catch (error) {
+          if (error instanceof ApiError && error.unauthorized) saveToken(null);
+          if (!cancelled) setState({ kind: 'signed-out', message: `Please sign in again: ${(error as Error).message}` });
+          return;
+        }
+      }
+      // The desktop shell hands over sign-in codes for the local accounts: with one account, use it.
+      const offers = (await desktopBridge()?.signInOffers().catch(() => [])) ?? [];
+      if (offers.length === 1) {
+        try {
+          await signInWithCode(offers[0]!.code);
+          return;
+        } catch (error) {
+          if (!cancelled) setState({ kind: 'signed-out', message: (error as Error).message });
+          return;
+        }
+      }
+      if (!cancelled) setState({ kind: 'signed-out', offers });
+    };
+    void start();
+    return () => {
+      cancelled = true;
+    };
+  }, [signInWithCode, signInWithToken]);
+
+  switch (state.kind) {
+    case 'starting':
+      return <main className="starting">Starting…</main>;
+    case 'signed-out':
+      return (
+        <SignInScreen
+          message={state.message}
+          offers={state.offers ?? []}
+          onToken={signInWithToken}
+          onCode={signInWithCode}
+        />
+      );
+    case 'signed-in':
+      // Stocktake views (issue 5) on #stocktake…, the scanner everywhere else.
+      return <StocktakeRouter session={state.session} onSignOut={signOut} otherwise={<ScannerScreen session={state.session} onSignOut={signOut} />} />;
+  }
+}

@@ -1,0 +1,69 @@
+// The stocktake views' way to the server: same-origin requests with the signed-in token, every answer
+// parsed with the shared zod schemas. Failures are ApiError, as in the rest of the UI.
+import { z } from 'zod';
+import {
+  STOCKTAKES_PATH,
+  STOCK_HISTORY_PATH,
+  type CommitResult,
+  type CreateStocktakeBody,
+  type HistoryPage,
+  type ScanResult,
+  type Stocktake,
+  type StocktakeLine,
+  type StocktakeReview,
+  type UnknownResolution,
+  commitResultSchema,
+  historyPageSchema,
+  requestErrorSchema,
+  scanResultSchema,
+  stocktakeLineListSchema,
+  stocktakeLineSchema,
+  stocktakeListSchema,
+  stocktakePath,
+  stocktakeReviewSchema,
+  stocktakeSchema,
+} from '../../../shared/index.ts';
+import { ApiError } from '../api-client.ts';
+import { loadToken } from '../storage.ts';
+
+async function call<S extends z.ZodType>(schema: S, path: string, method = 'GET', body?: unknown): Promise<z.infer<S>> {
+  const headers = new Headers({ Accept: 'application/json' });
+  const token = loadToken();
+  if (token) headers.set('Authorization', `Token ${token}`);
+  if (body !== undefined) headers.set('Content-Type', 'application/json');
+  let response: Response;
+  try {
+    response = await fetch(path, { method, headers, cache: 'no-store', ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  } catch {
+    throw new ApiError(0, 'The server cannot be reached. Scans are kept and sent when it is back.');
+  }
+  const json: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    const parsed = requestErrorSchema.safeParse(json);
+    throw new ApiError(response.status, parsed.success ? parsed.data.detail : `The server answered ${response.status}.`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new ApiError(response.status, 'The server sent an answer this UI does not understand.');
+  return parsed.data;
+}
+
+const undoResultSchema = z.object({ undone: z.object({ barcode: z.string(), amount: z.number() }), line: stocktakeLineSchema.nullable() });
+
+export const stocktakeClient = {
+  list: (): Promise<Stocktake[]> => call(stocktakeListSchema, STOCKTAKES_PATH),
+  create: (body: Partial<CreateStocktakeBody>): Promise<Stocktake> => call(stocktakeSchema, STOCKTAKES_PATH, 'POST', body),
+  get: (id: number): Promise<Stocktake> => call(stocktakeSchema, stocktakePath(id)),
+  lines: (id: number): Promise<StocktakeLine[]> => call(stocktakeLineListSchema, stocktakePath(id, 'lines')),
+  scan: (id: number, scan: { barcode: string; amount: number; scan_id: string; terminal: string }): Promise<ScanResult> =>
+    call(scanResultSchema, stocktakePath(id, 'scans'), 'POST', scan),
+  undo: (id: number, terminal: string) => call(undoResultSchema, stocktakePath(id, 'undo'), 'POST', { terminal }),
+  setCount: (id: number, line: number, counted: number): Promise<StocktakeLine> =>
+    call(stocktakeLineSchema, stocktakePath(id, `lines/${line}`), 'PATCH', { counted }),
+  resolve: (id: number, line: number, resolution: UnknownResolution): Promise<StocktakeLine> =>
+    call(stocktakeLineSchema, stocktakePath(id, `lines/${line}`), 'PATCH', { resolution }),
+  review: (id: number): Promise<StocktakeReview> => call(stocktakeReviewSchema, stocktakePath(id, 'review')),
+  commit: (id: number, zeroUncounted: boolean): Promise<CommitResult> =>
+    call(commitResultSchema, stocktakePath(id, 'commit'), 'POST', { zero_uncounted: zeroUncounted }),
+  history: (barcode: string, cursor?: string): Promise<HistoryPage> =>
+    call(historyPageSchema, `${STOCK_HISTORY_PATH}?${new URLSearchParams({ barcode, limit: '20', ...(cursor ? { cursor } : {}) })}`),
+};

@@ -1,0 +1,98 @@
+// `barcode-inventory csv …`: export stock or a stocktake's counts as CSV, and import a catalogue from
+// CSV (with --dry-run). Progress of large files goes to stderr, so stdout stays the data or the report.
+import { statSync, writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { csvToCatalogue, dryRunCatalogueImport, formatDryRun, importCatalogueCsv, readCatalogueCsv } from '../csv/catalogue-csv.ts';
+import { ExportError, stockCsv } from '../csv/stock-csv.ts';
+import { sessionCountsCsv } from '../csv/stocktake-csv.ts';
+import { findAccountByName } from '../store/accounts.ts';
+import type { Database } from '../store/database.ts';
+
+/** Files at least this large report progress while they are read. */
+const PROGRESS_FROM_BYTES = 1024 * 1024;
+
+export interface CsvCommandContext {
+  dbOption: readonly [string, string];
+  /** Opens the database, runs `work` synchronously, closes it. */
+  withDatabase: <T>(file: string | undefined, work: (db: Database) => T) => Promise<T>;
+}
+
+function accountOf(db: Database, name: string) {
+  const account = findAccountByName(db, name);
+  if (!account) throw new ExportError(`No account named "${name}".`);
+  return account;
+}
+
+function output(text: string, file: string | undefined): void {
+  if (file === undefined) process.stdout.write(text);
+  else {
+    writeFileSync(file, text);
+    console.error(`Wrote ${file}.`);
+  }
+}
+
+/** Registers the `csv` command group on the program. */
+export function registerCsvCommands(program: Command, context: CsvCommandContext): void {
+  const csv = program.command('csv').description('Export stock and stocktake counts as CSV; import a catalogue from CSV.');
+
+  csv
+    .command('export')
+    .description('Write the stock of an account as CSV (the columns csv import reads).')
+    .requiredOption('--account <name>', 'account to export')
+    .option('--warehouse <name>', 'only this warehouse')
+    .option('--out <file>', 'write to a file instead of stdout')
+    .option(...context.dbOption)
+    .action(async (options: { account: string; warehouse?: string; out?: string; db?: string }) => {
+      const text = await context.withDatabase(options.db, (db) => stockCsv(db, accountOf(db, options.account), options.warehouse));
+      output(text, options.out);
+    });
+
+  csv
+    .command('counts')
+    .description("Write a stocktake session's counts as CSV.")
+    .argument('<stocktake-id>', 'id of the session')
+    .requiredOption('--account <name>', 'account the session belongs to')
+    .option('--out <file>', 'write to a file instead of stdout')
+    .option(...context.dbOption)
+    .action(async (id: string, options: { account: string; out?: string; db?: string }) => {
+      const text = await context.withDatabase(options.db, (db) => sessionCountsCsv(db, accountOf(db, options.account), Number(id)));
+      output(text, options.out);
+    });
+
+  csv
+    .command('import')
+    .description(
+      'Import a catalogue CSV (item_id,item_name,variant_id,variant_name,barcode,warehouse,quantity) into an existing account: ' +
+        'all rows or none. --dry-run reports what would change and every bad line, and writes nothing.',
+    )
+    .argument('<file>', 'CSV file with a header row')
+    .requiredOption('--account <name>', 'account to import into (create it and its warehouses with a JSON catalogue first)')
+    .option('--dry-run', 'report what would change; write nothing')
+    .option(...context.dbOption)
+    .action(async (file: string, options: { account: string; dryRun?: boolean; db?: string }) => {
+      let size: number;
+      try {
+        size = statSync(file).size;
+      } catch (error) {
+        throw new ExportError(`Cannot read ${file}: ${(error as Error).message}`);
+      }
+      const progress = size >= PROGRESS_FROM_BYTES ? (message: string) => process.stderr.write(`${file}: ${message}\n`) : undefined;
+      const rows = await readCatalogueCsv(file, progress);
+      await context.withDatabase(options.db, (db) => {
+        progress?.(`checking ${rows.length} rows`);
+        const conversion = csvToCatalogue(db, options.account, rows);
+        if (options.dryRun) {
+          const report = dryRunCatalogueImport(db, conversion);
+          console.log(formatDryRun(file, options.account, rows.length, report));
+          if (report.problems.length > 0) process.exitCode = 1;
+          return;
+        }
+        progress?.('writing');
+        const summary = importCatalogueCsv(db, conversion);
+        console.log(
+          `Imported ${file} into account "${options.account}": ${rows.length} row(s), ${summary.items} item(s), ` +
+            `${summary.variants} variant(s), ${summary.barcodes} barcode(s); ${summary.quantitiesChanged} quantit${summary.quantitiesChanged === 1 ? 'y' : 'ies'} changed.`,
+        );
+      });
+    });
+}

@@ -1,0 +1,359 @@
+// Importing a catalogue from CSV (one row per barcode and warehouse): the rows are checked one by one,
+// every bad line is reported with its line number, then they are turned into the JSON catalogue's
+// structure and go through the same validation and import (server/catalogue), all or nothing.
+// A dry run does the real import inside a transaction that is rolled back, and reports what it did.
+import { createReadStream, statSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import { MAX_BARCODE_LENGTH, parseQuantity } from '../../shared/index.ts';
+import type { Catalogue } from '../catalogue/catalogue-schema.ts';
+import { CatalogueError, type ImportSummary, importCatalogue, parseCatalogue } from '../catalogue/import-catalogue.ts';
+import { findAccountByName } from '../store/accounts.ts';
+import type { Database } from '../store/database.ts';
+import { CATALOGUE_CSV_COLUMNS } from './stock-csv.ts';
+
+/** One data row of the file, with the line it starts on. */
+export interface CsvRow {
+  line: number;
+  cells: Record<string, string>;
+}
+
+export interface ProgressReporter {
+  (message: string): void;
+}
+
+const csvOptions = {
+  columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
+  bom: true,
+  skip_empty_lines: true,
+  info: true,
+} as const;
+
+/** Collects the rows of a CSV stream; refuses a header without the catalogue columns. */
+async function collectRows(input: Readable, onRow?: (count: number) => void): Promise<CsvRow[]> {
+  const rows: CsvRow[] = [];
+  const parser = input.pipe(parse(csvOptions));
+  for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+    if (rows.length === 0) {
+      const missing = CATALOGUE_CSV_COLUMNS.filter((column) => !(column in record));
+      if (missing.length > 0) {
+        input.destroy();
+        throw new CatalogueError([`header: missing column(s) ${missing.join(', ')}; expected ${CATALOGUE_CSV_COLUMNS.join(',')}`]);
+      }
+    }
+    rows.push({ line: info.lines, cells: record });
+    onRow?.(rows.length);
+  }
+  return rows;
+}
+
+/** Reads a CSV file as a stream, reporting progress every tenth of the file for large files. */
+export async function readCatalogueCsv(file: string, progress?: ProgressReporter): Promise<CsvRow[]> {
+  const size = statSync(file).size;
+  const input = createReadStream(file);
+  let nextReport = size / 10;
+  return collectRows(input, (count) => {
+    if (progress && input.bytesRead >= nextReport) {
+      progress(`read ${count} rows (${Math.min(100, Math.round((input.bytesRead / size) * 100))}%)`);
+      while (nextReport <= input.bytesRead) nextReport += size / 10;
+    }
+  });
+}
+
+/** Reads CSV text with the same rules as a file. */
+export function parseCatalogueCsvText(text: string): Promise<CsvRow[]> {
+  return collectRows(Readable.from([text]));
+}
+
+export interface CsvConversion {
+  /** The catalogue of the good rows (undefined when even those do not make one). */
+  catalogue: Catalogue | undefined;
+  /** `line 7: quantity: A valid integer is required.` — every bad line, in file order. A real import refuses the file when there is any. */
+  problems: string[];
+  /** Line of each (barcode, warehouse) stock entry, to point the dry-run report at the file. */
+  lineOfStock: Map<string, number>;
+  /** Catalogue path (`items[3]`, `items[3].variants[0]`) → the line it came from. */
+  lineOfPath: Map<string, number>;
+}
+
+/** `accounts[0].items[3].barcode: …` → `line 12: barcode: …`, for problems found in the catalogue. */
+export function inFileTerms(problem: string, lineOfPath: ReadonlyMap<string, number>): string {
+  const match = /^accounts\[0\]\.(items\[\d+\](?:\.variants\[\d+\])?)(?:\.([\w.[\]]+))?: (.*)$/s.exec(problem);
+  const line = match ? lineOfPath.get(match[1]!) : undefined;
+  if (!match || line === undefined) return problem;
+  return `line ${line}: ${match[2] ? `${match[2]}: ` : ''}${match[3]}`;
+}
+
+const stockKey = (barcode: string, warehouse: string) => `${warehouse}\u0000${barcode}`;
+
+function positiveId(text: string): number | undefined {
+  if (!/^\s*\d{1,15}\s*$/.test(text)) return undefined;
+  const n = Number(text.trim());
+  return n >= 1 && n <= Number.MAX_SAFE_INTEGER ? n : undefined;
+}
+
+/** Turns checked CSV rows into the catalogue structure of one existing account. */
+export function csvToCatalogue(db: Database, accountName: string, rows: readonly CsvRow[]): CsvConversion {
+  const problems: string[] = [];
+  const lineOfStock = new Map<string, number>();
+  const account = findAccountByName(db, accountName);
+  if (!account) {
+    return {
+      catalogue: undefined,
+      problems: [`account: no account named "${accountName}"; create it (and its warehouses) with a JSON catalogue first`],
+      lineOfStock,
+      lineOfPath: new Map(),
+    };
+  }
+  const warehouses = db.all(db.kysely.selectFrom('warehouses').select(['id', 'name']).where('account_id', '=', account.id).orderBy('id'));
+  const warehouseNames = new Set(warehouses.map((w) => w.name));
+
+  interface Unit { line: number; itemId: number; variantId: number | null; stock: { warehouse?: string; quantity: number }[] }
+  interface Item { id: number; name: string; line: number; plain?: Unit & { barcode: string }; variants: Map<number, { name: string; barcode: string; unit: Unit }> }
+  const items = new Map<number, Item>();
+  const units = new Map<string, Unit>();
+
+  for (const { line, cells } of rows) {
+    const bad = (field: string, message: string) => problems.push(`line ${line}: ${field}: ${message}`);
+    const before = problems.length;
+    const itemId = positiveId(cells.item_id ?? '');
+    if (itemId === undefined) bad('item_id', 'A valid integer is required.');
+    const itemName = (cells.item_name ?? '').trim();
+    if (itemName === '') bad('item_name', 'This field may not be blank.');
+    const variantText = (cells.variant_id ?? '').trim();
+    const variantId = variantText === '' ? null : positiveId(variantText);
+    if (variantId === undefined) bad('variant_id', 'A valid integer is required.');
+    const variantName = (cells.variant_name ?? '').trim();
+    if (variantId !== null && variantId !== undefined && variantName === '') bad('variant_name', 'This field may not be blank.');
+    if (variantId === null && variantName !== '') bad('variant_name', 'a variant name needs a variant_id');
+    const barcode = cells.barcode ?? '';
+    if (barcode === '') bad('barcode', 'This field may not be blank.');
+    else if (barcode.length > MAX_BARCODE_LENGTH) bad('barcode', `Ensure this field has no more than ${MAX_BARCODE_LENGTH} characters.`);
+    const warehouse = cells.warehouse ?? '';
+    const quantityText = (cells.quantity ?? '').trim();
+    let quantity: number | undefined;
+    if (quantityText !== '') {
+      const parsed = parseQuantity(quantityText);
+      if (typeof parsed === 'string') bad('quantity', parsed);
+      else quantity = parsed;
+    } else if (warehouse !== '' || !account.warehousesEnabled) {
+      // Without warehouses an empty quantity means "no stock entry"; with one, a quantity is needed.
+      if (warehouse !== '') bad('quantity', 'This field is required.');
+    }
+    if (account.warehousesEnabled) {
+      if (warehouse === '' && quantityText !== '') bad('warehouse', 'This field is required.');
+      else if (warehouse !== '' && !warehouseNames.has(warehouse)) bad('warehouse', `No warehouses found with name: ${warehouse}`);
+    } else if (warehouse !== '') {
+      bad('warehouse', `account "${account.name}" has no warehouses; leave this column empty`);
+    }
+    if (problems.length > before || itemId === undefined || variantId === undefined) continue;
+
+    // Consistency with the rows before: one name per item, one unit per barcode, one entry per warehouse.
+    let item = items.get(itemId);
+    if (!item) items.set(itemId, (item = { id: itemId, name: itemName, line, variants: new Map() }));
+    else if (item.name !== itemName) {
+      bad('item_name', `item ${itemId} is named "${item.name}" on line ${item.line}`);
+      continue;
+    }
+    const existing = units.get(barcode);
+    let unit: Unit;
+    if (existing) {
+      if (existing.itemId !== itemId || existing.variantId !== variantId) {
+        bad('barcode', `barcode "${barcode}" belongs to ${existing.variantId === null ? `item ${existing.itemId}` : `variant ${existing.variantId}`} on line ${existing.line}`);
+        continue;
+      }
+      unit = existing;
+      if (variantId !== null && item.variants.get(variantId)?.name !== variantName) {
+        bad('variant_name', `variant ${variantId} is named "${item.variants.get(variantId)?.name}" on line ${existing.line}`);
+        continue;
+      }
+    } else if (variantId === null) {
+      if (item.plain || item.variants.size > 0) {
+        bad('barcode', `item ${itemId} already has ${item.plain ? `barcode "${item.plain.barcode}"` : 'variants'} (line ${item.plain?.line ?? item.line}); an item holds stock itself or through variants`);
+        continue;
+      }
+      unit = { line, itemId, variantId: null, stock: [] };
+      item.plain = { ...unit, barcode }; // shares unit.stock
+      units.set(barcode, unit);
+    } else {
+      if (item.plain) {
+        bad('variant_id', `item ${itemId} has its own barcode "${item.plain.barcode}" (line ${item.plain.line}); it cannot also have variants`);
+        continue;
+      }
+      const known = item.variants.get(variantId);
+      if (known) {
+        bad('barcode', `variant ${variantId} has barcode "${known.barcode}" on line ${known.unit.line}`);
+        continue;
+      }
+      unit = { line, itemId, variantId, stock: [] };
+      item.variants.set(variantId, { name: variantName, barcode, unit });
+      units.set(barcode, unit);
+    }
+    if (quantity !== undefined) {
+      const key = stockKey(barcode, warehouse);
+      const first = lineOfStock.get(key);
+      if (first !== undefined) {
+        bad('warehouse', `barcode "${barcode}" already has a quantity${warehouse ? ` in ${warehouse}` : ''} on line ${first}`);
+        continue;
+      }
+      lineOfStock.set(key, line);
+      unit.stock.push(warehouse === '' ? { quantity } : { warehouse, quantity });
+    }
+  }
+  // The good rows still make a catalogue, so a dry run shows what they would change beside the problems.
+  const lineOfPath = new Map<string, number>();
+  [...items.values()].forEach((item, i) => {
+    lineOfPath.set(`items[${i}]`, item.plain?.line ?? item.line);
+    [...item.variants.values()].forEach((variant, j) => lineOfPath.set(`items[${i}].variants[${j}]`, variant.unit.line));
+  });
+  const document = {
+    accounts: [
+      {
+        name: account.name,
+        warehouses_enabled: account.warehousesEnabled,
+        ...(account.warehousesEnabled ? { warehouses } : {}),
+        items: [...items.values()].map((item) =>
+          item.plain
+            ? { id: item.id, name: item.name, barcode: item.plain.barcode, ...(item.plain.stock.length > 0 ? { stock: item.plain.stock } : {}) }
+            : {
+                id: item.id,
+                name: item.name,
+                variants: [...item.variants.entries()].map(([id, v]) => ({
+                  id,
+                  name: v.name,
+                  barcode: v.barcode,
+                  ...(v.unit.stock.length > 0 ? { stock: v.unit.stock } : {}),
+                })),
+              },
+        ),
+      },
+    ],
+  };
+  try {
+    return { catalogue: parseCatalogue(document), problems, lineOfStock, lineOfPath };
+  } catch (error) {
+    if (error instanceof CatalogueError) {
+      return { catalogue: undefined, problems: [...problems, ...error.problems.map((p) => inFileTerms(p, lineOfPath))], lineOfStock, lineOfPath };
+    }
+    throw error;
+  }
+}
+
+export interface QuantityChange {
+  line: number | null;
+  barcode: string;
+  warehouse: string | null;
+  old_quantity: number | null;
+  new_quantity: number;
+}
+
+export interface DryRunReport {
+  summary: ImportSummary | null;
+  problems: string[];
+  newItems: { id: number; name: string }[];
+  renamedItems: { id: number; from: string; to: string }[];
+  newVariants: { id: number; name: string }[];
+  renamedVariants: { id: number; from: string; to: string }[];
+  quantityChanges: QuantityChange[];
+}
+
+class RollBack extends Error {}
+
+/**
+ * Runs the import for real inside a transaction that is then rolled back, and reports exactly what it
+ * changed: the stock history rows it wrote, and the items and variants it added or renamed.
+ */
+export function dryRunCatalogueImport(db: Database, conversion: CsvConversion): DryRunReport {
+  const report: DryRunReport = {
+    summary: null,
+    problems: [...conversion.problems],
+    newItems: [],
+    renamedItems: [],
+    newVariants: [],
+    renamedVariants: [],
+    quantityChanges: [],
+  };
+  const catalogue = conversion.catalogue;
+  if (!catalogue) return report;
+  const itemIds = catalogue.accounts.flatMap((a) => a.items.map((i) => i.id));
+  const variantIds = catalogue.accounts.flatMap((a) => a.items.flatMap((i) => (i.variants ?? []).map((v) => v.id)));
+  try {
+    db.transaction(() => {
+      const namesBefore = (table: 'items' | 'variants', ids: number[]) => {
+        const names = new Map<number, string>();
+        for (let i = 0; i < ids.length; i += 500) {
+          for (const row of db.all(db.kysely.selectFrom(table).select(['id', 'name']).where('id', 'in', ids.slice(i, i + 500)))) names.set(row.id, row.name);
+        }
+        return names;
+      };
+      const itemsBefore = namesBefore('items', itemIds);
+      const variantsBefore = namesBefore('variants', variantIds);
+      const lastHistoryId = db.first(db.kysely.selectFrom('stock_history').select((eb) => eb.fn.max('id').as('id')))?.id ?? 0;
+      report.summary = importCatalogue(db, catalogue);
+      for (const account of catalogue.accounts) {
+        for (const item of account.items) {
+          const before = itemsBefore.get(item.id);
+          if (before === undefined) report.newItems.push({ id: item.id, name: item.name });
+          else if (before !== item.name) report.renamedItems.push({ id: item.id, from: before, to: item.name });
+          for (const variant of item.variants ?? []) {
+            const was = variantsBefore.get(variant.id);
+            if (was === undefined) report.newVariants.push({ id: variant.id, name: variant.name });
+            else if (was !== variant.name) report.renamedVariants.push({ id: variant.id, from: was, to: variant.name });
+          }
+        }
+      }
+      const changes = db.all(
+        db.kysely
+          .selectFrom('stock_history as h')
+          .innerJoin('stock_units as u', 'u.id', 'h.unit_id')
+          .leftJoin('warehouses as w', 'w.id', 'h.warehouse_id')
+          .select(['u.barcode', 'w.name as warehouse', 'h.old_quantity', 'h.new_quantity'])
+          .where('h.id', '>', lastHistoryId)
+          .orderBy('h.id'),
+      );
+      report.quantityChanges = changes.map((c) => ({
+        line: conversion.lineOfStock.get(stockKey(c.barcode, c.warehouse ?? '')) ?? null,
+        barcode: c.barcode,
+        warehouse: c.warehouse,
+        old_quantity: c.old_quantity,
+        new_quantity: c.new_quantity,
+      }));
+      throw new RollBack();
+    });
+  } catch (error) {
+    if (error instanceof CatalogueError) report.problems.push(...error.problems.map((p) => inFileTerms(p, conversion.lineOfPath)));
+    else if (!(error instanceof RollBack)) throw error;
+  }
+  return report;
+}
+
+/** The real run: all rows or none. Throws CatalogueError listing every bad line. */
+export function importCatalogueCsv(db: Database, conversion: CsvConversion): ImportSummary {
+  if (!conversion.catalogue || conversion.problems.length > 0) throw new CatalogueError(conversion.problems);
+  try {
+    return importCatalogue(db, conversion.catalogue);
+  } catch (error) {
+    if (error instanceof CatalogueError) throw new CatalogueError(error.problems.map((p) => inFileTerms(p, conversion.lineOfPath)));
+    throw error;
+  }
+}
+
+/** The dry-run report as text for the terminal. */
+export function formatDryRun(file: string, accountName: string, rows: number, report: DryRunReport): string {
+  const out: string[] = [`Dry run of ${file} for account "${accountName}": nothing was written.`];
+  for (const item of report.newItems) out.push(`  new item ${item.id} "${item.name}"`);
+  for (const item of report.renamedItems) out.push(`  rename item ${item.id} "${item.from}" -> "${item.to}"`);
+  for (const variant of report.newVariants) out.push(`  new variant ${variant.id} "${variant.name}"`);
+  for (const variant of report.renamedVariants) out.push(`  rename variant ${variant.id} "${variant.from}" -> "${variant.to}"`);
+  for (const change of report.quantityChanges) {
+    const where = change.warehouse === null ? '' : ` in ${change.warehouse}`;
+    const at = change.line === null ? '' : `line ${change.line}: `;
+    out.push(`  ${at}${change.barcode}${where}: ${change.old_quantity ?? '(none)'} -> ${change.new_quantity}`);
+  }
+  for (const problem of report.problems) out.push(`  problem: ${problem}`);
+  out.push(
+    `${rows} row(s); ${report.quantityChanges.length} quantit${report.quantityChanges.length === 1 ? 'y' : 'ies'} would change${report.problems.length > 0 ? ' (good rows only: fix the problems first, the import takes all or nothing)' : ''}; ` +
+      `${report.newItems.length} new item(s), ${report.newVariants.length} new variant(s); ${report.problems.length} problem(s).`,
+  );
+  return out.join('\n');
+}

@@ -1,0 +1,173 @@
+// Committing a stocktake: the counts become the new quantities through the update endpoint's own
+// logic (updateStock), in batches of at most 50 rows. Each batch, and the marking of its lines as
+// applied or failed, is one transaction: a commit cut short by a crash is resumed by committing
+// again, and a line already applied is never applied twice.
+import {
+  type CommitBody,
+  type CommitResult,
+  STOCKTAKE_COMMIT_BATCH,
+  stocktakeMessages,
+} from '../../shared/index.ts';
+import type { Database } from './database.ts';
+import { NO_WAREHOUSE } from './schema.ts';
+import { updateStock } from './stock-write.ts';
+import { type StocktakeCaller, StocktakeError, describeStocktake, loadStocktake, notScanned } from './stocktakes.ts';
+
+export interface CommitHooks {
+  /** Called inside each batch's transaction after it was applied; a throw rolls the batch back (tests cut a commit short with it). */
+  onBatch?: (batch: number) => void;
+}
+
+/** Source and reference written to the stock history by a commit. */
+export const STOCKTAKE_SOURCE = 'stocktake';
+export const stocktakeReference = (id: number) => `stocktake:${id}`;
+
+const yieldToOtherRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Moves an open session to committing, fixing the zero option and adding the zero lines it asks for. */
+function startCommit(db: Database, caller: StocktakeCaller, id: number, zeroUncounted: boolean): void {
+  db.transaction(() => {
+    const session = loadStocktake(db, caller, id);
+    if (session.status === 'committed') return;
+    if (session.status === 'committing') {
+      if ((session.zero_uncounted === 1) !== zeroUncounted) {
+        throw new StocktakeError(409, stocktakeMessages.zeroOptionChanged(session.zero_uncounted === 1));
+      }
+      return;
+    }
+    const at = new Date().toISOString();
+    if (zeroUncounted) {
+      for (const unit of notScanned(db, session)) {
+        db.run(
+          db.kysely.insertInto('stocktake_lines').values({
+            stocktake_id: id,
+            barcode: unit.barcode,
+            unit_id: unit.unitId,
+            counted: 0,
+            zeroed: 1,
+            created_at: at,
+            updated_at: at,
+          }),
+        );
+      }
+    }
+    db.run(
+      db.kysely
+        .updateTable('stocktakes')
+        .set({ status: 'committing', zero_uncounted: zeroUncounted ? 1 : 0, commit_started_at: at })
+        .where('id', '=', id),
+    );
+  });
+}
+
+/** Applies the next batch of lines not yet handled; false when none was left. */
+function applyNextBatch(db: Database, caller: StocktakeCaller, id: number, batch: number, hooks: CommitHooks): boolean {
+  return db.transaction(() => {
+    const session = loadStocktake(db, caller, id);
+    const lines = db.all(
+      db.kysely
+        .selectFrom('stocktake_lines as l')
+        .leftJoin('stock as s', (join) => join.onRef('s.unit_id', '=', 'l.unit_id').on('s.warehouse_id', '=', session.warehouse_id))
+        .select(['l.id', 'l.barcode', 'l.counted', 's.quantity'])
+        .where('l.stocktake_id', '=', id)
+        .where('l.unit_id', 'is not', null)
+        .where('l.commit_state', 'is', null)
+        .orderBy('l.id')
+        .limit(STOCKTAKE_COMMIT_BATCH),
+    );
+    if (lines.length === 0) return false;
+    const warehouseName =
+      session.warehouse_id === NO_WAREHOUSE
+        ? undefined
+        : (db.first(db.kysely.selectFrom('warehouses').select('name').where('id', '=', session.warehouse_id))?.name ?? '');
+    const rows = lines.map((line) =>
+      warehouseName === undefined
+        ? { barcode: line.barcode, quantity: line.counted }
+        : { barcode: line.barcode, quantity: line.counted, warehouse_name: warehouseName },
+    );
+    // updateStock runs its own transaction, which nests here as a savepoint: the batch and the marks commit together.
+    const response = updateStock(db, caller, rows, {
+      source: STOCKTAKE_SOURCE,
+      tokenId: caller.tokenId ?? null,
+      reference: stocktakeReference(id),
+    });
+    // Barcodes are unique within a session, so an error entry names its line by the barcode it echoes.
+    const errorsByBarcode = new Map<string, Record<string, string>>();
+    for (const entry of response.errors) {
+      const barcode = (entry.data as { barcode?: unknown } | null)?.barcode;
+      if (typeof barcode === 'string') errorsByBarcode.set(barcode, entry.errors);
+    }
+    for (const line of lines) {
+      const errors = errorsByBarcode.get(line.barcode);
+      db.run(
+        db.kysely
+          .updateTable('stocktake_lines')
+          .set({
+            commit_state: errors ? 'failed' : 'applied',
+            book_quantity: line.quantity ?? null,
+            commit_errors: errors ? JSON.stringify(errors) : null,
+          })
+          .where('id', '=', line.id),
+      );
+    }
+    hooks.onBatch?.(batch);
+    return true;
+  });
+}
+
+function summarise(db: Database, caller: StocktakeCaller, id: number): CommitResult {
+  const session = loadStocktake(db, caller, id);
+  const lines = db.all(
+    db.kysely
+      .selectFrom('stocktake_lines')
+      .select(['id', 'barcode', 'counted', 'commit_state', 'commit_errors'])
+      .where('stocktake_id', '=', id)
+      .where('commit_state', 'is not', null)
+      .orderBy('id'),
+  );
+  const warehouseName =
+    session.warehouse_id === NO_WAREHOUSE
+      ? undefined
+      : db.first(db.kysely.selectFrom('warehouses').select('name').where('id', '=', session.warehouse_id))?.name;
+  const failed = lines.filter((line) => line.commit_state === 'failed');
+  return {
+    stocktake: describeStocktake(db, session),
+    applied: lines.length - failed.length,
+    failed: failed.length,
+    errors: failed.map((line) => ({
+      line: line.id,
+      data: warehouseName === undefined
+        ? { barcode: line.barcode, quantity: line.counted }
+        : { barcode: line.barcode, quantity: line.counted, warehouse_name: warehouseName },
+      errors: JSON.parse(line.commit_errors ?? '{}') as Record<string, string>,
+    })),
+  };
+}
+
+/**
+ * Commits (or resumes committing) a session. Committing a committed session changes nothing and
+ * answers its result again, so a client that lost the answer can safely retry.
+ */
+export async function commitStocktake(
+  db: Database,
+  caller: StocktakeCaller,
+  id: number,
+  body: CommitBody,
+  hooks: CommitHooks = {},
+): Promise<CommitResult> {
+  startCommit(db, caller, id, body.zero_uncounted);
+  if (loadStocktake(db, caller, id).status === 'committing') {
+    let batch = 0;
+    while (applyNextBatch(db, caller, id, ++batch, hooks)) await yieldToOtherRequests();
+    db.transaction(() => {
+      db.run(
+        db.kysely
+          .updateTable('stocktakes')
+          .set({ status: 'committed', committed_at: new Date().toISOString() })
+          .where('id', '=', id)
+          .where('status', '=', 'committing'),
+      );
+    });
+  }
+  return summarise(db, caller, id);
+}

@@ -1,0 +1,49 @@
+// Wire shapes of the stock history (issue 5): one entry per change of a quantity, newest first,
+// paged with an opaque cursor.
+import { z } from 'zod';
+
+export const MAX_HISTORY_PAGE = 500;
+export const DEFAULT_HISTORY_PAGE = 100;
+
+const isoInstant = z.iso.datetime({ offset: true });
+
+export const historyQuerySchema = z
+  .object({
+    barcode: z.string().min(1).optional().describe('Only changes of this barcode.'),
+    warehouse: z.coerce.number().int().positive().optional().describe('Only changes in this warehouse id.'),
+    source: z.string().min(1).optional().describe('Only changes of this source: api, import, stocktake, …'),
+    since: isoInstant.optional().describe('Only changes at or after this instant (ISO 8601).'),
+    until: isoInstant.optional().describe('Only changes before this instant (ISO 8601).'),
+    limit: z.coerce.number().int().min(1).max(MAX_HISTORY_PAGE).default(DEFAULT_HISTORY_PAGE),
+    cursor: z.string().regex(/^\d+$/).optional().describe('The next_cursor of the previous page.'),
+  })
+  .meta({ id: 'HistoryQuery' });
+export type HistoryQuery = z.infer<typeof historyQuerySchema>;
+
+export const historyEntrySchema = z
+  .strictObject({
+    id: z.number().int(),
+    barcode: z.string(),
+    item: z.number().int(),
+    liquid_stock: z.number().int().nullable(),
+    warehouse: z.number().int().nullable(),
+    warehouse_name: z.string().nullable(),
+    old_quantity: z.number().int().nullable().describe('null when the barcode had no stock there before.'),
+    new_quantity: z.number().int(),
+    source: z.string(),
+    reason: z.string().nullable(),
+    reference: z.string().nullable(),
+    token: z.number().int().nullable().describe('Id of the API token that made the change.'),
+    created_at: z.string(),
+  })
+  .meta({ id: 'HistoryEntry' });
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+export const historyPageSchema = z
+  .strictObject({
+    results: z.array(historyEntrySchema),
+    next_cursor: z.string().nullable(),
+    next: z.string().nullable().describe('Path of the next page, or null on the last one.'),
+  })
+  .meta({ id: 'HistoryPage' });
+export type HistoryPage = z.infer<typeof historyPageSchema>;

@@ -1,0 +1,11 @@
+// Paths of the stocktake, stock history, export and API-description endpoints (issue 5).
+import { API_BASE } from './api-paths.ts';
+
+export const STOCKTAKES_PATH = `${API_BASE}/stocktakes/`;
+export const STOCK_HISTORY_PATH = `${API_BASE}/stock-history/`;
+export const STOCK_EXPORT_PATH = `${API_BASE}/export/stock.csv`;
+export const OPENAPI_PATH = `${API_BASE}/openapi.json`;
+export const API_DOCS_PATH = `${API_BASE}/docs/`;
+
+/** `/api/v1/stocktakes/12/` and its sub-resources. */
+export const stocktakePath = (id: number, sub = ''): string => `${STOCKTAKES_PATH}${id}/${sub ? `${sub}/` : ''}`;

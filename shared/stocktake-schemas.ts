@@ -1,0 +1,163 @@
+// Wire shapes of stocktake (count) sessions: request bodies as sent and the answers the server builds.
+// The server validates requests with these; the UI parses answers with them; the OpenAPI document is
+// generated from them.
+import { z } from 'zod';
+import { MAX_QUANTITY } from './limits.ts';
+import { barcodeInputSchema, warehouseNameInputSchema } from './row-validation.ts';
+import { fieldErrorsSchema } from './schemas.ts';
+
+/** Largest amount one scan may add: a typed amount, not a quantity to set. */
+export const MAX_SCAN_AMOUNT = 1_000_000;
+/** Rows per commit batch: the update endpoint's limit (service spec section 8). */
+export const STOCKTAKE_COMMIT_BATCH = 50;
+
+const shortText = z.string().trim().min(1).max(200);
+
+export const stocktakeStatusSchema = z.enum(['open', 'committing', 'committed']);
+export type StocktakeStatus = z.infer<typeof stocktakeStatusSchema>;
+export const unknownResolutionSchema = z.enum(['pending', 'ignored', 'kept']);
+export type UnknownResolution = z.infer<typeof unknownResolutionSchema>;
+
+export const createStocktakeBodySchema = z
+  .object({
+    name: shortText.optional().describe('A name to tell sessions apart; defaults to "Stocktake <date>".'),
+    warehouse_name: warehouseNameInputSchema
+      .optional()
+      .describe('The warehouse counted; required for an account with warehouses, ignored otherwise.'),
+    blind: z.boolean().default(false).describe('Hide the book quantity while counting.'),
+  })
+  .meta({ id: 'CreateStocktake' });
+export type CreateStocktakeBody = z.infer<typeof createStocktakeBodySchema>;
+
+export const scanBodySchema = z
+  .object({
+    barcode: barcodeInputSchema,
+    amount: z.number().int().min(1).max(MAX_SCAN_AMOUNT).default(1).describe('How many were counted with this scan.'),
+    scan_id: shortText
+      .optional()
+      .describe('Client-chosen id of this scan: sending the same scan again (after a lost answer) counts it once.'),
+    terminal: shortText.optional().describe('Which browser or scanner sent the scan; undo takes back the last scan of a terminal.'),
+  })
+  .meta({ id: 'Scan' });
+export type ScanBody = z.infer<typeof scanBodySchema>;
+
+export const undoBodySchema = z
+  .object({ terminal: shortText.optional().describe('Undo the last scan of this terminal; without it, the last scan of the session.') })
+  .meta({ id: 'Undo' });
+export type UndoBody = z.infer<typeof undoBodySchema>;
+
+export const updateLineBodySchema = z
+  .object({
+    counted: z.number().int().min(0).max(MAX_QUANTITY).optional().describe('The corrected count of the line.'),
+    resolution: unknownResolutionSchema.optional().describe('Unknown barcodes only: ignore it, or keep it for export.'),
+  })
+  .refine((body) => body.counted !== undefined || body.resolution !== undefined, {
+    message: 'Give counted or resolution.',
+  })
+  .meta({ id: 'UpdateStocktakeLine' });
+export type UpdateLineBody = z.infer<typeof updateLineBodySchema>;
+
+export const commitBodySchema = z
+  .object({
+    zero_uncounted: z
+      .boolean()
+      .default(false)
+      .describe('Also set every expected unit that was not scanned to 0. Must be sent explicitly; fixed when the commit starts.'),
+  })
+  .meta({ id: 'CommitStocktake' });
+export type CommitBody = z.infer<typeof commitBodySchema>;
+
+export const stocktakeTotalsSchema = z.strictObject({
+  known_lines: z.number().int(),
+  unknown_lines: z.number().int(),
+  counted_units: z.number().int().describe('Sum of the counts of the known lines.'),
+  scans: z.number().int().describe('Scans that were not undone.'),
+});
+
+export const stocktakeSchema = z
+  .strictObject({
+    id: z.number().int(),
+    name: z.string(),
+    warehouse: z.number().int().nullable(),
+    warehouse_name: z.string().nullable(),
+    blind: z.boolean(),
+    status: stocktakeStatusSchema,
+    zero_uncounted: z.boolean().nullable(),
+    created_at: z.string(),
+    committed_at: z.string().nullable(),
+    totals: stocktakeTotalsSchema,
+  })
+  .meta({ id: 'Stocktake' });
+export type Stocktake = z.infer<typeof stocktakeSchema>;
+
+export const lineCommitSchema = z.strictObject({
+  state: z.enum(['applied', 'failed']),
+  book_quantity: z.number().int().nullable().describe('The quantity the count replaced.'),
+  errors: fieldErrorsSchema.nullable(),
+});
+
+export const stocktakeLineSchema = z
+  .strictObject({
+    id: z.number().int(),
+    barcode: z.string(),
+    known: z.boolean(),
+    item: z.number().int().nullable(),
+    liquid_stock: z.number().int().nullable(),
+    name: z.string().nullable().describe('Item name, and the variant name after " / ".'),
+    counted: z.number().int(),
+    book_quantity: z.number().int().optional().describe('Absent while a blind session is counting, and for unknown barcodes.'),
+    difference: z.number().int().optional().describe('counted - book_quantity, when the book quantity is shown.'),
+    resolution: unknownResolutionSchema.nullable().describe('Unknown barcodes only.'),
+    zeroed: z.boolean().describe('Added by the commit: expected, not scanned, set to 0.'),
+    updated_at: z.string(),
+    commit: lineCommitSchema.nullable(),
+  })
+  .meta({ id: 'StocktakeLine' });
+export type StocktakeLine = z.infer<typeof stocktakeLineSchema>;
+
+export const stocktakeLineListSchema = z.array(stocktakeLineSchema);
+
+export const scanResultSchema = z
+  .strictObject({
+    scan: z.strictObject({ id: z.number().int(), amount: z.number().int(), duplicate: z.boolean() }),
+    line: stocktakeLineSchema,
+  })
+  .meta({ id: 'ScanResult' });
+export type ScanResult = z.infer<typeof scanResultSchema>;
+
+export const notScannedSchema = z.strictObject({
+  barcode: z.string(),
+  item: z.number().int(),
+  liquid_stock: z.number().int().nullable(),
+  name: z.string(),
+  book_quantity: z.number().int(),
+});
+export type NotScanned = z.infer<typeof notScannedSchema>;
+
+export const stocktakeReviewSchema = z
+  .strictObject({
+    stocktake: stocktakeSchema,
+    lines: z.array(stocktakeLineSchema).describe('Known barcodes: book vs counted.'),
+    not_scanned: z.array(notScannedSchema).describe('Expected (book quantity not 0) but not scanned.'),
+    unknown: z.array(stocktakeLineSchema).describe('Barcodes the catalogue does not know.'),
+  })
+  .meta({ id: 'StocktakeReview' });
+export type StocktakeReview = z.infer<typeof stocktakeReviewSchema>;
+
+export const commitErrorSchema = z.strictObject({
+  line: z.number().int(),
+  data: z.unknown(),
+  errors: fieldErrorsSchema,
+});
+
+export const commitResultSchema = z
+  .strictObject({
+    stocktake: stocktakeSchema,
+    applied: z.number().int().describe('Lines applied, over all runs of the commit.'),
+    failed: z.number().int(),
+    errors: z.array(commitErrorSchema).describe('Per-line errors, as the update endpoint reports them.'),
+  })
+  .meta({ id: 'CommitResult' });
+export type CommitResult = z.infer<typeof commitResultSchema>;
+
+export const stocktakeListSchema = z.array(stocktakeSchema);

@@ -1,0 +1,35 @@
+// Wire shapes of the few endpoints the scanner UI needs beyond the service spec: exchanging a one-time
+// sign-in code for a token, who the token belongs to, and the names behind barcodes.
+import { z } from 'zod';
+import { API_BASE } from './api-paths.ts';
+
+export const UI_API_BASE = `${API_BASE}/ui`;
+export const SIGNIN_PATH = `${UI_API_BASE}/signin/`;
+export const ACCOUNT_PATH = `${UI_API_BASE}/account/`;
+export const LABELS_PATH = `${UI_API_BASE}/labels/`;
+
+/** Where a sign-in link puts its one-time code: `http://host:port/#signin=<code>`. */
+export const SIGNIN_FRAGMENT_KEY = 'signin';
+
+export const signInRequestSchema = z.object({ code: z.string().min(1).max(200) });
+export type SignInRequest = z.infer<typeof signInRequestSchema>;
+
+export const accountInfoSchema = z.strictObject({
+  account: z.string(),
+  warehouses_enabled: z.boolean(),
+});
+export type AccountInfo = z.infer<typeof accountInfoSchema>;
+
+export const signInResponseSchema = accountInfoSchema.extend({ token: z.string().min(1) });
+export type SignInResponse = z.infer<typeof signInResponseSchema>;
+
+/** Names of what a barcode stands for: the item, and the variant when the barcode names one. */
+export const barcodeLabelSchema = z.strictObject({
+  item_name: z.string(),
+  variant_name: z.string().nullable(),
+});
+export type BarcodeLabel = z.infer<typeof barcodeLabelSchema>;
+
+/** Barcode → names; barcodes the account does not have are absent. */
+export const labelsResponseSchema = z.strictObject({ labels: z.record(z.string(), barcodeLabelSchema) });
+export type LabelsResponse = z.infer<typeof labelsResponseSchema>;

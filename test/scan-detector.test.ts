@@ -1,0 +1,158 @@
+// The scan detector on synthetic key timings: people, fast typists, scanners, and their mixtures.
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SCAN_SETTINGS, type KeyLike, type KeyVerdict, createScanDetector } from '../renderer/src/scan-detector.ts';
+
+/** Deterministic pseudo-random numbers (mulberry32), so "human" timings are the same on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Key events of `text` (one per character, as KeyboardEvent.key gives them) then `suffix`, `gap()` ms apart. */
+function keys(text: string, start: number, gap: () => number, suffix: string | null = 'Enter'): KeyLike[] {
+  const out: KeyLike[] = [];
+  let t = start;
+  for (const ch of [...text]) {
+    out.push({ key: ch, timeStamp: t });
+    t += gap();
+  }
+  if (suffix !== null) out.push({ key: suffix, timeStamp: t });
+  return out;
+}
+
+function scansOf(verdicts: KeyVerdict[]): string[] {
+  return verdicts.flatMap((v) => (v.kind === 'scan' ? [v.code] : []));
+}
+
+function feedAll(events: KeyLike[], settings = DEFAULT_SCAN_SETTINGS): KeyVerdict[] {
+  const detector = createScanDetector(settings);
+  return events.map((e) => detector.feed(e));
+}
+
+describe('scan detector', () => {
+  it('recognises a scanner burst ending in Enter and asks to swallow the Enter', () => {
+    const verdicts = feedAll(keys('8690000000017', 1000, () => 8));
+    expect(verdicts.at(-1)).toEqual({ kind: 'scan', code: '8690000000017' });
+    expect(verdicts[0]).toEqual({ kind: 'char', startsBurst: true });
+    expect(verdicts.slice(1, -1).every((v) => v.kind === 'char' && !v.startsBurst)).toBe(true);
+  });
+
+  it('treats slow human typing followed by Enter as typing, never as a scan', () => {
+    const random = seeded(1);
+    for (let i = 0; i < 200; i++) {
+      // People type 120-400 ms per key; even a quick pair of keys is well above 50 ms.
+      const verdicts = feedAll(keys(String(100000 + i * 7919), 0, () => 120 + random() * 280));
+      expect(scansOf(verdicts)).toEqual([]);
+      expect(verdicts.at(-1)).toEqual({ kind: 'other' });
+    }
+  });
+
+  it('treats a fast typist (occasional sub-50 ms pairs) as typing', () => {
+    const random = seeded(2);
+    for (let i = 0; i < 200; i++) {
+      // 60-140 ms per key, with every third key rolled over quickly (25-45 ms).
+      let n = 0;
+      const gap = () => (++n % 3 === 0 ? 25 + random() * 20 : 60 + random() * 80);
+      expect(scansOf(feedAll(keys('4006381333931', 0, gap)))).toEqual([]);
+    }
+  });
+
+  it('does not take a fast burst shorter than the minimum length for a scan', () => {
+    expect(scansOf(feedAll(keys('123', 0, () => 5)))).toEqual([]);
+    expect(scansOf(feedAll(keys('1234', 0, () => 5)))).toEqual(['1234']);
+  });
+
+  it('does not take a burst whose Enter comes late (a person pressing Enter after a paste-like burst)', () => {
+    const events = keys('12345678', 0, () => 5, null);
+    events.push({ key: 'Enter', timeStamp: 35 + 400 });
+    expect(scansOf(feedAll(events))).toEqual([]);
+  });
+
+  it('finds a scan that arrives while a person is typing, and keeps only the scanned characters', () => {
+    const random = seeded(3);
+    const human = keys('12', 0, () => 150 + random() * 100, null);
+    const scan = keys('0042/ABC-7', human.at(-1)!.timeStamp + 300, () => 4);
+    const more = keys('3', scan.at(-1)!.timeStamp + 200, () => 0);
+    const verdicts = feedAll([...human, ...scan, ...more]);
+    expect(scansOf(verdicts)).toEqual(['0042/ABC-7']);
+    // The person's own Enter afterwards is not a scan.
+    expect(verdicts.at(-1)).toEqual({ kind: 'other' });
+  });
+
+  it('accepts Tab as the suffix', () => {
+    const verdicts = feedAll(keys('5901234123457', 0, () => 6, 'Tab'));
+    expect(verdicts.at(-1)).toEqual({ kind: 'scan', code: '5901234123457' });
+  });
+
+  it('ignores a suffix it was not told about', () => {
+    const settings = { ...DEFAULT_SCAN_SETTINGS, terminators: ['Enter'] };
+    expect(scansOf(feedAll(keys('5901234123457', 0, () => 6, 'Tab'), settings))).toEqual([]);
+  });
+
+  it('delivers back-to-back scans at 1 ms per key, all of them, in order', () => {
+    const codes = Array.from({ length: 100 }, (_, i) => String(i).padStart(13, '0'));
+    const events: KeyLike[] = [];
+    let t = 0;
+    for (const code of codes) {
+      const burst = keys(code, t, () => 1);
+      events.push(...burst);
+      t = burst.at(-1)!.timeStamp + 1;
+    }
+    expect(scansOf(feedAll(events))).toEqual(codes);
+  });
+
+  it('copes with repeated and coarse timestamps inside a burst', () => {
+    expect(scansOf(feedAll(keys('00001234', 500, () => 0)))).toEqual(['00001234']);
+  });
+
+  it('keeps characters exactly: leading zeros, punctuation, non-ASCII and characters outside the BMP', () => {
+    for (const code of ['0000000017', 'AB-12/34 X', 'ÇİĞÖŞÜ-çığöşü', 'Ürün№7', '𝟘𝟙𝟚𝟛-😀', 'ab\u00e9cd']) {
+      expect(scansOf(feedAll(keys(code, 0, () => 3)))).toEqual([code]);
+    }
+  });
+
+  it('lets Shift (pressed by scanners for capitals) pass without breaking the scan', () => {
+    const events: KeyLike[] = [];
+    let t = 0;
+    for (const ch of 'AbC-123') {
+      if (ch !== ch.toLowerCase()) events.push({ key: 'Shift', timeStamp: t++ });
+      events.push({ key: ch, timeStamp: t++ });
+    }
+    events.push({ key: 'Enter', timeStamp: t });
+    const verdicts = feedAll(events);
+    expect(scansOf(verdicts)).toEqual(['AbC-123']);
+    expect(verdicts.filter((v) => v.kind === 'ignored')).toHaveLength(2);
+  });
+
+  it('breaks a run on editing keys and on shortcuts, but not on AltGr characters', () => {
+    const withBackspace = keys('1234', 0, () => 5, null);
+    withBackspace.push({ key: 'Backspace', timeStamp: 20 }, ...keys('56', 25, () => 5));
+    expect(scansOf(feedAll(withBackspace))).toEqual([]);
+
+    const paste: KeyLike[] = [...keys('12', 0, () => 5, null), { key: 'v', timeStamp: 10, ctrlKey: true }, ...keys('34', 15, () => 5)];
+    expect(scansOf(feedAll(paste))).toEqual([]);
+
+    const altGr: KeyLike[] = [...keys('12', 0, () => 5, null), { key: '@', timeStamp: 10, ctrlKey: true, altKey: true }, ...keys('34', 15, () => 5)];
+    expect(scansOf(feedAll(altGr))).toEqual(['12@34']);
+  });
+
+  it('follows the adjustable gap and length settings', () => {
+    const slowScanner = keys('12345678', 0, () => 70);
+    expect(scansOf(feedAll(slowScanner))).toEqual([]);
+    expect(scansOf(feedAll(slowScanner, { ...DEFAULT_SCAN_SETTINGS, maxGapMs: 80 }))).toEqual(['12345678']);
+    expect(scansOf(feedAll(keys('12345', 0, () => 5), { ...DEFAULT_SCAN_SETTINGS, minLength: 6 }))).toEqual([]);
+  });
+
+  it('forgets a run on reset', () => {
+    const detector = createScanDetector();
+    for (const e of keys('1234', 0, () => 5, null)) detector.feed(e);
+    detector.reset();
+    expect(detector.feed({ key: 'Enter', timeStamp: 21 })).toEqual({ kind: 'other' });
+  });
+});

@@ -1,0 +1,126 @@
+// A new user's stocktake, end to end in a real Chromium against the real server: start a session, scan
+// known and unknown barcodes (some repeatedly) from two pages at once, restart the server mid-count,
+// review, commit with the uncounted set to zero, then read quantities and history through the API and
+// next to a looked-up barcode in the UI.
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INVENTORY_PATH, STOCK_HISTORY_PATH } from '../shared/index.ts';
+import { type RunningServer, startServer } from '../server/start.ts';
+import { launchChromium } from './support/browser.ts';
+import { call, shopCatalogue } from './support/stocktake-fixtures.ts';
+import { ensureBuiltUi, signedInTerminal } from './support/stocktake-ui.ts';
+import { type TestServer, startTestServer } from './support/test-server.ts';
+
+const lineCount = (page: Page, barcode: string, testId = 'line') => page.locator(`[data-testid="${testId}"][data-barcode="${barcode}"]`);
+/** Waits until the element shows `text` (the page updates asynchronously). */
+const hasText = (locator: Locator, text: string) => locator.filter({ hasText: text }).waitFor();
+const allSent = (page: Page) => page.locator('[data-testid="pending"][data-pending="0"]').waitFor();
+
+describe('stocktake in the browser', () => {
+  let server: TestServer;
+  let restarted: RunningServer | undefined;
+  let browser: Browser;
+  beforeAll(async () => {
+    const uiDir = ensureBuiltUi();
+    server = await startTestServer(shopCatalogue(3), { uiDir });
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await restarted?.close();
+    await server?.stop();
+  });
+
+  it('counts from two pages through a server restart, reviews, commits, and shows the history', async () => {
+    const token = server.tokens.shop!;
+    const a = await signedInTerminal(browser, server.db, server.url, 'shop');
+    const b = await signedInTerminal(browser, server.db, server.url, 'shop');
+
+    // Page A starts a session in Main; page B opens the same session.
+    await a.page.getByTestId('stocktake-nav').click();
+    await a.page.getByTestId('stocktake-name').fill('Shelf A');
+    await a.page.getByTestId('stocktake-warehouse').selectOption('Main');
+    await a.page.getByTestId('create-stocktake').click();
+    await a.page.getByTestId('count-view').waitFor();
+    const id = Number(await a.page.getByTestId('count-view').getAttribute('data-stocktake'));
+    await b.page.goto(`${server.url}/#stocktake`);
+    await b.page.locator(`[data-testid="stocktake-row"][data-id="${id}"] a`, { hasText: 'Count' }).click();
+    await b.page.getByTestId('count-view').waitFor();
+
+    // Both scan at once: known barcodes repeatedly, an unknown one twice.
+    await Promise.all([
+      (async () => {
+        for (const code of ['B0001', 'B0001', 'X-404', 'B0001', 'X-404']) await a.scanner.scan(code);
+      })(),
+      (async () => {
+        for (const code of ['B0001', '0042/M', 'B0001']) await b.scanner.scan(code);
+      })(),
+    ]);
+    await allSent(a.page);
+    await allSent(b.page);
+    await lineCount(a.page, 'B0001').and(a.page.locator('[data-counted="5"]')).waitFor();
+    await lineCount(b.page, 'B0001').and(b.page.locator('[data-counted="5"]')).waitFor(); // B sees A's scans too
+    await lineCount(a.page, 'X-404', 'unknown-line').and(a.page.locator('[data-counted="2"]')).waitFor();
+
+    // The server stops mid-count: scans wait on the device, then reach the restarted server.
+    const port = server.port;
+    await server.close();
+    await a.scanner.scan('B0002');
+    await a.scanner.scan('B0002');
+    await b.scanner.scan('B0002');
+    await a.page.locator('[data-testid="pending"][data-pending="2"]').waitFor();
+    await hasText(a.page.getByTestId('pending'), 'cannot be reached');
+    restarted = await startServer({ dbFile: server.dbFile, port, uiDir: ensureBuiltUi() });
+    await allSent(a.page);
+    await allSent(b.page);
+    await lineCount(a.page, 'B0002').and(a.page.locator('[data-counted="3"]')).waitFor();
+
+    // Undo on page B takes back B's own last scan (a B0002), not A's.
+    await b.page.getByTestId('undo').click();
+    await lineCount(b.page, 'B0002').and(b.page.locator('[data-counted="2"]')).waitFor();
+
+    // Review on page A: book vs counted, what was not scanned, the unknown barcode.
+    await a.page.getByTestId('review-button').click();
+    await a.page.getByTestId('review-view').waitFor();
+    const review = async (barcode: string) => {
+      const row = lineCount(a.page, barcode, 'review-line');
+      return [await row.getAttribute('data-book'), await row.getAttribute('data-counted')];
+    };
+    expect(await review('B0001')).toEqual(['10', '5']);
+    expect(await review('B0002')).toEqual(['10', '2']);
+    expect(await review('0042/M')).toEqual(['4', '1']);
+    expect(await a.page.getByTestId('not-scanned-line').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-barcode')))).toEqual(['B0000']);
+    await hasText(a.page.getByTestId('review-unknown'), 'X-404 scanned 2');
+
+    // Commit, setting the uncounted to zero: an explicit choice, confirmed.
+    await a.page.getByTestId('zero-uncounted').check();
+    await a.page.getByTestId('commit-button').click();
+    await hasText(a.page.getByTestId('confirm-panel'), 'set 1 line(s) to 0');
+    await a.page.getByTestId('confirm-commit').click();
+    await a.page.locator('[data-testid="commit-result"][data-applied="4"][data-failed="0"]').waitFor();
+    await a.page.locator('[data-testid="review-view"][data-status="committed"]').waitFor();
+
+    // The new quantities and their history, read through the API.
+    const api = { request: (method: string, path: string, options: { token?: string } = {}) => fetch(restarted!.url + path, { method, headers: { authorization: `Token ${options.token}` } }) };
+    const read = await call(api, 'GET', `${INVENTORY_PATH}?barcodes=B0000,B0001,B0002,0042/M`, token);
+    const inMain = Object.fromEntries(read.results.filter((r: { warehouse: number }) => r.warehouse === 70).map((r: { barcode: string; quantity: number }) => [r.barcode, r.quantity]));
+    expect(inMain).toEqual({ B0000: 0, B0001: 5, B0002: 2, '0042/M': 1 });
+    const history = await call(api, 'GET', `${STOCK_HISTORY_PATH}?barcode=B0001&source=stocktake`, token);
+    expect(history.results.map((h: { old_quantity: number; new_quantity: number; reference: string }) => [h.old_quantity, h.new_quantity, h.reference])).toEqual([
+      [10, 5, `stocktake:${id}`],
+    ]);
+
+    // Counting on the other page is closed now.
+    await b.scanner.scan('B0001');
+    await hasText(b.page.getByTestId('count-banner'), 'read-only');
+
+    // The history next to a looked-up barcode in the scanner.
+    await a.page.goto(`${restarted.url}/#`);
+    await a.page.getByTestId('stocktake-nav').waitFor();
+    await a.scanner.scan('B0001');
+    const card = a.page.locator('article[data-barcode="B0001"][data-state="found"]');
+    await card.getByText('History').click();
+    await card.locator('[data-testid="history-entry"][data-source="stocktake"]').waitFor();
+    await hasText(card.getByTestId('stock-history'), '10 → 5');
+  }, 120_000);
+});
