@@ -3,8 +3,10 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
-import { createApp } from './app.ts';
-import { type Announcement, type DiscoveryOptions, announceService, isLoopbackHost } from './discovery/announce.ts';
+import { requestMessages } from '../shared/index.ts';
+import { type AppOptions, createApp } from './app.ts';
+import { type Announcement, type DiscoveryOptions, announceService } from './discovery/announce.ts';
+import { isLoopbackHost } from './http/host-origin-guard.ts';
 import { Database } from './store/database.ts';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -21,9 +23,25 @@ export interface StartOptions {
   logger?: Logger;
   /** mDNS/DNS-SD announcement on non-loopback binds (docs/POS.md); false turns it off. Never on loopback. */
   discovery?: false | DiscoveryOptions;
+  /** Browser origins besides the server's own allowed to call the API (CORS); none by default. */
+  allowedOrigins?: AppOptions['allowedOrigins'];
+  /** Failed-authentication limit per client address; false turns it off. */
+  authRateLimit?: AppOptions['authRateLimit'];
+  /** Slow-request limits; the defaults suit a LAN (see SLOW_REQUEST_LIMITS). */
+  timeouts?: Partial<SlowRequestLimits>;
   /** Folder of the built scanner UI to serve at `/`; none when absent. */
   uiDir?: string;
 }
+
+/** Against slow-loris clients: how long a client may take to send its headers, and the whole request. */
+export interface SlowRequestLimits {
+  headersMs: number;
+  requestMs: number;
+  /** How often Node looks for connections past those limits. */
+  checkEveryMs: number;
+}
+
+export const SLOW_REQUEST_LIMITS: SlowRequestLimits = { headersMs: 10_000, requestMs: 30_000, checkEveryMs: 1_000 };
 
 export interface RunningServer {
   url: string;
@@ -46,7 +64,16 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const logger = options.logger ?? pino({ level: 'silent' });
   const host = options.host ?? DEFAULT_HOST;
   const db = await Database.open(options.dbFile);
-  const server = createServer(createApp({ db, logger, uiDir: options.uiDir }).callback());
+  const limits = { ...SLOW_REQUEST_LIMITS, ...options.timeouts };
+  const app = createApp({ db, logger, bindHost: host, allowedOrigins: options.allowedOrigins, authRateLimit: options.authRateLimit, uiDir: options.uiDir });
+  const server = createServer(
+    {
+      headersTimeout: limits.headersMs,
+      requestTimeout: limits.requestMs,
+      connectionsCheckingInterval: limits.checkEveryMs,
+    },
+    app.callback(),
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -59,6 +86,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     db.close();
     throw error;
   }
+  // Node leaves CONNECT (proxy tunnel) requests unanswered unless someone listens: refuse them.
+  server.on('connect', (_request, socket) => {
+    const body = JSON.stringify({ detail: requestMessages.methodNotAllowed('CONNECT') });
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
   const { port } = server.address() as AddressInfo;
   const discovery =
     options.discovery !== false && !isLoopbackHost(host) ? announceService(port, options.discovery ?? {}, logger) : null;

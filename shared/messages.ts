@@ -93,3 +93,14 @@ export const stocktakeMessages = {
   invalidQuery: (problems: string) => `Invalid query parameters: ${problems}`,
   scanIdReused: 'scan_id was already used for another barcode or amount in this stocktake.',
 } as const;
+
+// --- hardening (issue 4): refusals of the HTTP guards, the auth rate limit and storage faults ---
+export const hardeningMessages = {
+  hostNotAllowed: (host: string) =>
+    `Host "${host}" is not allowed: this server only answers to 127.0.0.1, localhost and [::1] (start it with --host to open it to the network).`,
+  originNotAllowed: (origin: string) => `Origin "${origin}" is not allowed to call this API.`,
+  tooManyAuthFailures: (seconds: number) =>
+    `Too many failed authentication attempts from this address. Try again in ${seconds} seconds.`,
+  storageUnavailable:
+    'The database is unavailable right now (disk full, read-only or busy); nothing was written. Try again later.',
+} as const;

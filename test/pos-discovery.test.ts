@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { Bonjour, type Service } from 'bonjour-service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVICE_TYPE, isLoopbackHost } from '../server/discovery/announce.ts';
+import { SERVICE_TYPE } from '../server/discovery/announce.ts';
 import { startServer } from '../server/start.ts';
 import { INVENTORY_PATH } from '../shared/index.ts';
 import { exampleCatalogue, seedDatabase, tempDir } from './support/test-server.ts';
@@ -80,7 +80,5 @@ describe('discovery on the LAN', () => {
     } finally {
       await Promise.all([loopback.close(), off.close()]);
     }
-    expect(['127.0.0.1', '127.0.1.1', 'localhost', '::1', '[::1]'].every(isLoopbackHost)).toBe(true);
-    expect(['0.0.0.0', '::', '192.168.1.20'].some(isLoopbackHost)).toBe(false);
   });
 });

@@ -6,6 +6,8 @@ import pino from 'pino';
 import { CatalogueError, importCatalogue, parseCatalogue } from '../catalogue/import-catalogue.ts';
 import { BUILT_UI_DIR, hasBuiltUi } from '../http/static-ui.ts';
 import { DB_ENV_VAR, defaultDatabaseFile } from '../paths.ts';
+import { BackupError, registerBackupCommands } from './backup-commands.ts';
+import { lanNotice } from './lan-notice.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, startServer } from '../start.ts';
 import { Database } from '../store/database.ts';
 import { TokenError, createToken, listTokens, revokeToken } from '../store/tokens.ts';
@@ -58,8 +60,9 @@ export function buildProgram(): Command {
     .option('--host <host>', 'address to listen on; 0.0.0.0 opens it to the local network', DEFAULT_HOST)
     .option('--port <n>', 'port to listen on (0 picks a free one)', port, DEFAULT_PORT)
     .option('--log-level <level>', 'fatal, error, warn, info, debug or silent', 'info')
+    .option('--allow-origin <origin...>', 'browser origins (e.g. http://till.local:3000) allowed to call the API; none by default')
     .option('--no-announce', 'do not announce the API on the local network over mDNS (only LAN binds announce; see docs/POS.md)')
-    .action(async (options: { db?: string; host: string; port: number; logLevel: string; announce: boolean }) => {
+    .action(async (options: { db?: string; host: string; port: number; logLevel: string; allowOrigin?: string[]; announce: boolean }) => {
       const dbFile = options.db ?? defaultDatabaseFile();
       if (dbFile !== ':memory:') mkdirSync(path.dirname(path.resolve(dbFile)), { recursive: true });
       const logger = pino({ level: options.logLevel }, pino.destination(2));
@@ -69,14 +72,14 @@ export function buildProgram(): Command {
         host: options.host,
         port: options.port,
         logger,
+        allowedOrigins: options.allowOrigin,
         uiDir,
         discovery: options.announce ? {} : false,
       });
       console.log(`barcode-inventory is serving ${running.url}/api/v1/ (database: ${dbFile})`);
       if (uiDir) console.log(`Scanner UI: ${running.url}/ (sign in: barcode-inventory signin-link --account <name>)`);
-      if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
-        console.log(`Listening on ${options.host}: other machines on the network can reach this API.`);
-      }
+      const notice = lanNotice(options.host, running.port);
+      if (notice) console.log(notice);
       if (running.discovery) console.log(`Announcing "${running.discovery.name}" as _barcode-inventory._tcp over mDNS (--no-announce turns it off).`);
       const stop = (signal: string) => {
         console.log(`${signal} received: finishing open requests, then closing the database.`);
@@ -146,6 +149,7 @@ export function buildProgram(): Command {
       console.log(`Revoked token ${id}.`);
     });
 
+  registerBackupCommands(program);
   registerCsvCommands(program, { dbOption, withDatabase }); // issue 5: CSV export/import
   addSignInCommand(program);
   return program;
@@ -155,7 +159,7 @@ export async function runCli(argv: string[]): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof CatalogueError || error instanceof TokenError) {
+    if (error instanceof UsageError || error instanceof CatalogueError || error instanceof TokenError || error instanceof BackupError) {
       console.error(error.message);
     } else {
       console.error(`barcode-inventory: ${(error as Error).message ?? String(error)}`);

@@ -28,12 +28,6 @@ export interface Announcement {
   stop(): Promise<void>;
 }
 
-/** True for addresses only this machine can reach (127.0.0.0/8, ::1, localhost). */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || h.startsWith('127.') || h === '::ffff:127.0.0.1';
-}
-
 /** TXT record of the announcement: where the API lives and how it authenticates. */
 export function txtRecord(): Record<string, string> {
   return { path: `${API_BASE}/`, api: 'v1', auth: 'token' };

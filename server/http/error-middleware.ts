@@ -3,8 +3,9 @@
 // 500 with a fixed text and no stack trace, logged. Unmatched paths become `404 {"detail": "Not found."}`.
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { requestMessages } from '../../shared/index.ts';
+import { hardeningMessages, requestMessages } from '../../shared/index.ts';
 import { HttpError } from './http-error.ts';
+import { STORAGE_RETRY_AFTER_SECONDS, isStorageFault } from './storage-fault.ts';
 
 function isClientError(error: unknown): error is { status: number; expose: boolean; message: string } {
   if (typeof error !== 'object' || error === null) return false;
@@ -25,8 +26,15 @@ export function errorMiddleware(logger: Logger): Middleware {
       } else if (isClientError(error)) {
         ctx.status = error.status;
         ctx.body = { detail: error.message };
+      } else if (isStorageFault(error)) {
+        // Disk full, read-only file, I/O error, lock held past the busy timeout: SQLite rolled the
+        // transaction back, so say so and let the client retry (issue 4).
+        (ctx.state.log ?? logger).warn({ code: (error as { code: string }).code, method: ctx.method, path: ctx.path }, 'storage unavailable');
+        ctx.status = 503;
+        ctx.set('Retry-After', String(STORAGE_RETRY_AFTER_SECONDS));
+        ctx.body = { detail: hardeningMessages.storageUnavailable };
       } else {
-        logger.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
+        (ctx.state.log ?? logger).error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
         ctx.status = 500;
         ctx.body = { detail: requestMessages.internal };
       }

@@ -1,0 +1,79 @@
+// Two checks against browsers being used to reach the local API:
+// - DNS rebinding: on a loopback bind, a request is answered only when its Host header names
+//   127.0.0.1, localhost or [::1] with the port it arrived on (a rebound name such as evil.example
+//   resolves to 127.0.0.1 but still sends its own name in Host).
+// - Cross-origin calls: a request that carries an Origin other than the server's own is refused,
+//   unless that origin is allow-listed; allow-listed origins get CORS headers. Clients that are
+//   not browsers send no Origin and are not affected.
+import type { Middleware } from 'koa';
+import { hardeningMessages } from '../../shared/index.ts';
+import { HttpError } from './http-error.ts';
+
+export interface HostOriginOptions {
+  /** The address the server listens on; loopback binds check the Host header. */
+  bindHost: string;
+  /** Extra origins (scheme://host[:port]) allowed to call the API from a browser. */
+  allowedOrigins?: readonly string[];
+}
+
+const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_NAMES.has(host.toLowerCase()) || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** Splits `name:port` / `[v6]:port`; port is null when absent. Returns null when malformed. */
+function splitHostHeader(value: string): { name: string; port: number | null } | null {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(value);
+  if (!match) return null;
+  return { name: match[1]!.toLowerCase(), port: match[2] === undefined ? null : Number(match[2]) };
+}
+
+function normalizeOrigin(origin: string): string | null {
+  try {
+    const url = new URL(origin);
+    return url.origin === 'null' ? null : url.origin;
+  } catch {
+    return null;
+  }
+}
+
+const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Request-Id';
+
+export function hostOriginGuard({ bindHost, allowedOrigins = [] }: HostOriginOptions): Middleware {
+  const checkHost = isLoopbackHost(bindHost);
+  // The names a loopback server answers to: the usual three, and the address it was bound to
+  // (e.g. 127.0.0.2), which is the one its printed URL shows.
+  const hostNames = new Set([...LOOPBACK_NAMES, bindHost.toLowerCase(), `[${bindHost.toLowerCase()}]`]);
+  const allowed = new Set(allowedOrigins.map((o) => normalizeOrigin(o)).filter((o): o is string => o !== null));
+  return async (ctx, next) => {
+    const hostHeader = ctx.get('host');
+    if (checkHost && hostHeader !== '') {
+      const parsed = splitHostHeader(hostHeader);
+      const localPort = ctx.req.socket.localPort;
+      const portMatches = parsed !== null && (parsed.port ?? 80) === localPort;
+      if (!parsed || !hostNames.has(parsed.name) || !portMatches) {
+        throw new HttpError(403, hardeningMessages.hostNotAllowed(hostHeader.slice(0, 200)));
+      }
+    }
+    const origin = ctx.get('origin');
+    if (origin === '') return next();
+    const own = hostHeader === '' ? null : normalizeOrigin(`${ctx.protocol}://${hostHeader}`);
+    const normalized = normalizeOrigin(origin);
+    if (normalized !== null && normalized === own) return next();
+    if (normalized === null || !allowed.has(normalized)) {
+      throw new HttpError(403, hardeningMessages.originNotAllowed(origin.slice(0, 200)));
+    }
+    // An allow-listed browser origin: answer CORS preflights here, tag the real responses.
+    ctx.set('Access-Control-Allow-Origin', normalized);
+    ctx.vary('Origin');
+    if (ctx.method === 'OPTIONS' && ctx.get('access-control-request-method') !== '') {
+      ctx.set('Access-Control-Allow-Methods', 'GET, POST, HEAD, OPTIONS');
+      ctx.set('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
+      ctx.set('Access-Control-Max-Age', '600');
+      ctx.status = 204;
+      return;
+    }
+    return next();
+  };
+}

@@ -1,0 +1,40 @@
+// Security headers on every response (koa-helmet), with the CSP the team agreed for the UI that the
+// same server serves at `/`. API answers also say `Cache-Control: no-store`: stock figures and
+// errors that echo rows must not linger in a browser or proxy cache.
+import type { Middleware } from 'koa';
+import helmet from 'koa-helmet';
+import { API_BASE } from '../../shared/index.ts';
+
+export const CONTENT_SECURITY_POLICY: Record<string, string[]> = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'img-src': ["'self'", 'data:'],
+  'connect-src': ["'self'"],
+  'object-src': ["'none'"],
+  'frame-ancestors': ["'none'"],
+  'base-uri': ["'self'"],
+  'form-action': ["'self'"],
+};
+
+/** The CSP as one header value, for the Electron shell and the docs. */
+export const CONTENT_SECURITY_POLICY_HEADER = Object.entries(CONTENT_SECURITY_POLICY)
+  .map(([directive, sources]) => `${directive} ${sources.join(' ')}`)
+  .join('; ');
+
+export function securityHeaders(): Middleware {
+  const headers = helmet({
+    // Only the agreed directives: helmet's defaults add upgrade-insecure-requests, which would break
+    // the plain-HTTP LAN mode.
+    contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
+    // No TLS here: HSTS would be ignored over HTTP and is a trap if a proxy adds TLS later.
+    strictTransportSecurity: false,
+    xFrameOptions: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+  });
+  const apiPrefix = `${API_BASE}/`;
+  return async (ctx, next) => {
+    if (ctx.path === API_BASE || ctx.path.startsWith(apiPrefix)) ctx.set('Cache-Control', 'no-store');
+    await headers(ctx, next);
+  };
+}

@@ -1,0 +1,43 @@
+// The real `barcode-inventory serve` in a child process (Node 24 from node_modules/.bin), so a test
+// can SIGKILL it like a power cut of the process, and restart it on the same database file.
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../..');
+export const nodeBinary = path.join(root, 'node_modules/.bin/node');
+export const cliEntry = path.join(root, 'bin/barcode-inventory.js');
+
+export interface ChildServer {
+  url: string;
+  process: ChildProcess;
+  /** Resolves when the process has exited (after kill or on its own). */
+  exited: Promise<void>;
+  output(): string;
+}
+
+export async function startChildServer(dbFile: string, extraArgs: string[] = []): Promise<ChildServer> {
+  const child = spawn(nodeBinary, [cliEntry, 'serve', '--db', dbFile, '--port', '0', '--log-level', 'warn', ...extraArgs], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.setEncoding('utf8');
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (chunk: string) => (output += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: string) => {
+      output += chunk;
+      const match = /serving (http:\/\/[^/\s]+)\/api\/v1\//.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code, signal) => reject(new Error(`server exited early (${code ?? signal}):\n${output}`)));
+  });
+  return { url, process: child, exited, output: () => output };
+}
+
+/** SIGKILL: no shutdown code runs, exactly like a crash. */
+export async function killHard(server: ChildServer): Promise<void> {
+  server.process.kill('SIGKILL');
+  await server.exited;
+}

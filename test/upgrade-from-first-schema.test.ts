@@ -1,0 +1,143 @@
+// Upgrades (issue 4): migrations are forward-only and a database made by the first released schema
+// (0001_initial, exactly as released) opens with the current code with its data intact. The first
+// schema is built by running only that migration; the data goes in with plain SQL, as the first
+// release wrote it, so later changes to the store code cannot make this test pass by accident.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startServer } from '../server/start.ts';
+import { checkConsistency } from '../server/store/consistency.ts';
+import { Database } from '../server/store/database.ts';
+import { migrations } from '../server/store/migrations.ts';
+import { authenticate } from '../server/store/tokens.ts';
+import { INVENTORY_PATH, WAREHOUSES_PATH } from '../shared/index.ts';
+import { tempDir } from './support/test-server.ts';
+
+const FIRST = '0001_initial';
+const released0001Schema = readFileSync(path.join(import.meta.dirname, 'fixtures/schema-0001_initial.sql'), 'utf8');
+
+async function createFirstSchema(file: string): Promise<void> {
+  const sqlite = new BetterSqlite3(file);
+  sqlite.pragma('journal_mode = WAL');
+  const kysely = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const { error } = await new Migrator({ db: kysely, provider: { getMigrations: async () => ({ [FIRST]: migrations[FIRST]! }) } }).migrateToLatest();
+  await kysely.destroy();
+  if (error) throw error;
+}
+
+function schemaOf(sqlite: BetterSqlite3.Database): string {
+  const rows = sqlite
+    .prepare("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'kysely_%' AND name NOT LIKE 'sqlite_%' ORDER BY type, name")
+    .all() as { sql: string }[];
+  return `${rows.map((r) => `${r.sql};`).join('\n')}\n`;
+}
+
+// A token key and its stored hash, as the first release stored tokens (SHA-256 hex).
+const KEY = 'bi_upgrade-test-key-0001';
+const KEY_HASH = createHash('sha256').update(KEY, 'utf8').digest('hex');
+
+function fillAsFirstRelease(sqlite: BetterSqlite3.Database): void {
+  sqlite.exec(`
+    INSERT INTO accounts (id, name, warehouses_enabled) VALUES (1, 'north', 1), (2, 'kiosk', 0);
+    INSERT INTO warehouses (id, account_id, name) VALUES (10, 1, 'Main'), (11, 1, 'Backroom');
+    INSERT INTO items (id, account_id, name) VALUES (100, 1, 'Mug'), (101, 1, 'T-shirt'), (200, 2, 'Pen');
+    INSERT INTO variants (id, item_id, account_id, name) VALUES (5001, 101, 1, 'S');
+    INSERT INTO stock_units (id, account_id, barcode, item_id, variant_id) VALUES
+      (1, 1, '0008690000017', 100, NULL), (2, 1, '8690000000024', 101, 5001), (3, 2, '111', 200, NULL);
+    INSERT INTO stock (unit_id, warehouse_id, quantity) VALUES (1, 10, 5), (1, 11, -2), (2, 10, 3), (3, 0, 7);
+    INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, old_quantity, new_quantity, source, token_id, reason, reference, created_at) VALUES
+      (1, 1, 100, NULL, 10, NULL, 4, 'import', NULL, NULL, NULL, '2026-01-01T00:00:00.000Z'),
+      (1, 1, 100, NULL, 10, 4, 5, 'api', 1, NULL, NULL, '2026-01-02T00:00:00.000Z'),
+      (1, 1, 100, NULL, 11, NULL, -2, 'api', 1, NULL, NULL, '2026-01-02T00:00:01.000Z'),
+      (1, 2, 101, 5001, 10, NULL, 3, 'import', NULL, NULL, NULL, '2026-01-01T00:00:00.000Z'),
+      (2, 3, 200, NULL, 0, NULL, 7, 'import', NULL, NULL, NULL, '2026-01-01T00:00:00.000Z');
+  `);
+  sqlite.prepare("INSERT INTO api_tokens (id, account_id, label, key_hash, key_prefix, created_at) VALUES (1, 1, 'till 1', ?, 'bi_upgr', '2026-01-01T00:00:00.000Z')").run(KEY_HASH);
+}
+
+describe('upgrade from the first released schema', () => {
+  const { dir, remove } = tempDir('bi-upgrade-');
+  afterAll(() => remove());
+
+  it('0001_initial is unchanged since release (migrations are forward-only)', async () => {
+    const file = path.join(dir, 'schema-only.db');
+    await createFirstSchema(file);
+    const sqlite = new BetterSqlite3(file, { readonly: true });
+    try {
+      expect(schemaOf(sqlite)).toBe(released0001Schema);
+    } finally {
+      sqlite.close();
+    }
+    // Names sort in the order they run, and the first one stays first.
+    const names = Object.keys(migrations);
+    expect(names[0]).toBe(FIRST);
+    expect([...names].sort()).toEqual(names);
+  });
+
+  it('opens a filled 0001 database with the current code, data intact', async () => {
+    const file = path.join(dir, 'first-release.db');
+    await createFirstSchema(file);
+    const raw = new BetterSqlite3(file);
+    fillAsFirstRelease(raw);
+    const before = {
+      stock: raw.prepare('SELECT * FROM stock ORDER BY unit_id, warehouse_id').all(),
+      history: raw.prepare('SELECT * FROM stock_history ORDER BY id').all(),
+      units: raw.prepare('SELECT * FROM stock_units ORDER BY id').all(),
+    };
+    raw.close();
+
+    // The current code migrates it to the latest schema on open.
+    const db = await Database.open(file);
+    const applied = (db.sqlite.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as { name: string }[]).map((r) => r.name);
+    expect(applied).toEqual(Object.keys(migrations));
+    // Every row keeps every column it had (later migrations may add columns, never lose or change one).
+    const asBefore = (sql: string, rowsBefore: unknown[]) =>
+      (db.sqlite.prepare(sql).all() as Record<string, unknown>[]).map((row, i) =>
+        Object.fromEntries(Object.keys((rowsBefore[i] ?? row) as object).map((k) => [k, row[k]])),
+      );
+    expect(asBefore('SELECT * FROM stock ORDER BY unit_id, warehouse_id', before.stock)).toEqual(before.stock);
+    expect(asBefore('SELECT * FROM stock_units ORDER BY id', before.units)).toEqual(before.units);
+    expect(asBefore('SELECT * FROM stock_history ORDER BY id', before.history)).toEqual(before.history);
+    expect(authenticate(db, KEY)?.name).toBe('north');
+    db.close();
+
+    // And it serves: the old token works, the old figures read back, a new write lands in the history.
+    const server = await startServer({ dbFile: file, port: 0 });
+    try {
+      const auth = { authorization: `Token ${KEY}` };
+      const read = await fetch(`${server.url}${INVENTORY_PATH}?barcodes=0008690000017,8690000000024`, { headers: auth });
+      expect(read.status).toBe(200);
+      expect(await read.json()).toEqual({
+        results: [
+          { item: 100, liquid_stock: null, barcode: '0008690000017', quantity: 5, warehouse: 10, warehouse_name: 'Main' },
+          { item: 100, liquid_stock: null, barcode: '0008690000017', quantity: -2, warehouse: 11, warehouse_name: 'Backroom' },
+          { item: 101, liquid_stock: 5001, barcode: '8690000000024', quantity: 3, warehouse: 10, warehouse_name: 'Main' },
+        ],
+        errors: [],
+      });
+      expect(await (await fetch(`${server.url}${WAREHOUSES_PATH}`, { headers: auth })).json()).toEqual([
+        { id: 10, name: 'Main' },
+        { id: 11, name: 'Backroom' },
+      ]);
+      const write = await fetch(`${server.url}${INVENTORY_PATH}`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify([{ barcode: '8690000000024', warehouse_name: 'Backroom', quantity: 9 }]),
+      });
+      expect(write.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+    const after = new BetterSqlite3(file, { readonly: true });
+    try {
+      expect(checkConsistency(after).ok).toBe(true);
+      expect((after.prepare('SELECT count(*) AS n FROM stock_history').get() as { n: number }).n).toBe(before.history.length + 1);
+    } finally {
+      after.close();
+    }
+  });
+});
