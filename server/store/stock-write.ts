@@ -66,9 +66,10 @@ function findWarehouses(db: Database, accountId: number, names: readonly string[
 
 /** The stored quantity of a unit in a warehouse; null when it has no stock definition there. */
 export function storedQuantity(db: Database, unitId: number, warehouseId: number): number | null {
-  const row = db.first(
-    db.kysely.selectFrom('stock').select('quantity').where('unit_id', '=', unitId).where('warehouse_id', '=', warehouseId),
-  );
+  // Prepared once (db.prepared): compiling the kysely builders on every row cost more than SQLite's own work.
+  const row = db
+    .prepared('stock.quantity', () => db.kysely.selectFrom('stock').select('quantity').where('unit_id', '=', 0).where('warehouse_id', '=', 0))
+    .get(unitId, warehouseId);
   return row ? row.quantity : null;
 }
 
@@ -87,12 +88,12 @@ export function setQuantity(
 ): number | null {
   const oldQuantity = storedQuantity(db, unit.id, warehouseId);
   if (oldQuantity === quantity) return oldQuantity;
-  db.run(
+  db.prepared('stock.upsert', () =>
     db.kysely
       .insertInto('stock')
-      .values({ unit_id: unit.id, warehouse_id: warehouseId, quantity })
-      .onConflict((oc) => oc.columns(['unit_id', 'warehouse_id']).doUpdateSet({ quantity })),
-  );
+      .values({ unit_id: 0, warehouse_id: 0, quantity: 0 })
+      .onConflict((oc) => oc.columns(['unit_id', 'warehouse_id']).doUpdateSet({ quantity: 0 })),
+  ).run(unit.id, warehouseId, quantity, quantity);
   appendHistory(db, accountId, unit, warehouseId, oldQuantity, quantity, change, at);
   return oldQuantity;
 }
@@ -116,15 +117,19 @@ export function adjustQuantity(
   change: ChangeSource,
   at: string,
 ): AdjustOutcome {
-  const updated = db.first(
-    db.kysely
-      .updateTable('stock')
-      .set((eb) => ({ quantity: eb('quantity', '+', delta) }))
-      .where('unit_id', '=', unit.id)
-      .where('warehouse_id', '=', warehouseId)
-      .where((eb) => eb.between(eb('quantity', '+', delta), MIN_QUANTITY, MAX_QUANTITY))
-      .returning('quantity'),
-  );
+  // UPDATE stock SET quantity = quantity + ? WHERE unit_id = ? AND warehouse_id = ?
+  //   AND quantity + ? BETWEEN ? AND ? RETURNING quantity
+  const updated = db
+    .prepared('stock.add', () =>
+      db.kysely
+        .updateTable('stock')
+        .set((eb) => ({ quantity: eb('quantity', '+', 0) }))
+        .where('unit_id', '=', 0)
+        .where('warehouse_id', '=', 0)
+        .where((eb) => eb.between(eb('quantity', '+', 0), 0, 0))
+        .returning('quantity'),
+    )
+    .get(delta, unit.id, warehouseId, delta, MIN_QUANTITY, MAX_QUANTITY);
   let oldQuantity: number | null;
   let newQuantity: number;
   if (updated) {
@@ -135,13 +140,15 @@ export function adjustQuantity(
     // is out of range. ON CONFLICT DO NOTHING keeps an existing row untouched in the second case.
     const inserted =
       delta >= MIN_QUANTITY && delta <= MAX_QUANTITY
-        ? db.first(
-            db.kysely
-              .insertInto('stock')
-              .values({ unit_id: unit.id, warehouse_id: warehouseId, quantity: delta })
-              .onConflict((oc) => oc.columns(['unit_id', 'warehouse_id']).doNothing())
-              .returning('quantity'),
-          )
+        ? db
+            .prepared('stock.create', () =>
+              db.kysely
+                .insertInto('stock')
+                .values({ unit_id: 0, warehouse_id: 0, quantity: 0 })
+                .onConflict((oc) => oc.columns(['unit_id', 'warehouse_id']).doNothing())
+                .returning('quantity'),
+            )
+            .get(unit.id, warehouseId, delta)
         : undefined;
     if (!inserted) return { ok: false, currentQuantity: storedQuantity(db, unit.id, warehouseId) ?? 0 };
     oldQuantity = null;
@@ -162,22 +169,22 @@ function appendHistory(
   change: ChangeSource,
   at: string,
 ): void {
-  db.run(
+  db.prepared('stock.history', () =>
     db.kysely.insertInto('stock_history').values({
-      account_id: accountId,
-      unit_id: unit.id,
-      item_id: unit.itemId,
-      variant_id: unit.variantId,
-      warehouse_id: warehouseId,
-      old_quantity: oldQuantity,
-      new_quantity: newQuantity,
-      source: change.source,
-      token_id: change.tokenId ?? null,
-      reason: change.reason ?? null,
-      reference: change.reference ?? null,
-      created_at: at,
+      account_id: 0,
+      unit_id: 0,
+      item_id: 0,
+      variant_id: 0,
+      warehouse_id: 0,
+      old_quantity: 0,
+      new_quantity: 0,
+      source: '',
+      token_id: 0,
+      reason: '',
+      reference: '',
+      created_at: '',
     }),
-  );
+  ).run(accountId, unit.id, unit.itemId, unit.variantId, warehouseId, oldQuantity, newQuantity, change.source, change.tokenId ?? null, change.reason ?? null, change.reference ?? null, at);
 }
 
 /** A row's own reason/reference win over the request's. */
