@@ -10,6 +10,7 @@ import { staticUi } from './http/static-ui.ts';
 import { apiRouter } from './routes/api-routes.ts';
 import { historyRouter } from './routes/history-routes.ts';
 import { openApiRouter } from './routes/openapi-routes.ts';
+import { posRouter } from './routes/pos-routes.ts';
 import { stocktakeRouter } from './routes/stocktake-routes.ts';
 import { uiRouter } from './routes/ui-routes.ts';
 import type { Database } from './store/database.ts';
@@ -37,6 +38,7 @@ export function createApp({ db, logger = pino({ level: 'silent' }), uiDir, ...op
   if (options.authRateLimit !== false) app.use(authRateLimit(options.authRateLimit ?? DEFAULT_AUTH_RATE_LIMIT));
   const api = apiRouter(db);
   app.use(api.routes());
+  app.use(posRouter(db).routes()); // POS integration: docs/POS.md
   app.use(stocktakeRouter(db).routes()); // issue 5: stocktakes
   app.use(historyRouter(db).routes()); // issue 5: stock history, CSV export
   app.use(openApiRouter().routes()); // issue 5: /api/v1/openapi.json and the API page

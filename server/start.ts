@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { requestMessages } from '../shared/index.ts';
 import { type AppOptions, createApp } from './app.ts';
+import { type Announcement, type DiscoveryOptions, announceService } from './discovery/announce.ts';
+import { isLoopbackHost } from './http/host-origin-guard.ts';
 import { Database } from './store/database.ts';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -19,6 +21,8 @@ export interface StartOptions {
   /** 0 picks a free port. */
   port?: number;
   logger?: Logger;
+  /** mDNS/DNS-SD announcement on non-loopback binds (docs/POS.md); false turns it off. Never on loopback. */
+  discovery?: false | DiscoveryOptions;
   /** Browser origins besides the server's own allowed to call the API (CORS); none by default. */
   allowedOrigins?: AppOptions['allowedOrigins'];
   /** Failed-authentication limit per client address; false turns it off. */
@@ -45,6 +49,8 @@ export interface RunningServer {
   port: number;
   db: Database;
   server: Server;
+  /** The LAN announcement, or null (loopback bind, or turned off). */
+  discovery: Announcement | null;
   /** Stops accepting, lets in-flight requests finish, closes the database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -86,10 +92,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     socket.end(`HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
   const { port } = server.address() as AddressInfo;
+  const discovery =
+    options.discovery !== false && !isLoopbackHost(host) ? announceService(port, options.discovery ?? {}, logger) : null;
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= new Promise<void>((resolve) => {
+      const goodbye = discovery?.stop(); // goodbye packets go out while open requests finish
       // Connections become idle as their in-flight requests finish; close each as soon as it is.
       const reapIdle = setInterval(() => server.closeIdleConnections(), 50);
       const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
@@ -97,10 +106,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         clearInterval(reapIdle);
         clearTimeout(force);
         db.close();
-        resolve();
+        void (goodbye ?? Promise.resolve()).then(() => resolve());
       });
       server.closeIdleConnections();
     }));
 
-  return { url: urlOf(host, port), host, port, db, server, close };
+  return { url: urlOf(host, port), host, port, db, server, discovery, close };
 }

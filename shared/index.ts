@@ -7,6 +7,7 @@ export * from './schemas.ts';
 export * from './row-validation.ts';
 export * from './barcode-list.ts';
 export * from './partial-result.ts';
+export * from './pos-schemas.ts';
 export * from './ui-api.ts';
 // Stocktakes, stock history and data exchange (issue 5)
 export * from './stocktake-api-paths.ts';

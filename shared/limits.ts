@@ -5,3 +5,13 @@ export const MAX_BARCODE_LENGTH = 128;
 export const MIN_QUANTITY = -1_000_000_000;
 export const MAX_QUANTITY = 1_000_000_000;
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+// POS integration (issue 6).
+/** An adjustment may move a quantity across the whole allowed range, e.g. from -1e9 to 1e9. */
+export const MAX_DELTA = MAX_QUANTITY - MIN_QUANTITY;
+export const MIN_DELTA = -MAX_DELTA;
+export const MAX_REASON_LENGTH = 32;
+export const MAX_REFERENCE_LENGTH = 128;
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+/** How long an Idempotency-Key is remembered; older keys are purged lazily. */
+export const IDEMPOTENCY_KEY_TTL_HOURS = 24;

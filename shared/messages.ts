@@ -52,6 +52,27 @@ export function jsonTypeName(value: unknown): string {
   }
 }
 
+// --- POS integration (issue 6): adjust endpoint, guarded sets, reasons, Idempotency-Key ---------
+export const posFieldMessages = {
+  /** A guarded set (`compare_quantity`) found another quantity stored: the row is not applied. */
+  staleQuantity: (current: number, expected: number) =>
+    `Stock changed: the current quantity is ${current}, not ${expected} (compare_quantity). This row was not applied.`,
+  /** An adjustment whose result would leave the allowed quantity range: the row is not applied. */
+  resultAboveMax: (max: number, current: number) =>
+    `Ensure the resulting quantity is less than or equal to ${max}; the current quantity is ${current}.`,
+  resultBelowMin: (min: number, current: number) =>
+    `Ensure the resulting quantity is greater than or equal to ${min}; the current quantity is ${current}.`,
+  reasonFormat: (max: number) =>
+    `Enter a short code of at most ${max} characters: letters, digits, "_", "-" or "." (e.g. sale, receipt, correction, count).`,
+} as const;
+
+export const idempotencyMessages = {
+  invalidKey: (max: number) => `Idempotency-Key must be 1 to ${max} visible ASCII characters.`,
+  inFlight: 'A request with this Idempotency-Key is still being processed. Retry after it has finished.',
+  reusedWithOtherRequest:
+    'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.',
+} as const;
+
 // Sign-in of the scanner UI with a one-time link (issue 3, docs/UI.md).
 export const signInMessages = {
   codeRequired: 'A sign-in code is required: {"code": "<code from the sign-in link>"}.',

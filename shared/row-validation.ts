@@ -1,8 +1,17 @@
 // Validation of update rows, one row at a time (decisions.md, "Update"). Pure: no I/O, so the UI
 // checks a row with exactly the rules the server applies.
 import { z } from 'zod';
-import { MAX_BARCODE_LENGTH, MAX_QUANTITY, MIN_QUANTITY } from './limits.ts';
-import { fieldMessages, jsonTypeName } from './messages.ts';
+import {
+  MAX_BARCODE_LENGTH,
+  MAX_DELTA,
+  MAX_QUANTITY,
+  MAX_REASON_LENGTH,
+  MAX_REFERENCE_LENGTH,
+  MIN_DELTA,
+  MIN_QUANTITY,
+} from './limits.ts';
+import { fieldMessages, jsonTypeName, posFieldMessages } from './messages.ts';
+import type { AdjustRow } from './pos-schemas.ts';
 import type { FieldErrors, UpdateRow } from './schemas.ts';
 
 /** Key under which an error of the row as a whole is reported (DRF's name). */
@@ -12,6 +21,11 @@ const INTEGER_TEXT = /^\s*-?\d+\s*$/;
 
 /** Reads an integer the way decisions.md allows: a JSON integer, or a string of digits with an optional minus. */
 export function parseQuantity(input: unknown): number | string {
+  return parseInteger(input, MIN_QUANTITY, MAX_QUANTITY);
+}
+
+/** parseQuantity's rules with other bounds (an adjustment's delta); the value or the message. */
+export function parseInteger(input: unknown, min: number, max: number): number | string {
   if (input === undefined) return fieldMessages.required;
   if (input === null) return fieldMessages.notNull;
   let value: number;
@@ -23,8 +37,8 @@ export function parseQuantity(input: unknown): number | string {
   } else {
     return fieldMessages.notAnInteger;
   }
-  if (value > MAX_QUANTITY) return fieldMessages.maxValue(MAX_QUANTITY);
-  if (value < MIN_QUANTITY) return fieldMessages.minValue(MIN_QUANTITY);
+  if (value > max) return fieldMessages.maxValue(max);
+  if (value < min) return fieldMessages.minValue(min);
   return value === 0 ? 0 : value; // never -0
 }
 
@@ -55,19 +69,89 @@ export const warehouseNameInputSchema = z
 
 const notAnObject = (issue: z.core.$ZodRawIssue) => fieldMessages.notAnObject(jsonTypeName(issue.input));
 
+// Optional fields of the POS integration (docs/POS.md): absent and null both mean "not given", so a
+// client that serialises unset fields as null is not refused.
+
+/** Integer in [min, max] under parseQuantity's rules, or undefined when absent or null. */
+function optionalIntegerInputSchema(min: number, max: number) {
+  return z.unknown().transform((input, ctx): number | undefined => {
+    if (input === undefined || input === null) return undefined;
+    const parsed = parseInteger(input, min, max);
+    if (typeof parsed === 'string') {
+      ctx.addIssue({ code: 'custom', message: parsed });
+      return z.NEVER;
+    }
+    return parsed;
+  }).optional();
+}
+
+/** A guarded set's expected current quantity (a missing stock definition counts as 0, as reads show it). */
+export const compareQuantityInputSchema = optionalIntegerInputSchema(MIN_QUANTITY, MAX_QUANTITY);
+
+/** Required signed change of an adjustment; wide enough to cross the whole quantity range. */
+export const deltaInputSchema = z.unknown().transform((input, ctx) => {
+  const parsed = parseInteger(input, MIN_DELTA, MAX_DELTA);
+  if (typeof parsed === 'string') {
+    ctx.addIssue({ code: 'custom', message: parsed });
+    return z.NEVER;
+  }
+  return parsed;
+});
+
+const REASON = new RegExp(`^[A-Za-z0-9_.-]{1,${MAX_REASON_LENGTH}}$`);
+
+/** Why stock changed: a short code (sale, receipt, correction, count, …), recorded in the history. */
+export const reasonInputSchema = z
+  .string({ error: () => fieldMessages.notAString })
+  .min(1, { error: fieldMessages.blank })
+  .regex(REASON, { error: posFieldMessages.reasonFormat(MAX_REASON_LENGTH) })
+  .nullish()
+  .transform((value) => value ?? undefined);
+
+/** The POS's own reference of the change (receipt or delivery number), recorded in the history. */
+export const referenceInputSchema = z
+  .string({ error: () => fieldMessages.notAString })
+  .min(1, { error: fieldMessages.blank })
+  .max(MAX_REFERENCE_LENGTH, { error: fieldMessages.maxLength(MAX_REFERENCE_LENGTH) })
+  .nullish()
+  .transform((value) => value ?? undefined);
+
+const updateRowFields = {
+  barcode: barcodeInputSchema,
+  quantity: quantityInputSchema,
+  compare_quantity: compareQuantityInputSchema,
+  reason: reasonInputSchema,
+  reference: referenceInputSchema,
+};
+
 /** Row schema of the warehouse scenario: warehouse_name is required. */
 export const warehouseRowInputSchema = z.object(
-  { barcode: barcodeInputSchema, quantity: quantityInputSchema, warehouse_name: warehouseNameInputSchema },
+  { ...updateRowFields, warehouse_name: warehouseNameInputSchema },
   { error: notAnObject },
 );
 
 /** Row schema of the no-warehouse scenario: warehouse_name, if sent, is ignored. */
-export const plainRowInputSchema = z.object(
-  { barcode: barcodeInputSchema, quantity: quantityInputSchema },
+export const plainRowInputSchema = z.object(updateRowFields, { error: notAnObject });
+
+const adjustRowFields = {
+  barcode: barcodeInputSchema,
+  delta: deltaInputSchema,
+  reason: reasonInputSchema,
+  reference: referenceInputSchema,
+};
+
+/** Adjust row of the warehouse scenario: warehouse_name is required, as on update rows. */
+export const warehouseAdjustRowInputSchema = z.object(
+  { ...adjustRowFields, warehouse_name: warehouseNameInputSchema },
   { error: notAnObject },
 );
 
-export type RowCheck = { ok: true; row: UpdateRow } | { ok: false; errors: FieldErrors };
+/** Adjust row of the no-warehouse scenario: warehouse_name, if sent, is ignored. */
+export const plainAdjustRowInputSchema = z.object(adjustRowFields, { error: notAnObject });
+
+/** The outcome of validating one row: the normalised row, or its `{field: message}` errors. */
+export type RowCheckOf<Row> = { ok: true; row: Row } | { ok: false; errors: FieldErrors };
+export type RowCheck = RowCheckOf<UpdateRow>;
 
 /** Turns zod issues into the API's `{field: message}` map: the first message of each field. */
 export function fieldErrorsFrom(issues: readonly z.core.$ZodIssue[]): FieldErrors {
@@ -82,6 +166,13 @@ export function fieldErrorsFrom(issues: readonly z.core.$ZodIssue[]): FieldError
 /** Validates one row as sent; `warehousesEnabled` is the calling account's scenario. */
 export function checkUpdateRow(input: unknown, warehousesEnabled: boolean): RowCheck {
   const parsed = (warehousesEnabled ? warehouseRowInputSchema : plainRowInputSchema).safeParse(input);
+  if (!parsed.success) return { ok: false, errors: fieldErrorsFrom(parsed.error.issues) };
+  return { ok: true, row: parsed.data };
+}
+
+/** Validates one adjust row as sent, with the same rules and texts as update rows. */
+export function checkAdjustRow(input: unknown, warehousesEnabled: boolean): RowCheckOf<AdjustRow> {
+  const parsed = (warehousesEnabled ? warehouseAdjustRowInputSchema : plainAdjustRowInputSchema).safeParse(input);
   if (!parsed.success) return { ok: false, errors: fieldErrorsFrom(parsed.error.issues) };
   return { ok: true, row: parsed.data };
 }

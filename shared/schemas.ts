@@ -1,7 +1,13 @@
 // Wire shapes of the API (service spec section 2), as zod schemas. The server builds its answers
 // to these shapes; the UI parses what it receives with them.
 import { z } from 'zod';
-import { MAX_BARCODE_LENGTH, MAX_QUANTITY, MIN_QUANTITY } from './limits.ts';
+import {
+  MAX_BARCODE_LENGTH,
+  MAX_QUANTITY,
+  MAX_REASON_LENGTH,
+  MAX_REFERENCE_LENGTH,
+  MIN_QUANTITY,
+} from './limits.ts';
 
 /** A stock record without warehouse fields (no-warehouse scenario). */
 export const plainStockRecordSchema = z.strictObject({
@@ -41,6 +47,10 @@ export const updateRowSchema = z.object({
   barcode: z.string().min(1).max(MAX_BARCODE_LENGTH),
   quantity: z.number().int().min(MIN_QUANTITY).max(MAX_QUANTITY),
   warehouse_name: z.string().optional(),
+  // POS integration (issue 6, docs/POS.md): a guarded set, and why the stock changed.
+  compare_quantity: z.number().int().min(MIN_QUANTITY).max(MAX_QUANTITY).optional(),
+  reason: z.string().min(1).max(MAX_REASON_LENGTH).optional(),
+  reference: z.string().min(1).max(MAX_REFERENCE_LENGTH).optional(),
 });
 export type UpdateRow = z.infer<typeof updateRowSchema>;
 

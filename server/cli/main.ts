@@ -61,16 +61,26 @@ export function buildProgram(): Command {
     .option('--port <n>', 'port to listen on (0 picks a free one)', port, DEFAULT_PORT)
     .option('--log-level <level>', 'fatal, error, warn, info, debug or silent', 'info')
     .option('--allow-origin <origin...>', 'browser origins (e.g. http://till.local:3000) allowed to call the API; none by default')
-    .action(async (options: { db?: string; host: string; port: number; logLevel: string; allowOrigin?: string[] }) => {
+    .option('--no-announce', 'do not announce the API on the local network over mDNS (only LAN binds announce; see docs/POS.md)')
+    .action(async (options: { db?: string; host: string; port: number; logLevel: string; allowOrigin?: string[]; announce: boolean }) => {
       const dbFile = options.db ?? defaultDatabaseFile();
       if (dbFile !== ':memory:') mkdirSync(path.dirname(path.resolve(dbFile)), { recursive: true });
       const logger = pino({ level: options.logLevel }, pino.destination(2));
       const uiDir = hasBuiltUi(BUILT_UI_DIR) ? BUILT_UI_DIR : undefined; // the scanner UI, once `npm run build` made it
-      const running = await startServer({ dbFile, host: options.host, port: options.port, logger, allowedOrigins: options.allowOrigin, uiDir });
+      const running = await startServer({
+        dbFile,
+        host: options.host,
+        port: options.port,
+        logger,
+        allowedOrigins: options.allowOrigin,
+        uiDir,
+        discovery: options.announce ? {} : false,
+      });
       console.log(`barcode-inventory is serving ${running.url}/api/v1/ (database: ${dbFile})`);
       if (uiDir) console.log(`Scanner UI: ${running.url}/ (sign in: barcode-inventory signin-link --account <name>)`);
       const notice = lanNotice(options.host, running.port);
       if (notice) console.log(notice);
+      if (running.discovery) console.log(`Announcing "${running.discovery.name}" as _barcode-inventory._tcp over mDNS (--no-announce turns it off).`);
       const stop = (signal: string) => {
         console.log(`${signal} received: finishing open requests, then closing the database.`);
         running.close().then(() => process.exit(0));

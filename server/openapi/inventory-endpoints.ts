@@ -8,10 +8,12 @@ import {
   plainRowInputSchema,
   readResponseSchema,
   updateResponseSchema,
+  updateRowPosFieldsDoc,
   warehouseListSchema,
   warehouseRowInputSchema,
 } from '../../shared/index.ts';
 import type { EndpointDoc } from './endpoint-doc.ts';
+import { IDEMPOTENCY_NOTE, idempotencyResponses } from './pos-endpoints.ts';
 
 const tag = 'Inventory';
 
@@ -20,8 +22,8 @@ const tag = 'Inventory';
 const quantity = z
   .union([z.number().int().min(MIN_QUANTITY).max(MAX_QUANTITY), z.string().regex(/^\s*-?\d+\s*$/)])
   .describe('New quantity: an integer, or a string of digits with an optional minus sign.');
-const warehouseRow = warehouseRowInputSchema.extend({ quantity }).meta({ id: 'UpdateRowWithWarehouse' });
-const plainRow = plainRowInputSchema.extend({ quantity }).meta({ id: 'UpdateRowWithoutWarehouse' });
+const warehouseRow = warehouseRowInputSchema.extend({ quantity, ...updateRowPosFieldsDoc }).meta({ id: 'UpdateRowWithWarehouse' });
+const plainRow = plainRowInputSchema.extend({ quantity, ...updateRowPosFieldsDoc }).meta({ id: 'UpdateRowWithoutWarehouse' });
 
 export const inventoryEndpoints: EndpointDoc[] = [
   {
@@ -48,13 +50,16 @@ export const inventoryEndpoints: EndpointDoc[] = [
     description:
       `A JSON array of at most ${MAX_ROWS_PER_UPDATE} rows. Each row is validated on its own; valid rows are applied in request order ` +
       'in one durable transaction, invalid ones are answered in `errors` with the row echoed. `quantity` is an integer or a string of digits. ' +
-      '`warehouse_name` is required in the warehouse scenario and ignored otherwise.',
+      '`warehouse_name` is required in the warehouse scenario and ignored otherwise. ' +
+      'Optional per row (docs/POS.md): `compare_quantity` (guarded set), `reason`, `reference`.' +
+      IDEMPOTENCY_NOTE,
     body: { schema: z.array(z.union([warehouseRow, plainRow])).max(MAX_ROWS_PER_UPDATE) },
     responses: {
       200: { description: 'One record per applied row, one error entry per rejected row.', schema: updateResponseSchema.meta({ id: 'UpdateResponse' }) },
       400: { description: 'Body is not JSON, not an array, or has too many rows: nothing was changed.' },
       413: { description: 'Body larger than 1 MiB.' },
       415: { description: 'Body is not `application/json`.' },
+      ...idempotencyResponses,
     },
   },
   {

@@ -22,6 +22,7 @@ import {
   updateLineBodySchema,
 } from '../../shared/index.ts';
 import type { EndpointDoc } from './endpoint-doc.ts';
+import { IDEMPOTENCY_NOTE, idempotencyResponses } from './pos-endpoints.ts';
 
 const tag = 'Stocktakes';
 const base = '/api/v1/stocktakes/';
@@ -29,6 +30,9 @@ const one = `${base}{id}/`;
 const id = { id: { description: 'Stocktake id.' } };
 const notFound = { description: 'No such stocktake in the calling account.' };
 const readOnly = { description: 'The stocktake is committing or committed: read-only.' };
+/** 409 of a write that takes an Idempotency-Key: its own conflict, or the key still in flight. */
+const readOnlyOrInFlight = { description: `${readOnly.description} Or: ${idempotencyResponses[409].description}` };
+const keyReused = { 422: idempotencyResponses[422] };
 
 const undoResultSchema = z
   .strictObject({
@@ -51,8 +55,13 @@ export const stocktakeEndpoints: EndpointDoc[] = [
     path: base,
     tag,
     summary: 'Start a stocktake',
+    description: IDEMPOTENCY_NOTE.trim(),
     body: { schema: createStocktakeBodySchema },
-    responses: { 201: { description: 'The new open session.', schema: stocktakeSchema }, 400: { description: 'Missing or unknown warehouse_name.' } },
+    responses: {
+      201: { description: 'The new open session.', schema: stocktakeSchema },
+      400: { description: 'Missing or unknown warehouse_name.' },
+      ...idempotencyResponses,
+    },
   },
   {
     method: 'get',
@@ -70,7 +79,8 @@ export const stocktakeEndpoints: EndpointDoc[] = [
     description:
       'Adds `amount` (default 1) to the barcode\'s line; the same barcode again increases its line. An unknown barcode goes to the ' +
       'unknown queue with its count. Increments from several terminals at once are all kept. Resending a scan with the same ' +
-      '`scan_id` counts it once (answer 200 with `duplicate: true`).',
+      '`scan_id` counts it once (answer 200 with `duplicate: true`).' +
+      IDEMPOTENCY_NOTE,
     pathParams: id,
     body: { schema: scanBodySchema },
     responses: {
@@ -78,7 +88,8 @@ export const stocktakeEndpoints: EndpointDoc[] = [
       200: { description: 'A resent scan_id: counted before, not again.', schema: scanResultSchema },
       400: { description: 'Invalid barcode or amount.' },
       404: notFound,
-      409: readOnly,
+      409: readOnlyOrInFlight,
+      ...keyReused,
     },
   },
   {
@@ -86,10 +97,15 @@ export const stocktakeEndpoints: EndpointDoc[] = [
     path: `${one}undo/`,
     tag,
     summary: 'Undo the last scan',
-    description: 'Of a terminal when `terminal` is given, else of the session. Edits are not undone. The body may be empty.',
+    description: 'Of a terminal when `terminal` is given, else of the session. Edits are not undone. The body may be empty.' + IDEMPOTENCY_NOTE,
     pathParams: id,
     body: { schema: undoBodySchema, required: false },
-    responses: { 200: { description: 'The scan taken back.', schema: undoResultSchema }, 404: notFound, 409: { description: 'Nothing to undo, or read-only.' } },
+    responses: {
+      200: { description: 'The scan taken back.', schema: undoResultSchema },
+      404: notFound,
+      409: { description: `Nothing to undo, or read-only. Or: ${idempotencyResponses[409].description}` },
+      ...keyReused,
+    },
   },
   {
     method: 'get',
@@ -105,13 +121,15 @@ export const stocktakeEndpoints: EndpointDoc[] = [
     path: `${one}lines/{line}/`,
     tag,
     summary: "Edit a line's count or resolve an unknown barcode",
+    description: IDEMPOTENCY_NOTE.trim(),
     pathParams: { ...id, line: { description: 'Line id.' } },
     body: { schema: updateLineBodySchema },
     responses: {
       200: { description: 'The line after the edit.', schema: stocktakeLineSchema },
       400: { description: 'Invalid count, or a resolution for a known barcode.' },
       404: { description: 'No such stocktake or line.' },
-      409: readOnly,
+      409: readOnlyOrInFlight,
+      ...keyReused,
     },
   },
   {

@@ -3,16 +3,16 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import {
   INVENTORY_PATH,
-  MAX_ROWS_PER_UPDATE,
   WAREHOUSES_PATH,
   assembleReadResponse,
-  jsonTypeName,
   parseBarcodeList,
   requestMessages,
 } from '../../shared/index.ts';
 import { type CallerState, authenticateCaller } from '../http/authenticate.ts';
 import { HttpError } from '../http/http-error.ts';
+import { idempotencyKey, respondOnce } from '../http/idempotency.ts';
 import { readJsonBody } from '../http/json-body.ts';
+import { requireRowList } from '../http/row-list.ts';
 import type { Database } from '../store/database.ts';
 import { listWarehouses, readStockRecords } from '../store/stock-read.ts';
 import { updateStock } from '../store/stock-write.ts';
@@ -48,11 +48,13 @@ export function apiRouter(db: Database): Router<CallerState> {
     ctx.body = assembleReadResponse(parsed.barcodes, (barcode) => records.get(barcode));
   });
 
-  router.post(inventory, auth, async (ctx) => {
+  // Idempotency-Key and the optional POS row fields: docs/POS.md.
+  router.post(inventory, auth, idempotencyKey(db), async (ctx) => {
     const body = await readJsonBody(ctx);
-    if (!Array.isArray(body)) throw new HttpError(400, requestMessages.expectedList(jsonTypeName(body)));
-    if (body.length > MAX_ROWS_PER_UPDATE) throw new HttpError(400, requestMessages.tooManyRows(body.length));
-    ctx.body = updateStock(db, ctx.state.caller, body, { source: 'api', tokenId: ctx.state.caller.tokenId });
+    respondOnce(db, ctx, body, () => {
+      const rows = requireRowList(body);
+      return { status: 200, body: updateStock(db, ctx.state.caller, rows, { source: 'api', tokenId: ctx.state.caller.tokenId }) };
+    });
   });
 
   router.get(warehouses, auth, (ctx) => {

@@ -11,6 +11,7 @@ import {
 } from '../../shared/index.ts';
 import { type CallerState, authenticateCaller } from '../http/authenticate.ts';
 import { HttpError } from '../http/http-error.ts';
+import { idempotencyKey, respondOnce } from '../http/idempotency.ts';
 import { parseBody, pathId } from '../http/validated-input.ts';
 import type { Database } from '../store/database.ts';
 import { commitStocktake } from '../store/stocktake-commit.ts';
@@ -44,15 +45,17 @@ const storeErrors: Middleware = async (_ctx, next) => {
 export function stocktakeRouter(db: Database): Router<CallerState> {
   const router = new Router<CallerState>();
   const auth = authenticateCaller(db);
+  // Every synchronous write takes an optional Idempotency-Key (docs/POS.md); the commit is
+  // asynchronous and safe to resend by design (it resumes and never applies a line twice).
+  const once = idempotencyKey(db);
   const at = (path: string) => withOptionalSlash(`${path}/`);
 
   router.get(at(base), auth, (ctx) => {
     ctx.body = listStocktakes(db, ctx.state.caller);
   });
-  router.post(at(base), auth, storeErrors, async (ctx) => {
+  router.post(at(base), auth, storeErrors, once, async (ctx) => {
     const body = await parseBody(ctx, createStocktakeBodySchema);
-    ctx.status = 201;
-    ctx.body = createStocktake(db, ctx.state.caller, body);
+    respondOnce(db, ctx, body, () => ({ status: 201, body: createStocktake(db, ctx.state.caller, body) }));
   });
   router.get(at(one), auth, storeErrors, (ctx) => {
     ctx.body = getStocktake(db, ctx.state.caller, pathId(ctx.params.id));
@@ -60,23 +63,24 @@ export function stocktakeRouter(db: Database): Router<CallerState> {
   router.get(at(`${one}/lines`), auth, storeErrors, (ctx) => {
     ctx.body = listLines(db, ctx.state.caller, pathId(ctx.params.id));
   });
-  router.patch(at(`${one}/lines/:line`), auth, storeErrors, async (ctx) => {
+  router.patch(at(`${one}/lines/:line`), auth, storeErrors, once, async (ctx) => {
     const id = pathId(ctx.params.id);
     const line = pathId(ctx.params.line);
     const body = await parseBody(ctx, updateLineBodySchema);
-    ctx.body = updateLine(db, ctx.state.caller, id, line, body);
+    respondOnce(db, ctx, body, () => ({ status: 200, body: updateLine(db, ctx.state.caller, id, line, body) }));
   });
-  router.post(at(`${one}/scans`), auth, storeErrors, async (ctx) => {
+  router.post(at(`${one}/scans`), auth, storeErrors, once, async (ctx) => {
     const id = pathId(ctx.params.id);
     const body = await parseBody(ctx, scanBodySchema);
-    const result = recordScan(db, ctx.state.caller, id, body);
-    ctx.status = result.scan.duplicate ? 200 : 201;
-    ctx.body = result;
+    respondOnce(db, ctx, body, () => {
+      const result = recordScan(db, ctx.state.caller, id, body);
+      return { status: result.scan.duplicate ? 200 : 201, body: result };
+    });
   });
-  router.post(at(`${one}/undo`), auth, storeErrors, async (ctx) => {
+  router.post(at(`${one}/undo`), auth, storeErrors, once, async (ctx) => {
     const id = pathId(ctx.params.id);
     const body = await parseBody(ctx, undoBodySchema);
-    ctx.body = undoLastScan(db, ctx.state.caller, id, body);
+    respondOnce(db, ctx, body, () => ({ status: 200, body: undoLastScan(db, ctx.state.caller, id, body) }));
   });
   router.get(at(`${one}/review`), auth, storeErrors, (ctx) => {
     ctx.body = reviewStocktake(db, ctx.state.caller, pathId(ctx.params.id));

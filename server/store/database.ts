@@ -45,7 +45,13 @@ export class Database {
   }
 
   private async migrate(): Promise<void> {
-    const { error, results } = await new Migrator({ db: this.kysely, provider: migrationProvider }).migrateToLatest();
+    // Unordered: branches add migrations in parallel (0002_pos after 0003_stocktakes had run on some
+    // databases); each migration touches its own tables, so running a missing lower one later is safe.
+    const { error, results } = await new Migrator({
+      db: this.kysely,
+      provider: migrationProvider,
+      allowUnorderedMigrations: true,
+    }).migrateToLatest();
     if (error) {
       const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
       throw new Error(`Database migration ${failed} failed: ${String(error)}`, { cause: error });

@@ -96,6 +96,24 @@ const initial: Migration = {
   },
 };
 
+// POS integration (issue 6, docs/POS.md): the answers of writes sent with an Idempotency-Key, per
+// account, so a retried request is answered again instead of applied again, also after a restart.
+const pos: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('idempotency_keys')
+      .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
+      .addColumn('key', 'text', (c) => c.notNull())
+      .addColumn('request_hash', 'text', (c) => c.notNull())
+      .addColumn('status', 'integer', (c) => c.notNull())
+      .addColumn('response_body', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('idempotency_keys_pk', ['account_id', 'key'])
+      .execute();
+    await db.schema.createIndex('idempotency_keys_created_at').on('idempotency_keys').column('created_at').execute();
+  },
+};
+
 // Stocktakes (issue 5): count sessions, their lines (known and unknown barcodes) and the scans that
 // built them; indexes that let the stock history be paged by id per account and per unit.
 const stocktakes: Migration = {
@@ -178,6 +196,7 @@ const uiSignin: Migration = {
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
+  '0002_pos': pos,
   '0003_stocktakes': stocktakes,
   '0005_ui_signin': uiSignin,
 };

@@ -77,6 +77,19 @@ export interface ApiTokenTable {
   revoked_at: string | null;
 }
 
+/** The answer of a write sent with an Idempotency-Key (migration 0002_pos, docs/POS.md). */
+export interface IdempotencyKeyTable {
+  account_id: number;
+  key: string;
+  /** SHA-256, hex, of the method, path and canonical JSON body of the first request. */
+  request_hash: string;
+  status: number;
+  /** The first response's body, JSON. */
+  response_body: string;
+  /** ISO 8601 UTC; keys older than IDEMPOTENCY_KEY_TTL_HOURS are purged lazily. */
+  created_at: string;
+}
+
 /** A count session (issue 5): open → committing → committed; a committed one is read-only and kept. */
 export interface StocktakeTable {
   id: Generated<number>;
@@ -151,6 +164,7 @@ export interface Schema {
   stock: StockTable;
   stock_history: StockHistoryTable;
   api_tokens: ApiTokenTable;
+  idempotency_keys: IdempotencyKeyTable;
   stocktakes: StocktakeTable;
   stocktake_lines: StocktakeLineTable;
   stocktake_scans: StocktakeScanTable;
