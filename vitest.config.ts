@@ -5,5 +5,6 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    globalSetup: ['test/support/build-ui.ts'], // builds the UI for test/e2e when it is missing or stale
   },
 });

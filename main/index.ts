@@ -14,8 +14,8 @@ import { SIGNIN_OFFERS_CHANNEL } from './ipc-channels.ts';
 const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
   "connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
-/** Sign-in codes handed to the window are used at once; a short life is enough. */
-const OFFER_TTL_MS = 60_000;
+/** Sign-in codes handed to the window live long enough for a person to pick an account. */
+const OFFER_TTL_MS = 10 * 60_000;
 
 const uiDir = path.join(import.meta.dirname, '../renderer');
 const preload = path.join(import.meta.dirname, '../preload/index.cjs');

@@ -62,8 +62,10 @@ export function App() {
           await signInWithToken(token);
           return;
         } catch (error) {
-          if (error instanceof ApiError && error.unauthorized) saveToken(null);
-          if (!cancelled) setState({ kind: 'signed-out', message: `Please sign in again: ${(error as Error).message}` });
+          const unauthorized = error instanceof ApiError && error.unauthorized;
+          if (unauthorized) saveToken(null); // otherwise the token is kept: a reload retries it
+          const message = unauthorized ? `Please sign in again: ${(error as Error).message}` : `${(error as Error).message} Reload the page to try again.`;
+          if (!cancelled) setState({ kind: 'signed-out', message });
           return;
         }
       }
@@ -86,12 +88,27 @@ export function App() {
     };
   }, [signInWithCode, signInWithToken]);
 
+  // A sign-in link opened in a tab that already shows the UI changes only the fragment: take it too.
+  useEffect(() => {
+    const onHashChange = () => {
+      const code = takeSignInCode();
+      if (code === null) return;
+      signInWithCode(code).catch((error: unknown) => {
+        saveToken(null);
+        setState({ kind: 'signed-out', message: (error as Error).message });
+      });
+    };
+    window.addEventListener('hashchange', onHashChange);
+    return () => window.removeEventListener('hashchange', onHashChange);
+  }, [signInWithCode]);
+
   switch (state.kind) {
     case 'starting':
       return <main className="starting">Starting…</main>;
     case 'signed-out':
       return (
         <SignInScreen
+          key={state.message ?? ''}
           message={state.message}
           offers={state.offers ?? []}
           onToken={signInWithToken}

@@ -3,6 +3,9 @@ export interface ListRow {
   id: number;
   barcode: string;
   quantity: string;
+  /** Item (and variant) name once looked up; `known` false for a barcode the account does not have. */
+  name?: string | undefined;
+  known?: boolean | undefined;
   errors?: Record<string, string> | undefined;
 }
 
@@ -31,8 +34,9 @@ export function ListPanel(props: {
       <table className="rows" data-testid="list-rows">
         <tbody>
           {rows.map((row) => (
-            <tr key={row.id} data-barcode={row.barcode} data-state={row.errors ? 'rejected' : 'pending'} className={row.errors ? 'error' : undefined}>
-              <td>
+            <tr key={row.id} data-barcode={row.barcode} data-state={row.errors ? 'rejected' : 'pending'} className={row.errors || row.known === false ? 'error' : undefined}>
+              <td className="row-name">
+                <strong>{row.known === false ? 'Unknown barcode' : (row.name ?? '…')}</strong>
                 <code>{row.barcode}</code>
               </td>
               <td>

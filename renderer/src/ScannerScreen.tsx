@@ -179,6 +179,7 @@ export function ScannerScreen({ session, onSignOut }: { session: Session; onSign
   const submitQuantity = (event: FormEvent) => {
     event.preventDefault();
     if (!target || sending) return;
+    if (withWarehouses && currentWarehouse === null) return feedback('error', 'Choose a warehouse first (top bar)');
     const row: RowInput = { barcode: target.barcode, quantity: quantity.trim(), ...(currentWarehouse !== null ? { warehouse_name: currentWarehouse } : {}) };
     const name = target.info ? describe(target.info) : target.barcode;
     const before = target.info ? quantityIn(target.info.records, currentWarehouse) : undefined;
@@ -216,18 +217,28 @@ export function ScannerScreen({ session, onSignOut }: { session: Session; onSign
       const prev = rowsRef.current;
       const same = prev.find((r) => r.barcode === barcode);
       if (!same && prev.length >= MAX_ROWS_PER_UPDATE) return feedback('error', `The list is full (${MAX_ROWS_PER_UPDATE} rows): send it first`);
-      updateRows((list) =>
-        same
-          ? list.map((r) => (r === same ? { ...r, quantity: String((Number.parseInt(r.quantity, 10) || 0) + 1), errors: undefined } : r))
-          : [...list, { id: nextId.current++, barcode, quantity: '1' }],
-      );
-      feedback('ok', same ? `${barcode}: ${(Number.parseInt(same.quantity, 10) || 0) + 1}` : `Counted ${barcode}`);
+      if (same) {
+        const count = (Number.parseInt(same.quantity, 10) || 0) + 1;
+        updateRows((list) => list.map((r) => (r.id === same.id ? { ...r, quantity: String(count), errors: undefined } : r)));
+        return feedback(same.known === false ? 'error' : 'ok', `${same.name ?? barcode}: ${count}`);
+      }
+      const id = nextId.current++;
+      updateRows((list) => [...list, { id, barcode, quantity: '1' }]);
+      setBanner({ tone: 'busy', text: `Counted ${barcode}…` });
+      // Names the row, and warns at once (tone included) when the barcode is unknown.
+      lookUpBarcodes(client, [barcode]).then(([info]) => {
+        const known = info!.records.length > 0;
+        updateRows((list) => list.map((r) => (r.id === id ? { ...r, known, name: known ? describe(info!) : undefined } : r)));
+        if (known) feedback('ok', `${describe(info!)}: 1`);
+        else feedback('error', `Unknown barcode: ${barcode}`);
+      }, failed);
     },
-    [feedback, updateRows],
+    [client, feedback, failed, updateRows],
   );
 
   const sendList = () => {
     if (rowsRef.current.length === 0 || sending) return;
+    if (withWarehouses && currentWarehouse === null) return feedback('error', 'Choose a warehouse first (top bar)');
     const sent = rowsRef.current;
     const inputs: RowInput[] = sent.map((r) => ({ barcode: r.barcode, quantity: r.quantity.trim(), ...(currentWarehouse !== null ? { warehouse_name: currentWarehouse } : {}) }));
     setSending(true);
@@ -310,7 +321,7 @@ export function ScannerScreen({ session, onSignOut }: { session: Session; onSign
   );
 
   return (
-    <div className="scanner">
+    <div className="scanner" data-ready={!withWarehouses || warehouse !== null}>
       <header className="topbar">
         <h1>Barcode inventory</h1>
         <span className="account" data-testid="account">

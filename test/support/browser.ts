@@ -3,8 +3,9 @@
 import sparticuz from '@sparticuz/chromium';
 import { type Browser, chromium } from 'playwright-core';
 
-/** Flags of @sparticuz/chromium that would weaken what the tests check (same-origin rules, CSP). */
-const UNWANTED_FLAGS = ['--disable-web-security', '--allow-running-insecure-content'];
+/** Flags of @sparticuz/chromium that would weaken what the tests check (same-origin rules, CSP), or end
+ * the whole browser when one context closes (--single-process). */
+const UNWANTED_FLAGS = ['--disable-web-security', '--allow-running-insecure-content', '--single-process'];
 /** Keep Chromium quiet on a machine without internet (ENVIRONMENT.md). */
 const QUIET_FLAGS = ['--disable-background-networking', '--disable-component-update', '--no-first-run'];
 

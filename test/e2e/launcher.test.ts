@@ -1,0 +1,59 @@
+// `npm start`'s launcher where Electron cannot run (no display here): one clear line, then the same
+// UI served headless with working one-time sign-in links, on the demo data while the database is empty.
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, describe, expect, it } from 'vitest';
+import { INVENTORY_PATH, SIGNIN_PATH } from '../../shared/index.ts';
+import { tempDir } from '../support/test-server.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+describe('npm start launcher without a display', () => {
+  const temp = tempDir('bi-launch-');
+  let child: ChildProcess | undefined;
+  afterAll(() => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    temp.remove();
+  });
+
+  it('says in one line that Electron cannot run, serves the UI and prints sign-in links; stops on SIGTERM', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, BARCODE_INVENTORY_DB: path.join(temp.dir, 'inventory.db') };
+    delete env.DISPLAY;
+    delete env.WAYLAND_DISPLAY;
+    child = spawn(process.execPath, [path.join(root, 'scripts/start.ts'), '--port', '0'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines: string[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`launcher printed only:\n${lines.join('\n')}`)), 20_000);
+      createInterface({ input: child!.stdout! }).on('line', (line) => {
+        lines.push(line);
+        if (line.startsWith('Stop with Ctrl-C')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    await done;
+
+    const notices = lines.filter((l) => l.includes('Electron'));
+    expect(notices).toEqual([expect.stringMatching(/^Electron cannot run here \(no display: DISPLAY is not set\): serving the scanner UI headless at http:\/\/127\.0\.0\.1:\d+\/ instead\.$/)]);
+    const url = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(notices[0]!)![1]!;
+    expect(lines.some((l) => l.startsWith('Database: demo data in') && l.includes(temp.dir))).toBe(true);
+
+    const page = await fetch(`${url}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
+
+    const links = lines.filter((l) => l.startsWith('Sign in as '));
+    expect(links.map((l) => /^Sign in as ([\w-]+)/.exec(l)![1])).toEqual(['demo-shop', 'demo-kiosk']);
+    const code = decodeURIComponent(/#signin=([\w-]+)$/.exec(links[1]!)![1]!);
+    const signIn = await fetch(`${url}${SIGNIN_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    const { token } = (await signIn.json()) as { token: string };
+    const read = await fetch(`${url}${INVENTORY_PATH}?barcodes=0000000000017`, { headers: { authorization: `Token ${token}` } });
+    expect(await read.json()).toEqual({ results: [{ item: 90101, liquid_stock: null, barcode: '0000000000017', quantity: 140 }], errors: [] });
+
+    const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});

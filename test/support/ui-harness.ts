@@ -1,0 +1,78 @@
+// Helpers of the end-to-end tests: the real server serving the built UI, a signed-in page, and a
+// keyboard whose key times are set exactly (CDP Input.dispatchKeyEvent's `timestamp` becomes
+// KeyboardEvent.timeStamp), so scanner-speed bursts and human-speed typing are the same on a loaded
+// machine as on an idle one. The keys themselves are real, trusted input events.
+import type { Browser, CDPSession, Page } from 'playwright-core';
+import { BUILT_UI_DIR } from '../../server/http/static-ui.ts';
+import { createSignInCode } from '../../server/store/signin-codes.ts';
+import { type TestServer, startTestServer } from './test-server.ts';
+
+export function startUiServer(catalogue: unknown): Promise<TestServer> {
+  return startTestServer(catalogue, { uiDir: BUILT_UI_DIR });
+}
+
+/** Named keys as Chromium expects them from CDP. */
+const NAMED_KEYS: Record<string, { code: string; keyCode: number; text?: string }> = {
+  Enter: { code: 'Enter', keyCode: 13, text: '\r' },
+  Tab: { code: 'Tab', keyCode: 9 },
+  Escape: { code: 'Escape', keyCode: 27 },
+  Backspace: { code: 'Backspace', keyCode: 8 },
+  F2: { code: 'F2', keyCode: 113 },
+  F3: { code: 'F3', keyCode: 114 },
+  F4: { code: 'F4', keyCode: 115 },
+};
+
+export interface VirtualKeyboard {
+  /** Types `text` then `suffix`, `gapMs` apart (scanner speed by default). */
+  scan(text: string, options?: { gapMs?: number; suffix?: 'Enter' | 'Tab' }): Promise<void>;
+  /** Types like a person: `gapMs` (default 250 ms) between keys. */
+  type(text: string, options?: { gapMs?: number }): Promise<void>;
+  /** One named key (Enter, Tab, Escape, F2…) after a human pause. */
+  press(key: string, options?: { gapMs?: number }): Promise<void>;
+}
+
+export async function virtualKeyboard(page: Page): Promise<VirtualKeyboard> {
+  const cdp: CDPSession = await page.context().newCDPSession(page);
+  let clock = Date.now(); // ms; only the differences between keys matter
+  const send = async (key: string, gapMs: number) => {
+    clock += gapMs;
+    const timestamp = clock / 1000;
+    const named = NAMED_KEYS[key];
+    if (named) {
+      const common = { key, code: named.code, windowsVirtualKeyCode: named.keyCode, nativeVirtualKeyCode: named.keyCode, timestamp };
+      await cdp.send('Input.dispatchKeyEvent', { type: named.text ? 'keyDown' : 'rawKeyDown', ...common, ...(named.text ? { text: named.text, unmodifiedText: named.text } : {}) });
+      await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', ...common });
+    } else {
+      await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key, text: key, unmodifiedText: key, timestamp });
+      await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key, timestamp });
+    }
+  };
+  return {
+    async scan(text, { gapMs = 1, suffix = 'Enter' } = {}) {
+      let first = true;
+      for (const ch of text) {
+        await send(ch, first ? 1000 : gapMs); // a pause before the scan: it starts a new run
+        first = false;
+      }
+      await send(suffix, gapMs);
+    },
+    async type(text, { gapMs = 250 } = {}) {
+      for (const ch of text) await send(ch, gapMs);
+    },
+    async press(key, { gapMs = 250 } = {}) {
+      await send(key, gapMs);
+    },
+  };
+}
+
+/** Opens the UI through a fresh one-time sign-in link of `account` and waits until it is signed in. */
+export async function signedInPage(browser: Browser, server: TestServer, account: string): Promise<{ page: Page; keys: VirtualKeyboard }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  context.setDefaultTimeout(10_000); // a failing step names itself well before the test's own timeout
+  const page = await context.newPage();
+  const { code } = createSignInCode(server.db, account);
+  await page.goto(`${server.url}/#signin=${code}`);
+  await page.getByTestId('account').filter({ hasText: account }).waitFor();
+  await page.locator('.scanner[data-ready="true"]').waitFor(); // the warehouse list has arrived
+  return { page, keys: await virtualKeyboard(page) };
+}

@@ -1,0 +1,222 @@
+// The server side of the scanner UI: static files at `/`, one-time sign-in codes, the account and
+// labels endpoints, the signin-link command, and the demo database of the first start.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_PATH, INVENTORY_PATH, LABELS_PATH, SIGNIN_PATH, requestMessages, signInMessages } from '../shared/index.ts';
+import { chooseStartDatabase } from '../server/launch/start-database.ts';
+import { listAccounts } from '../server/store/accounts.ts';
+import { Database } from '../server/store/database.ts';
+import { createSignInCode, redeemSignInCode } from '../server/store/signin-codes.ts';
+import { type TestServer, seedDatabase, startTestServer, tempDir } from './support/test-server.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/** A small stand-in for a built UI: the server must serve whatever the build put there. */
+function fakeUi(dir: string): string {
+  const ui = path.join(dir, 'ui');
+  mkdirSync(path.join(ui, 'assets'), { recursive: true });
+  writeFileSync(path.join(ui, 'index.html'), '<!doctype html><title>ui</title>');
+  writeFileSync(path.join(ui, 'assets', 'app-abc123.js'), 'console.log(1)');
+  writeFileSync(path.join(ui, '.secret'), 'hidden');
+  return ui;
+}
+
+describe('static UI', () => {
+  let server: TestServer;
+  const temp = tempDir('bi-ui-');
+  beforeAll(async () => {
+    server = await startTestServer(undefined, { uiDir: fakeUi(temp.dir) });
+  });
+  afterAll(async () => {
+    await server.stop();
+    temp.remove();
+  });
+
+  it('serves index.html at / (revalidated) and hashed assets (cached for good)', async () => {
+    const index = await server.request('GET', '/');
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    expect(await index.text()).toContain('<title>ui</title>');
+    const asset = await server.request('GET', '/assets/app-abc123.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toMatch(/javascript/);
+    expect(asset.headers.get('cache-control')).toBe('max-age=31536000,immutable');
+    const head = await server.request('HEAD', '/');
+    expect(head.status).toBe(200);
+  });
+
+  it('answers missing, hidden and escaping paths with the JSON 404/4xx of the API, never a file-system detail', async () => {
+    for (const urlPath of ['/nope.html', '/assets/missing.js', '/.secret', '/assets/']) {
+      const res = await server.request('GET', urlPath);
+      expect(res.status, urlPath).toBe(404);
+      expect(await res.json()).toEqual({ detail: requestMessages.notFound });
+    }
+    const escaping = await server.request('GET', '/..%2f..%2fpackage.json');
+    expect([400, 403, 404]).toContain(escaping.status);
+    const body = (await escaping.json()) as { detail: string };
+    expect(body.detail).not.toMatch(/\/|ENOENT/);
+  });
+
+  it('leaves API paths alone: JSON 404 and 405 as before', async () => {
+    const missing = await server.request('GET', '/api/v1/nope/');
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ detail: requestMessages.notFound });
+    const wrongMethod = await server.request('DELETE', INVENTORY_PATH, { token: server.tokens.kiosk! });
+    expect(wrongMethod.status).toBe(405);
+    const post = await server.request('POST', '/', { body: {} });
+    expect(post.status).toBe(404);
+  });
+
+  it('serves no files when no UI folder is given', async () => {
+    const bare = await startTestServer();
+    try {
+      const res = await bare.request('GET', '/');
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ detail: requestMessages.notFound });
+    } finally {
+      await bare.stop();
+    }
+  });
+});
+
+describe('sign-in codes and UI endpoints', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.stop());
+
+  const redeem = (body: unknown) => server.request('POST', SIGNIN_PATH, { body });
+
+  it('exchanges a code once for a working token of its account', async () => {
+    const { code } = createSignInCode(server.db, 'north');
+    const res = await redeem({ code });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const body = (await res.json()) as { token: string; account: string; warehouses_enabled: boolean };
+    expect(body).toEqual({ account: 'north', warehouses_enabled: true, token: expect.stringMatching(/^bi_/) });
+    const read = await server.request('GET', `${INVENTORY_PATH}?barcodes=8690000000017`, { token: body.token });
+    expect(read.status).toBe(200);
+    expect(((await read.json()) as { results: unknown[] }).results).toHaveLength(2);
+
+    const again = await redeem({ code });
+    expect(again.status).toBe(400);
+    expect(await again.json()).toEqual({ detail: signInMessages.invalidCode });
+  });
+
+  it('refuses expired, unknown and malformed codes', async () => {
+    const past = new Date(Date.now() - 60 * 60_000);
+    const { code: expired } = createSignInCode(server.db, 'kiosk', 60_000, past);
+    for (const body of [{ code: expired }, { code: 'not-a-code' }]) {
+      const res = await redeem(body);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ detail: signInMessages.invalidCode });
+    }
+    for (const body of [{}, { code: 42 }, [], { code: '' }]) {
+      const res = await redeem(body);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ detail: signInMessages.codeRequired });
+    }
+    const text = await server.request('POST', SIGNIN_PATH, { body: 'code=x', headers: { 'content-type': 'text/plain' } });
+    expect(text.status).toBe(415);
+    const get = await server.request('GET', SIGNIN_PATH);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toContain('POST');
+  });
+
+  it('lets a code be redeemed only once even when two requests race', async () => {
+    const { code } = createSignInCode(server.db, 'kiosk');
+    const answers = await Promise.all([redeem({ code }), redeem({ code }), redeem({ code })]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400]);
+    expect(redeemSignInCode(server.db, code)).toBeUndefined();
+  });
+
+  it('says who a token belongs to, and needs a token for it', async () => {
+    const res = await server.request('GET', ACCOUNT_PATH, { token: server.tokens.kiosk! });
+    expect(await res.json()).toEqual({ account: 'kiosk', warehouses_enabled: false });
+    const anonymous = await server.request('GET', ACCOUNT_PATH);
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('names the items and variants behind barcodes of the calling account only', async () => {
+    const res = await server.request('GET', `${LABELS_PATH}?barcodes=8690000000017,8690000000024,111,nope`, { token: server.tokens.north! });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      labels: {
+        '8690000000017': { item_name: 'Mug', variant_name: null },
+        '8690000000024': { item_name: 'T-shirt', variant_name: 'S' },
+      },
+    });
+    const empty = await server.request('GET', LABELS_PATH, { token: server.tokens.north! });
+    expect(empty.status).toBe(400);
+  });
+});
+
+describe('signin-link command', () => {
+  it('prints a link whose code signs in once', async () => {
+    const temp = tempDir();
+    try {
+      const dbFile = path.join(temp.dir, 'inventory.db');
+      await seedDatabase(dbFile, { accounts: [{ name: 'shop', warehouses_enabled: false, items: [] }] });
+      const run = (account: string) =>
+        spawnSync(process.execPath, [path.join(root, 'bin/barcode-inventory.js'), 'signin-link', '--account', account, '--db', dbFile, '--url', 'http://127.0.0.1:9999/'], { encoding: 'utf8' });
+      const ok = run('shop');
+      expect(ok.status).toBe(0);
+      const link = ok.stdout.trim().split('\n').at(-1)!;
+      expect(link).toMatch(/^http:\/\/127\.0\.0\.1:9999\/#signin=[\w-]+$/);
+      const db = await Database.open(dbFile);
+      try {
+        const code = decodeURIComponent(link.split('#signin=')[1]!);
+        expect(redeemSignInCode(db, code)?.account.name).toBe('shop');
+        expect(redeemSignInCode(db, code)).toBeUndefined();
+      } finally {
+        db.close();
+      }
+      const missing = run('nobody');
+      expect(missing.status).toBe(1);
+      expect(missing.stderr).toContain('No account named "nobody"');
+    } finally {
+      temp.remove();
+    }
+  });
+});
+
+describe('first start: the demo database', () => {
+  it('uses a demo database with both scenarios while the real one is empty, loaded once', async () => {
+    const temp = tempDir();
+    try {
+      const dbFile = path.join(temp.dir, 'data', 'inventory.db');
+      const first = await chooseStartDatabase({ dbFile });
+      expect(first.demo).toBe(true);
+      expect(first.dbFile).toBe(path.join(temp.dir, 'data', 'demo.db'));
+      expect(first.accounts.map((a) => a.warehousesEnabled).sort()).toEqual([false, true]);
+
+      // A change made in the demo survives the next start (it is not loaded again).
+      const db = await Database.open(first.dbFile);
+      const kiosk = first.accounts.find((a) => !a.warehousesEnabled)!;
+      const { updateStock } = await import('../server/store/stock-write.ts');
+      updateStock(db, kiosk, [{ barcode: '0000000000017', quantity: 3 }], { source: 'test' });
+      db.close();
+      const second = await chooseStartDatabase({ dbFile });
+      expect(second.dbFile).toBe(first.dbFile);
+      const again = await Database.open(second.dbFile);
+      const { readStockRecords } = await import('../server/store/stock-read.ts');
+      expect(readStockRecords(again, kiosk, ['0000000000017']).get('0000000000017')).toEqual([expect.objectContaining({ quantity: 3 })]);
+      again.close();
+
+      // The real database was left empty; once it has an account, it is the one used.
+      const real = await Database.open(dbFile);
+      expect(listAccounts(real)).toEqual([]);
+      real.close();
+      await seedDatabase(dbFile, { accounts: [{ name: 'mine', warehouses_enabled: false, items: [] }] });
+      const third = await chooseStartDatabase({ dbFile });
+      expect(third).toEqual({ dbFile, demo: false, accounts: [expect.objectContaining({ name: 'mine' })] });
+      expect((await chooseStartDatabase({ dbFile: path.join(temp.dir, 'empty.db'), demo: false })).demo).toBe(false);
+    } finally {
+      temp.remove();
+    }
+  });
+});
