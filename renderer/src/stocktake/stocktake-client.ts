@@ -1,5 +1,6 @@
 // The stocktake views' way to the server: same-origin requests with the signed-in token, every answer
-// parsed with the shared zod schemas. Failures are ApiError, as in the rest of the UI.
+// parsed with the shared zod schemas through api-client's requestJson, so failures are ApiError as in
+// the rest of the UI.
 import { z } from 'zod';
 import {
   STOCKTAKES_PATH,
@@ -14,7 +15,6 @@ import {
   type UnknownResolution,
   commitResultSchema,
   historyPageSchema,
-  requestErrorSchema,
   scanResultSchema,
   stocktakeLineListSchema,
   stocktakeLineSchema,
@@ -23,28 +23,14 @@ import {
   stocktakeReviewSchema,
   stocktakeSchema,
 } from '../../../shared/index.ts';
-import { ApiError } from '../api-client.ts';
+import { requestJson } from '../api-client.ts';
 import { loadToken } from '../storage.ts';
 
-async function call<S extends z.ZodType>(schema: S, path: string, method = 'GET', body?: unknown): Promise<z.infer<S>> {
-  const headers = new Headers({ Accept: 'application/json' });
-  const token = loadToken();
-  if (token) headers.set('Authorization', `Token ${token}`);
-  if (body !== undefined) headers.set('Content-Type', 'application/json');
-  let response: Response;
-  try {
-    response = await fetch(path, { method, headers, cache: 'no-store', ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  } catch {
-    throw new ApiError(0, 'The server cannot be reached. Scans are kept and sent when it is back.');
-  }
-  const json: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const parsed = requestErrorSchema.safeParse(json);
-    throw new ApiError(response.status, parsed.success ? parsed.data.detail : `The server answered ${response.status}.`);
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new ApiError(response.status, 'The server sent an answer this UI does not understand.');
-  return parsed.data;
+const UNREACHABLE = 'The server cannot be reached. Scans are kept and sent when it is back.';
+
+/** A request with the signed-in token; fetch, error and parsing are api-client's `requestJson`. */
+function call<S extends z.ZodType>(schema: S, path: string, method = 'GET', body?: unknown): Promise<z.infer<S>> {
+  return requestJson(schema, path, { method, body, token: loadToken(), unreachable: UNREACHABLE });
 }
 
 const undoResultSchema = z.object({ undone: z.object({ barcode: z.string(), amount: z.number() }), line: stocktakeLineSchema.nullable() });
