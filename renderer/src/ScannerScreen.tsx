@@ -13,6 +13,7 @@ import { useScanCapture } from './scan-capture.ts';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { type CardState, StockCard } from './StockCard.tsx';
 import { type UiSettings, loadSettings, loadWarehouse, saveSettings, saveWarehouse } from './storage.ts';
+import { WarehouseSelect } from './WarehouseSelect.tsx';
 
 type Mode = 'lookup' | 'set' | 'list';
 const MODES: { mode: Mode; label: string; key: string }[] = [
@@ -328,16 +329,7 @@ export function ScannerScreen({ session, onSignOut }: { session: Session; onSign
           {account.account}
         </span>
         {withWarehouses ? (
-          <label className="warehouse">
-            Warehouse
-            <select value={warehouse ?? ''} onChange={(e) => chooseWarehouse(e.target.value)} data-testid="warehouse-select">
-              {warehouses.map((w) => (
-                <option key={w.id} value={w.name}>
-                  {w.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <WarehouseSelect className="warehouse" warehouses={warehouses} value={warehouse ?? ''} onChange={chooseWarehouse} testId="warehouse-select" />
         ) : null}
         <span className="spacer" />
         <a href="#stocktake" data-testid="stocktake-nav">Stocktake</a>
