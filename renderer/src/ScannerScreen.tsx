@@ -28,15 +28,8 @@ interface Banner {
   text: string;
 }
 
-interface LookupEntry {
-  id: number;
-  barcode: string;
-  state: CardState;
-  info?: BarcodeInfo;
-  message?: string;
-}
-
-interface SetTarget {
+/** A barcode shown on a StockCard: a looked-up one, or the target of Set stock. */
+interface CardEntry {
   id: number;
   barcode: string;
   state: CardState;
@@ -73,8 +66,8 @@ export function ScannerScreen({ session, onSignOut }: { session: Session; onSign
   const [warehouses, setWarehouses] = useState<Warehouse[]>([]);
   const [warehouse, setWarehouse] = useState<string | null>(null);
   const [banner, setBanner] = useState<Banner>({ tone: 'idle', text: 'Ready: scan a barcode' });
-  const [lookups, setLookups] = useState<LookupEntry[]>([]);
-  const [target, setTarget] = useState<SetTarget | null>(null);
+  const [lookups, setLookups] = useState<CardEntry[]>([]);
+  const [target, setTarget] = useState<CardEntry | null>(null);
   const [quantity, setQuantity] = useState('');
   const [outcomes, setOutcomes] = useState<SetOutcome[]>([]);
   const [rows, setRows] = useState<ListRow[]>([]);
