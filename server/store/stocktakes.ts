@@ -12,6 +12,7 @@ import {
   type StocktakeReview,
   type StocktakeStatus,
   type UndoBody,
+  type UndoResult,
   type UnknownResolution,
   type UpdateLineBody,
   fieldMessages,
@@ -347,7 +348,7 @@ export function recordScan(db: Database, caller: StocktakeCaller, id: number, bo
  * Takes back the last scan (of a terminal, when given). A line left with no scan and no edit is
  * removed, so an undone mistake never becomes a count of 0 at commit.
  */
-export function undoLastScan(db: Database, account: Account, id: number, body: UndoBody): { undone: ScanResult['scan'] & { barcode: string }; line: StocktakeLine | null } {
+export function undoLastScan(db: Database, account: Account, id: number, body: UndoBody): UndoResult {
   return db.transaction(() => {
     const session = loadStocktake(db, account, id);
     requireOpen(session);

@@ -1,7 +1,7 @@
 // The stocktake views' way to the server: same-origin requests with the signed-in token, every answer
 // parsed with the shared zod schemas through api-client's requestJson, so failures are ApiError as in
 // the rest of the UI.
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   STOCKTAKES_PATH,
   STOCK_HISTORY_PATH,
@@ -22,6 +22,8 @@ import {
   stocktakePath,
   stocktakeReviewSchema,
   stocktakeSchema,
+  undoResultSchema,
+  type UndoResult,
 } from '../../../shared/index.ts';
 import { requestJson } from '../api-client.ts';
 import { loadToken } from '../storage.ts';
@@ -33,8 +35,6 @@ function call<S extends z.ZodType>(schema: S, path: string, method = 'GET', body
   return requestJson(schema, path, { method, body, token: loadToken(), unreachable: UNREACHABLE });
 }
 
-const undoResultSchema = z.object({ undone: z.object({ barcode: z.string(), amount: z.number() }), line: stocktakeLineSchema.nullable() });
-
 export const stocktakeClient = {
   list: (): Promise<Stocktake[]> => call(stocktakeListSchema, STOCKTAKES_PATH),
   create: (body: Partial<CreateStocktakeBody>): Promise<Stocktake> => call(stocktakeSchema, STOCKTAKES_PATH, 'POST', body),
@@ -42,7 +42,7 @@ export const stocktakeClient = {
   lines: (id: number): Promise<StocktakeLine[]> => call(stocktakeLineListSchema, stocktakePath(id, 'lines')),
   scan: (id: number, scan: { barcode: string; amount: number; scan_id: string; terminal: string }): Promise<ScanResult> =>
     call(scanResultSchema, stocktakePath(id, 'scans'), 'POST', scan),
-  undo: (id: number, terminal: string) => call(undoResultSchema, stocktakePath(id, 'undo'), 'POST', { terminal }),
+  undo: (id: number, terminal: string): Promise<UndoResult> => call(undoResultSchema, stocktakePath(id, 'undo'), 'POST', { terminal }),
   setCount: (id: number, line: number, counted: number): Promise<StocktakeLine> =>
     call(stocktakeLineSchema, stocktakePath(id, `lines/${line}`), 'PATCH', { counted }),
   resolve: (id: number, line: number, resolution: UnknownResolution): Promise<StocktakeLine> =>
