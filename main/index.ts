@@ -4,16 +4,13 @@
 import path from 'node:path';
 import { BrowserWindow, app, ipcMain, session } from 'electron';
 import pino from 'pino';
+import { CONTENT_SECURITY_POLICY_HEADER } from '../server/http/security-headers.ts';
 import { chooseStartDatabase } from '../server/launch/start-database.ts';
 import { type RunningServer, DEFAULT_PORT, startServer } from '../server/start.ts';
 import { listAccounts } from '../server/store/accounts.ts';
 import { createSignInCode } from '../server/store/signin-codes.ts';
 import { SIGNIN_OFFERS_CHANNEL } from './ipc-channels.ts';
 
-/** The policy the server sends too; set here as well so the window never runs without it. */
-const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
-  "connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
 /** Sign-in codes handed to the window live long enough for a person to pick an account. */
 const OFFER_TTL_MS = 10 * 60_000;
 
@@ -42,8 +39,10 @@ function isOwnPage(url: string): boolean {
 
 function lockDown(): void {
   const ses = session.defaultSession;
+  // The policy the server sends too (one definition, security-headers.ts); set here as well so the
+  // window never runs without it.
   ses.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY_HEADER] } });
   });
   // No camera, microphone, notifications, geolocation…: the scanner needs none of them.
   ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));

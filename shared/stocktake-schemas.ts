@@ -125,6 +125,15 @@ export const scanResultSchema = z
   .meta({ id: 'ScanResult' });
 export type ScanResult = z.infer<typeof scanResultSchema>;
 
+/** Answer of POST …/undo/: the scan taken back, and its line (null when the line was removed). */
+export const undoResultSchema = z
+  .strictObject({
+    undone: z.strictObject({ id: z.number().int(), amount: z.number().int(), duplicate: z.boolean(), barcode: z.string() }),
+    line: stocktakeLineSchema.nullable().describe('The line after the undo; null when the line had no scan left and was removed.'),
+  })
+  .meta({ id: 'UndoResult' });
+export type UndoResult = z.infer<typeof undoResultSchema>;
+
 export const notScannedSchema = z.strictObject({
   barcode: z.string(),
   item: z.number().int(),

@@ -6,11 +6,11 @@ import { existsSync, openSync, readdirSync, writeSync, closeSync, statSync } fro
 import path from 'node:path';
 import { promisify } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INVENTORY_PATH } from '../shared/index.ts';
-import { type ChildServer, cliEntry, killHard, nodeBinary, startChildServer } from './support/child-server.ts';
+import { childServerScope, cliEntry, killHard, nodeBinary } from './support/child-server.ts';
 import { barcodes, generatedCatalogue } from './support/generated-catalogue.ts';
-import { seedDatabase, tempDir } from './support/test-server.ts';
+import { seedDatabase } from './support/test-server.ts';
 
 const run = promisify(execFile);
 const cli = async (...args: string[]) => {
@@ -27,17 +27,11 @@ const BARCODES = barcodes('K', 20);
 
 // Bounded generously: the work is fixed by the seed, the timeout only guards a loaded CI machine.
 describe('backup, restore, check', { timeout: 120_000 }, () => {
-  const { dir, remove } = tempDir('bi-backup-');
-  const dbFile = path.join(dir, 'inventory.db');
-  let server: ChildServer | undefined;
-  afterAll(async () => {
-    if (server) await killHard(server);
-    remove();
-  });
+  const { dir, dbFile, start } = childServerScope('bi-backup-');
 
   it('backs up while the server writes, restores, and checks', async () => {
     const tokens = await seedDatabase(dbFile, generatedCatalogue([{ name: 'shop', warehouses: ['Main'], barcodes: BARCODES, quantity: 5 }]));
-    server = await startChildServer(dbFile);
+    const server = await start();
     const url = server.url;
     let writes = 0;
     let stop = false;
@@ -82,7 +76,6 @@ describe('backup, restore, check', { timeout: 120_000 }, () => {
     const read = await fetch(`${url}${INVENTORY_PATH}?barcodes=${BARCODES[0]}`, { headers: { authorization: `Token ${tokens.shop}` } });
     expect((await read.json()).results[0].quantity).toBe(snapshotQuantity);
     await killHard(server);
-    server = undefined;
     const saved = readdirSync(dir).find((f) => f.includes('before-restore'))!;
     const savedDb = new BetterSqlite3(path.join(dir, saved), { readonly: true });
     expect((savedDb.prepare('SELECT DISTINCT quantity FROM stock').all() as { quantity: number }[]).map((r) => r.quantity)).toEqual([100 + writes - 1]);

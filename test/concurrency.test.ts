@@ -8,16 +8,16 @@
 // and the stock must equal the latest entry.
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { importCatalogue, parseCatalogue } from '../server/catalogue/import-catalogue.ts';
 import { backupDatabase } from '../server/cli/backup-commands.ts';
 import { checkConsistency } from '../server/store/consistency.ts';
 import { Database } from '../server/store/database.ts';
 import { INVENTORY_PATH } from '../shared/index.ts';
-import { type ChildServer, killHard, startChildServer } from './support/child-server.ts';
+import { childServerScope, killHard } from './support/child-server.ts';
 import { barcodes, generatedCatalogue } from './support/generated-catalogue.ts';
 import { seededRandom } from './support/seeded-random.ts';
-import { seedDatabase, tempDir } from './support/test-server.ts';
+import { seedDatabase } from './support/test-server.ts';
 
 const SEED = 4242;
 const CLIENTS = 16;
@@ -38,13 +38,7 @@ interface Write {
 
 // Bounded generously: the work is fixed by the seed, the timeout only guards a loaded CI machine.
 describe('concurrency (parallel clients, a second writer, a live backup)', { timeout: 120_000 }, () => {
-  const { dir, remove } = tempDir('bi-conc-');
-  const dbFile = path.join(dir, 'inventory.db');
-  let server: ChildServer | undefined;
-  afterAll(async () => {
-    if (server) await killHard(server);
-    remove();
-  });
+  const { dir, dbFile, start } = childServerScope('bi-conc-');
 
   it('answers every request without 5xx and ends at the last acknowledged write per key', async () => {
     const all = [...SHARED, ...Array.from({ length: CLIENTS }, (_, c) => ownBarcodes(c)).flat()];
@@ -55,7 +49,7 @@ describe('concurrency (parallel clients, a second writer, a live backup)', { tim
         { name: 'shop', warehouses: WAREHOUSES, barcodes: all, quantity: 0 },
       ]),
     );
-    server = await startChildServer(dbFile);
+    const server = await start();
     const { url } = server;
     const auth = { authorization: `Token ${tokens.shop}` };
 
@@ -144,7 +138,6 @@ describe('concurrency (parallel clients, a second writer, a live backup)', { tim
     stop = true;
     await importing;
     await killHard(server);
-    server = undefined;
 
     expect(serverErrors).toBe(0);
     expect(busyMentions).toBe(0);

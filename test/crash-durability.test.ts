@@ -1,15 +1,14 @@
 // Proof 1 (issue 4): the real server in a child process, several concurrent writers, SIGKILL in
 // the middle of the load, restart. Every acknowledged update must be there, the database must pass
 // integrity_check, and the stock history must agree with the stock. Two kill/restart rounds.
-import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INVENTORY_PATH } from '../shared/index.ts';
 import { checkConsistency } from '../server/store/consistency.ts';
-import { type ChildServer, killHard, startChildServer } from './support/child-server.ts';
+import { childServerScope, killHard } from './support/child-server.ts';
 import { barcodes, generatedCatalogue } from './support/generated-catalogue.ts';
 import { seededRandom } from './support/seeded-random.ts';
-import { seedDatabase, tempDir } from './support/test-server.ts';
+import { seedDatabase } from './support/test-server.ts';
 
 const SEED = 20261122;
 const WRITERS = 6;
@@ -25,13 +24,7 @@ interface AckedRow {
 
 // Bounded generously: the work is fixed by the seed, the timeout only guards a loaded CI machine.
 describe('crash durability (SIGKILL under concurrent writes)', { timeout: 120_000 }, () => {
-  const { dir, remove } = tempDir('bi-crash-');
-  const dbFile = path.join(dir, 'inventory.db');
-  let server: ChildServer | undefined;
-  afterAll(async () => {
-    if (server) await killHard(server);
-    remove();
-  });
+  const { dbFile, start } = childServerScope('bi-crash-');
 
   it('keeps every acknowledged write across kills and restarts', async () => {
     const tokens = await seedDatabase(dbFile, generatedCatalogue([{ name: 'shop', warehouses: WAREHOUSES, barcodes: BARCODES, quantity: 1 }]));
@@ -45,12 +38,11 @@ describe('crash durability (SIGKILL under concurrent writes)', { timeout: 120_00
     let nextQuantity = 1000;
 
     for (let round = 0; round < ROUNDS; round++) {
-      server = await startChildServer(dbFile);
-      const url = server.url;
+      const current = await start();
+      const url = current.url;
       const killAfter = random.int(60, 140); // acknowledged requests in this round before the kill
       let ackedThisRound = 0;
       let killed: Promise<void> | undefined;
-      const current = server;
 
       const writer = async (id: number) => {
         const rnd = seededRandom(SEED + round * 100 + id);
@@ -84,11 +76,10 @@ describe('crash durability (SIGKILL under concurrent writes)', { timeout: 120_00
       };
       await Promise.all(Array.from({ length: WRITERS }, (_, i) => writer(i)));
       await killed;
-      server = undefined;
     }
 
     // Restart once more and read everything back through the API.
-    server = await startChildServer(dbFile);
+    const server = await start();
     const readBack = new Map<string, number>();
     for (let i = 0; i < BARCODES.length; i += 50) {
       const response = await fetch(`${server.url}${INVENTORY_PATH}?barcodes=${BARCODES.slice(i, i + 50).join(',')}`, {
@@ -99,7 +90,6 @@ describe('crash durability (SIGKILL under concurrent writes)', { timeout: 120_00
       for (const r of body.results) readBack.set(`${r.barcode}|${r.warehouse_name}`, r.quantity);
     }
     await killHard(server);
-    server = undefined;
 
     const sqlite = new BetterSqlite3(dbFile, { readonly: true });
     try {

@@ -6,10 +6,11 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVENTORY_PATH, STOCK_HISTORY_PATH } from '../shared/index.ts';
 import { type RunningServer, startServer } from '../server/start.ts';
+import { BUILT_UI_DIR } from '../server/http/static-ui.ts';
 import { launchChromium } from './support/browser.ts';
 import { call, shopCatalogue } from './support/stocktake-fixtures.ts';
-import { ensureBuiltUi, signedInTerminal } from './support/stocktake-ui.ts';
-import { type TestServer, startTestServer } from './support/test-server.ts';
+import type { TestServer } from './support/test-server.ts';
+import { signedInPage, startUiServer } from './support/ui-harness.ts';
 
 const lineCount = (page: Page, barcode: string, testId = 'line') => page.locator(`[data-testid="${testId}"][data-barcode="${barcode}"]`);
 /** Waits until the element shows `text` (the page updates asynchronously). */
@@ -21,8 +22,7 @@ describe('stocktake in the browser', () => {
   let restarted: RunningServer | undefined;
   let browser: Browser;
   beforeAll(async () => {
-    const uiDir = ensureBuiltUi();
-    server = await startTestServer(shopCatalogue(3), { uiDir });
+    server = await startUiServer(shopCatalogue(3)); // the UI is built by test/support/build-ui.ts
     browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
@@ -33,8 +33,15 @@ describe('stocktake in the browser', () => {
 
   it('counts from two pages through a server restart, reviews, commits, and shows the history', async () => {
     const token = server.tokens.shop!;
-    const a = await signedInTerminal(browser, server.db, server.url, 'shop');
-    const b = await signedInTerminal(browser, server.db, server.url, 'shop');
+    // Each page has its own browser context (its own storage): another terminal. Steps wait up to 15 s:
+    // scans sent while the server restarts arrive only when it is back.
+    const terminal = async () => {
+      const opened = await signedInPage(browser, server, 'shop');
+      opened.page.context().setDefaultTimeout(15_000);
+      return opened;
+    };
+    const a = await terminal();
+    const b = await terminal();
 
     // Page A starts a session in Main; page B opens the same session.
     await a.page.getByTestId('stocktake-nav').click();
@@ -50,10 +57,10 @@ describe('stocktake in the browser', () => {
     // Both scan at once: known barcodes repeatedly, an unknown one twice.
     await Promise.all([
       (async () => {
-        for (const code of ['B0001', 'B0001', 'X-404', 'B0001', 'X-404']) await a.scanner.scan(code);
+        for (const code of ['B0001', 'B0001', 'X-404', 'B0001', 'X-404']) await a.keys.scan(code);
       })(),
       (async () => {
-        for (const code of ['B0001', '0042/M', 'B0001']) await b.scanner.scan(code);
+        for (const code of ['B0001', '0042/M', 'B0001']) await b.keys.scan(code);
       })(),
     ]);
     await allSent(a.page);
@@ -65,12 +72,12 @@ describe('stocktake in the browser', () => {
     // The server stops mid-count: scans wait on the device, then reach the restarted server.
     const port = server.port;
     await server.close();
-    await a.scanner.scan('B0002');
-    await a.scanner.scan('B0002');
-    await b.scanner.scan('B0002');
+    await a.keys.scan('B0002');
+    await a.keys.scan('B0002');
+    await b.keys.scan('B0002');
     await a.page.locator('[data-testid="pending"][data-pending="2"]').waitFor();
     await hasText(a.page.getByTestId('pending'), 'cannot be reached');
-    restarted = await startServer({ dbFile: server.dbFile, port, uiDir: ensureBuiltUi() });
+    restarted = await startServer({ dbFile: server.dbFile, port, uiDir: BUILT_UI_DIR });
     await allSent(a.page);
     await allSent(b.page);
     await lineCount(a.page, 'B0002').and(a.page.locator('[data-counted="3"]')).waitFor();
@@ -111,13 +118,13 @@ describe('stocktake in the browser', () => {
     ]);
 
     // Counting on the other page is closed now.
-    await b.scanner.scan('B0001');
+    await b.keys.scan('B0001');
     await hasText(b.page.getByTestId('count-banner'), 'read-only');
 
     // The history next to a looked-up barcode in the scanner.
     await a.page.goto(`${restarted.url}/#`);
     await a.page.getByTestId('stocktake-nav').waitFor();
-    await a.scanner.scan('B0001');
+    await a.keys.scan('B0001');
     const card = a.page.locator('article[data-barcode="B0001"][data-state="found"]');
     await card.getByText('History').click();
     await card.locator('[data-testid="history-entry"][data-source="stocktake"]').waitFor();

@@ -13,6 +13,7 @@ import { useScanCapture } from './scan-capture.ts';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { type CardState, StockCard } from './StockCard.tsx';
 import { type UiSettings, loadSettings, loadWarehouse, saveSettings, saveWarehouse } from './storage.ts';
+import { WarehouseSelect } from './WarehouseSelect.tsx';
 
 type Mode = 'lookup' | 'set' | 'list';
 const MODES: { mode: Mode; label: string; key: string }[] = [
@@ -27,15 +28,8 @@ interface Banner {
   text: string;
 }
 
-interface LookupEntry {
-  id: number;
-  barcode: string;
-  state: CardState;
-  info?: BarcodeInfo;
-  message?: string;
-}
-
-interface SetTarget {
+/** A barcode shown on a StockCard: a looked-up one, or the target of Set stock. */
+interface CardEntry {
   id: number;
   barcode: string;
   state: CardState;
@@ -72,8 +66,8 @@ export function ScannerScreen({ session, onSignOut }: { session: Session; onSign
   const [warehouses, setWarehouses] = useState<Warehouse[]>([]);
   const [warehouse, setWarehouse] = useState<string | null>(null);
   const [banner, setBanner] = useState<Banner>({ tone: 'idle', text: 'Ready: scan a barcode' });
-  const [lookups, setLookups] = useState<LookupEntry[]>([]);
-  const [target, setTarget] = useState<SetTarget | null>(null);
+  const [lookups, setLookups] = useState<CardEntry[]>([]);
+  const [target, setTarget] = useState<CardEntry | null>(null);
   const [quantity, setQuantity] = useState('');
   const [outcomes, setOutcomes] = useState<SetOutcome[]>([]);
   const [rows, setRows] = useState<ListRow[]>([]);
@@ -328,16 +322,7 @@ export function ScannerScreen({ session, onSignOut }: { session: Session; onSign
           {account.account}
         </span>
         {withWarehouses ? (
-          <label className="warehouse">
-            Warehouse
-            <select value={warehouse ?? ''} onChange={(e) => chooseWarehouse(e.target.value)} data-testid="warehouse-select">
-              {warehouses.map((w) => (
-                <option key={w.id} value={w.name}>
-                  {w.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <WarehouseSelect className="warehouse" warehouses={warehouses} value={warehouse ?? ''} onChange={chooseWarehouse} testId="warehouse-select" />
         ) : null}
         <span className="spacer" />
         <a href="#stocktake" data-testid="stocktake-nav">Stocktake</a>

@@ -39,33 +39,40 @@ export class ApiError extends Error {
   }
 }
 
-async function call<S extends z.ZodType>(schema: S, path: string, init: RequestInit, token?: string): Promise<z.infer<S>> {
-  const headers = new Headers(init.headers);
-  headers.set('Accept', 'application/json');
+/** How a request is sent; the body, if any, goes as JSON. */
+export interface RequestOptions {
+  method?: string;
+  body?: unknown;
+  token?: string | null;
+  /** What the user is told when the request never gets an answer: each screen says what happens to its work. */
+  unreachable?: string;
+}
+
+/** One request to the server: an answer that matches `schema`, or an ApiError with a message for the user. */
+export async function requestJson<S extends z.ZodType>(schema: S, path: string, options: RequestOptions = {}): Promise<z.infer<S>> {
+  const { method = 'GET', body, token, unreachable = 'The server cannot be reached. Is barcode-inventory still running?' } = options;
+  const headers = new Headers({ Accept: 'application/json' });
   if (token) headers.set('Authorization', `Token ${token}`);
+  if (body !== undefined) headers.set('Content-Type', 'application/json');
   let response: Response;
   try {
-    response = await fetch(path, { ...init, headers, cache: 'no-store' });
+    response = await fetch(path, { method, headers, cache: 'no-store', ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
   } catch {
-    throw new ApiError(0, 'The server cannot be reached. Is barcode-inventory still running?');
+    throw new ApiError(0, unreachable);
   }
-  const body: unknown = await response.json().catch(() => undefined);
+  const json: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
-    const parsed = requestErrorSchema.safeParse(body);
+    const parsed = requestErrorSchema.safeParse(json);
     throw new ApiError(response.status, parsed.success ? parsed.data.detail : `The server answered ${response.status}.`);
   }
-  const parsed = schema.safeParse(body);
+  const parsed = schema.safeParse(json);
   if (!parsed.success) throw new ApiError(response.status, 'The server sent an answer this UI does not understand.');
   return parsed.data;
 }
 
 /** Exchanges a one-time code of a sign-in link for the account's token. */
 export function redeemSignInCode(code: string): Promise<SignInResponse> {
-  return call(signInResponseSchema, SIGNIN_PATH, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ code }),
-  });
+  return requestJson(signInResponseSchema, SIGNIN_PATH, { method: 'POST', body: { code } });
 }
 
 /** A row as the user entered it: the quantity is still text. */
@@ -97,10 +104,10 @@ function barcodesQuery(barcodes: readonly string[]): string {
 
 export function createApiClient(token: string): ApiClient {
   return {
-    account: () => call(accountInfoSchema, ACCOUNT_PATH, {}, token),
-    warehouses: () => call(warehouseListSchema, WAREHOUSES_PATH, {}, token),
-    readStock: (barcodes) => call(readResponseSchema, INVENTORY_PATH + barcodesQuery(barcodes), {}, token),
-    labels: async (barcodes) => (await call(labelsResponseSchema, LABELS_PATH + barcodesQuery(barcodes), {}, token)).labels,
+    account: () => requestJson(accountInfoSchema, ACCOUNT_PATH, { token }),
+    warehouses: () => requestJson(warehouseListSchema, WAREHOUSES_PATH, { token }),
+    readStock: (barcodes) => requestJson(readResponseSchema, INVENTORY_PATH + barcodesQuery(barcodes), { token }),
+    labels: async (barcodes) => (await requestJson(labelsResponseSchema, LABELS_PATH + barcodesQuery(barcodes), { token })).labels,
 
     async updateStock(rows, warehousesEnabled) {
       if (rows.length > MAX_ROWS_PER_UPDATE) throw new ApiError(400, `At most ${MAX_ROWS_PER_UPDATE} rows at a time.`);
@@ -112,12 +119,11 @@ export function createApiClient(token: string): ApiClient {
         else outcomes[index] = { ok: false, errors: check.errors };
       });
       if (send.length > 0) {
-        const answer: UpdateResponse = await call(
-          updateResponseSchema,
-          INVENTORY_PATH,
-          { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(send.map((s) => s.row)) },
+        const answer: UpdateResponse = await requestJson(updateResponseSchema, INVENTORY_PATH, {
+          method: 'POST',
+          body: send.map((s) => s.row),
           token,
-        );
+        });
         // The server answers applied rows in request order in `results`, rejected ones in `errors`
         // with the row echoed; match the rejected ones by identity of what was sent.
         const rejected = answer.errors.slice();

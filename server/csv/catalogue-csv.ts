@@ -3,7 +3,7 @@
 // structure and go through the same validation and import (server/catalogue), all or nothing.
 // A dry run does the real import inside a transaction that is rolled back, and reports what it did.
 import { createReadStream, statSync } from 'node:fs';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { MAX_BARCODE_LENGTH, parseQuantity } from '../../shared/index.ts';
 import type { Catalogue } from '../catalogue/catalogue-schema.ts';
@@ -58,11 +58,6 @@ export async function readCatalogueCsv(file: string, progress?: ProgressReporter
       while (nextReport <= input.bytesRead) nextReport += size / 10;
     }
   });
-}
-
-/** Reads CSV text with the same rules as a file. */
-export function parseCatalogueCsvText(text: string): Promise<CsvRow[]> {
-  return collectRows(Readable.from([text]));
 }
 
 export interface CsvConversion {

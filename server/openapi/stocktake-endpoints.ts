@@ -19,6 +19,7 @@ import {
   stocktakeReviewSchema,
   stocktakeSchema,
   undoBodySchema,
+  undoResultSchema,
   updateLineBodySchema,
 } from '../../shared/index.ts';
 import type { EndpointDoc } from './endpoint-doc.ts';
@@ -33,13 +34,6 @@ const readOnly = { description: 'The stocktake is committing or committed: read-
 /** 409 of a write that takes an Idempotency-Key: its own conflict, or the key still in flight. */
 const readOnlyOrInFlight = { description: `${readOnly.description} Or: ${idempotencyResponses[409].description}` };
 const keyReused = { 422: idempotencyResponses[422] };
-
-const undoResultSchema = z
-  .strictObject({
-    undone: z.strictObject({ id: z.number().int(), amount: z.number().int(), duplicate: z.boolean(), barcode: z.string() }),
-    line: stocktakeLineSchema.nullable().describe('The line after the undo; null when the line had no scan left and was removed.'),
-  })
-  .meta({ id: 'UndoResult' });
 
 export const stocktakeEndpoints: EndpointDoc[] = [
   {

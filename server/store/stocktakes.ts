@@ -1,7 +1,7 @@
 // Stocktake (count) sessions in the store: scans add to a line in SQL (`counted = counted + ?`) inside
 // a transaction, so increments from several terminals are never lost; every scan is recorded so the
 // last one can be undone and a resent one counted once. The commit lives in stocktake-commit.ts.
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import {
   type CreateStocktakeBody,
   type NotScanned,
@@ -12,6 +12,7 @@ import {
   type StocktakeReview,
   type StocktakeStatus,
   type UndoBody,
+  type UndoResult,
   type UnknownResolution,
   type UpdateLineBody,
   fieldMessages,
@@ -19,7 +20,7 @@ import {
 } from '../../shared/index.ts';
 import type { Account } from './accounts.ts';
 import type { Database } from './database.ts';
-import { NO_WAREHOUSE } from './schema.ts';
+import { NO_WAREHOUSE, type StocktakeTable } from './schema.ts';
 import { findUnits } from './stock-write.ts';
 
 /** A refusal of the stocktake store, with the HTTP status the route answers it with. */
@@ -36,17 +37,10 @@ export interface StocktakeCaller extends Account {
   tokenId?: number | null;
 }
 
-export interface StocktakeRow {
-  id: number;
-  account_id: number;
-  warehouse_id: number;
-  name: string;
-  blind: number;
-  status: string;
-  zero_uncounted: number | null;
-  created_at: string;
-  committed_at: string | null;
-}
+/** The columns of a session the store works with (not the commit's bookkeeping). */
+const STOCKTAKE_COLUMNS = ['id', 'account_id', 'warehouse_id', 'name', 'blind', 'status', 'zero_uncounted', 'created_at', 'committed_at'] as const;
+
+export type StocktakeRow = Pick<Selectable<StocktakeTable>, (typeof STOCKTAKE_COLUMNS)[number]>;
 
 const now = () => new Date().toISOString();
 
@@ -55,7 +49,7 @@ export function loadStocktake(db: Database, account: Account, id: number): Stock
   const row = db.first(
     db.kysely
       .selectFrom('stocktakes')
-      .select(['id', 'account_id', 'warehouse_id', 'name', 'blind', 'status', 'zero_uncounted', 'created_at', 'committed_at'])
+      .select(STOCKTAKE_COLUMNS)
       .where('id', '=', id)
       .where('account_id', '=', account.id),
   );
@@ -152,7 +146,7 @@ export function listStocktakes(db: Database, account: Account): Stocktake[] {
   const rows = db.all(
     db.kysely
       .selectFrom('stocktakes')
-      .select(['id', 'account_id', 'warehouse_id', 'name', 'blind', 'status', 'zero_uncounted', 'created_at', 'committed_at'])
+      .select(STOCKTAKE_COLUMNS)
       .where('account_id', '=', account.id)
       .orderBy('id', 'desc'),
   );
@@ -354,7 +348,7 @@ export function recordScan(db: Database, caller: StocktakeCaller, id: number, bo
  * Takes back the last scan (of a terminal, when given). A line left with no scan and no edit is
  * removed, so an undone mistake never becomes a count of 0 at commit.
  */
-export function undoLastScan(db: Database, account: Account, id: number, body: UndoBody): { undone: ScanResult['scan'] & { barcode: string }; line: StocktakeLine | null } {
+export function undoLastScan(db: Database, account: Account, id: number, body: UndoBody): UndoResult {
   return db.transaction(() => {
     const session = loadStocktake(db, account, id);
     requireOpen(session);

@@ -2,6 +2,8 @@
 // can SIGKILL it like a power cut of the process, and restart it on the same database file.
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { afterAll } from 'vitest';
+import { tempDir } from './test-server.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 export const nodeBinary = path.join(root, 'node_modules/.bin/node');
@@ -40,4 +42,22 @@ export async function startChildServer(dbFile: string, extraArgs: string[] = [])
 export async function killHard(server: ChildServer): Promise<void> {
   server.process.kill('SIGKILL');
   await server.exited;
+}
+
+/** Call inside a describe: a temporary directory with `dbFile`, and `start()` for child servers on it.
+ * After the suite the last server started is killed (a no-op when the test already did) and the
+ * directory removed, so a failing test leaves no process or file behind. */
+export function childServerScope(prefix: string): { dir: string; dbFile: string; start(): Promise<ChildServer> } {
+  const { dir, remove } = tempDir(prefix);
+  const dbFile = path.join(dir, 'inventory.db');
+  let last: ChildServer | undefined;
+  afterAll(async () => {
+    if (last) await killHard(last);
+    remove();
+  });
+  return {
+    dir,
+    dbFile,
+    start: async () => (last = await startChildServer(dbFile)),
+  };
 }

@@ -5,6 +5,7 @@ import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import type { Stocktake, Warehouse } from '../../../shared/index.ts';
 import { ApiError } from '../api-client.ts';
 import type { Session } from '../App.tsx';
+import { WarehouseSelect } from '../WarehouseSelect.tsx';
 import { CountView } from './CountView.tsx';
 import { ReviewView } from './ReviewView.tsx';
 import { go, stocktakeHref, useStocktakeRoute } from './stocktake-route.ts';
@@ -76,18 +77,7 @@ function StocktakeList({ session, onFailure }: { session: Session; onFailure: (e
         <label>
           Name <input value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. Shelf A" data-testid="stocktake-name" />
         </label>
-        {withWarehouses ? (
-          <label>
-            Warehouse
-            <select value={warehouse} onChange={(e) => setWarehouse(e.target.value)} data-testid="stocktake-warehouse">
-              {warehouses.map((w) => (
-                <option key={w.id} value={w.name}>
-                  {w.name}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
+        {withWarehouses ? <WarehouseSelect warehouses={warehouses} value={warehouse} onChange={setWarehouse} testId="stocktake-warehouse" /> : null}
         <label>
           <input type="checkbox" checked={blind} onChange={(e) => setBlind(e.target.checked)} data-testid="stocktake-blind" /> Blind count (hide
           the book quantity while counting)

@@ -1,6 +1,7 @@
 // The stocktake views' way to the server: same-origin requests with the signed-in token, every answer
-// parsed with the shared zod schemas. Failures are ApiError, as in the rest of the UI.
-import { z } from 'zod';
+// parsed with the shared zod schemas through api-client's requestJson, so failures are ApiError as in
+// the rest of the UI.
+import type { z } from 'zod';
 import {
   STOCKTAKES_PATH,
   STOCK_HISTORY_PATH,
@@ -14,7 +15,6 @@ import {
   type UnknownResolution,
   commitResultSchema,
   historyPageSchema,
-  requestErrorSchema,
   scanResultSchema,
   stocktakeLineListSchema,
   stocktakeLineSchema,
@@ -22,32 +22,18 @@ import {
   stocktakePath,
   stocktakeReviewSchema,
   stocktakeSchema,
+  undoResultSchema,
+  type UndoResult,
 } from '../../../shared/index.ts';
-import { ApiError } from '../api-client.ts';
+import { requestJson } from '../api-client.ts';
 import { loadToken } from '../storage.ts';
 
-async function call<S extends z.ZodType>(schema: S, path: string, method = 'GET', body?: unknown): Promise<z.infer<S>> {
-  const headers = new Headers({ Accept: 'application/json' });
-  const token = loadToken();
-  if (token) headers.set('Authorization', `Token ${token}`);
-  if (body !== undefined) headers.set('Content-Type', 'application/json');
-  let response: Response;
-  try {
-    response = await fetch(path, { method, headers, cache: 'no-store', ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  } catch {
-    throw new ApiError(0, 'The server cannot be reached. Scans are kept and sent when it is back.');
-  }
-  const json: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const parsed = requestErrorSchema.safeParse(json);
-    throw new ApiError(response.status, parsed.success ? parsed.data.detail : `The server answered ${response.status}.`);
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new ApiError(response.status, 'The server sent an answer this UI does not understand.');
-  return parsed.data;
-}
+const UNREACHABLE = 'The server cannot be reached. Scans are kept and sent when it is back.';
 
-const undoResultSchema = z.object({ undone: z.object({ barcode: z.string(), amount: z.number() }), line: stocktakeLineSchema.nullable() });
+/** A request with the signed-in token; fetch, error and parsing are api-client's `requestJson`. */
+function call<S extends z.ZodType>(schema: S, path: string, method = 'GET', body?: unknown): Promise<z.infer<S>> {
+  return requestJson(schema, path, { method, body, token: loadToken(), unreachable: UNREACHABLE });
+}
 
 export const stocktakeClient = {
   list: (): Promise<Stocktake[]> => call(stocktakeListSchema, STOCKTAKES_PATH),
@@ -56,7 +42,7 @@ export const stocktakeClient = {
   lines: (id: number): Promise<StocktakeLine[]> => call(stocktakeLineListSchema, stocktakePath(id, 'lines')),
   scan: (id: number, scan: { barcode: string; amount: number; scan_id: string; terminal: string }): Promise<ScanResult> =>
     call(scanResultSchema, stocktakePath(id, 'scans'), 'POST', scan),
-  undo: (id: number, terminal: string) => call(undoResultSchema, stocktakePath(id, 'undo'), 'POST', { terminal }),
+  undo: (id: number, terminal: string): Promise<UndoResult> => call(undoResultSchema, stocktakePath(id, 'undo'), 'POST', { terminal }),
   setCount: (id: number, line: number, counted: number): Promise<StocktakeLine> =>
     call(stocktakeLineSchema, stocktakePath(id, `lines/${line}`), 'PATCH', { counted }),
   resolve: (id: number, line: number, resolution: UnknownResolution): Promise<StocktakeLine> =>
