@@ -45,6 +45,18 @@ interface AccountState {
   pending: { item: unknown; i: number }[];
 }
 
+/** A copy of `value` without the keys that `issues` (all unrecognized_keys) name. */
+function withoutUnknownKeys(value: unknown, issues: readonly z.core.$ZodIssue[]): unknown {
+  const copy = structuredClone(value);
+  for (const issue of issues) {
+    if (issue.code !== 'unrecognized_keys') continue;
+    let node: unknown = copy;
+    for (const key of issue.path) node = (node as Record<PropertyKey, unknown>)[key];
+    for (const key of issue.keys) delete (node as Record<string, unknown>)[key];
+  }
+  return copy;
+}
+
 /** Reads, validates and writes a catalogue file in one transaction; throws CatalogueError or CatalogueFileError. */
 export function importCatalogueFile(db: Database, file: string, options: FileImportOptions = {}): ImportSummary {
   let fd: number;
@@ -89,8 +101,14 @@ function streamInto(db: Database, file: string, fd: number, totalBytes: number, 
   };
 
   const handleItem = (state: AccountState, value: unknown, i: number) => {
-    const item = catalogueItemSchema.safeParse(value);
-    if (!item.success) return schemaIssues(item.error.issues, ['accounts', state.index, 'items', i]);
+    let item = catalogueItemSchema.safeParse(value);
+    if (!item.success) {
+      schemaIssues(item.error.issues, ['accounts', state.index, 'items', i]);
+      // Like zod on the whole document: unknown keys alone do not stop the cross-field rules.
+      if (!item.error.issues.every((issue) => issue.code === 'unrecognized_keys')) return;
+      item = catalogueItemSchema.safeParse(withoutUnknownKeys(value, item.error.issues));
+      if (!item.success) return;
+    }
     if (!state.headerValid) return;
     checker.checkItem(item.data, i);
     if (state.writable && writing()) writer.writeItem(item.data, i);
