@@ -54,9 +54,11 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
   if (stats.exitCode !== 0) throw new Error(`import failed:\n${imported.stdout}\n${imported.stderr}`);
   const token = (await runNode([CLI, 'token', 'create', '--account', WAREHOUSE_ACCOUNT, '--label', 'bench', '--db', dbFile])).stdout.trim().split('\n').pop()!;
 
+  // Every run that writes gets its own requests (see postRequests).
   const gets = getRequests(generated.warehouseBarcodes, SEED);
   const posts = postRequests(generated.warehouseBarcodes, SEED + 1);
-  const mixed = mixedRequests(generated.warehouseBarcodes, SEED + 2);
+  const posts32 = postRequests(generated.warehouseBarcodes, SEED + 2);
+  const mixed = mixedRequests(generated.warehouseBarcodes, SEED + 3);
 
   log(`${label}: cold start of the server`);
   const started = performance.now();
@@ -72,7 +74,7 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
     getBody = Buffer.from(await first.arrayBuffer());
     coldStartMs = performance.now() - started;
     if (first.status !== 200) throw new Error(`first GET answered ${first.status}: ${getBody.toString()}`);
-    const posted = await fetch(url + INVENTORY_PATH, { method: 'POST', headers, body: posts[0]!.body! });
+    const posted = await fetch(url + INVENTORY_PATH, { method: 'POST', headers, body: posts.pop()!.body! });
     postBody = Buffer.from(await posted.arrayBuffer());
     if (posted.status !== 200) throw new Error(`first POST answered ${posted.status}: ${postBody.toString()}`);
 
@@ -81,7 +83,7 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
     loads.get1 = await runSerial({ url, token, requests: gets, seconds });
     loads.get32 = await runLoad({ url, token, requests: gets, connections: 32, seconds });
     loads.post1 = await runSerial({ url, token, requests: posts, seconds });
-    loads.post32 = await runLoad({ url, token, requests: posts, connections: 32, seconds });
+    loads.post32 = await runLoad({ url, token, requests: posts32, connections: 32, seconds });
     loads.mix32 = await runLoad({ url, token, requests: mixed, connections: 32, seconds });
     loads.peakRssKb = memoryOf(server.pid)?.peakKb ?? Number.NaN;
   } finally {
@@ -108,7 +110,7 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
 
   log(`${label}: storage ceiling (in-process better-sqlite3, ${STORAGE_SECONDS} s each)`);
   const storage = async (kind: 'read' | 'write') => {
-    const { stdout } = await runNode([path.join(ROOT, 'bench', 'storage-ceiling.ts'), dbFile, kind, String(STORAGE_SECONDS), String(generated.warehouseBarcodes), String(SEED + 3)]);
+    const { stdout } = await runNode([path.join(ROOT, 'bench', 'storage-ceiling.ts'), dbFile, kind, String(STORAGE_SECONDS), String(generated.warehouseBarcodes), String(SEED + 4)]);
     return (JSON.parse(stdout.trim().split('\n').pop()!) as { perSecond: number }).perSecond;
   };
   const storageRead = await storage('read');

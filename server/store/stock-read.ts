@@ -8,9 +8,17 @@ import type { Database } from './database.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 
 export function listWarehouses(db: Database, account: Account): Warehouse[] {
-  return db
-    .prepared('stock.warehouses', () => db.kysely.selectFrom('warehouses').select(['id', 'name']).where('account_id', '=', 0).orderBy('id'))
-    .all(account.id);
+  // Copied out of what db.kept holds, so a caller may change its list.
+  return warehousesOf(db, account).map((w) => ({ ...w }));
+}
+
+/** The account's warehouses, kept until the database changes (most reads need them). Do not modify. */
+function warehousesOf(db: Database, account: Account): readonly Warehouse[] {
+  return db.kept(`warehouses:${account.id}`, () =>
+    db
+      .prepared('stock.warehouses', () => db.kysely.selectFrom('warehouses').select(['id', 'name']).where('account_id', '=', 0).orderBy('id'))
+      .all(account.id),
+  );
 }
 
 /** `n` placeholder barcodes, so one compiled statement serves every list of that length. */
@@ -56,7 +64,7 @@ export function readStockRecords(db: Database, account: Account, barcodes: reado
         .where('u.barcode', 'in', placeholders(n)),
     )
     .all(account.id, ...barcodes);
-  let allWarehouses: Warehouse[] | undefined;
+  let allWarehouses: readonly Warehouse[] | undefined;
   const withoutStock = new Map<string, { item_id: number; variant_id: number | null }>();
   for (const row of rows) {
     let records = byBarcode.get(row.barcode);
@@ -79,7 +87,7 @@ export function readStockRecords(db: Database, account: Account, barcodes: reado
     else if (records.length === 0) {
       // A known barcode with no stock definition: one zero record per warehouse of the account.
       const unit = withoutStock.get(barcode)!;
-      allWarehouses ??= listWarehouses(db, account);
+      allWarehouses ??= warehousesOf(db, account);
       for (const warehouse of allWarehouses) {
         records.push({ item: unit.item_id, liquid_stock: unit.variant_id, barcode, quantity: 0, warehouse: warehouse.id, warehouse_name: warehouse.name });
       }

@@ -77,8 +77,12 @@ export function revokeToken(db: Database, id: number): boolean {
 /** Resolves a presented key to its account, or undefined for an unknown or revoked key. */
 export function authenticate(db: Database, key: string): Caller | undefined {
   const hash = hashKey(key);
-  // Runs on every request: compiled once (db.prepared). Still a lookup per request, never a cache,
-  // so a token revoked from the command line (another process) is refused at once.
+  // Runs on every request: compiled once, and the answer kept until the database changes in any
+  // way (db.kept), so a token revoked from the command line (another process) is refused at once.
+  return db.kept(`token:${hash}`, () => lookUp(db, hash));
+}
+
+function lookUp(db: Database, hash: string): Caller | undefined {
   const row = db
     .prepared('tokens.byHash', () =>
       db.kysely
@@ -91,5 +95,5 @@ export function authenticate(db: Database, key: string): Caller | undefined {
   // The lookup is by hash, so timing says nothing about the key; compare once more in constant time.
   if (!row || row.revoked_at !== null) return undefined;
   if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
-  return { id: row.id, name: row.name, warehousesEnabled: row.warehouses_enabled === 1, tokenId: row.token_id };
+  return Object.freeze({ id: row.id, name: row.name, warehousesEnabled: row.warehouses_enabled === 1, tokenId: row.token_id });
 }
