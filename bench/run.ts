@@ -28,6 +28,7 @@ const sizes = values.sizes.split(',').map(parseSize);
 const seconds = Number(values.seconds);
 const SEED = 7;
 const STORAGE_SECONDS = 3;
+const SMALL_YOUNG_GENERATION = '--max-semi-space-size=2';
 
 function parseSize(text: string): number {
   const match = /^(\d+)([km]?)$/i.exec(text.trim());
@@ -60,6 +61,17 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
   const posts32 = postRequests(generated.warehouseBarcodes, SEED + 2);
   const mixed = mixedRequests(generated.warehouseBarcodes, SEED + 3);
 
+  // The storage ceiling is measured before and after the server runs, with no server running: the
+  // disk's fsync time and the other tenants of a shared machine vary over minutes, and the better
+  // of the two passes is the ceiling.
+  const storage = async (kind: 'read' | 'write', pass: number) => {
+    const args = [dbFile, kind, String(STORAGE_SECONDS), String(generated.warehouseBarcodes), String(SEED + 4 + pass)];
+    const { stdout } = await runNode([path.join(ROOT, 'bench', 'storage-ceiling.ts'), ...args]);
+    return (JSON.parse(stdout.trim().split('\n').pop()!) as { perSecond: number }).perSecond;
+  };
+  log(`${label}: storage ceiling (in-process better-sqlite3, ${STORAGE_SECONDS} s each)`);
+  const firstPass = { read: await storage('read', 0), write: await storage('write', 0) };
+
   log(`${label}: cold start of the server`);
   const started = performance.now();
   const server = startNode([CLI, 'serve', '--db', dbFile, '--port', '0']);
@@ -90,6 +102,23 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
     await stopChild(server);
   }
 
+  // The same server with a smaller young generation (a Node flag, so it must be on the command
+  // line that starts the server): what the launcher could buy in peak memory, and what it costs.
+  let smallYoungGeneration: SizeResult['smallYoungGeneration'];
+  if (barcodes === Math.max(...sizes)) {
+    log(`${label}: the server again, started with node ${SMALL_YOUNG_GENERATION}`);
+    const again = startNode([SMALL_YOUNG_GENERATION, CLI, 'serve', '--db', dbFile, '--port', '0']);
+    try {
+      const url = await waitForUrl(again);
+      await runLoad({ url, token, requests: gets, connections: 32, seconds: 1 }); // warm-up
+      const get32 = await runLoad({ url, token, requests: gets, connections: 32, seconds });
+      const mix32 = await runLoad({ url, token, requests: mixedRequests(generated.warehouseBarcodes, SEED + 10), connections: 32, seconds });
+      smallYoungGeneration = { flag: SMALL_YOUNG_GENERATION, peakRssKb: memoryOf(again.pid)?.peakKb ?? Number.NaN, get32, mix32 };
+    } finally {
+      await stopChild(again);
+    }
+  }
+
   log(`${label}: HTTP ceiling (same Koa stack, precomputed ${getBody.length}-byte answer)`);
   const getFile = path.join(work, 'get-response.json');
   const postFile = path.join(work, 'post-response.json');
@@ -108,13 +137,9 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
     await stopChild(ceilingServer);
   }
 
-  log(`${label}: storage ceiling (in-process better-sqlite3, ${STORAGE_SECONDS} s each)`);
-  const storage = async (kind: 'read' | 'write') => {
-    const { stdout } = await runNode([path.join(ROOT, 'bench', 'storage-ceiling.ts'), dbFile, kind, String(STORAGE_SECONDS), String(generated.warehouseBarcodes), String(SEED + 4)]);
-    return (JSON.parse(stdout.trim().split('\n').pop()!) as { perSecond: number }).perSecond;
-  };
-  const storageRead = await storage('read');
-  const storageWrite = await storage('write');
+  log(`${label}: storage ceiling again (the better of the two passes counts)`);
+  const storageRead = Math.max(firstPass.read, await storage('read', 1));
+  const storageWrite = Math.max(firstPass.write, await storage('write', 1));
 
   const result: SizeResult = {
     label,
@@ -127,6 +152,7 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
     server: loads,
     http,
     storage: { read: storageRead, write: storageWrite },
+    smallYoungGeneration,
   };
   if (!values.keep) {
     rmSync(catalogueFile, { force: true });
