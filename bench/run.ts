@@ -5,7 +5,7 @@
 //   --seconds 5           length of each load run
 //   --out FILE            where the report goes (default docs/BENCHMARKS.md)
 //   --keep                keep the generated catalogues and databases (printed at the end)
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -174,6 +174,7 @@ try {
     loadAverageAfter: machineInfo().loadAverage,
     sizes: results,
   };
+  mkdirSync(path.dirname(values.out), { recursive: true });
   writeFileSync(values.out, renderReport(bench));
   writeFileSync(values.out.replace(/\.md$/, '.json'), `${JSON.stringify(bench, null, 2)}\n`);
   log(`wrote ${path.relative(ROOT, values.out)}`);
