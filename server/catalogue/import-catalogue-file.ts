@@ -38,11 +38,12 @@ const COLLECT_EVERY_BYTES = 16 << 20;
  * importer's heap grew past 200 MB of garbage. Collecting every 16 MB read keeps the heap near its
  * live size (a few MB) for ~10 ms per collection.
  */
-const collectGarbage: () => void = (() => {
-  if (typeof globalThis.gc === 'function') return globalThis.gc;
-  v8.setFlagsFromString('--expose-gc');
-  return vm.runInNewContext('gc') as () => void;
-})();
+let gc: (() => void) | undefined;
+function collectGarbage(): void {
+  // Made on first use only: the CLI's other commands (serve) load this module too.
+  gc ??= typeof globalThis.gc === 'function' ? globalThis.gc : (v8.setFlagsFromString('--expose-gc'), vm.runInNewContext('gc') as () => void);
+  gc();
+}
 const PROGRESS_EVERY_MS = 1000;
 const HEADER_KEYS = ['name', 'warehouses_enabled', 'warehouses'] as const;
 
