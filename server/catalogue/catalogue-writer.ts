@@ -106,7 +106,7 @@ export class CatalogueWriter {
     else if (owner.name !== item.name) sql.renameItem.run(item.name, item.id);
 
     if (item.barcode !== undefined) {
-      const unit = this.upsertUnit(item.barcode, item.id, null, `${itemPath}.barcode`);
+      const unit = this.upsertUnit(item.barcode, item.id, null, `${itemPath}.barcode`, !owner);
       if (unit) this.applyStock(unit, item.stock);
     }
     item.variants?.forEach((variant, j) => {
@@ -116,15 +116,16 @@ export class CatalogueWriter {
       if (vOwner && vOwner.item_id !== item.id) return this.problems.push(`${variantPath}.id: variant id ${variant.id} belongs to another item`);
       if (!vOwner) sql.insertVariant.run(variant.id, item.id, account.id, variant.name);
       else if (vOwner.name !== variant.name) sql.renameVariant.run(variant.name, variant.id);
-      const unit = this.upsertUnit(variant.barcode, item.id, variant.id, `${variantPath}.barcode`);
+      const unit = this.upsertUnit(variant.barcode, item.id, variant.id, `${variantPath}.barcode`, !vOwner);
       if (unit) this.applyStock(unit, variant.stock);
     });
   }
 
-  private upsertUnit(barcode: string, itemId: number, variantId: number | null, where: string): StockUnit | undefined {
+  /** `created`: the item or variant was inserted just now, so no unit can hold it yet (one lookup saved per row). */
+  private upsertUnit(barcode: string, itemId: number, variantId: number | null, where: string, created: boolean): StockUnit | undefined {
     const { sql } = this;
     const account = this.account!;
-    const holder = variantId === null ? sql.unitOfItem.get(itemId) : sql.unitOfVariant.get(variantId);
+    const holder = created ? undefined : variantId === null ? sql.unitOfItem.get(itemId) : sql.unitOfVariant.get(variantId);
     const byBarcode = sql.unitByBarcode.get(account.id, barcode);
     if (byBarcode && byBarcode.id !== holder?.id) {
       this.problems.push(`${where}: barcode "${barcode}" already belongs to another item or variant of account "${account.name}"`);
