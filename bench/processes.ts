@@ -1,7 +1,7 @@
 // Child processes of the bench: the real server (and the HTTP ceiling server) run apart from the
 // load generator, as they would in production; memory is read from /proc.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
@@ -15,18 +15,29 @@ export interface Child {
   exited: Promise<number | null>;
 }
 
-/** Starts `node <args>` with this bench's Node (the project's Node 24). */
-export function startNode(args: string[]): Child {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `node <args>` with this bench's Node (the project's Node 24). With `logFile`, stderr (a
+ * server's request log) goes to that file, as it would in production, rather than through a pipe
+ * into this busy process, which would hold the server back or make it buffer its log in memory.
+ */
+export function startNode(args: string[], logFile?: string): Child {
+  const logFd = logFile === undefined ? undefined : openSync(logFile, 'a');
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', logFd ?? 'pipe'] });
+  if (logFd !== undefined) closeSync(logFd);
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     err += chunk;
-    if (err.length > 1 << 16) err = err.slice(-(1 << 15)); // request logs can be long: keep the tail
+    if (err.length > 1 << 16) err = err.slice(-(1 << 15));
   });
+  const tail = () => {
+    if (logFile === undefined) return err;
+    const text = readFileSync(logFile, 'utf8');
+    return text.slice(-(1 << 15));
+  };
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { process: child, pid: child.pid!, stdout: () => out, stderr: () => err, exited };
+  return { process: child, pid: child.pid!, stdout: () => out, stderr: tail, exited };
 }
 
 /** Runs `node <args>` to the end; throws with its output when it fails. */

@@ -74,7 +74,8 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
 
   log(`${label}: cold start of the server`);
   const started = performance.now();
-  const server = startNode([CLI, 'serve', '--db', dbFile, '--port', '0']);
+  const logFile = path.join(work, 'server.log');
+  const server = startNode([CLI, 'serve', '--db', dbFile, '--port', '0'], logFile);
   let coldStartMs: number;
   let getBody: Buffer;
   let postBody: Buffer;
@@ -107,7 +108,7 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
   let smallYoungGeneration: SizeResult['smallYoungGeneration'];
   if (barcodes === Math.max(...sizes)) {
     log(`${label}: the server again, started with node ${SMALL_YOUNG_GENERATION}`);
-    const again = startNode([SMALL_YOUNG_GENERATION, CLI, 'serve', '--db', dbFile, '--port', '0']);
+    const again = startNode([SMALL_YOUNG_GENERATION, CLI, 'serve', '--db', dbFile, '--port', '0'], logFile);
     try {
       const url = await waitForUrl(again);
       await runLoad({ url, token, requests: gets, connections: 32, seconds: 1 }); // warm-up
@@ -124,7 +125,7 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
   const postFile = path.join(work, 'post-response.json');
   writeFileSync(getFile, getBody);
   writeFileSync(postFile, postBody);
-  const ceilingServer = startNode([path.join(ROOT, 'bench', 'http-ceiling-server.ts'), dbFile, getFile, postFile]);
+  const ceilingServer = startNode([path.join(ROOT, 'bench', 'http-ceiling-server.ts'), dbFile, getFile, postFile], logFile);
   const http = {} as SizeResult['http'];
   try {
     const url = await waitForUrl(ceilingServer);
