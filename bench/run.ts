@@ -5,7 +5,8 @@
 //   --seconds 5           length of each load run
 //   --out FILE            where the report goes (default docs/BENCHMARKS.md)
 //   --keep                keep the generated catalogues and databases (printed at the end)
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+//   --render-only         rewrite the report from the last run's BENCHMARKS.json (after editing NOTES.md)
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,8 +23,18 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     out: { type: 'string', default: path.join(ROOT, 'docs', 'BENCHMARKS.md') },
     keep: { type: 'boolean', default: false },
+    'render-only': { type: 'boolean', default: false },
   },
 });
+
+// --render-only: rewrite the report from the last run's figures (BENCHMARKS.json), e.g. after
+// editing bench/NOTES.md, without measuring again.
+if (values['render-only']) {
+  const saved = JSON.parse(readFileSync(values.out.replace(/\.md$/, '.json'), 'utf8')) as BenchResults;
+  writeFileSync(values.out, renderReport(saved));
+  console.log(`rewrote ${path.relative(ROOT, values.out)} from ${path.relative(ROOT, values.out.replace(/\.md$/, '.json'))}`);
+  process.exit(0);
+}
 const sizes = values.sizes.split(',').map(parseSize);
 const seconds = Number(values.seconds);
 const SEED = 7;
