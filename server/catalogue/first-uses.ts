@@ -24,7 +24,7 @@ export class MemoryFirstUses implements FirstUses {
   }
 }
 
-/** Backed by a TEMP table (on disk, bounded by SQLite's page cache); dropped by close(). */
+/** Backed by a TEMP table (on disk when run under withTemporaryTablesOnDisk); dropped by close(). */
 export class TableFirstUses implements FirstUses {
   private readonly db: Database;
   private readonly insert;

@@ -8,6 +8,7 @@ import vm from 'node:vm';
 import { JSONParser } from '@streamparser/json';
 import type { z } from 'zod';
 import type { Database } from '../store/database.ts';
+import { withTemporaryTablesOnDisk } from '../store/sqlite-pragmas.ts';
 import { CatalogueChecker, type Path, formatPath } from './catalogue-checks.ts';
 import { catalogueAccountHeaderSchema, catalogueAccountSchema, catalogueItemSchema, catalogueRootSchema } from './catalogue-schema.ts';
 import { TableFirstUses } from './first-uses.ts';
@@ -85,7 +86,8 @@ export function importCatalogueFile(db: Database, file: string, options: FileImp
     throw new CatalogueFileError(`Cannot read ${file}: ${(error as Error).message}`);
   }
   try {
-    return db.transaction(() => streamInto(db, file, fd, totalBytes, options));
+    // The scratch table of first uses (first-uses.ts) grows with the file: keep it on disk.
+    return withTemporaryTablesOnDisk(db.sqlite, () => db.transaction(() => streamInto(db, file, fd, totalBytes, options)));
   } finally {
     closeSync(fd);
   }
