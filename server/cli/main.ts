@@ -1,9 +1,10 @@
 // The `barcode-inventory` command line: serve, import, token. Each command has --help.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import pino from 'pino';
-import { CatalogueError, importCatalogue, parseCatalogue } from '../catalogue/import-catalogue.ts';
+import { CatalogueError, type ImportSummary } from '../catalogue/import-catalogue.ts';
+import { CatalogueFileError, type ImportProgress, importCatalogueFile } from '../catalogue/import-catalogue-file.ts';
 import { BUILT_UI_DIR, hasBuiltUi } from '../http/static-ui.ts';
 import { DB_ENV_VAR, defaultDatabaseFile } from '../paths.ts';
 import { BackupError, registerBackupCommands } from './backup-commands.ts';
@@ -95,20 +96,18 @@ export function buildProgram(): Command {
     .argument('<catalogue>', 'catalogue file, JSON')
     .option(...dbOption)
     .action(async (file: string, options: { db?: string }) => {
-      let text: string;
+      // Streams the file (a million barcodes never sit in memory); a progress line on stderr for big files.
+      let shown = false;
+      const onProgress = ({ bytesRead, totalBytes, barcodes }: ImportProgress) => {
+        shown = true;
+        process.stderr.write(`\rImporting ${file}: ${Math.floor((100 * bytesRead) / Math.max(totalBytes, 1))}% read, ${barcodes} barcodes written…`);
+      };
+      let summary: ImportSummary;
       try {
-        text = readFileSync(file, 'utf8');
-      } catch (error) {
-        throw new UsageError(`Cannot read ${file}: ${(error as Error).message}`);
+        summary = await withDatabase(options.db, (db) => importCatalogueFile(db, file, { onProgress }));
+      } finally {
+        if (shown) process.stderr.write('\n');
       }
-      let document: unknown;
-      try {
-        document = JSON.parse(text);
-      } catch (error) {
-        throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
-      }
-      const catalogue = parseCatalogue(document);
-      const summary = await withDatabase(options.db, (db) => importCatalogue(db, catalogue));
       console.log(
         `Imported ${file}: ${summary.accounts} account(s), ${summary.warehouses} warehouse(s), ${summary.items} item(s), ` +
           `${summary.variants} variant(s), ${summary.barcodes} barcode(s); ${summary.quantitiesChanged} quantit${summary.quantitiesChanged === 1 ? 'y' : 'ies'} changed.`,
@@ -159,7 +158,7 @@ export async function runCli(argv: string[]): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof CatalogueError || error instanceof TokenError || error instanceof BackupError) {
+    if (error instanceof UsageError || error instanceof CatalogueError || error instanceof CatalogueFileError || error instanceof TokenError || error instanceof BackupError) {
       console.error(error.message);
     } else {
       console.error(`barcode-inventory: ${(error as Error).message ?? String(error)}`);

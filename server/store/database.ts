@@ -10,6 +10,7 @@ import type { Schema } from './schema.ts';
 import { applyPragmas } from './sqlite-pragmas.ts';
 
 const STATEMENT_CACHE_LIMIT = 1000;
+const KEPT_LIMIT = 10_000;
 
 /** A kysely query compiled once; run it with fresh parameters in the order the builder placed them. */
 export interface PreparedQuery<R> {
@@ -24,6 +25,9 @@ export class Database {
   readonly kysely: Kysely<Schema>;
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
   private readonly preparedByName = new Map<string, PreparedQuery<unknown>>();
+  private readonly keptValues = new Map<string, unknown>();
+  private keptAt = { dataVersion: -1, totalChanges: -1 };
+  private changeMarks: { dataVersion: BetterSqlite3.Statement; totalChanges: BetterSqlite3.Statement } | undefined;
 
   private constructor(sqlite: BetterSqlite3.Database) {
     this.sqlite = sqlite;
@@ -96,6 +100,32 @@ export class Database {
     return prepared as PreparedQuery<R>;
   }
 
+  /**
+   * `compute()`, kept under `key` until the database changes: a commit by another connection (a
+   * CLI import or token revocation: PRAGMA data_version moves) or any change made through this one
+   * (total_changes() moves). For the small lookups every request repeats (the caller's token, the
+   * account's warehouses); checking costs two tiny statements. `undefined` is never kept.
+   */
+  kept<T>(key: string, compute: () => T): T {
+    // SQLite's own change counters (no kysely equivalent): prepared once, plucked to plain numbers.
+    this.changeMarks ??= {
+      dataVersion: this.sqlite.prepare('PRAGMA data_version').pluck(),
+      totalChanges: this.sqlite.prepare('SELECT total_changes()').pluck(),
+    };
+    const dataVersion = this.changeMarks.dataVersion.get() as number;
+    const totalChanges = this.changeMarks.totalChanges.get() as number;
+    if (dataVersion !== this.keptAt.dataVersion || totalChanges !== this.keptAt.totalChanges || this.keptValues.size >= KEPT_LIMIT) {
+      this.keptValues.clear();
+      this.keptAt = { dataVersion, totalChanges };
+    }
+    let value = this.keptValues.get(key) as T | undefined;
+    if (value === undefined) {
+      value = compute();
+      if (value !== undefined) this.keptValues.set(key, value);
+    }
+    return value;
+  }
+
   /** Runs `fn` in one write transaction (BEGIN IMMEDIATE): all of it commits, durably, or none of it. */
   transaction<T>(fn: () => T): T {
     return this.sqlite.transaction(fn).immediate();
@@ -104,6 +134,8 @@ export class Database {
   close(): void {
     this.statements.clear();
     this.preparedByName.clear();
+    this.keptValues.clear();
+    this.changeMarks = undefined;
     if (this.sqlite.open) this.sqlite.close();
   }
 }

@@ -77,15 +77,23 @@ export function revokeToken(db: Database, id: number): boolean {
 /** Resolves a presented key to its account, or undefined for an unknown or revoked key. */
 export function authenticate(db: Database, key: string): Caller | undefined {
   const hash = hashKey(key);
-  const row = db.first(
-    db.kysely
-      .selectFrom('api_tokens as t')
-      .innerJoin('accounts as a', 'a.id', 't.account_id')
-      .select(['t.id as token_id', 't.key_hash', 't.revoked_at', 'a.id', 'a.name', 'a.warehouses_enabled'])
-      .where('t.key_hash', '=', hash),
-  );
+  // Runs on every request: compiled once, and the answer kept until the database changes in any
+  // way (db.kept), so a token revoked from the command line (another process) is refused at once.
+  return db.kept(`token:${hash}`, () => lookUp(db, hash));
+}
+
+function lookUp(db: Database, hash: string): Caller | undefined {
+  const row = db
+    .prepared('tokens.byHash', () =>
+      db.kysely
+        .selectFrom('api_tokens as t')
+        .innerJoin('accounts as a', 'a.id', 't.account_id')
+        .select(['t.id as token_id', 't.key_hash', 't.revoked_at', 'a.id', 'a.name', 'a.warehouses_enabled'])
+        .where('t.key_hash', '=', ''),
+    )
+    .get(hash);
   // The lookup is by hash, so timing says nothing about the key; compare once more in constant time.
   if (!row || row.revoked_at !== null) return undefined;
   if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
-  return { id: row.id, name: row.name, warehousesEnabled: row.warehouses_enabled === 1, tokenId: row.token_id };
+  return Object.freeze({ id: row.id, name: row.name, warehousesEnabled: row.warehouses_enabled === 1, tokenId: row.token_id });
 }

@@ -1,0 +1,196 @@
+// `npm run bench`: generates catalogues, imports them with the project's importer, starts the real
+// server as a separate process, drives it with autocannon from this process, measures the ceilings
+// in the same run, and regenerates docs/BENCHMARKS.md. Not part of `npm test`.
+//   --sizes 10k,100k,1m   catalogue sizes (default: all three; the 1M one takes about half the time)
+//   --seconds 5           length of each load run
+//   --out FILE            where the report goes (default docs/BENCHMARKS.md)
+//   --keep                keep the generated catalogues and databases (printed at the end)
+//   --render-only         rewrite the report from the last run's BENCHMARKS.json (after editing NOTES.md)
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { INVENTORY_PATH } from '../shared/index.ts';
+import { WAREHOUSE_ACCOUNT, generateCatalogue } from './catalogue-generator.ts';
+import { runLoad, runSerial } from './load.ts';
+import { CLI, ROOT, memoryOf, runNode, startNode, stopChild, waitForUrl } from './processes.ts';
+import { type BenchResults, type SizeResult, machineInfo, renderReport } from './report.ts';
+import { getRequests, mixedRequests, postRequests } from './workloads.ts';
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '10k,100k,1m' },
+    seconds: { type: 'string', default: '5' },
+    out: { type: 'string', default: path.join(ROOT, 'docs', 'BENCHMARKS.md') },
+    keep: { type: 'boolean', default: false },
+    'render-only': { type: 'boolean', default: false },
+  },
+});
+
+// --render-only: rewrite the report from the last run's figures (BENCHMARKS.json), e.g. after
+// editing bench/NOTES.md, without measuring again.
+if (values['render-only']) {
+  const saved = JSON.parse(readFileSync(values.out.replace(/\.md$/, '.json'), 'utf8')) as BenchResults;
+  writeFileSync(values.out, renderReport(saved));
+  console.log(`rewrote ${path.relative(ROOT, values.out)} from ${path.relative(ROOT, values.out.replace(/\.md$/, '.json'))}`);
+  process.exit(0);
+}
+const sizes = values.sizes.split(',').map(parseSize);
+const seconds = Number(values.seconds);
+const SEED = 7;
+const STORAGE_SECONDS = 3;
+const SMALL_YOUNG_GENERATION = '--max-semi-space-size=2';
+
+function parseSize(text: string): number {
+  const match = /^(\d+)([km]?)$/i.exec(text.trim());
+  if (!match) throw new Error(`bad size "${text}": use e.g. 10k, 100k, 1m`);
+  return Number(match[1]) * (match[2]!.toLowerCase() === 'k' ? 1000 : match[2]!.toLowerCase() === 'm' ? 1_000_000 : 1);
+}
+
+const log = (text: string) => console.log(`[bench ${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${text}`);
+const t0 = performance.now();
+const work = mkdtempSync(path.join(tmpdir(), 'bi-bench-'));
+const startMachine = machineInfo();
+
+async function benchSize(barcodes: number): Promise<SizeResult> {
+  const label = barcodes >= 1_000_000 ? `${barcodes / 1_000_000}M` : `${barcodes / 1000}k`;
+  const catalogueFile = path.join(work, `catalogue-${label}.json`);
+  const dbFile = path.join(work, `inventory-${label}.db`);
+
+  log(`${label}: generating the catalogue`);
+  const generated = generateCatalogue(catalogueFile, barcodes, SEED);
+
+  log(`${label}: importing ${(generated.bytes / 1e6).toFixed(0)} MB with the project's importer`);
+  const imported = await runNode([path.join(ROOT, 'bench', 'import-child.ts'), catalogueFile, dbFile]);
+  const stats = JSON.parse(/^BENCH (.*)$/m.exec(imported.stdout)![1]!) as { seconds: number; cpuSeconds: number; maxRssKb: number; exitCode: number };
+  if (stats.exitCode !== 0) throw new Error(`import failed:\n${imported.stdout}\n${imported.stderr}`);
+  const token = (await runNode([CLI, 'token', 'create', '--account', WAREHOUSE_ACCOUNT, '--label', 'bench', '--db', dbFile])).stdout.trim().split('\n').pop()!;
+
+  // Every run that writes gets its own requests (see postRequests).
+  const gets = getRequests(generated.warehouseBarcodes, SEED);
+  const posts = postRequests(generated.warehouseBarcodes, SEED + 1);
+  const posts32 = postRequests(generated.warehouseBarcodes, SEED + 2);
+  const mixed = mixedRequests(generated.warehouseBarcodes, SEED + 3);
+
+  // The storage ceiling is measured before and after the server runs, with no server running: the
+  // disk's fsync time and the other tenants of a shared machine vary over minutes, and the mean of
+  // the two passes brackets the conditions the server ran in.
+  const storage = async (kind: 'read' | 'write', pass: number) => {
+    const args = [dbFile, kind, String(STORAGE_SECONDS), String(generated.warehouseBarcodes), String(SEED + 4 + pass)];
+    const { stdout } = await runNode([path.join(ROOT, 'bench', 'storage-ceiling.ts'), ...args]);
+    return (JSON.parse(stdout.trim().split('\n').pop()!) as { perSecond: number }).perSecond;
+  };
+  log(`${label}: storage ceiling (in-process better-sqlite3, ${STORAGE_SECONDS} s each)`);
+  const firstPass = { read: await storage('read', 0), write: await storage('write', 0) };
+
+  log(`${label}: cold start of the server`);
+  const started = performance.now();
+  const logFile = path.join(work, 'server.log');
+  const server = startNode([CLI, 'serve', '--db', dbFile, '--port', '0'], logFile);
+  let coldStartMs: number;
+  let getBody: Buffer;
+  let postBody: Buffer;
+  const loads: SizeResult['server'] = {} as SizeResult['server'];
+  try {
+    const url = await waitForUrl(server);
+    const headers = { authorization: `Token ${token}`, 'content-type': 'application/json' };
+    const first = await fetch(url + gets[0]!.path, { headers });
+    getBody = Buffer.from(await first.arrayBuffer());
+    coldStartMs = performance.now() - started;
+    if (first.status !== 200) throw new Error(`first GET answered ${first.status}: ${getBody.toString()}`);
+    const posted = await fetch(url + INVENTORY_PATH, { method: 'POST', headers, body: posts.pop()!.body! });
+    postBody = Buffer.from(await posted.arrayBuffer());
+    if (posted.status !== 200) throw new Error(`first POST answered ${posted.status}: ${postBody.toString()}`);
+
+    log(`${label}: load on the server (${seconds} s per run)`);
+    await runLoad({ url, token, requests: gets, connections: 32, seconds: 1 }); // warm-up
+    loads.get1 = await runSerial({ url, token, requests: gets, seconds });
+    loads.get32 = await runLoad({ url, token, requests: gets, connections: 32, seconds });
+    loads.post1 = await runSerial({ url, token, requests: posts, seconds });
+    loads.post32 = await runLoad({ url, token, requests: posts32, connections: 32, seconds });
+    loads.mix32 = await runLoad({ url, token, requests: mixed, connections: 32, seconds });
+    loads.peakRssKb = memoryOf(server.pid)?.peakKb ?? Number.NaN;
+  } finally {
+    await stopChild(server);
+  }
+
+  // The same server with a smaller young generation (a Node flag, so it must be on the command
+  // line that starts the server): what the launcher could buy in peak memory, and what it costs.
+  let smallYoungGeneration: SizeResult['smallYoungGeneration'];
+  if (barcodes === Math.max(...sizes)) {
+    log(`${label}: the server again, started with node ${SMALL_YOUNG_GENERATION}`);
+    const again = startNode([SMALL_YOUNG_GENERATION, CLI, 'serve', '--db', dbFile, '--port', '0'], logFile);
+    try {
+      const url = await waitForUrl(again);
+      await runLoad({ url, token, requests: gets, connections: 32, seconds: 1 }); // warm-up
+      const get32 = await runLoad({ url, token, requests: gets, connections: 32, seconds });
+      const mix32 = await runLoad({ url, token, requests: mixedRequests(generated.warehouseBarcodes, SEED + 10), connections: 32, seconds });
+      smallYoungGeneration = { flag: SMALL_YOUNG_GENERATION, peakRssKb: memoryOf(again.pid)?.peakKb ?? Number.NaN, get32, mix32 };
+    } finally {
+      await stopChild(again);
+    }
+  }
+
+  log(`${label}: HTTP ceiling (same Koa stack, precomputed ${getBody.length}-byte answer)`);
+  const getFile = path.join(work, 'get-response.json');
+  const postFile = path.join(work, 'post-response.json');
+  writeFileSync(getFile, getBody);
+  writeFileSync(postFile, postBody);
+  const ceilingServer = startNode([path.join(ROOT, 'bench', 'http-ceiling-server.ts'), dbFile, getFile, postFile], logFile);
+  const http = {} as SizeResult['http'];
+  try {
+    const url = await waitForUrl(ceilingServer);
+    await runLoad({ url, requests: gets, connections: 32, seconds: 1 }); // warm-up
+    http.get1 = await runSerial({ url, requests: gets, seconds });
+    http.get32 = await runLoad({ url, requests: gets, connections: 32, seconds });
+    http.post1 = await runSerial({ url, requests: posts, seconds });
+    http.post32 = await runLoad({ url, requests: posts, connections: 32, seconds });
+  } finally {
+    await stopChild(ceilingServer);
+  }
+
+  log(`${label}: storage ceiling again (the mean of the two passes counts)`);
+  const storageRead = (firstPass.read + (await storage('read', 1))) / 2;
+  const storageWrite = (firstPass.write + (await storage('write', 1))) / 2;
+
+  const result: SizeResult = {
+    label,
+    barcodes,
+    catalogueBytes: generated.bytes,
+    databaseBytes: statSync(dbFile).size,
+    import: { seconds: stats.seconds, cpuSeconds: stats.cpuSeconds, rowsPerSecond: barcodes / stats.seconds, maxRssKb: stats.maxRssKb },
+    coldStartMs,
+    responseBytes: { get: getBody.length, post: postBody.length },
+    server: loads,
+    http,
+    storage: { read: storageRead, write: storageWrite },
+    smallYoungGeneration,
+  };
+  if (!values.keep) {
+    rmSync(catalogueFile, { force: true });
+    for (const suffix of ['', '-wal', '-shm']) rmSync(dbFile + suffix, { force: true });
+  }
+  log(`${label}: done`);
+  return result;
+}
+
+try {
+  const results: SizeResult[] = [];
+  for (const size of sizes) results.push(await benchSize(size));
+  const bench: BenchResults = {
+    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    date: new Date().toISOString(),
+    totalSeconds: (performance.now() - t0) / 1000,
+    loadSeconds: seconds,
+    machine: startMachine,
+    loadAverageAfter: machineInfo().loadAverage,
+    sizes: results,
+  };
+  mkdirSync(path.dirname(values.out), { recursive: true });
+  writeFileSync(values.out, renderReport(bench));
+  writeFileSync(values.out.replace(/\.md$/, '.json'), `${JSON.stringify(bench, null, 2)}\n`);
+  log(`wrote ${path.relative(ROOT, values.out)}`);
+} finally {
+  if (values.keep) console.log(`kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,130 @@
+// The cross-field rules of the catalogue format (one of barcode/variants, stock that fits the
+// scenario, unique ids and barcodes), checked one account and one item at a time, so the same rules
+// serve the whole-document schema and the streaming file import. First uses are remembered as
+// small integers rather than path arrays: a million-barcode catalogue must fit in little memory.
+import type { CatalogueAccountHeader, CatalogueItem, CatalogueStockEntry } from './catalogue-schema.ts';
+import { type FirstUses, MemoryFirstUses } from './first-uses.ts';
+
+export type Path = (string | number)[];
+export type ReportIssue = (path: Path, message: string) => void;
+
+/** `['accounts', 0, 'items', 3, 'barcode']` → `accounts[0].items[3].barcode`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out === '' ? String(part) : `.${String(part)}`;
+  return out === '' ? '(catalogue)' : out;
+}
+
+export class CatalogueChecker {
+  private readonly report: ReportIssue;
+  private readonly accountNames = new Map<string, Path>();
+  private readonly warehouseIds = new Map<number, Path>();
+  /**
+   * First uses of item ids (code: item ordinal, `itemBase[a] + i`), variant ids (code: variant
+   * ordinal, whose item ordinal and index are in the two arrays below) and barcodes (code: the item
+   * ordinal for an item's barcode, -(variant ordinal + 1) for a variant's).
+   */
+  private readonly uses: FirstUses;
+  private readonly variantItem: number[] = [];
+  private readonly variantIndex: number[] = [];
+  /** First item ordinal of each account checked so far, by account index. */
+  private readonly itemBase: { account: number; base: number }[] = [];
+  private nextItemBase = 0;
+  private account: { index: number; warehousesEnabled: boolean; warehouseNames: Set<string> } | undefined;
+
+  constructor(report: ReportIssue, uses: FirstUses = new MemoryFirstUses()) {
+    this.report = report;
+    this.uses = uses;
+  }
+
+  /** Checks an account's own fields; its items follow through item(). */
+  checkAccount(account: CatalogueAccountHeader, a: number): void {
+    const path: Path = ['accounts', a];
+    this.uniquePath(this.accountNames, account.name, [...path, 'name'], 'account name');
+    if (!account.warehouses_enabled && account.warehouses && account.warehouses.length > 0) {
+      this.report([...path, 'warehouses'], 'an account with warehouses_enabled false has no warehouses');
+    }
+    const warehouseNames = new Map<string, Path>();
+    account.warehouses?.forEach((w, i) => {
+      this.uniquePath(this.warehouseIds, w.id, [...path, 'warehouses', i, 'id'], 'warehouse id');
+      this.uniquePath(warehouseNames, w.name, [...path, 'warehouses', i, 'name'], 'warehouse name');
+    });
+    this.account = { index: a, warehousesEnabled: account.warehouses_enabled, warehouseNames: new Set(warehouseNames.keys()) };
+    this.itemBase.push({ account: a, base: this.nextItemBase });
+  }
+
+  /** Checks item `i` of the account last given to checkAccount. */
+  checkItem(item: CatalogueItem, i: number): void {
+    const account = this.account;
+    if (!account) throw new Error('checkItem before checkAccount');
+    const base = this.itemBase[this.itemBase.length - 1]!.base;
+    const ordinal = base + i;
+    this.nextItemBase = Math.max(this.nextItemBase, ordinal + 1);
+    const itemPath: Path = ['accounts', account.index, 'items', i];
+
+    const firstItem = this.uses.claim('item', item.id, ordinal);
+    if (firstItem !== undefined) this.duplicate([...itemPath, 'id'], 'item id', item.id, [...this.itemPath(firstItem), 'id']);
+    if ((item.barcode === undefined) === (item.variants === undefined)) {
+      this.report(itemPath, 'an item has either "barcode" (it holds stock itself) or "variants", not both and not neither');
+    }
+    if (item.variants && item.stock) this.report([...itemPath, 'stock'], 'an item with variants holds no stock itself; give stock per variant');
+    if (item.barcode !== undefined) this.uniqueBarcode(item.barcode, ordinal, [...itemPath, 'barcode']);
+    this.checkStock(item.stock, [...itemPath, 'stock']);
+    item.variants?.forEach((variant, j) => {
+      const variantPath: Path = [...itemPath, 'variants', j];
+      const variantOrdinal = this.variantItem.length;
+      this.variantItem.push(ordinal);
+      this.variantIndex.push(j);
+      const firstVariant = this.uses.claim('variant', variant.id, variantOrdinal);
+      if (firstVariant !== undefined) this.duplicate([...variantPath, 'id'], 'variant id', variant.id, [...this.variantPath(firstVariant), 'id']);
+      this.uniqueBarcode(variant.barcode, -(variantOrdinal + 1), [...variantPath, 'barcode']);
+      this.checkStock(variant.stock, [...variantPath, 'stock']);
+    });
+  }
+
+  private checkStock(stock: CatalogueStockEntry[] | undefined, path: Path): void {
+    const account = this.account!;
+    if (!stock) return;
+    if (!account.warehousesEnabled) {
+      if (stock.length > 1) this.report(path, 'an account without warehouses has at most one stock entry per barcode');
+      stock.forEach((s, i) => {
+        if (s.warehouse !== undefined) this.report([...path, i, 'warehouse'], 'an account without warehouses has no warehouse in its stock entries');
+      });
+      return;
+    }
+    const used = new Map<string, Path>();
+    stock.forEach((s, i) => {
+      const where: Path = [...path, i, 'warehouse'];
+      if (s.warehouse === undefined) return this.report(where, 'This field is required.');
+      if (!account.warehouseNames.has(s.warehouse)) return this.report(where, `No warehouses found with name: ${s.warehouse}`);
+      this.uniquePath(used, s.warehouse, where, 'stock entry for warehouse');
+    });
+  }
+
+  private uniqueBarcode(barcode: string, code: number, path: Path): void {
+    const first = this.uses.claim({ barcodesOfAccount: this.account!.index }, barcode, code);
+    if (first !== undefined) this.duplicate(path, 'barcode', barcode, first >= 0 ? [...this.itemPath(first), 'barcode'] : [...this.variantPath(-first - 1), 'barcode']);
+  }
+
+  private uniquePath<K>(map: Map<K, Path>, key: K, path: Path, what: string): void {
+    const first = map.get(key);
+    if (first) this.duplicate(path, what, key, first);
+    else map.set(key, path);
+  }
+
+  private duplicate(path: Path, what: string, key: unknown, first: Path): void {
+    this.report(path, `duplicate ${what} ${JSON.stringify(key)}, first used at ${formatPath(first)}`);
+  }
+
+  private itemPath(ordinal: number): Path {
+    for (let k = this.itemBase.length - 1; k >= 0; k--) {
+      const { account, base } = this.itemBase[k]!;
+      if (base <= ordinal) return ['accounts', account, 'items', ordinal - base];
+    }
+    throw new Error(`no account holds item ordinal ${ordinal}`);
+  }
+
+  private variantPath(ordinal: number): Path {
+    return [...this.itemPath(this.variantItem[ordinal]!), 'variants', this.variantIndex[ordinal]!];
+  }
+}
