@@ -36,16 +36,22 @@ export interface ChangeSource {
   reference?: string | null;
 }
 
+/** `n` placeholder values: the POST's lookups are compiled once per list length (db.prepared), like reads. */
+const placeholders = (n: number): string[] => Array.from({ length: n }, () => '');
+
 export function findUnits(db: Database, accountId: number, barcodes: readonly string[]): Map<string, StockUnit> {
   const units = new Map<string, StockUnit>();
   if (barcodes.length === 0) return units;
-  const rows = db.all(
-    db.kysely
-      .selectFrom('stock_units')
-      .select(['id', 'barcode', 'item_id', 'variant_id'])
-      .where('account_id', '=', accountId)
-      .where('barcode', 'in', [...new Set(barcodes)]),
-  );
+  const distinct = [...new Set(barcodes)];
+  const rows = db
+    .prepared(`stock.units.${distinct.length}`, () =>
+      db.kysely
+        .selectFrom('stock_units')
+        .select(['id', 'barcode', 'item_id', 'variant_id'])
+        .where('account_id', '=', 0)
+        .where('barcode', 'in', placeholders(distinct.length)),
+    )
+    .all(accountId, ...distinct);
   for (const row of rows) units.set(row.barcode, { id: row.id, barcode: row.barcode, itemId: row.item_id, variantId: row.variant_id });
   return units;
 }
@@ -53,13 +59,16 @@ export function findUnits(db: Database, accountId: number, barcodes: readonly st
 function findWarehouses(db: Database, accountId: number, names: readonly string[]): Map<string, { id: number; name: string }> {
   const warehouses = new Map<string, { id: number; name: string }>();
   if (names.length === 0) return warehouses;
-  const rows = db.all(
-    db.kysely
-      .selectFrom('warehouses')
-      .select(['id', 'name'])
-      .where('account_id', '=', accountId)
-      .where('name', 'in', [...new Set(names)]),
-  );
+  const distinct = [...new Set(names)];
+  const rows = db
+    .prepared(`stock.warehousesNamed.${distinct.length}`, () =>
+      db.kysely
+        .selectFrom('warehouses')
+        .select(['id', 'name'])
+        .where('account_id', '=', 0)
+        .where('name', 'in', placeholders(distinct.length)),
+    )
+    .all(accountId, ...distinct);
   for (const row of rows) warehouses.set(row.name, row);
   return warehouses;
 }
