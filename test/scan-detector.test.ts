@@ -1,18 +1,7 @@
 // The scan detector on synthetic key timings: people, fast typists, scanners, and their mixtures.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SCAN_SETTINGS, type KeyLike, type KeyVerdict, createScanDetector } from '../renderer/src/scan-detector.ts';
-
-/** Deterministic pseudo-random numbers (mulberry32), so "human" timings are the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as seeded } from './support/seeded-random.ts';
 
 /** Key events of `text` (one per character, as KeyboardEvent.key gives them) then `suffix`, `gap()` ms apart. */
 function keys(text: string, start: number, gap: () => number, suffix: string | null = 'Enter'): KeyLike[] {
