@@ -39,10 +39,10 @@ export function createApp({ db, logger = pino({ level: 'silent' }), uiDir, ...op
   const api = apiRouter(db);
   app.use(api.routes());
   app.use(posRouter(db).routes()); // POS integration: docs/POS.md
-  app.use(stocktakeRouter(db).routes()); // issue 5: stocktakes
-  app.use(historyRouter(db).routes()); // issue 5: stock history, CSV export
-  app.use(openApiRouter().routes()); // issue 5: /api/v1/openapi.json and the API page
-  app.use(uiRouter(db).routes());
+  app.use(stocktakeRouter(db).routes()); // stocktake sessions: docs/STOCKTAKE.md
+  app.use(historyRouter(db).routes()); // stock history and CSV export
+  app.use(openApiRouter().routes()); // /api/v1/openapi.json and the API page
+  app.use(uiRouter(db).routes()); // sign-in codes, account and labels for the scanner UI: docs/UI.md
   if (uiDir) app.use(staticUi(uiDir));
   return app;
 }
