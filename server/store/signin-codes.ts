@@ -1,7 +1,8 @@
 // One-time sign-in codes of the scanner UI (docs/UI.md, "Signing in"). A code is printed in a link by
 // the CLI or the launcher, stored only as a hash, expires after a few minutes and can be exchanged
 // once for a fresh API token of its account, so a browser never has to be typed a long token.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hashSecret } from './secret-hash.ts';
 import { type Account, findAccountByName } from './accounts.ts';
 import type { Database } from './database.ts';
 import { TokenError, createToken } from './tokens.ts';
@@ -10,10 +11,6 @@ import { TokenError, createToken } from './tokens.ts';
 export const DEFAULT_SIGNIN_TTL_MS = 15 * 60 * 1000;
 /** Label of the tokens that sign-in links create, as `token list` shows them. */
 export const SIGNIN_TOKEN_LABEL = 'scanner UI (sign-in link)';
-
-function hashCode(code: string): string {
-  return createHash('sha256').update(code, 'utf8').digest('hex');
-}
 
 export interface SignInCode {
   code: string;
@@ -29,7 +26,7 @@ export function createSignInCode(db: Database, accountName: string, ttlMs = DEFA
   db.run(
     db.kysely.insertInto('signin_codes').values({
       account_id: account.id,
-      code_hash: hashCode(code),
+      code_hash: hashSecret(code),
       created_at: now.toISOString(),
       expires_at: expiresAt,
     }),
@@ -54,7 +51,7 @@ export function redeemSignInCode(db: Database, code: string, now = new Date()): 
         .selectFrom('signin_codes as c')
         .innerJoin('accounts as a', 'a.id', 'c.account_id')
         .select(['c.id', 'c.expires_at', 'c.used_at', 'a.id as account_id', 'a.name', 'a.warehouses_enabled'])
-        .where('c.code_hash', '=', hashCode(code)),
+        .where('c.code_hash', '=', hashSecret(code)),
     );
     if (!row || row.used_at !== null || row.expires_at <= at) return undefined;
     db.run(db.kysely.updateTable('signin_codes').set({ used_at: at }).where('id', '=', row.id).where('used_at', 'is', null));

@@ -1,6 +1,7 @@
 // API tokens: created for an account, stored only as a SHA-256 hash, listed, revoked, and resolved
 // to the calling account on every request.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { hashSecret } from './secret-hash.ts';
 import type { Account } from './accounts.ts';
 import { findAccountByName } from './accounts.ts';
 import type { Database } from './database.ts';
@@ -24,10 +25,6 @@ export interface Caller extends Account {
 
 export class TokenError extends Error {}
 
-function hashKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
-}
-
 /** Creates a token; the returned key is shown once and never stored. */
 export function createToken(db: Database, accountName: string, label: string | null): { id: number; key: string } {
   const account = findAccountByName(db, accountName);
@@ -37,7 +34,7 @@ export function createToken(db: Database, accountName: string, label: string | n
     db.kysely.insertInto('api_tokens').values({
       account_id: account.id,
       label,
-      key_hash: hashKey(key),
+      key_hash: hashSecret(key),
       key_prefix: key.slice(0, PREFIX_SHOWN),
       created_at: new Date().toISOString(),
     }),
@@ -76,7 +73,7 @@ export function revokeToken(db: Database, id: number): boolean {
 
 /** Resolves a presented key to its account, or undefined for an unknown or revoked key. */
 export function authenticate(db: Database, key: string): Caller | undefined {
-  const hash = hashKey(key);
+  const hash = hashSecret(key);
   // Runs on every request: compiled once, and the answer kept until the database changes in any
   // way (db.kept), so a token revoked from the command line (another process) is refused at once.
   return db.kept(`token:${hash}`, () => lookUp(db, hash));
