@@ -60,6 +60,22 @@ function startCommit(db: Database, caller: StocktakeCaller, id: number, zeroUnco
   });
 }
 
+/**
+ * The warehouse name a session's rows are posted with; undefined without warehouses. A warehouse
+ * that no longer exists gives '' so its rows fail as unknown warehouse instead of posting without one.
+ */
+function sessionWarehouseName(db: Database, session: { warehouse_id: number }): string | undefined {
+  if (session.warehouse_id === NO_WAREHOUSE) return undefined;
+  return db.first(db.kysely.selectFrom('warehouses').select('name').where('id', '=', session.warehouse_id))?.name ?? '';
+}
+
+/** The update row a counted line is committed as (and echoed as in the commit's errors). */
+function commitRow(line: { barcode: string; counted: number }, warehouseName: string | undefined) {
+  return warehouseName === undefined
+    ? { barcode: line.barcode, quantity: line.counted }
+    : { barcode: line.barcode, quantity: line.counted, warehouse_name: warehouseName };
+}
+
 /** Applies the next batch of lines not yet handled; false when none was left. */
 function applyNextBatch(db: Database, caller: StocktakeCaller, id: number, batch: number, hooks: CommitHooks): boolean {
   return db.transaction(() => {
@@ -76,15 +92,8 @@ function applyNextBatch(db: Database, caller: StocktakeCaller, id: number, batch
         .limit(STOCKTAKE_COMMIT_BATCH),
     );
     if (lines.length === 0) return false;
-    const warehouseName =
-      session.warehouse_id === NO_WAREHOUSE
-        ? undefined
-        : (db.first(db.kysely.selectFrom('warehouses').select('name').where('id', '=', session.warehouse_id))?.name ?? '');
-    const rows = lines.map((line) =>
-      warehouseName === undefined
-        ? { barcode: line.barcode, quantity: line.counted }
-        : { barcode: line.barcode, quantity: line.counted, warehouse_name: warehouseName },
-    );
+    const warehouseName = sessionWarehouseName(db, session);
+    const rows = lines.map((line) => commitRow(line, warehouseName));
     // updateStock runs its own transaction, which nests here as a savepoint: the batch and the marks commit together.
     const response = updateStock(db, caller, rows, {
       source: STOCKTAKE_SOURCE,
@@ -125,10 +134,7 @@ function summarise(db: Database, caller: StocktakeCaller, id: number): CommitRes
       .where('commit_state', 'is not', null)
       .orderBy('id'),
   );
-  const warehouseName =
-    session.warehouse_id === NO_WAREHOUSE
-      ? undefined
-      : db.first(db.kysely.selectFrom('warehouses').select('name').where('id', '=', session.warehouse_id))?.name;
+  const warehouseName = sessionWarehouseName(db, session);
   const failed = lines.filter((line) => line.commit_state === 'failed');
   return {
     stocktake: describeStocktake(db, session),
@@ -136,9 +142,7 @@ function summarise(db: Database, caller: StocktakeCaller, id: number): CommitRes
     failed: failed.length,
     errors: failed.map((line) => ({
       line: line.id,
-      data: warehouseName === undefined
-        ? { barcode: line.barcode, quantity: line.counted }
-        : { barcode: line.barcode, quantity: line.counted, warehouse_name: warehouseName },
+      data: commitRow(line, warehouseName),
       errors: JSON.parse(line.commit_errors ?? '{}') as Record<string, string>,
     })),
   };
