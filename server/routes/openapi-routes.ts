@@ -1,5 +1,5 @@
 // GET /api/v1/openapi.json and the API page /api/v1/docs/: generated once from the endpoint
-// descriptions, public (they describe the API, not any account's data).
+// descriptions on first request, public (they describe the API, not any account's data).
 import Router from '@koa/router';
 import { API_DOCS_PATH, OPENAPI_PATH } from '../../shared/index.ts';
 import { allEndpoints } from '../openapi/all-endpoints.ts';
@@ -31,16 +31,16 @@ function describe(endpoints: readonly EndpointDoc[]): { json: string; page: stri
 
 export function openApiRouter(endpoints: readonly EndpointDoc[] = allEndpoints): Router {
   const router = new Router();
-  const { json, page } = describe(endpoints);
+  // Built on first request, not at start-up: most servers never serve it.
   const docs = withOptionalSlash(API_DOCS_PATH);
 
   router.get(OPENAPI_PATH, (ctx) => {
     ctx.type = 'application/json';
-    ctx.body = json;
+    ctx.body = describe(endpoints).json;
   });
   router.get(docs, (ctx) => {
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = page;
+    ctx.body = describe(endpoints).page;
   });
   router.all(OPENAPI_PATH, otherMethods(['GET']));
   router.all(docs, otherMethods(['GET']));
