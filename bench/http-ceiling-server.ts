@@ -10,7 +10,7 @@ import type { Middleware } from 'koa';
 import pino from 'pino';
 import { INVENTORY_PATH } from '../shared/index.ts';
 import { createApp } from '../server/app.ts';
-import { Database } from '../server/store/database.ts';
+import { openStore } from '../server/store/open-store.ts';
 
 const [dbFile, getBodyFile, postBodyFile] = process.argv.slice(2);
 if (!dbFile || !getBodyFile || !postBodyFile) throw new Error('usage: http-ceiling-server.ts <db> <get-response.json> <post-response.json>');
@@ -24,20 +24,20 @@ const precomputed: Middleware = async (ctx, next) => {
   ctx.body = ctx.method === 'POST' ? postBytes : getBytes;
 };
 
-const db = await Database.open(dbFile);
+const store = await openStore(dbFile);
 // The same logger as `barcode-inventory serve` at its default level.
-const app = createApp({ db, logger: pino({ level: 'info' }, pino.destination(2)) });
+const app = createApp({ store, logger: pino({ level: 'info' }, pino.destination(2)) });
 const routerAt = app.middleware.findIndex((middleware) => 'router' in middleware);
 app.middleware.splice(routerAt === -1 ? app.middleware.length : routerAt, 0, precomputed);
 
-const server = createServer(app.callback());
+const handle = app.callback();
+const server = createServer((request, response) => void handle(request, response));
 server.listen(0, '127.0.0.1', () => {
   console.log(`http ceiling listening on http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
 });
 process.once('SIGTERM', () => {
   server.closeAllConnections();
   server.close(() => {
-    db.close();
-    process.exit(0);
+    void store.close().then(() => process.exit(0));
   });
 });

@@ -5,7 +5,7 @@
 // Prints one JSON line: {"kind", "perSecond", "iterations", "seconds", "bytes"}.
 import BetterSqlite3 from 'better-sqlite3';
 import { fieldMessages } from '../shared/index.ts';
-import { applyPragmas } from '../server/store/sqlite-pragmas.ts';
+import { applyPragmas } from '../server/store/sqlite/pragmas.ts';
 import { WAREHOUSE_ACCOUNT } from './catalogue-generator.ts';
 import { mulberry32 } from './random.ts';
 import { BARCODES_PER_GET, ROWS_PER_POST, readBarcodes, updateRows } from './workloads.ts';

@@ -1,14 +1,11 @@
-// The desktop shell, kept thin: starts the embedded server on the local database (the same
-// startServer as `barcode-inventory serve`), opens one locked-down window on it, and stops the
-// server when the app quits. Everything behind the window is the served UI, tested in a browser.
+// The desktop shell, kept thin: starts the embedded server on the local database through the same
+// launcher as `barcode-inventory serve` and `npm start`, opens one locked-down window on it, and
+// stops the server when the app quits. Everything behind the window is the served UI, tested in a browser.
 import path from 'node:path';
 import { BrowserWindow, app, ipcMain, session } from 'electron';
 import pino from 'pino';
 import { CONTENT_SECURITY_POLICY_HEADER } from '../server/http/security-headers.ts';
-import { chooseStartDatabase } from '../server/launch/start-database.ts';
-import { type RunningServer, DEFAULT_PORT, startServer } from '../server/start.ts';
-import { listAccounts } from '../server/store/accounts.ts';
-import { createSignInCode } from '../server/store/signin-codes.ts';
+import { DEFAULT_PORT, type Launched, launch } from '../server/launch/launch.ts';
 import { SIGNIN_OFFERS_CHANNEL } from './ipc-channels.ts';
 
 /** Sign-in codes handed to the window live long enough for a person to pick an account. */
@@ -18,23 +15,12 @@ const uiDir = path.join(import.meta.dirname, '../renderer');
 const preload = path.join(import.meta.dirname, '../preload/index.cjs');
 const logger = pino({ level: 'info' }, pino.destination(2));
 
-let running: RunningServer | undefined;
+let launched: Launched | undefined;
 let window: BrowserWindow | undefined;
 
-async function startEmbeddedServer(): Promise<RunningServer> {
-  const choice = await chooseStartDatabase();
-  logger.info({ dbFile: choice.dbFile, demo: choice.demo }, 'opening database');
-  try {
-    return await startServer({ dbFile: choice.dbFile, port: DEFAULT_PORT, uiDir, logger });
-  } catch (error) {
-    // The port is taken (e.g. `barcode-inventory serve` runs): any free port does for the window.
-    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-    return startServer({ dbFile: choice.dbFile, port: 0, uiDir, logger });
-  }
-}
-
 function isOwnPage(url: string): boolean {
-  return running !== undefined && (url === running.url || url.startsWith(`${running.url}/`));
+  const own = launched?.server.url;
+  return own !== undefined && (url === own || url.startsWith(`${own}/`));
 }
 
 function lockDown(): void {
@@ -61,12 +47,8 @@ function lockDown(): void {
 
   // One-time codes for the local accounts, only for the app's own page.
   ipcMain.handle(SIGNIN_OFFERS_CHANNEL, (event) => {
-    if (!running || !isOwnPage(event.senderFrame?.url ?? '')) return [];
-    return listAccounts(running.db).map((account) => ({
-      account: account.name,
-      warehouses_enabled: account.warehousesEnabled,
-      code: createSignInCode(running!.db, account.name, OFFER_TTL_MS).code,
-    }));
+    if (!launched || !isOwnPage(event.senderFrame?.url ?? '')) return [];
+    return launched.signInOffers(OFFER_TTL_MS);
   });
 }
 
@@ -108,9 +90,10 @@ if (!app.requestSingleInstanceLock()) {
 
   app.whenReady().then(async () => {
     lockDown();
-    running = await startEmbeddedServer();
-    logger.info({ url: running.url }, 'desktop window opening');
-    openWindow(running.url);
+    // The port is often taken by a `barcode-inventory serve` already running: any free port does for the window.
+    launched = await launch({ demo: true, port: DEFAULT_PORT, portInUse: 'any-free', ui: uiDir, logger });
+    for (const line of launched.describe()) logger.info(line);
+    openWindow(launched.server.url);
   }).catch((error: unknown) => {
     logger.fatal({ err: error }, 'could not start');
     app.exit(1);
@@ -121,9 +104,9 @@ if (!app.requestSingleInstanceLock()) {
   // Quitting waits for the server: open requests finish, then the database closes.
   let stopped = false;
   app.on('will-quit', (event) => {
-    if (stopped || !running) return;
+    if (stopped || !launched) return;
     event.preventDefault();
-    running.close().finally(() => {
+    void launched.close().finally(() => {
       stopped = true;
       app.quit();
     });

@@ -7,12 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { signInLink } from '../server/cli/signin-command.ts';
 import { BUILT_UI_DIR, hasBuiltUi } from '../server/http/static-ui.ts';
-import { chooseStartDatabase } from '../server/launch/start-database.ts';
-import { DEFAULT_PORT, startServer } from '../server/start.ts';
-import { Database } from '../server/store/database.ts';
-import { createSignInCode } from '../server/store/signin-codes.ts';
+import { DEFAULT_PORT, type Launched, launch } from '../server/launch/launch.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** Electron that exits this soon with an error did not get a window up: serve headless instead. */
@@ -58,37 +54,18 @@ function electronBinary(): { binary: string } | { reason: string } {
 }
 
 async function serveHeadless(reason: string): Promise<void> {
-  const choice = await chooseStartDatabase({ demo: !flags['no-demo'] });
-  let running;
+  let launched: Launched;
   try {
-    running = await startServer({ dbFile: choice.dbFile, port, uiDir: BUILT_UI_DIR });
+    launched = await launch({ demo: !flags['no-demo'], port, ui: BUILT_UI_DIR, signInLinks: MAX_LINKS });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     console.error(`Port ${port} is in use (is barcode-inventory already running?). Try: npm start -- --port 0`);
     process.exit(1);
   }
-  console.log(`Electron cannot run here (${reason}): serving the scanner UI headless at ${running.url}/ instead.`);
-  console.log(
-    choice.demo
-      ? `Database: demo data in ${choice.dbFile} (your database is empty; import a catalogue to use your own: barcode-inventory import <file>).`
-      : `Database: ${choice.dbFile}`,
-  );
-  if (choice.accounts.length === 0) {
-    console.log('No accounts yet: import a catalogue (barcode-inventory import <file>), then restart.');
-  }
-  const db = await Database.open(choice.dbFile);
-  try {
-    for (const account of choice.accounts.slice(0, MAX_LINKS)) {
-      const { code } = createSignInCode(db, account.name);
-      const scenario = account.warehousesEnabled ? 'with warehouses' : 'without warehouses';
-      console.log(`Sign in as ${account.name} (${scenario}), link works once for 15 minutes: ${signInLink(running.url, code)}`);
-    }
-  } finally {
-    db.close();
-  }
-  if (choice.accounts.length > MAX_LINKS) console.log('Other accounts: barcode-inventory signin-link --account <name>');
+  console.log(`Electron cannot run here (${reason}): serving the scanner UI headless at ${launched.server.url}/ instead.`);
+  for (const line of launched.describe()) console.log(line);
   console.log('Stop with Ctrl-C.');
-  const stop = () => running.close().then(() => process.exit(0));
+  const stop = () => void launched.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }

@@ -1,22 +1,20 @@
-// The Koa application: middleware and routes, never listening by itself (start.ts does that).
+// The Koa application: middleware and the API router built from the endpoint table, never listening
+// by itself (start.ts does that).
 import Koa from 'koa';
 import pino, { type Logger } from 'pino';
+import { resources as allResources } from './api/resources.ts';
+import type { Resource } from './api/endpoint.ts';
+import { apiRouter, servedMethods } from './api/router.ts';
 import { type AuthRateLimitOptions, DEFAULT_AUTH_RATE_LIMIT, authRateLimit } from './http/auth-rate-limit.ts';
 import { errorMiddleware } from './http/error-middleware.ts';
 import { hostOriginGuard } from './http/host-origin-guard.ts';
 import { requestLog } from './http/request-log.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { staticUi } from './http/static-ui.ts';
-import { apiRouter } from './routes/api-routes.ts';
-import { historyRouter } from './routes/history-routes.ts';
-import { openApiRouter } from './routes/openapi-routes.ts';
-import { posRouter } from './routes/pos-routes.ts';
-import { stocktakeRouter } from './routes/stocktake-routes.ts';
-import { uiRouter } from './routes/ui-routes.ts';
-import type { Database } from './store/database.ts';
+import type { Store } from './store/store.ts';
 
 export interface AppOptions {
-  db: Database;
+  store: Store;
   logger?: Logger;
   /** Address the server listens on: loopback binds (the default) check the Host header. */
   bindHost?: string;
@@ -26,23 +24,19 @@ export interface AppOptions {
   authRateLimit?: AuthRateLimitOptions | false;
   /** Folder of the built scanner UI to serve at `/` (docs/UI.md); none when absent. */
   uiDir?: string;
+  /** The endpoint table; the whole API unless a test or benchmark serves a part of it. */
+  resources?: readonly Resource[];
 }
 
-export function createApp({ db, logger = pino({ level: 'silent' }), uiDir, ...options }: AppOptions): Koa {
+export function createApp({ store, logger = pino({ level: 'silent' }), uiDir, resources = allResources, ...options }: AppOptions): Koa {
   const app = new Koa();
   app.silent = true; // every error is answered and logged by errorMiddleware
   app.use(requestLog(logger));
   app.use(securityHeaders());
   app.use(errorMiddleware(logger));
-  app.use(hostOriginGuard({ bindHost: options.bindHost ?? '127.0.0.1', allowedOrigins: options.allowedOrigins ?? [] }));
+  app.use(hostOriginGuard({ bindHost: options.bindHost ?? '127.0.0.1', allowedOrigins: options.allowedOrigins ?? [], methods: servedMethods(resources) }));
   if (options.authRateLimit !== false) app.use(authRateLimit(options.authRateLimit ?? DEFAULT_AUTH_RATE_LIMIT));
-  const api = apiRouter(db);
-  app.use(api.routes());
-  app.use(posRouter(db).routes()); // POS integration: docs/POS.md
-  app.use(stocktakeRouter(db).routes()); // stocktake sessions: docs/STOCKTAKE.md
-  app.use(historyRouter(db).routes()); // stock history and CSV export
-  app.use(openApiRouter().routes()); // /api/v1/openapi.json and the API page
-  app.use(uiRouter(db).routes()); // sign-in codes, account and labels for the scanner UI: docs/UI.md
+  app.use(apiRouter(store, resources).routes());
   if (uiDir) app.use(staticUi(uiDir));
   return app;
 }

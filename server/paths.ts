@@ -9,7 +9,7 @@ export function dataDirectory(): string {
   return envPaths('barcode-inventory', { suffix: '' }).data;
 }
 
-export function defaultDatabaseFile(env: NodeJS.ProcessEnv = process.env): string {
+export function defaultDatabaseLocation(env: NodeJS.ProcessEnv = process.env): string {
   const fromEnv = env[DB_ENV_VAR];
   return fromEnv && fromEnv.trim() !== '' ? fromEnv : path.join(dataDirectory(), 'inventory.db');
 }

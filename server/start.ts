@@ -1,5 +1,5 @@
-// Starts the API on a database file and stops it cleanly: in-flight requests finish, then the
-// database closes. Used by `barcode-inventory serve`, the desktop shell and the tests.
+// Starts the API on a store and stops it cleanly: in-flight requests finish, then the store closes.
+// Used by the launcher (launch/launch.ts) and the tests.
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
@@ -7,7 +7,7 @@ import { requestMessages } from '../shared/index.ts';
 import { type AppOptions, createApp } from './app.ts';
 import { type Announcement, type DiscoveryOptions, announceService } from './discovery/announce.ts';
 import { isLoopbackHost } from './http/host-origin-guard.ts';
-import { Database } from './store/database.ts';
+import type { Store } from './store/store.ts';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8270;
@@ -15,8 +15,8 @@ export const DEFAULT_PORT = 8270;
 const CLOSE_GRACE_MS = 10_000;
 
 export interface StartOptions {
-  /** SQLite file, or `:memory:`. */
-  dbFile: string;
+  /** The store to serve; closed when the server stops. */
+  store: Store;
   host?: string;
   /** 0 picks a free port. */
   port?: number;
@@ -47,11 +47,11 @@ export interface RunningServer {
   url: string;
   host: string;
   port: number;
-  db: Database;
+  store: Store;
   server: Server;
   /** The LAN announcement, or null (loopback bind, or turned off). */
   discovery: Announcement | null;
-  /** Stops accepting, lets in-flight requests finish, closes the database. Safe to call twice. */
+  /** Stops accepting, lets in-flight requests finish, closes the store. Safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -63,16 +63,17 @@ function urlOf(host: string, port: number): string {
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const logger = options.logger ?? pino({ level: 'silent' });
   const host = options.host ?? DEFAULT_HOST;
-  const db = await Database.open(options.dbFile);
+  const { store } = options;
   const limits = { ...SLOW_REQUEST_LIMITS, ...options.timeouts };
-  const app = createApp({ db, logger, bindHost: host, allowedOrigins: options.allowedOrigins, authRateLimit: options.authRateLimit, uiDir: options.uiDir });
+  const handle = createApp({ store, logger, bindHost: host, allowedOrigins: options.allowedOrigins, authRateLimit: options.authRateLimit, uiDir: options.uiDir }).callback();
   const server = createServer(
     {
       headersTimeout: limits.headersMs,
       requestTimeout: limits.requestMs,
       connectionsCheckingInterval: limits.checkEveryMs,
     },
-    app.callback(),
+    // Koa answers every error itself: the promise of a request never rejects.
+    (request, response) => void handle(request, response),
   );
   try {
     await new Promise<void>((resolve, reject) => {
@@ -83,7 +84,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       });
     });
   } catch (error) {
-    db.close();
+    await store.close();
     throw error;
   }
   // Node leaves CONNECT (proxy tunnel) requests unanswered unless someone listens: refuse them.
@@ -105,11 +106,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       server.close(() => {
         clearInterval(reapIdle);
         clearTimeout(force);
-        db.close();
-        void (goodbye ?? Promise.resolve()).then(() => resolve());
+        void Promise.all([store.close(), goodbye]).then(() => resolve());
       });
       server.closeIdleConnections();
     }));
 
-  return { url: urlOf(host, port), host, port, db, server, discovery, close };
+  return { url: urlOf(host, port), host, port, store, server, discovery, close };
 }

@@ -1,6 +1,8 @@
-// Paths of the API (service spec section 4). Served with and without the trailing slash.
+// Paths of the API. Served with and without the trailing slash.
 export const API_BASE = '/api/v1';
 export const INVENTORY_PATH = `${API_BASE}/core/item/inventory_by_barcode/`;
 export const WAREHOUSES_PATH = `${API_BASE}/core/warehouse/`;
-// POS integration (issue 6): atomic adjustments beside the spec's update endpoint.
+/** One warehouse: `{id}` is its id. */
+export const WAREHOUSE_PATH = `${WAREHOUSES_PATH}{id}/`;
+// Point-of-sale integration: atomic adjustments beside the spec's update endpoint.
 export const ADJUST_PATH = `${INVENTORY_PATH}adjust/`;

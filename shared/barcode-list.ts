@@ -1,4 +1,4 @@
-// Parsing of the read endpoint's `barcodes` query parameter (decisions.md, "Read").
+// Parsing of the read endpoint's `barcodes` query parameter (docs/API.md, "Read stock").
 import { MAX_BARCODES_PER_READ } from './limits.ts';
 import { requestMessages } from './messages.ts';
 

@@ -1,4 +1,4 @@
-// Wire shapes of the stock history (issue 5): one entry per change of a quantity, newest first,
+// Wire shapes of the stock history: one entry per change of a quantity, newest first,
 // paged with an opaque cursor.
 import { z } from 'zod';
 

@@ -9,7 +9,7 @@ export * from './barcode-list.ts';
 export * from './partial-result.ts';
 export * from './pos-schemas.ts';
 export * from './ui-api.ts';
-// Stocktakes, stock history and data exchange (issue 5)
+// Stocktakes, stock history and data exchange
 export * from './stocktake-api-paths.ts';
 export * from './stocktake-schemas.ts';
 export * from './history-schemas.ts';

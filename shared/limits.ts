@@ -1,4 +1,4 @@
-// Limits of the service spec (section 8) and of decisions.md, shared by server and UI.
+// Limits of the API (docs/API.md), shared by server and UI.
 export const MAX_BARCODES_PER_READ = 50;
 export const MAX_ROWS_PER_UPDATE = 50;
 export const MAX_BARCODE_LENGTH = 128;
@@ -6,7 +6,7 @@ export const MIN_QUANTITY = -1_000_000_000;
 export const MAX_QUANTITY = 1_000_000_000;
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-// POS integration (issue 6).
+// Point-of-sale integration (docs/POS.md).
 /** An adjustment may move a quantity across the whole allowed range, e.g. from -1e9 to 1e9. */
 export const MAX_DELTA = MAX_QUANTITY - MIN_QUANTITY;
 export const MIN_DELTA = -MAX_DELTA;

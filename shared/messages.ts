@@ -1,5 +1,5 @@
 // Every text a client can read in an error, in one place, so server, UI and tests agree to the letter.
-// Field messages follow Django REST Framework's wording, as decisions.md asks.
+// Field messages follow Django REST Framework's wording, which clients of such APIs already handle.
 import { MAX_BARCODES_PER_READ, MAX_ROWS_PER_UPDATE } from './limits.ts';
 
 export const fieldMessages = {
@@ -52,7 +52,7 @@ export function jsonTypeName(value: unknown): string {
   }
 }
 
-// --- POS integration (issue 6): adjust endpoint, guarded sets, reasons, Idempotency-Key ---------
+// --- Point-of-sale integration: adjust endpoint, guarded sets, reasons, Idempotency-Key ---------
 export const posFieldMessages = {
   /** A guarded set (`compare_quantity`) found another quantity stored: the row is not applied. */
   staleQuantity: (current: number, expected: number) =>
@@ -73,13 +73,13 @@ export const idempotencyMessages = {
     'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.',
 } as const;
 
-// Sign-in of the scanner UI with a one-time link (issue 3, docs/UI.md).
+// Sign-in of the scanner UI with a one-time link (docs/UI.md).
 export const signInMessages = {
   codeRequired: 'A sign-in code is required: {"code": "<code from the sign-in link>"}.',
   invalidCode: 'This sign-in link is not valid: it was already used, has expired, or is mistyped. Ask for a new one.',
 } as const;
 
-// --- Stocktakes, stock history and data exchange (issue 5) ---
+// --- Stocktakes, stock history and data exchange ---
 export const stocktakeMessages = {
   notFound: 'Stocktake not found.',
   lineNotFound: 'Stocktake line not found.',
@@ -94,7 +94,7 @@ export const stocktakeMessages = {
   scanIdReused: 'scan_id was already used for another barcode or amount in this stocktake.',
 } as const;
 
-// --- hardening (issue 4): refusals of the HTTP guards, the auth rate limit and storage faults ---
+// --- Hardening: refusals of the HTTP guards, the auth rate limit and storage faults ---
 export const hardeningMessages = {
   hostNotAllowed: (host: string) =>
     `Host "${host}" is not allowed: this server only answers to 127.0.0.1, localhost and [::1] (start it with --host to open it to the network).`,

@@ -1,9 +1,9 @@
-// The partial-success logic of both endpoints (spec 4.1 and 4.2): which entries go to `results` and
-// which to `errors`, with which message. Pure functions over lookups the caller has already done.
+// The partial-success rules of the read and write endpoints: which entries go to `results`, which to
+// `errors`, with which message. Pure functions: the server does the lookups and the writes, and asks
+// these what to make of each row.
 import { fieldMessages } from './messages.ts';
-import type { AdjustRow } from './pos-schemas.ts';
-import { type RowCheckOf, checkAdjustRow, checkUpdateRow } from './row-validation.ts';
-import type { FieldErrors, ReadResponse, StockRecord, UpdateErrorEntry, UpdateResponse, UpdateRow } from './schemas.ts';
+import type { RowCheckOf } from './row-validation.ts';
+import type { FieldErrors, ReadResponse, StockRecord, UpdateErrorEntry, UpdateResponse } from './schemas.ts';
 
 /** Builds a read answer: records of each found barcode in request order, one error per unknown one. */
 export function assembleReadResponse(
@@ -25,113 +25,88 @@ export interface RowTarget {
   warehouse_name?: string | undefined;
 }
 
-/** A row that passed validation, with its position in the request. */
-export interface ValidRow<Row = UpdateRow> {
-  index: number;
-  row: Row;
+/** The barcodes and warehouse names the checked rows need looked up (valid fields only, each once). */
+export function lookupKeys(checks: readonly RowCheckOf<RowTarget>[]): { barcodes: string[]; warehouseNames: string[] } {
+  const barcodes = new Set<string>();
+  const warehouseNames = new Set<string>();
+  for (const check of checks) {
+    const barcode = check.ok ? check.row.barcode : check.barcode;
+    const name = check.ok ? check.row.warehouse_name : check.warehouseName;
+    if (barcode !== undefined) barcodes.add(barcode);
+    if (name !== undefined) warehouseNames.add(name);
+  }
+  return { barcodes: [...barcodes], warehouseNames: [...warehouseNames] };
 }
 
-export interface RowValidation<Row = UpdateRow> {
-  valid: ValidRow<Row>[];
-  /** Error entries by request index, so they can be merged in request order later. */
-  invalid: Map<number, UpdateErrorEntry>;
+export interface RowLookups<Unit, Warehouse> {
+  warehousesEnabled: boolean;
+  unitOf(barcode: string): Unit | undefined;
+  warehouseOf(name: string): Warehouse | undefined;
 }
 
-/** Validates every row on its own with `check`; an invalid row never affects the others. */
-export function validateRows<Row>(rows: readonly unknown[], check: (sent: unknown) => RowCheckOf<Row>): RowValidation<Row> {
-  const result: RowValidation<Row> = { valid: [], invalid: new Map() };
-  rows.forEach((sent, index) => {
-    const outcome = check(sent);
-    if (outcome.ok) result.valid.push({ index, row: outcome.row });
-    else result.invalid.set(index, { data: sent, errors: outcome.errors });
-  });
-  return result;
-}
-
-/** Validates every update row on its own; an invalid row never affects the others. */
-export function validateUpdateRows(rows: readonly unknown[], warehousesEnabled: boolean): RowValidation {
-  return validateRows(rows, (sent) => checkUpdateRow(sent, warehousesEnabled));
-}
-
-/** Validates every adjust row on its own, with the update rows' rules and texts. */
-export function validateAdjustRows(rows: readonly unknown[], warehousesEnabled: boolean): RowValidation<AdjustRow> {
-  return validateRows(rows, (sent) => checkAdjustRow(sent, warehousesEnabled));
-}
-
-/** A row ready to apply: the stock unit its barcode names and, in the warehouse scenario, its warehouse. */
-export interface ResolvedRow<Unit, Warehouse, Row = UpdateRow> extends ValidRow<Row> {
-  unit: Unit;
-  warehouse: Warehouse | null;
-}
-
-export interface UpdatePlan<Unit, Warehouse, Row = UpdateRow> {
-  /** Rows to apply, in request order. */
-  apply: ResolvedRow<Unit, Warehouse, Row>[];
-  /** Error entries of the whole request, in request order. */
-  errors: UpdateErrorEntry[];
-  /** The same error entries by request index, for merging with errors found while applying. */
-  rejected: Map<number, UpdateErrorEntry>;
-}
+/** A row's fate once its barcode and warehouse were looked up: apply it, or answer its errors. */
+export type RowDecision<Row, Unit, Warehouse> =
+  | { apply: true; row: Row; unit: Unit; warehouse: Warehouse | null }
+  | { apply: false; errors: FieldErrors };
 
 /**
- * Resolves validated rows against the caller's catalogue. An unknown barcode is reported under
- * `barcode` without looking at the warehouse; then an unknown warehouse under `warehouse_name`.
+ * Every error of a row at once, as DRF reports them: its field errors, an unknown barcode under
+ * `barcode`, and, for a known barcode only, an unknown warehouse under `warehouse_name` (the
+ * warehouse of an unknown barcode is not looked at).
  */
-export function planUpdate<Unit, Warehouse, Row extends RowTarget = UpdateRow>(
-  rows: readonly unknown[],
-  validation: RowValidation<Row>,
-  lookup: {
-    warehousesEnabled: boolean;
-    unitOf: (barcode: string) => Unit | undefined;
-    warehouseOf: (name: string) => Warehouse | undefined;
-  },
-): UpdatePlan<Unit, Warehouse, Row> {
-  const errorsByIndex = new Map(validation.invalid);
-  const apply: ResolvedRow<Unit, Warehouse, Row>[] = [];
-  for (const { index, row } of validation.valid) {
-    const unit = lookup.unitOf(row.barcode);
-    if (unit === undefined) {
-      errorsByIndex.set(index, { data: rows[index], errors: { barcode: fieldMessages.barcodeNotFound(row.barcode) } });
-      continue;
-    }
-    let warehouse: Warehouse | null = null;
-    if (lookup.warehousesEnabled) {
-      const name = row.warehouse_name ?? '';
-      const found = lookup.warehouseOf(name);
-      if (found === undefined) {
-        errorsByIndex.set(index, { data: rows[index], errors: { warehouse_name: fieldMessages.warehouseNotFound(name) } });
-        continue;
-      }
-      warehouse = found;
-    }
-    apply.push({ index, row, unit, warehouse });
+export function decideRow<Row extends RowTarget, Unit, Warehouse>(check: RowCheckOf<Row>, lookups: RowLookups<Unit, Warehouse>): RowDecision<Row, Unit, Warehouse> {
+  const errors: FieldErrors = check.ok ? {} : { ...check.errors };
+  const barcode = check.ok ? check.row.barcode : check.barcode;
+  const unit = barcode === undefined ? undefined : lookups.unitOf(barcode);
+  if (barcode !== undefined && unit === undefined) errors.barcode = fieldMessages.barcodeNotFound(barcode);
+  let warehouse: Warehouse | null = null;
+  if (lookups.warehousesEnabled && unit !== undefined) {
+    const name = check.ok ? check.row.warehouse_name : check.warehouseName;
+    const found = name === undefined ? undefined : lookups.warehouseOf(name);
+    if (name !== undefined && found === undefined) errors.warehouse_name = fieldMessages.warehouseNotFound(name);
+    warehouse = found ?? null;
   }
-  return { apply, errors: inRequestOrder(errorsByIndex), rejected: errorsByIndex };
+  if (!check.ok || unit === undefined || Object.keys(errors).length > 0) return { apply: false, errors };
+  return { apply: true, row: check.row, unit, warehouse };
 }
 
-function inRequestOrder(errorsByIndex: ReadonlyMap<number, UpdateErrorEntry>): UpdateErrorEntry[] {
-  return [...errorsByIndex.entries()].sort(([a], [b]) => a - b).map(([, entry]) => entry);
-}
-
-/** What applying one resolved row gave: its record, or its errors (e.g. a stale guarded set). */
+/** What applying one row gave: its record, or its errors (found when checking, looking up or applying). */
 export type AppliedRow = { ok: true; record: StockRecord } | { ok: false; errors: FieldErrors };
 
-/**
- * Applies a plan's rows in request order through `applyRow` and assembles the partial-success answer:
- * a record per applied row, and the plan's errors merged with the rows refused while applying, in
- * request order. Used by the update and the adjust endpoints alike.
- */
-export function applyPlan<Unit, Warehouse, Row>(
-  rows: readonly unknown[],
-  plan: UpdatePlan<Unit, Warehouse, Row>,
-  applyRow: (resolved: ResolvedRow<Unit, Warehouse, Row>) => AppliedRow,
-): UpdateResponse {
-  const errorsByIndex = new Map(plan.rejected);
-  const results: StockRecord[] = [];
-  for (const resolved of plan.apply) {
-    const outcome = applyRow(resolved);
-    if (outcome.ok) results.push(outcome.record);
-    else errorsByIndex.set(resolved.index, { data: rows[resolved.index], errors: outcome.errors });
+/** Longest value echoed back in an error entry, as JSON text; longer strings are cut, longer lists and objects left out. */
+export const MAX_ECHOED_CHARS = 256;
+/** The fields of a row that an error entry echoes; anything else a client sent is not repeated back. */
+const ECHOED_FIELDS = ['barcode', 'quantity', 'delta', 'warehouse_name', 'compare_quantity', 'reason', 'reference'];
+
+/** The first `max` UTF-16 units of `text`, without splitting a character in two. */
+function cut(text: string, max: number): string {
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1] ?? '') ? max - 1 : max;
+  return text.slice(0, end);
+}
+
+function boundedEcho(value: unknown): unknown {
+  if (typeof value === 'string') return value.length > MAX_ECHOED_CHARS ? `${cut(value, MAX_ECHOED_CHARS)}…` : value;
+  if (typeof value !== 'object' || value === null) return value;
+  return JSON.stringify(value).length > MAX_ECHOED_CHARS ? null : value;
+}
+
+/** The row as it is echoed in an error entry: its known fields as sent, each bounded in size. */
+export function echoRow(sent: unknown): unknown {
+  if (typeof sent !== 'object' || sent === null || Array.isArray(sent)) return boundedEcho(sent);
+  const echoed: Record<string, unknown> = {};
+  for (const field of ECHOED_FIELDS) {
+    if (Object.hasOwn(sent, field)) echoed[field] = boundedEcho((sent as Record<string, unknown>)[field]);
   }
-  return { results, errors: inRequestOrder(errorsByIndex) };
+  return echoed;
+}
+
+/** The write answer: one record per applied row and one error entry per refused row, both in request order. */
+export function writeResponse(rows: readonly unknown[], outcomes: readonly AppliedRow[]): UpdateResponse {
+  const results: StockRecord[] = [];
+  const errors: UpdateErrorEntry[] = [];
+  outcomes.forEach((outcome, index) => {
+    if (outcome.ok) results.push(outcome.record);
+    else errors.push({ data: echoRow(rows[index]), errors: outcome.errors });
+  });
+  return { results, errors };
 }

@@ -1,4 +1,4 @@
-// Validation of update rows, one row at a time (decisions.md, "Update"). Pure: no I/O, so the UI
+// Validation of write rows, one row at a time (docs/API.md, "Set stock"). Pure: no I/O, so the UI
 // checks a row with exactly the rules the server applies.
 import { z } from 'zod';
 import {
@@ -19,7 +19,7 @@ export const NON_FIELD_ERRORS = 'non_field_errors';
 
 const INTEGER_TEXT = /^\s*-?\d+\s*$/;
 
-/** Reads an integer the way decisions.md allows: a JSON integer, or a string of digits with an optional minus. */
+/** Reads an integer as the API accepts it: a JSON integer, or a string of digits with an optional minus. */
 export function parseQuantity(input: unknown): number | string {
   return parseInteger(input, MIN_QUANTITY, MAX_QUANTITY);
 }
@@ -149,8 +149,12 @@ export const warehouseAdjustRowInputSchema = z.object(
 /** Adjust row of the no-warehouse scenario: warehouse_name, if sent, is ignored. */
 export const plainAdjustRowInputSchema = z.object(adjustRowFields, { error: notAnObject });
 
-/** The outcome of validating one row: the normalised row, or its `{field: message}` errors. */
-export type RowCheckOf<Row> = { ok: true; row: Row } | { ok: false; errors: FieldErrors };
+/**
+ * The outcome of validating one row: the normalised row, or every field's error (DRF reports them
+ * all at once). A refused row still names its barcode and warehouse when those fields are valid, so
+ * an unknown barcode is reported beside a bad quantity.
+ */
+export type RowCheckOf<Row> = { ok: true; row: Row } | { ok: false; errors: FieldErrors; barcode?: string; warehouseName?: string };
 export type RowCheck = RowCheckOf<UpdateRow>;
 
 /** Turns zod issues into the API's `{field: message}` map: the first message of each field. */
@@ -163,16 +167,31 @@ export function fieldErrorsFrom(issues: readonly z.core.$ZodIssue[]): FieldError
   return errors;
 }
 
+/** Checks each field of a row schema on its own, so every field's error is known and the valid fields are kept. */
+function checkRow<Row>(schema: z.ZodObject, input: unknown): RowCheckOf<Row> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return { ok: false, errors: { [NON_FIELD_ERRORS]: fieldMessages.notAnObject(jsonTypeName(input)) } };
+  }
+  const values: Record<string, unknown> = {};
+  const errors: FieldErrors = {};
+  for (const [field, fieldSchema] of Object.entries(schema.shape)) {
+    const parsed = (fieldSchema as z.ZodType).safeParse(Object.hasOwn(input, field) ? (input as Record<string, unknown>)[field] : undefined);
+    if (!parsed.success) errors[field] = parsed.error.issues[0]?.message ?? fieldMessages.notAString;
+    else if (parsed.data !== undefined) values[field] = parsed.data;
+  }
+  if (Object.keys(errors).length === 0) return { ok: true, row: values as Row };
+  const refused: RowCheckOf<Row> = { ok: false, errors };
+  if (typeof values.barcode === 'string') refused.barcode = values.barcode;
+  if (typeof values.warehouse_name === 'string') refused.warehouseName = values.warehouse_name;
+  return refused;
+}
+
 /** Validates one row as sent; `warehousesEnabled` is the calling account's scenario. */
 export function checkUpdateRow(input: unknown, warehousesEnabled: boolean): RowCheck {
-  const parsed = (warehousesEnabled ? warehouseRowInputSchema : plainRowInputSchema).safeParse(input);
-  if (!parsed.success) return { ok: false, errors: fieldErrorsFrom(parsed.error.issues) };
-  return { ok: true, row: parsed.data };
+  return checkRow<UpdateRow>(warehousesEnabled ? warehouseRowInputSchema : plainRowInputSchema, input);
 }
 
 /** Validates one adjust row as sent, with the same rules and texts as update rows. */
 export function checkAdjustRow(input: unknown, warehousesEnabled: boolean): RowCheckOf<AdjustRow> {
-  const parsed = (warehousesEnabled ? warehouseAdjustRowInputSchema : plainAdjustRowInputSchema).safeParse(input);
-  if (!parsed.success) return { ok: false, errors: fieldErrorsFrom(parsed.error.issues) };
-  return { ok: true, row: parsed.data };
+  return checkRow<AdjustRow>(warehousesEnabled ? warehouseAdjustRowInputSchema : plainAdjustRowInputSchema, input);
 }

@@ -1,4 +1,4 @@
-// Wire shapes of the API (service spec section 2), as zod schemas. The server builds its answers
+// Wire shapes of the inventory API (docs/API.md), as zod schemas. The server builds its answers
 // to these shapes; the UI parses what it receives with them.
 import { z } from 'zod';
 import {
@@ -47,7 +47,7 @@ export const updateRowSchema = z.object({
   barcode: z.string().min(1).max(MAX_BARCODE_LENGTH),
   quantity: z.number().int().min(MIN_QUANTITY).max(MAX_QUANTITY),
   warehouse_name: z.string().optional(),
-  // POS integration (issue 6, docs/POS.md): a guarded set, and why the stock changed.
+  // Point-of-sale integration (docs/POS.md): a guarded set, and why the stock changed.
   compare_quantity: z.number().int().min(MIN_QUANTITY).max(MAX_QUANTITY).optional(),
   reason: z.string().min(1).max(MAX_REASON_LENGTH).optional(),
   reference: z.string().min(1).max(MAX_REFERENCE_LENGTH).optional(),

@@ -1,4 +1,4 @@
-// Paths of the stocktake, stock history, export and API-description endpoints (issue 5).
+// Paths of the stocktake, stock history, export and API-description endpoints.
 import { API_BASE } from './api-paths.ts';
 
 export const STOCKTAKES_PATH = `${API_BASE}/stocktakes/`;

@@ -8,7 +8,7 @@ import { fieldErrorsSchema } from './schemas.ts';
 
 /** Largest amount one scan may add: a typed amount, not a quantity to set. */
 export const MAX_SCAN_AMOUNT = 1_000_000;
-/** Rows per commit batch: the update endpoint's limit (service spec section 8). */
+/** Rows per commit batch: the update endpoint's limit. */
 export const STOCKTAKE_COMMIT_BATCH = 50;
 
 const shortText = z.string().trim().min(1).max(200);

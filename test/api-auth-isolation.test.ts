@@ -1,8 +1,7 @@
 // Token authentication and the wall between accounts (decisions "Accounts, scenarios, authentication").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVENTORY_PATH, WAREHOUSES_PATH, fieldMessages, requestMessages } from '../shared/index.ts';
-import { Database } from '../server/store/database.ts';
-import { createToken, revokeToken } from '../server/store/tokens.ts';
+import { openStore } from '../server/store/open-store.ts';
 import { type TestServer, startTestServer } from './support/test-server.ts';
 
 // Two accounts sharing a barcode and a warehouse name, with different ids and quantities.
@@ -52,18 +51,20 @@ describe('authentication', () => {
   });
 
   it('refuses a revoked token from then on', async () => {
-    const db = await Database.open(server.dbFile);
-    const { id, key } = createToken(db, 'alpha', 'to revoke');
+    // Another store on the same file, as the CLI would be.
+    const store = await openStore(server.dbFile);
+    const { id, key } = await store.tokens.create('alpha', 'to revoke');
     expect((await get({ authorization: `Token ${key}` })).status).toBe(200);
-    expect(revokeToken(db, id)).toBe(true);
-    expect(revokeToken(db, id)).toBe(false);
-    db.close();
+    expect(await store.tokens.revoke(id)).toBe(true);
+    expect(await store.tokens.revoke(id)).toBe(false);
+    await store.close();
     const res = await get({ authorization: `Token ${key}` });
     expect([res.status, await res.json()]).toEqual([401, { detail: requestMessages.invalidToken }]);
   });
 
-  it('stores only hashes of tokens', () => {
-    const stored = server.db.sqlite.prepare('SELECT key_hash, key_prefix FROM api_tokens').all() as { key_hash: string; key_prefix: string }[];
+  it('stores only hashes of tokens', async () => {
+    const stored = await server.probe.all<{ key_hash: string; key_prefix: string }>('SELECT key_hash, key_prefix FROM api_tokens');
+    expect(stored.length).toBeGreaterThanOrEqual(Object.keys(server.tokens).length);
     for (const key of Object.values(server.tokens)) {
       expect(stored.some((row) => row.key_hash.includes(key) || key.length <= row.key_prefix.length)).toBe(false);
     }

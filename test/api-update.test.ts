@@ -1,8 +1,13 @@
-// POST /api/v1/core/item/inventory_by_barcode/ against the real server (spec 4.2, decisions "Update").
-import BetterSqlite3 from 'better-sqlite3';
+// POST /api/v1/core/item/inventory_by_barcode/ against the real server (spec 4.2, decisions "Update"):
+// partial success, every error of a row at once (as DRF reports them), bounded echoes of refused rows.
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { INVENTORY_PATH, fieldMessages, requestMessages, updateResponseSchema } from '../shared/index.ts';
-import { type TestServer, startTestServer } from './support/test-server.ts';
+import { startServer } from '../server/start.ts';
+import { SqliteEngine } from '../server/store/sqlite/sqlite-engine.ts';
+import { createStore } from '../server/store/store.ts';
+import { INVENTORY_PATH, MAX_ECHOED_CHARS, fieldMessages, posFieldMessages, requestMessages, updateResponseSchema } from '../shared/index.ts';
+import { probeDatabase } from './support/database-probe.ts';
+import { type TestServer, exampleCatalogue, seedStore, startTestServer, tempDir } from './support/test-server.ts';
 
 describe('update stock by barcode', () => {
   let server: TestServer;
@@ -15,14 +20,7 @@ describe('update stock by barcode', () => {
     return (await res.json()).results;
   };
   /** The database as another process would see it: a separate connection to the same file. */
-  const inspect = <T>(sql: string, ...params: unknown[]): T[] => {
-    const db = new BetterSqlite3(server.dbFile, { readonly: true });
-    try {
-      return db.prepare(sql).all(...params) as T[];
-    } finally {
-      db.close();
-    }
-  };
+  const inspect = <T>(sql: string, ...params: unknown[]): Promise<T[]> => server.probe.all<T>(sql, ...params);
   beforeEach(async () => {
     server = await startTestServer();
   });
@@ -43,7 +41,7 @@ describe('update stock by barcode', () => {
       errors: [],
     });
     expect(await read('8690000000017')).toContainEqual({ item: 100, liquid_stock: null, barcode: '8690000000017', quantity: 12, warehouse: 10, warehouse_name: 'Main' });
-    expect(inspect<{ quantity: number }>('SELECT quantity FROM stock s JOIN stock_units u ON u.id = s.unit_id WHERE u.barcode = ? AND s.warehouse_id = 10', '8690000000024')).toEqual([{ quantity: 4 }]);
+    expect(await inspect<{ quantity: number }>('SELECT quantity FROM stock s JOIN stock_units u ON u.id = s.unit_id WHERE u.barcode = ? AND s.warehouse_id = 10', '8690000000024')).toEqual([{ quantity: 4 }]);
   });
 
   it('applies valid rows and reports each rejected row with its reason (partial success)', async () => {
@@ -102,6 +100,103 @@ describe('update stock by barcode', () => {
     expect(body.results).toEqual([{ item: 100, liquid_stock: null, barcode: '8690000000017', quantity: -1_000_000_000, warehouse: 10, warehouse_name: 'Main' }]);
   });
 
+  it('reports every error of a row at once: an unknown barcode or warehouse beside the bad fields', async () => {
+    const rows = [
+      { barcode: 'nope', quantity: 1 },
+      { barcode: 'nope', quantity: 'x', warehouse_name: 'Main' },
+      { barcode: 'nope', quantity: 1.5, warehouse_name: 'Attic' },
+      { barcode: 'nope', quantity: 1_000_000_001, warehouse_name: 'Main' },
+      { barcode: 'nope', quantity: -1_000_000_001, warehouse_name: 'Main' },
+      { barcode: 'nope', warehouse_name: 'Main' },
+      { barcode: 'nope', quantity: null, warehouse_name: 'Main' },
+      { barcode: '8690000000017', quantity: 'x', warehouse_name: 'Attic' },
+      { barcode: '8690000000017', warehouse_name: 'Attic' },
+      { barcode: '8690000000017', quantity: null, warehouse_name: 'Attic', reason: 'two words' },
+      { barcode: 'nope', quantity: 2, warehouse_name: 'Main', compare_quantity: 'x' },
+      { barcode: '8690000000017', quantity: 3, warehouse_name: '' },
+    ];
+    const { status, body } = await post(rows);
+    expect(status).toBe(200);
+    expect(body.results).toEqual([]);
+    const notFound = fieldMessages.barcodeNotFound('nope');
+    expect(body.errors).toEqual([
+      // The example of the docs: both errors, as DRF answers them.
+      { data: rows[0], errors: { barcode: 'No items or variants found with barcode: nope', warehouse_name: 'This field is required.' } },
+      { data: rows[1], errors: { barcode: notFound, quantity: fieldMessages.notAnInteger } },
+      // The warehouse of an unknown barcode is not looked at: no "not found" for Attic.
+      { data: rows[2], errors: { barcode: notFound, quantity: fieldMessages.notAnInteger } },
+      { data: rows[3], errors: { barcode: notFound, quantity: fieldMessages.maxValue(1_000_000_000) } },
+      { data: rows[4], errors: { barcode: notFound, quantity: fieldMessages.minValue(-1_000_000_000) } },
+      { data: rows[5], errors: { barcode: notFound, quantity: fieldMessages.required } },
+      { data: rows[6], errors: { barcode: notFound, quantity: fieldMessages.notNull } },
+      // A known barcode in an unknown warehouse, beside a bad quantity: both.
+      { data: rows[7], errors: { warehouse_name: fieldMessages.warehouseNotFound('Attic'), quantity: fieldMessages.notAnInteger } },
+      { data: rows[8], errors: { warehouse_name: fieldMessages.warehouseNotFound('Attic'), quantity: fieldMessages.required } },
+      {
+        data: rows[9],
+        errors: { warehouse_name: fieldMessages.warehouseNotFound('Attic'), quantity: fieldMessages.notNull, reason: posFieldMessages.reasonFormat(32) },
+      },
+      { data: rows[10], errors: { barcode: notFound, compare_quantity: fieldMessages.notAnInteger } },
+      { data: rows[11], errors: { warehouse_name: fieldMessages.blank } },
+    ]);
+    expect(updateResponseSchema.parse(body)).toEqual(body);
+    // Nothing was written.
+    expect((await read('8690000000017')).map((r: { warehouse: number; quantity: number }) => [r.warehouse, r.quantity])).toEqual([[10, 5], [11, 0]]);
+    expect(await inspect("SELECT id FROM stock_history WHERE source = 'api'")).toEqual([]);
+  });
+
+  it('reports every error of a row at once in the no-warehouse scenario too', async () => {
+    const rows = [
+      { barcode: 'nope', quantity: 'x' },
+      { barcode: 'nope', quantity: 1.5, warehouse_name: 'Attic' },
+      { barcode: 'nope' },
+      { barcode: '111', quantity: null },
+    ];
+    const { body } = await post(rows, 'kiosk');
+    expect(body).toEqual({
+      results: [],
+      errors: [
+        { data: rows[0], errors: { barcode: fieldMessages.barcodeNotFound('nope'), quantity: fieldMessages.notAnInteger } },
+        { data: rows[1], errors: { barcode: fieldMessages.barcodeNotFound('nope'), quantity: fieldMessages.notAnInteger } },
+        { data: rows[2], errors: { barcode: fieldMessages.barcodeNotFound('nope'), quantity: fieldMessages.required } },
+        { data: rows[3], errors: { quantity: fieldMessages.notNull } },
+      ],
+    });
+  });
+
+  it('echoes only the known fields of a refused row, each bounded in size', async () => {
+    const huge = 'x'.repeat(200_000);
+    const longBarcode = 'b'.repeat(300);
+    const bigList = Array.from({ length: 200 }, (_, i) => i);
+    const rows = [
+      { barcode: 'nope', quantity: 1, warehouse_name: 'Main', pad: huge, nested: { deep: [huge] } },
+      { barcode: longBarcode, quantity: 1, warehouse_name: 'Main' },
+      { barcode: '8690000000017', quantity: bigList, warehouse_name: 'Main', reference: huge },
+      { barcode: '8690000000017', quantity: { n: 1 }, warehouse_name: 'Main', reason: 'sale' },
+      'r'.repeat(1000),
+      bigList,
+      [huge],
+      42,
+    ];
+    const res = await server.request('POST', INVENTORY_PATH, { token: server.tokens.north, body: rows });
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    // The unknown field never comes back: the answer stays small whatever the client padded its rows with.
+    expect(text).not.toContain('x'.repeat(MAX_ECHOED_CHARS + 1));
+    expect(text.length).toBeLessThan(8000);
+    const cut = (value: string) => `${value.slice(0, MAX_ECHOED_CHARS)}…`;
+    expect(JSON.parse(text).errors).toEqual([
+      { data: { barcode: 'nope', quantity: 1, warehouse_name: 'Main' }, errors: { barcode: fieldMessages.barcodeNotFound('nope') } },
+      { data: { barcode: cut(longBarcode), quantity: 1, warehouse_name: 'Main' }, errors: { barcode: fieldMessages.maxLength(128) } },
+      { data: { barcode: '8690000000017', quantity: null, warehouse_name: 'Main', reference: cut(huge) }, errors: { quantity: fieldMessages.notAnInteger, reference: fieldMessages.maxLength(128) } },
+      { data: { barcode: '8690000000017', quantity: { n: 1 }, warehouse_name: 'Main', reason: 'sale' }, errors: { quantity: fieldMessages.notAnInteger } },
+      { data: cut('r'.repeat(1000)), errors: { non_field_errors: fieldMessages.notAnObject('str') } },
+      { data: null, errors: { non_field_errors: fieldMessages.notAnObject('list') } },
+      { data: null, errors: { non_field_errors: fieldMessages.notAnObject('list') } },
+      { data: 42, errors: { non_field_errors: fieldMessages.notAnObject('int') } },
+    ]);
+  });
+
   it('applies rows in request order: a later row for the same barcode and warehouse wins', async () => {
     const { body } = await post([
       { barcode: '8690000000017', quantity: 1, warehouse_name: 'Main' },
@@ -125,10 +220,10 @@ describe('update stock by barcode', () => {
       { barcode: '8690000000017', quantity: 9, warehouse_name: 'Main' },
       { barcode: '8690000000024', quantity: 1, warehouse_name: 'Backroom' },
     ]);
-    const history = inspect<Record<string, unknown>>(
+    const history = await inspect<Record<string, unknown>>(
       "SELECT unit_id, warehouse_id, old_quantity, new_quantity, source, token_id FROM stock_history WHERE source = 'api' ORDER BY id",
     );
-    const tokenId = inspect<{ id: number }>("SELECT t.id FROM api_tokens t JOIN accounts a ON a.id = t.account_id WHERE a.name = 'north'")[0]!.id;
+    const tokenId = (await inspect<{ id: number }>("SELECT t.id FROM api_tokens t JOIN accounts a ON a.id = t.account_id WHERE a.name = 'north'"))[0]!.id;
     // The repeated row sets the same value again: not a change, so no second entry.
     expect(history).toEqual([
       { unit_id: expect.any(Number), warehouse_id: 10, old_quantity: 5, new_quantity: 9, source: 'api', token_id: tokenId },
@@ -204,13 +299,31 @@ describe('update stock by barcode', () => {
   });
 
   it('acknowledges a write only once it is durable: a fresh connection sees it right after the answer', async () => {
-    await post([{ barcode: '111', quantity: 55 }], 'kiosk');
-    expect(inspect<{ quantity: number }>("SELECT s.quantity FROM stock s JOIN stock_units u ON u.id = s.unit_id WHERE u.barcode = '111'")).toEqual([{ quantity: 55 }]);
-    expect(inspect<{ synchronous: number }>('PRAGMA synchronous')).toBeDefined();
-    const db = server.db.sqlite;
-    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
-    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(db.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
+    // A server on an engine this test holds, to look at the settings of the very connection it writes with.
+    const { dir, remove } = tempDir();
+    const file = path.join(dir, 'durable.db');
+    const engine = await SqliteEngine.open(file);
+    const store = createStore(engine);
+    const tokens = await seedStore(store, exampleCatalogue());
+    const own = await startServer({ store, port: 0 });
+    const probe = probeDatabase(file);
+    try {
+      const res = await fetch(`${own.url}${INVENTORY_PATH}`, {
+        method: 'POST',
+        headers: { authorization: `Token ${tokens.kiosk}`, 'content-type': 'application/json' },
+        body: JSON.stringify([{ barcode: '111', quantity: 55 }]),
+      });
+      expect(res.status).toBe(200);
+      expect(await probe.all("SELECT s.quantity FROM stock s JOIN stock_units u ON u.id = s.unit_id WHERE u.barcode = '111'")).toEqual([{ quantity: 55 }]);
+      const db = engine.sqlite;
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(db.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
+    } finally {
+      await probe.close();
+      await own.close();
+      remove();
+    }
   });
 });

@@ -5,10 +5,10 @@ import { execFile } from 'node:child_process';
 import { existsSync, openSync, readdirSync, writeSync, closeSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { INVENTORY_PATH } from '../shared/index.ts';
 import { childServerScope, cliEntry, killHard, nodeBinary } from './support/child-server.ts';
+import { probeDatabase } from './support/database-probe.ts';
 import { barcodes, generatedCatalogue } from './support/generated-catalogue.ts';
 import { seedDatabase } from './support/test-server.ts';
 
@@ -58,9 +58,9 @@ describe('backup, restore, check', { timeout: 120_000 }, () => {
     expect(backup.stdout).toContain(`${backupFile}: ok (integrity_check ok, foreign keys ok, history agrees with stock`);
 
     // The copy is one moment of the database: every barcode holds the quantity of the same write.
-    const copy = new BetterSqlite3(backupFile, { readonly: true });
-    const copied = copy.prepare('SELECT DISTINCT quantity FROM stock').all() as { quantity: number }[];
-    copy.close();
+    const copy = probeDatabase(backupFile);
+    const copied = await copy.all<{ quantity: number }>('SELECT DISTINCT quantity FROM stock');
+    await copy.close();
     expect(copied).toHaveLength(1);
     const snapshotQuantity = copied[0]!.quantity;
 
@@ -77,9 +77,9 @@ describe('backup, restore, check', { timeout: 120_000 }, () => {
     expect((await read.json()).results[0].quantity).toBe(snapshotQuantity);
     await killHard(server);
     const saved = readdirSync(dir).find((f) => f.includes('before-restore'))!;
-    const savedDb = new BetterSqlite3(path.join(dir, saved), { readonly: true });
-    expect((savedDb.prepare('SELECT DISTINCT quantity FROM stock').all() as { quantity: number }[]).map((r) => r.quantity)).toEqual([100 + writes - 1]);
-    savedDb.close();
+    const savedDb = probeDatabase(path.join(dir, saved));
+    expect((await savedDb.all<{ quantity: number }>('SELECT DISTINCT quantity FROM stock')).map((r) => r.quantity)).toEqual([100 + writes - 1]);
+    await savedDb.close();
 
     const check = await cli('check', '--db', dbFile);
     expect(check.code).toBe(0);

@@ -1,36 +1,59 @@
 // The streaming file import (importCatalogueFile) against the whole-document path (parseCatalogue +
-// importCatalogue) on the same documents: same problems in the same words, same rows written,
+// store.catalogue.write) on the same documents: same problems in the same words, same rows written,
 // nothing written on refusal; plus what only a file can get wrong (unreadable, not JSON).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { generateCatalogue } from '../bench/catalogue-generator.ts';
-import { CatalogueFileError, importCatalogueFile } from '../server/catalogue/import-catalogue-file.ts';
-import { CatalogueError, importCatalogue, parseCatalogue } from '../server/catalogue/import-catalogue.ts';
-import { Database } from '../server/store/database.ts';
+import { importCatalogueFile } from '../server/catalogue/import-catalogue-file.ts';
+import { parseCatalogue } from '../server/catalogue/import-catalogue.ts';
+import { isApiError } from '../server/errors.ts';
+import { isCatalogueRefusal } from '../server/store/catalogue-writer.ts';
+import { openStore } from '../server/store/open-store.ts';
+import type { Store } from '../server/store/store.ts';
+import { type DatabaseProbe, probeDatabase } from './support/database-probe.ts';
 import { exampleCatalogue, exampleCatalogueFile, tempDir } from './support/test-server.ts';
 
-const TABLES = ['accounts', 'warehouses', 'items', 'variants', 'stock_units', 'stock', 'stock_history'];
+/** Every table, each in the order of its key. */
+const TABLES: [string, string][] = [
+  ['accounts', 'id'],
+  ['warehouses', 'id'],
+  ['items', 'id'],
+  ['variants', 'id'],
+  ['stock_units', 'id'],
+  ['stock', 'unit_id, warehouse_id'],
+  ['stock_history', 'id'],
+];
 
 /** Every row of every table, without the history's timestamps (they differ between two imports). */
-function dump(db: Database): Record<string, unknown[]> {
-  return Object.fromEntries(
-    TABLES.map((table) => [
-      table,
-      (db.sqlite.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all() as Record<string, unknown>[]).map(({ created_at: _, ...row }) => row),
-    ]),
-  );
+async function dump(probe: DatabaseProbe): Promise<Record<string, unknown[]>> {
+  const tables: Record<string, unknown[]> = {};
+  for (const [table, key] of TABLES) {
+    tables[table] = (await probe.all(`SELECT * FROM ${table} ORDER BY ${key}`)).map(({ created_at: _, ...row }) => row);
+  }
+  return tables;
 }
 
 type Outcome = { problems: string[] } | { summary: unknown; rows: Record<string, unknown[]> };
 
-function outcome(db: Database, run: () => unknown): Outcome {
+async function outcome(probe: DatabaseProbe, run: () => Promise<unknown>): Promise<Outcome> {
   try {
-    return { summary: run(), rows: dump(db) };
+    return { summary: await run(), rows: await dump(probe) };
   } catch (error) {
-    if (!(error instanceof CatalogueError)) throw error;
+    if (!isCatalogueRefusal(error)) throw error;
     return { problems: error.problems };
   }
+}
+
+/** A 400 of the error family that is not a refused catalogue: the file itself could not be read as JSON. */
+async function fileRefusal(work: Promise<unknown>): Promise<string> {
+  const error = await work.then(
+    () => expect.unreachable('the import should have been refused'),
+    (e: unknown) => e,
+  );
+  expect(isApiError(error) && error.status).toBe(400);
+  expect(isCatalogueRefusal(error)).toBe(false);
+  return (error as Error).message;
 }
 
 describe('streaming file import', () => {
@@ -43,23 +66,31 @@ describe('streaming file import', () => {
     return file;
   };
 
+  /** A fresh store in its own file, with a probe on that file. */
+  async function freshStore(): Promise<{ store: Store; probe: DatabaseProbe; close(): Promise<void> }> {
+    const file = path.join(dir, `store-${n++}.db`);
+    const store = await openStore(file);
+    const probe = probeDatabase(file);
+    return { store, probe, close: async () => (await probe.close(), await store.close()) };
+  }
+
   /** Imports `document` both ways into fresh databases (after `before`, if given) and returns both outcomes. */
   async function both(document: unknown, text = JSON.stringify(document), before?: unknown) {
-    const inMemory = await Database.open(':memory:');
-    const streamed = await Database.open(':memory:');
+    const whole = await freshStore();
+    const streamed = await freshStore();
     try {
       if (before !== undefined) {
-        importCatalogue(inMemory, parseCatalogue(before));
-        importCatalogue(streamed, parseCatalogue(before));
+        await whole.store.catalogue.write(await parseCatalogue(before));
+        await streamed.store.catalogue.write(await parseCatalogue(before));
       }
-      const rowsBefore = dump(streamed);
-      const expected = outcome(inMemory, () => importCatalogue(inMemory, parseCatalogue(document)));
-      const actual = outcome(streamed, () => importCatalogueFile(streamed, fileWith(text)));
-      if ('problems' in actual) expect(dump(streamed)).toEqual(rowsBefore); // refused: nothing written
+      const rowsBefore = await dump(streamed.probe);
+      const expected = await outcome(whole.probe, async () => whole.store.catalogue.write(await parseCatalogue(document)));
+      const actual = await outcome(streamed.probe, () => importCatalogueFile(streamed.store, fileWith(text)));
+      if ('problems' in actual) expect(await dump(streamed.probe)).toEqual(rowsBefore); // refused: nothing written
       return { expected, actual };
     } finally {
-      inMemory.close();
-      streamed.close();
+      await whole.close();
+      await streamed.close();
     }
   }
 
@@ -139,41 +170,37 @@ describe('streaming file import', () => {
     expect(actual).toEqual(expected);
     expect('summary' in actual && actual.summary).toMatchObject({ accounts: 2, warehouses: 3, barcodes: 3000, variants: 1000 });
 
-    const db = await Database.open(':memory:');
-    importCatalogueFile(db, file);
-    const rows = dump(db);
-    expect(importCatalogueFile(db, file).quantitiesChanged).toBe(0);
-    expect(dump(db)).toEqual(rows);
-    db.close();
+    const again = await freshStore();
+    try {
+      await importCatalogueFile(again.store, file);
+      const rows = await dump(again.probe);
+      expect((await importCatalogueFile(again.store, file)).quantitiesChanged).toBe(0);
+      expect(await dump(again.probe)).toEqual(rows);
+    } finally {
+      await again.close();
+    }
   });
 
   it('refuses a file that is not JSON, or not all of it, writing nothing', async () => {
-    const db = await Database.open(':memory:');
-    const valid = JSON.stringify(exampleCatalogue());
-    for (const text of ['', '{"accounts": [', valid.slice(0, valid.length - 3), `${valid} {}`, '{"accounts": [}]}', '\u00ff']) {
-      expect(() => importCatalogueFile(db, fileWith(text))).toThrow(CatalogueFileError);
-      try {
-        importCatalogueFile(db, fileWith(text));
-      } catch (error) {
-        expect((error as Error).message).toMatch(/ is not valid JSON: /);
+    const { store, probe, close } = await freshStore();
+    try {
+      const valid = JSON.stringify(exampleCatalogue());
+      for (const text of ['', '{"accounts": [', valid.slice(0, valid.length - 3), `${valid} {}`, '{"accounts": [}]}', '\u00ff']) {
+        const file = fileWith(text);
+        expect(await fileRefusal(importCatalogueFile(store, file)), text).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON: `));
       }
+      expect(Number((await probe.first<{ n: number }>('SELECT count(*) AS n FROM accounts'))!.n)).toBe(0);
+      expect(await fileRefusal(importCatalogueFile(store, path.join(dir, 'missing.json')))).toMatch(/^Cannot read .*missing\.json/);
+      expect((await importCatalogueFile(store, exampleCatalogueFile)).barcodes).toBe(3);
+    } finally {
+      await close();
     }
-    expect((db.sqlite.prepare('SELECT count(*) AS n FROM accounts').get() as { n: number }).n).toBe(0);
-    expect(() => importCatalogueFile(db, path.join(dir, 'missing.json'))).toThrow(/^Cannot read .*missing\.json/);
-    expect(importCatalogueFile(db, exampleCatalogueFile).barcodes).toBe(3);
-    db.close();
   });
 });
 
 describe('whole-document import still validates with the shared rules', () => {
-  let db: Database;
-  beforeAll(async () => {
-    db = await Database.open(':memory:');
-  });
-  afterAll(() => db.close());
-
-  it('names the first use of a duplicate in another account item', () => {
-    expect(() => parseCatalogue({ accounts: [{ name: 'a', warehouses_enabled: false, items: [{ id: 9, name: 'x', barcode: '1' }] }, { name: 'b', warehouses_enabled: false, items: [{ id: 8, name: 'y', variants: [{ id: 1, name: 'v', barcode: '2' }] }, { id: 9, name: 'z', barcode: '3' }] }] })).toThrow(
+  it('names the first use of a duplicate in another account item', async () => {
+    await expect(parseCatalogue({ accounts: [{ name: 'a', warehouses_enabled: false, items: [{ id: 9, name: 'x', barcode: '1' }] }, { name: 'b', warehouses_enabled: false, items: [{ id: 8, name: 'y', variants: [{ id: 1, name: 'v', barcode: '2' }] }, { id: 9, name: 'z', barcode: '3' }] }] })).rejects.toThrow(
       'accounts[1].items[1].id: duplicate item id 9, first used at accounts[0].items[0].id',
     );
   });

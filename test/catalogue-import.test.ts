@@ -1,25 +1,35 @@
 // Catalogue import: validation errors that point at the place, all-or-nothing, idempotent re-import.
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CatalogueError, importCatalogue, parseCatalogue } from '../server/catalogue/import-catalogue.ts';
-import { Database } from '../server/store/database.ts';
-import { exampleCatalogue } from './support/test-server.ts';
+import { parseCatalogue } from '../server/catalogue/import-catalogue.ts';
+import { isApiError } from '../server/errors.ts';
+import { isCatalogueRefusal } from '../server/store/catalogue-writer.ts';
+import { openStore } from '../server/store/open-store.ts';
+import type { Store } from '../server/store/store.ts';
+import { type DatabaseProbe, probeDatabase } from './support/database-probe.ts';
+import { exampleCatalogue, tempDir } from './support/test-server.ts';
 
-const problemsOf = (fn: () => unknown): string[] => {
+/** The problems of a refused catalogue: a 400 of the error family that lists them, every one also in its text. */
+const problemsOf = async (fn: () => Promise<unknown>): Promise<string[]> => {
   try {
-    fn();
+    await fn();
   } catch (error) {
-    if (error instanceof CatalogueError) return error.problems;
-    throw error;
+    if (!isCatalogueRefusal(error)) throw error;
+    expect(isApiError(error) && error.status).toBe(400);
+    for (const problem of error.problems) expect(error.message).toContain(problem);
+    return error.problems;
   }
-  throw new Error('expected a CatalogueError');
+  throw new Error('expected a refused catalogue');
 };
 
-const counts = (db: Database) =>
+const counts = async (probe: DatabaseProbe) =>
   Object.fromEntries(
-    ['accounts', 'warehouses', 'items', 'variants', 'stock_units', 'stock', 'stock_history'].map((table) => [
-      table,
-      (db.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n,
-    ]),
+    await Promise.all(
+      ['accounts', 'warehouses', 'items', 'variants', 'stock_units', 'stock', 'stock_history'].map(async (table) => [
+        table,
+        Number((await probe.first<{ n: number }>(`SELECT count(*) AS n FROM ${table}`))!.n),
+      ]),
+    ),
   );
 
 describe('catalogue validation', () => {
@@ -27,12 +37,12 @@ describe('catalogue validation', () => {
     accounts: [{ name: 'north', warehouses_enabled: true, warehouses: [{ id: 10, name: 'Main' }], items, ...account }],
   });
 
-  it('accepts the README example', () => {
-    expect(parseCatalogue(exampleCatalogue()).accounts.map((a) => a.name)).toEqual(['north', 'kiosk']);
+  it('accepts the README example', async () => {
+    expect((await parseCatalogue(exampleCatalogue())).accounts.map((a) => a.name)).toEqual(['north', 'kiosk']);
   });
 
-  it('points every structural problem at its place', () => {
-    const problems = problemsOf(() =>
+  it('points every structural problem at its place', async () => {
+    const problems = await problemsOf(() =>
       parseCatalogue(
         withItems([
           { id: 1, name: 'ok', barcode: 'A' },
@@ -50,8 +60,8 @@ describe('catalogue validation', () => {
     ]);
   });
 
-  it('then points every cross-field problem at its place', () => {
-    const problems = problemsOf(() =>
+  it('then points every cross-field problem at its place', async () => {
+    const problems = await problemsOf(() =>
       parseCatalogue(
         withItems([
           { id: 1, name: 'ok', barcode: 'A' },
@@ -75,60 +85,70 @@ describe('catalogue validation', () => {
     ]);
   });
 
-  it('checks the scenario rules of stock entries', () => {
+  it('checks the scenario rules of stock entries', async () => {
     const noWarehouse = (stock: unknown[]) => ({ accounts: [{ name: 'k', warehouses_enabled: false, items: [{ id: 1, name: 'x', barcode: '1', stock }] }] });
-    expect(problemsOf(() => parseCatalogue(noWarehouse([{ quantity: 1 }, { quantity: 2 }])))).toEqual([
+    expect(await problemsOf(() => parseCatalogue(noWarehouse([{ quantity: 1 }, { quantity: 2 }])))).toEqual([
       'accounts[0].items[0].stock: an account without warehouses has at most one stock entry per barcode',
     ]);
-    expect(problemsOf(() => parseCatalogue(noWarehouse([{ warehouse: 'Main', quantity: 1 }])))).toEqual([
+    expect(await problemsOf(() => parseCatalogue(noWarehouse([{ warehouse: 'Main', quantity: 1 }])))).toEqual([
       'accounts[0].items[0].stock[0].warehouse: an account without warehouses has no warehouse in its stock entries',
     ]);
-    expect(problemsOf(() => parseCatalogue(withItems([{ id: 1, name: 'x', barcode: '1', stock: [{ quantity: 1 }] }])))).toEqual([
+    expect(await problemsOf(() => parseCatalogue(withItems([{ id: 1, name: 'x', barcode: '1', stock: [{ quantity: 1 }] }])))).toEqual([
       'accounts[0].items[0].stock[0].warehouse: This field is required.',
     ]);
-    expect(problemsOf(() => parseCatalogue(withItems([{ id: 1, name: 'x', barcode: '1', stock: [{ warehouse: 'Main', quantity: 1 }, { warehouse: 'Main', quantity: 2 }] }])))).toEqual([
+    expect(await problemsOf(() => parseCatalogue(withItems([{ id: 1, name: 'x', barcode: '1', stock: [{ warehouse: 'Main', quantity: 1 }, { warehouse: 'Main', quantity: 2 }] }])))).toEqual([
       'accounts[0].items[0].stock[1].warehouse: duplicate stock entry for warehouse "Main", first used at accounts[0].items[0].stock[0].warehouse',
     ]);
   });
 
-  it('refuses unknown fields and a document that is not a catalogue', () => {
-    expect(problemsOf(() => parseCatalogue([]))).toEqual(['(catalogue): Invalid input: expected object, received array']);
-    expect(problemsOf(() => parseCatalogue(withItems([{ id: 1, name: 'x', barcode: '1', colour: 'red' }])))).toEqual([
+  it('refuses unknown fields and a document that is not a catalogue', async () => {
+    expect(await problemsOf(() => parseCatalogue([]))).toEqual(['(catalogue): Invalid input: expected object, received array']);
+    expect(await problemsOf(() => parseCatalogue(withItems([{ id: 1, name: 'x', barcode: '1', colour: 'red' }])))).toEqual([
       'accounts[0].items[0]: Unrecognized key: "colour"',
     ]);
   });
 });
 
 describe('catalogue import into the store', () => {
-  let db: Database;
+  let store: Store;
+  let probe: DatabaseProbe;
+  let remove: () => void;
   beforeEach(async () => {
-    db = await Database.open(':memory:');
+    const temp = tempDir();
+    remove = temp.remove;
+    const file = path.join(temp.dir, 'inventory.db');
+    store = await openStore(file);
+    probe = probeDatabase(file);
   });
-  afterEach(() => db.close());
+  afterEach(async () => {
+    await probe.close();
+    await store.close();
+    remove();
+  });
 
-  it('imports the example and changes nothing on a second import', () => {
-    const catalogue = parseCatalogue(exampleCatalogue());
-    expect(importCatalogue(db, catalogue)).toEqual({ accounts: 2, warehouses: 2, items: 3, variants: 1, barcodes: 3, quantitiesChanged: 4 });
-    const first = counts(db);
+  it('imports the example and changes nothing on a second import', async () => {
+    const catalogue = await parseCatalogue(exampleCatalogue());
+    expect(await store.catalogue.write(catalogue)).toEqual({ accounts: 2, warehouses: 2, items: 3, variants: 1, barcodes: 3, quantitiesChanged: 4 });
+    const first = await counts(probe);
     expect(first).toEqual({ accounts: 2, warehouses: 2, items: 3, variants: 1, stock_units: 3, stock: 4, stock_history: 4 });
-    expect(importCatalogue(db, catalogue).quantitiesChanged).toBe(0);
-    expect(counts(db)).toEqual(first);
+    expect((await store.catalogue.write(catalogue)).quantitiesChanged).toBe(0);
+    expect(await counts(probe)).toEqual(first);
   });
 
-  it('updates names, barcodes and quantities by id, recording changed quantities in the history', () => {
-    importCatalogue(db, parseCatalogue(exampleCatalogue()));
+  it('updates names, barcodes and quantities by id, recording changed quantities in the history', async () => {
+    await store.catalogue.write(await parseCatalogue(exampleCatalogue()));
     const changed = exampleCatalogue() as { accounts: { items: Record<string, unknown>[] }[] };
     changed.accounts[1]!.items[0] = { id: 200, name: 'Blue pen', barcode: '0111', stock: [{ quantity: 8 }] };
-    expect(importCatalogue(db, parseCatalogue(changed)).quantitiesChanged).toBe(1);
-    expect(db.sqlite.prepare("SELECT i.name, u.barcode, s.quantity FROM items i JOIN stock_units u ON u.item_id = i.id JOIN stock s ON s.unit_id = u.id WHERE i.id = 200").get())
+    expect((await store.catalogue.write(await parseCatalogue(changed))).quantitiesChanged).toBe(1);
+    expect(await probe.first('SELECT i.name, u.barcode, s.quantity FROM items i JOIN stock_units u ON u.item_id = i.id JOIN stock s ON s.unit_id = u.id WHERE i.id = 200'))
       .toEqual({ name: 'Blue pen', barcode: '0111', quantity: 8 });
-    expect(db.sqlite.prepare("SELECT old_quantity, new_quantity, source FROM stock_history ORDER BY id DESC LIMIT 1").get())
+    expect(await probe.first('SELECT old_quantity, new_quantity, source FROM stock_history ORDER BY id DESC LIMIT 1'))
       .toEqual({ old_quantity: 7, new_quantity: 8, source: 'import' });
   });
 
-  it('refuses conflicts with the database as a whole, writing nothing', () => {
-    importCatalogue(db, parseCatalogue(exampleCatalogue()));
-    const before = counts(db);
+  it('refuses conflicts with the database as a whole, writing nothing', async () => {
+    await store.catalogue.write(await parseCatalogue(exampleCatalogue()));
+    const before = await counts(probe);
     const conflicting = {
       accounts: [
         { name: 'new', warehouses_enabled: true, warehouses: [{ id: 10, name: 'Stolen' }], items: [{ id: 100, name: 'Stolen mug', barcode: 'Z' }] },
@@ -136,13 +156,14 @@ describe('catalogue import into the store', () => {
         { name: 'north', warehouses_enabled: true, warehouses: [{ id: 12, name: 'Main' }], items: [{ id: 102, name: 'Dup', barcode: '8690000000024' }] },
       ],
     };
-    expect(problemsOf(() => importCatalogue(db, parseCatalogue(conflicting)))).toEqual([
+    const parsed = await parseCatalogue(conflicting);
+    expect(await problemsOf(() => store.catalogue.write(parsed))).toEqual([
       'accounts[0].warehouses[0].id: warehouse id 10 belongs to another account',
       'accounts[0].items[0].id: item id 100 belongs to another account',
       'accounts[1].warehouses_enabled: account "kiosk" already exists with warehouses_enabled false; changing the scenario of an account is not supported',
       'accounts[2].warehouses[0].name: warehouse "Main" already exists with id 10',
       'accounts[2].items[0].barcode: barcode "8690000000024" already belongs to another item or variant of account "north"',
     ]);
-    expect(counts(db)).toEqual(before);
+    expect(await counts(probe)).toEqual(before);
   });
 });

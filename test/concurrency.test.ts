@@ -7,14 +7,13 @@
 // order it sent them, any write acknowledged before another was sent ahead of it (real-time order),
 // and the stock must equal the latest entry.
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { importCatalogue, parseCatalogue } from '../server/catalogue/import-catalogue.ts';
-import { backupDatabase } from '../server/cli/backup-commands.ts';
-import { checkConsistency } from '../server/store/consistency.ts';
-import { Database } from '../server/store/database.ts';
+import { parseCatalogue } from '../server/catalogue/import-catalogue.ts';
+import { openStore } from '../server/store/open-store.ts';
+import { backupDatabase, checkFile } from '../server/store/sqlite/backup.ts';
 import { INVENTORY_PATH } from '../shared/index.ts';
 import { childServerScope, killHard } from './support/child-server.ts';
+import { probeDatabase } from './support/database-probe.ts';
 import { barcodes, generatedCatalogue } from './support/generated-catalogue.ts';
 import { seededRandom } from './support/seeded-random.ts';
 import { seedDatabase } from './support/test-server.ts';
@@ -113,19 +112,19 @@ describe('concurrency (parallel clients, a second writer, a live backup)', { tim
     let importerRounds = 0;
     let stop = false;
     const importer = async () => {
-      const db = await Database.open(dbFile);
+      const store = await openStore(dbFile);
       const rnd = seededRandom(SEED - 1);
       try {
         while (!stop) {
-          const catalogue = parseCatalogue(
+          const catalogue = await parseCatalogue(
             generatedCatalogue([{ name: 'depot', warehouses: [], barcodes: barcodes('D', 5), quantity: rnd.int(0, 1000) }]),
           );
-          importCatalogue(db, catalogue);
+          await store.catalogue.write(catalogue);
           importerRounds++;
           await new Promise((resolve) => setTimeout(resolve, 5));
         }
       } finally {
-        db.close();
+        await store.close();
       }
     };
 
@@ -143,15 +142,13 @@ describe('concurrency (parallel clients, a second writer, a live backup)', { tim
     expect(busyMentions).toBe(0);
     expect(backupReport.ok).toBe(true);
 
-    const sqlite = new BetterSqlite3(dbFile, { readonly: true });
+    expect(await checkFile(dbFile)).toMatchObject({ ok: true, integrity: ['ok'], foreignKeyProblems: 0, historyMismatches: 0 });
+    const probe = probeDatabase(dbFile);
     try {
-      expect(checkConsistency(sqlite).ok).toBe(true);
-      const historyRows = sqlite
-        .prepare(
-          `SELECT h.id, h.new_quantity, u.barcode || '|' || w.name AS key FROM stock_history h
-           JOIN stock_units u ON u.id = h.unit_id JOIN warehouses w ON w.id = h.warehouse_id WHERE h.source = 'api'`,
-        )
-        .all() as { id: number; new_quantity: number; key: string }[];
+      const historyRows = await probe.all<{ id: number; new_quantity: number; key: string }>(
+        `SELECT h.id, h.new_quantity, u.barcode || '|' || w.name AS key FROM stock_history h
+         JOIN stock_units u ON u.id = h.unit_id JOIN warehouses w ON w.id = h.warehouse_id WHERE h.source = 'api'`,
+      );
       const historyOf = new Map(historyRows.map((h) => [h.new_quantity, h]));
       // Every acknowledged write is in the history, under its key, and each client's writes in its own order.
       const lastIdOfClientKey = new Map<string, number>();
@@ -180,9 +177,9 @@ describe('concurrency (parallel clients, a second writer, a live backup)', { tim
       }
       // Final state: the latest acknowledged write of each key (commit order), and for one-writer keys
       // exactly what that client last sent.
-      const stock = sqlite
-        .prepare(`SELECT u.barcode || '|' || w.name AS key, s.quantity FROM stock s JOIN stock_units u ON u.id = s.unit_id JOIN warehouses w ON w.id = s.warehouse_id`)
-        .all() as { key: string; quantity: number }[];
+      const stock = await probe.all<{ key: string; quantity: number }>(
+        `SELECT u.barcode || '|' || w.name AS key, s.quantity FROM stock s JOIN stock_units u ON u.id = s.unit_id JOIN warehouses w ON w.id = s.warehouse_id`,
+      );
       const finalByKey = new Map(stock.map((s) => [s.key, s.quantity]));
       const latestWrite = new Map<string, { id: number; quantity: number }>();
       for (const h of historyRows) if ((latestWrite.get(h.key)?.id ?? 0) < h.id) latestWrite.set(h.key, { id: h.id, quantity: h.new_quantity });
@@ -194,7 +191,7 @@ describe('concurrency (parallel clients, a second writer, a live backup)', { tim
           `${importerRounds} concurrent import transactions from a second connection; mid-load backup consistent: ${backupReport.ok}.`,
       );
     } finally {
-      sqlite.close();
+      await probe.close();
     }
   });
 });

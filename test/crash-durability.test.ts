@@ -1,11 +1,11 @@
 // Proof 1 (issue 4): the real server in a child process, several concurrent writers, SIGKILL in
 // the middle of the load, restart. Every acknowledged update must be there, the database must pass
 // integrity_check, and the stock history must agree with the stock. Two kill/restart rounds.
-import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { INVENTORY_PATH } from '../shared/index.ts';
-import { checkConsistency } from '../server/store/consistency.ts';
+import { checkFile } from '../server/store/sqlite/backup.ts';
 import { childServerScope, killHard } from './support/child-server.ts';
+import { probeDatabase } from './support/database-probe.ts';
 import { barcodes, generatedCatalogue } from './support/generated-catalogue.ts';
 import { seededRandom } from './support/seeded-random.ts';
 import { seedDatabase } from './support/test-server.ts';
@@ -91,22 +91,21 @@ describe('crash durability (SIGKILL under concurrent writes)', { timeout: 120_00
     }
     await killHard(server);
 
-    const sqlite = new BetterSqlite3(dbFile, { readonly: true });
+    // The store's checks, read-only, as `barcode-inventory check` runs them.
+    const report = await checkFile(dbFile);
+    const probe = probeDatabase(dbFile);
     try {
-      const report = checkConsistency(sqlite);
       expect(report.integrity).toEqual(['ok']);
       expect(report.foreignKeyProblems).toBe(0);
       expect(report.historyMismatches).toBe(0);
 
       // Position of every written quantity in the history (quantities are unique per row).
       const history = new Map<number, { id: number; key: string }>();
-      const rows = sqlite
-        .prepare(
-          `SELECT h.id, h.new_quantity, u.barcode, w.name AS warehouse FROM stock_history h
-           JOIN stock_units u ON u.id = h.unit_id JOIN warehouses w ON w.id = h.warehouse_id
-           WHERE h.source = 'api'`,
-        )
-        .all() as { id: number; new_quantity: number; barcode: string; warehouse: string }[];
+      const rows = await probe.all<{ id: number; new_quantity: number; barcode: string; warehouse: string }>(
+        `SELECT h.id, h.new_quantity, u.barcode, w.name AS warehouse FROM stock_history h
+         JOIN stock_units u ON u.id = h.unit_id JOIN warehouses w ON w.id = h.warehouse_id
+         WHERE h.source = 'api'`,
+      );
       for (const row of rows) history.set(row.new_quantity, { id: row.id, key: `${row.barcode}|${row.warehouse}` });
 
       let lost = 0;
@@ -123,13 +122,11 @@ describe('crash durability (SIGKILL under concurrent writes)', { timeout: 120_00
       expect(lost).toBe(0);
 
       // What the API reads now is the latest history entry of each key, never older than an acknowledged write.
-      const latest = sqlite
-        .prepare(
-          `SELECT u.barcode || '|' || w.name AS key, s.quantity,
-             (SELECT max(id) FROM stock_history h WHERE h.unit_id = s.unit_id AND h.warehouse_id = s.warehouse_id) AS last_id
-           FROM stock s JOIN stock_units u ON u.id = s.unit_id JOIN warehouses w ON w.id = s.warehouse_id`,
-        )
-        .all() as { key: string; quantity: number; last_id: number }[];
+      const latest = await probe.all<{ key: string; quantity: number; last_id: number }>(
+        `SELECT u.barcode || '|' || w.name AS key, s.quantity,
+           (SELECT max(id) FROM stock_history h WHERE h.unit_id = s.unit_id AND h.warehouse_id = s.warehouse_id) AS last_id
+         FROM stock s JOIN stock_units u ON u.id = s.unit_id JOIN warehouses w ON w.id = s.warehouse_id`,
+      );
       for (const row of latest) {
         expect(readBack.get(row.key)).toBe(row.quantity);
         expect(row.last_id).toBeGreaterThanOrEqual(lastAckedHistoryId.get(row.key) ?? 0);
@@ -142,7 +139,7 @@ describe('crash durability (SIGKILL under concurrent writes)', { timeout: 120_00
       );
       sentRows = [];
     } finally {
-      sqlite.close();
+      await probe.close();
     }
   });
 });

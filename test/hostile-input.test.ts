@@ -7,13 +7,13 @@
 // victim accounts that share the attacker's barcodes and warehouse names must not change at all.
 import { METHODS } from 'node:http';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../server/app.ts';
 import { startServer, type RunningServer } from '../server/start.ts';
-import type { Database } from '../server/store/database.ts';
-import { checkConsistency } from '../server/store/consistency.ts';
+import { openStore } from '../server/store/open-store.ts';
+import type { Store } from '../server/store/store.ts';
 import { INVENTORY_PATH, MAX_QUANTITY, MIN_QUANTITY, WAREHOUSES_PATH } from '../shared/index.ts';
+import { type DatabaseProbe, probeDatabase } from './support/database-probe.ts';
 import { barcodes, generatedCatalogue } from './support/generated-catalogue.ts';
 import { type RawRequest, sendRaw } from './support/raw-http.ts';
 import { type Random, seededRandom } from './support/seeded-random.ts';
@@ -32,8 +32,8 @@ const WEIRD_STRINGS = ['', ' ', '\u0000', '\u202e', '😀', 'a'.repeat(129), 'x'
  * Every route of the app as it is built now (all routers, including those other features add), with
  * `{/}` expanded both ways and `:params` filled with hostile values.
  */
-function routeTargets(db: Database): string[] {
-  const app = createApp({ db });
+function routeTargets(store: Store): string[] {
+  const app = createApp({ store });
   const patterns = new Set<string>();
   for (const middleware of app.middleware as { router?: { stack: { path: string }[] } }[]) {
     for (const layer of middleware.router?.stack ?? []) patterns.add(layer.path);
@@ -281,19 +281,18 @@ function expectedApplied(body: unknown, warehousesEnabled: boolean): { barcode: 
 
 type StockSnapshot = Map<string, number>;
 
-function stockOf(sqlite: BetterSqlite3.Database, account: string): StockSnapshot {
-  const rows = sqlite
-    .prepare(
-      `SELECT u.barcode, s.warehouse_id, coalesce(w.name, '') AS warehouse, s.quantity FROM stock s
-       JOIN stock_units u ON u.id = s.unit_id JOIN accounts a ON a.id = u.account_id
-       LEFT JOIN warehouses w ON w.id = s.warehouse_id WHERE a.name = ?`,
-    )
-    .all(account) as { barcode: string; warehouse: string; quantity: number }[];
+async function stockOf(probe: DatabaseProbe, account: string): Promise<StockSnapshot> {
+  const rows = await probe.all<{ barcode: string; warehouse: string; quantity: number }>(
+    `SELECT u.barcode, s.warehouse_id, coalesce(w.name, '') AS warehouse, s.quantity FROM stock s
+     JOIN stock_units u ON u.id = s.unit_id JOIN accounts a ON a.id = u.account_id
+     LEFT JOIN warehouses w ON w.id = s.warehouse_id WHERE a.name = ?`,
+    account,
+  );
   return new Map(rows.map((r) => [`${r.barcode}|${r.warehouse}`, r.quantity]));
 }
 
-function historyCount(sqlite: BetterSqlite3.Database, account: string): number {
-  return (sqlite.prepare('SELECT count(*) AS n FROM stock_history h JOIN accounts a ON a.id = h.account_id WHERE a.name = ?').get(account) as { n: number }).n;
+async function historyCount(probe: DatabaseProbe, account: string): Promise<number> {
+  return Number((await probe.first<{ n: number }>('SELECT count(*) AS n FROM stock_history h JOIN accounts a ON a.id = h.account_id WHERE a.name = ?', account))!.n);
 }
 
 // Bounded generously: the work is fixed by the seed, the timeout only guards a loaded CI machine.
@@ -314,7 +313,7 @@ describe('hostile input', { timeout: 120_000 }, () => {
       ]),
     );
     // The real server with its default limits, including the failed-authentication rate limit.
-    server = await startServer({ dbFile, port: 0 });
+    server = await startServer({ store: await openStore(dbFile), port: 0 });
   });
   afterAll(async () => {
     await server.close();
@@ -323,13 +322,17 @@ describe('hostile input', { timeout: 120_000 }, () => {
 
   it(`answers ${REQUESTS} generated hostile requests without a 5xx and changes only what valid rows ask`, async () => {
     const rnd = seededRandom(SEED);
-    const observer = new BetterSqlite3(dbFile, { readonly: true });
-    const victimBefore = stockOf(observer, 'victim');
-    const plainBefore = stockOf(observer, 'victim-plain');
-    const victimHistoryBefore = historyCount(observer, 'victim') + historyCount(observer, 'victim-plain');
+    const observer = probeDatabase(dbFile);
+    const victimBefore = await stockOf(observer, 'victim');
+    const plainBefore = await stockOf(observer, 'victim-plain');
+    const victimHistoryBefore = (await historyCount(observer, 'victim')) + (await historyCount(observer, 'victim-plain'));
     const attackers = Object.keys(ATTACKERS) as Attacker[];
-    const expected = new Map(attackers.map((a) => [a, stockOf(observer, a)]));
-    const expectedChanges = new Map(attackers.map((a) => [a, historyCount(observer, a)]));
+    const expected = new Map<Attacker, StockSnapshot>();
+    const expectedChanges = new Map<Attacker, number>();
+    for (const a of attackers) {
+      expected.set(a, await stockOf(observer, a));
+      expectedChanges.set(a, await historyCount(observer, a));
+    }
 
     const statuses = new Map<number, number>();
     let serverErrors = 0;
@@ -340,7 +343,7 @@ describe('hostile input', { timeout: 120_000 }, () => {
     const failures: string[] = [];
     // First every method on every route (with a valid token, so the request reaches the handlers),
     // then the generated requests.
-    const routes = routeTargets(server.db);
+    const routes = routeTargets(server.store);
     const sweep: Case[] = routes.flatMap((target) =>
       ALL_METHODS.map((method): Case => {
         const headers: [string, string][] = [['Authorization', `Token ${tokens.attacker}`]];
@@ -411,16 +414,16 @@ describe('hostile input', { timeout: 120_000 }, () => {
       expect(failures).toEqual([]);
       expect(serverErrors).toBe(0);
       expect(prototypeClean).toBe(true);
-      expect(stockOf(observer, 'victim')).toEqual(victimBefore);
-      expect(stockOf(observer, 'victim-plain')).toEqual(plainBefore);
-      expect(historyCount(observer, 'victim') + historyCount(observer, 'victim-plain')).toBe(victimHistoryBefore);
+      expect(await stockOf(observer, 'victim')).toEqual(victimBefore);
+      expect(await stockOf(observer, 'victim-plain')).toEqual(plainBefore);
+      expect((await historyCount(observer, 'victim')) + (await historyCount(observer, 'victim-plain'))).toBe(victimHistoryBefore);
       for (const a of attackers) {
-        expect(stockOf(observer, a)).toEqual(expected.get(a));
-        expect(historyCount(observer, a)).toBe(expectedChanges.get(a));
+        expect(await stockOf(observer, a)).toEqual(expected.get(a));
+        expect(await historyCount(observer, a)).toBe(expectedChanges.get(a));
       }
-      expect(checkConsistency(observer).ok).toBe(true);
+      expect((await server.store.check()).ok).toBe(true);
     } finally {
-      observer.close();
+      await observer.close();
     }
     const byStatus = [...statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`).join(' ');
     console.log(

@@ -6,14 +6,13 @@ import { createServer } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../server/app.ts';
-import { lanNotice } from '../server/cli/lan-notice.ts';
 import { CONTENT_SECURITY_POLICY } from '../server/http/security-headers.ts';
+import { lanNotice } from '../server/launch/lan-notice.ts';
 import { type RunningServer, startServer } from '../server/start.ts';
-import { Database } from '../server/store/database.ts';
+import { openStore } from '../server/store/open-store.ts';
 import { INVENTORY_PATH, WAREHOUSES_PATH, hardeningMessages, requestMessages } from '../shared/index.ts';
 import { sendRaw } from './support/raw-http.ts';
 import { type TestServer, exampleCatalogue, seedDatabase, startTestServer, tempDir } from './support/test-server.ts';
@@ -84,7 +83,7 @@ describe('Host and Origin checks', () => {
     const { dir, remove } = tempDir();
     const dbFile = path.join(dir, 'bound.db');
     const tokens = await seedDatabase(dbFile, exampleCatalogue());
-    const bound = await startServer({ dbFile, host: '127.0.0.5', port: 0 });
+    const bound = await startServer({ store: await openStore(dbFile), host: '127.0.0.5', port: 0 });
     try {
       const ok = await fetch(`${bound.url}${WAREHOUSES_PATH}`, { headers: { authorization: `Token ${tokens.north}` } });
       expect(bound.url).toMatch(/^http:\/\/127\.0\.0\.5:/);
@@ -110,10 +109,11 @@ describe('Host and Origin checks', () => {
     const { dir, remove } = tempDir();
     const dbFile = path.join(dir, 'cors.db');
     const tokens = await seedDatabase(dbFile, exampleCatalogue());
-    const db = await Database.open(dbFile);
+    const store = await openStore(dbFile);
     // As `serve --host 0.0.0.0 --allow-origin http://till.local:3000` builds it, listening on loopback for the test.
-    const app = createApp({ db, bindHost: '0.0.0.0', allowedOrigins: ['http://till.local:3000/'] });
-    const http = createServer(app.callback());
+    const app = createApp({ store, bindHost: '0.0.0.0', allowedOrigins: ['http://till.local:3000/'] });
+    const handle = app.callback();
+    const http = createServer((request, response) => void handle(request, response));
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     const { port } = http.address() as AddressInfo;
     try {
@@ -138,7 +138,7 @@ describe('Host and Origin checks', () => {
       expect(other.status).toBe(403);
     } finally {
       await new Promise((resolve) => http.close(resolve));
-      db.close();
+      await store.close();
       remove();
     }
   });
@@ -151,7 +151,7 @@ describe('failed-authentication rate limit', () => {
   beforeAll(async () => {
     const dbFile = path.join(dir, 'limit.db');
     tokens = await seedDatabase(dbFile, exampleCatalogue());
-    server = await startServer({ dbFile, port: 0, authRateLimit: { points: 5, durationSeconds: 60 } });
+    server = await startServer({ store: await openStore(dbFile), port: 0, authRateLimit: { points: 5, durationSeconds: 60 } });
   });
   afterAll(async () => {
     await server.close();
@@ -181,7 +181,7 @@ describe('slow requests', () => {
   beforeAll(async () => {
     const dbFile = path.join(dir, 'slow.db');
     token = (await seedDatabase(dbFile, exampleCatalogue())).north!;
-    server = await startServer({ dbFile, port: 0, timeouts: { headersMs: 300, requestMs: 600, checkEveryMs: 50 } });
+    server = await startServer({ store: await openStore(dbFile), port: 0, timeouts: { headersMs: 300, requestMs: 600, checkEveryMs: 50 } });
   });
   afterAll(async () => {
     await server.close();
@@ -216,7 +216,7 @@ describe('request logs', () => {
     const tokens = await seedDatabase(dbFile, exampleCatalogue());
     const lines: string[] = [];
     const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(...String(chunk).split('\n').filter(Boolean)), done()) });
-    const server = await startServer({ dbFile, port: 0, logger: pino({ level: 'info' }, sink) });
+    const server = await startServer({ store: await openStore(dbFile), port: 0, logger: pino({ level: 'info' }, sink) });
     try {
       const secretBarcode = '8690000000017';
       const read = await fetch(`${server.url}${INVENTORY_PATH}?barcodes=${secretBarcode}`, { headers: { authorization: `Token ${tokens.north}` } });
@@ -258,9 +258,9 @@ describe('secrets at rest and on the network', () => {
   it('stores tokens only as hashes', async () => {
     const server = await startTestServer();
     try {
-      const sqlite = new BetterSqlite3(server.dbFile, { readonly: true });
-      const stored = JSON.stringify(sqlite.prepare('SELECT * FROM api_tokens').all());
-      sqlite.close();
+      const rows = await server.probe.all('SELECT * FROM api_tokens');
+      expect(rows).toHaveLength(Object.keys(server.tokens).length);
+      const stored = JSON.stringify(rows);
       for (const key of Object.values(server.tokens)) {
         expect(stored).not.toContain(key);
         expect(stored).not.toContain(key.slice(12)); // not even the part after the shown prefix

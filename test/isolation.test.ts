@@ -2,10 +2,11 @@
 // combination of the two scenarios). No request of one account ever reads or changes the other's
 // data: its barcodes are "not found", its warehouses do not exist, its quantities never move.
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../server/start.ts';
+import { openStore } from '../server/store/open-store.ts';
 import { INVENTORY_PATH, WAREHOUSES_PATH, fieldMessages } from '../shared/index.ts';
+import { type DatabaseProbe, probeDatabase } from './support/database-probe.ts';
 import { type AccountSpec, generatedCatalogue } from './support/generated-catalogue.ts';
 import { seededRandom } from './support/seeded-random.ts';
 import { seedDatabase, tempDir } from './support/test-server.ts';
@@ -54,7 +55,7 @@ describe('isolation between accounts', { timeout: 120_000 }, () => {
 
   beforeAll(async () => {
     tokens = await seedDatabase(dbFile, catalogue);
-    server = await startServer({ dbFile, port: 0 });
+    server = await startServer({ store: await openStore(dbFile), port: 0 });
   });
   afterAll(async () => {
     await server.close();
@@ -71,23 +72,22 @@ describe('isolation between accounts', { timeout: 120_000 }, () => {
     return (await response.json()) as any;
   };
 
-  const snapshot = (sqlite: BetterSqlite3.Database, account: string) =>
-    sqlite
-      .prepare(
-        `SELECT u.barcode, s.warehouse_id, s.quantity, (SELECT count(*) FROM stock_history h WHERE h.account_id = a.id) AS changes
-         FROM stock s JOIN stock_units u ON u.id = s.unit_id JOIN accounts a ON a.id = u.account_id WHERE a.name = ? ORDER BY u.barcode, s.warehouse_id`,
-      )
-      .all(account);
+  const snapshot = (probe: DatabaseProbe, account: string) =>
+    probe.all(
+      `SELECT u.barcode, s.warehouse_id, s.quantity, (SELECT count(*) FROM stock_history h WHERE h.account_id = a.id) AS changes
+       FROM stock s JOIN stock_units u ON u.id = s.unit_id JOIN accounts a ON a.id = u.account_id WHERE a.name = ? ORDER BY u.barcode, s.warehouse_id`,
+      account,
+    );
 
   it(`keeps ${PAIRS} generated account pairs apart`, async () => {
-    const observer = new BetterSqlite3(dbFile, { readonly: true });
+    const observer = probeDatabase(dbFile);
     let requests = 0;
     try {
       for (const pair of pairs) {
         for (const [self, other] of [[pair.a, pair.b], [pair.b, pair.a]] as const) {
           const mine = accountOf.get(self.name)!;
           const theirs = accountOf.get(other.name)!;
-          const otherBefore = snapshot(observer, other.name);
+          const otherBefore = await snapshot(observer, other.name);
           const myItemIds = new Set(mine.items.map((i) => i.id));
           const myWarehouseIds = new Set((mine.warehouses ?? []).map((w) => w.id));
           const otherOnly = other.barcodes.filter((b) => !self.barcodes.includes(b));
@@ -126,7 +126,7 @@ describe('isolation between accounts', { timeout: 120_000 }, () => {
             }
           }
           // The other account did not move, in the database and through its own eyes.
-          expect(snapshot(observer, other.name)).toEqual(otherBefore);
+          expect(await snapshot(observer, other.name)).toEqual(otherBefore);
           const theirRead = await call(other.name, 'GET', `${INVENTORY_PATH}?barcodes=${other.barcodes.map(encodeURIComponent).join(',')}`);
           requests++;
           for (const record of theirRead.results) {
@@ -138,7 +138,7 @@ describe('isolation between accounts', { timeout: 120_000 }, () => {
         }
       }
     } finally {
-      observer.close();
+      await observer.close();
     }
     const scenarios = pairs.map((p) => `${p.a.warehouses.length > 0 ? 'W' : 'P'}${p.b.warehouses.length > 0 ? 'W' : 'P'}`);
     const count = (s: string) => scenarios.filter((x) => x === s).length;

@@ -6,7 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type Router from '@koa/router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../server/app.ts';
-import { Database } from '../server/store/database.ts';
+import { openStore } from '../server/store/open-store.ts';
 import { API_DOCS_PATH, INVENTORY_PATH, OPENAPI_PATH, STOCKTAKES_PATH, STOCK_HISTORY_PATH, WAREHOUSES_PATH, stocktakePath } from '../shared/index.ts';
 import { shopCatalogue } from './support/stocktake-fixtures.ts';
 import { type TestServer, startTestServer } from './support/test-server.ts';
@@ -36,9 +36,9 @@ describe('OpenAPI document', () => {
   });
 
   it('describes every route the app serves under /api/, and only those', async () => {
-    const db = await Database.open(':memory:');
+    const store = await openStore(':memory:');
     try {
-      const app = createApp({ db });
+      const app = createApp({ store });
       const served = new Set<string>();
       for (const middleware of app.middleware as ({ router?: Router } & object)[]) {
         for (const layer of middleware.router?.stack ?? []) {
@@ -57,7 +57,7 @@ describe('OpenAPI document', () => {
         expect(documented).toContain(endpoint);
       }
     } finally {
-      db.close();
+      await store.close();
     }
   });
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADJUST_PATH,
   INVENTORY_PATH,
+  MAX_ECHOED_CHARS,
   MAX_QUANTITY,
   MIN_QUANTITY,
   fieldMessages,
@@ -29,13 +30,12 @@ describe('POST adjust', () => {
   afterAll(() => server.stop());
 
   const adjust = (token: string, body: unknown, path = ADJUST_PATH) => server.request('POST', path, { token, body });
-  const history = (barcode: string): HistoryRow[] =>
-    server.db.sqlite
-      .prepare(
-        `SELECT h.old_quantity, h.new_quantity, h.reason, h.reference, h.source, h.warehouse_id
-           FROM stock_history h JOIN stock_units u ON u.id = h.unit_id WHERE u.barcode = ? ORDER BY h.id`,
-      )
-      .all(barcode) as HistoryRow[];
+  const history = (barcode: string): Promise<HistoryRow[]> =>
+    server.probe.all<HistoryRow>(
+      `SELECT h.old_quantity, h.new_quantity, h.reason, h.reference, h.source, h.warehouse_id
+         FROM stock_history h JOIN stock_units u ON u.id = h.unit_id WHERE u.barcode = ? ORDER BY h.id`,
+      barcode,
+    );
   const quantityOf = async (token: string, barcode: string) => {
     const res = await server.request('GET', `${INVENTORY_PATH}?barcodes=${encodeURIComponent(barcode)}`, { token });
     return ((await res.json()) as { results: { quantity: number; warehouse_name?: string }[] }).results;
@@ -57,7 +57,7 @@ describe('POST adjust', () => {
     const [end] = await quantityOf(token, '111');
     expect(end!.quantity).toBe(start!.quantity - 1600);
     // Every sale left one history entry whose old/new quantities chain without a gap.
-    const sales = history('111').filter((h) => h.reason === 'sale');
+    const sales = (await history('111')).filter((h) => h.reason === 'sale');
     expect(sales).toHaveLength(1600);
     sales.forEach((h, i) => {
       expect(h.old_quantity).toBe(start!.quantity - i);
@@ -91,11 +91,11 @@ describe('POST adjust', () => {
         },
       ],
     });
-    expect(history('8690000000017').slice(-2)).toEqual([
+    expect((await history('8690000000017')).slice(-2)).toEqual([
       { old_quantity: 5, new_quantity: 9, reason: 'receipt', reference: 'DN-1', source: 'api', warehouse_id: 10 },
       { old_quantity: 9, new_quantity: 7, reason: null, reference: null, source: 'api', warehouse_id: 10 },
     ]);
-    expect(history('8690000000024').at(-1)).toEqual({
+    expect((await history('8690000000024')).at(-1)).toEqual({
       old_quantity: null,
       new_quantity: 2,
       reason: null,
@@ -130,6 +130,78 @@ describe('POST adjust', () => {
       { reason: posFieldMessages.reasonFormat(32), reference: fieldMessages.maxLength(128) },
       { delta: fieldMessages.maxValue(2_000_000_000) },
     ]);
+  });
+
+  it('reports every error of a row at once: an unknown barcode or warehouse beside a bad delta', async () => {
+    const token = server.tokens.north!;
+    const before = await history('8690000000017');
+    const rows = [
+      { barcode: 'nope', delta: 1 },
+      { barcode: 'nope', delta: 'x', warehouse_name: 'Main' },
+      { barcode: 'nope', delta: 1.5, warehouse_name: 'Attic' },
+      { barcode: 'nope', delta: 2_000_000_001, warehouse_name: 'Main' },
+      { barcode: 'nope', delta: -2_000_000_001, warehouse_name: 'Main' },
+      { barcode: 'nope', warehouse_name: 'Main' },
+      { barcode: 'nope', delta: null, warehouse_name: 'Main' },
+      { barcode: '8690000000017', delta: 'x', warehouse_name: 'Attic' },
+      { barcode: '8690000000017', warehouse_name: 'Attic', reference: 'x'.repeat(129) },
+      { barcode: '8690000000017', delta: 1, warehouse_name: 'Attic', reason: 'two words' },
+      { barcode: '8690000000017', delta: null, warehouse_name: 'Main' },
+    ];
+    const res = await adjust(token, rows);
+    expect(res.status).toBe(200);
+    const notFound = fieldMessages.barcodeNotFound('nope');
+    const attic = fieldMessages.warehouseNotFound('Attic');
+    expect(await res.json()).toEqual({
+      results: [],
+      errors: [
+        { data: rows[0], errors: { barcode: notFound, warehouse_name: fieldMessages.required } },
+        { data: rows[1], errors: { barcode: notFound, delta: fieldMessages.notAnInteger } },
+        // The warehouse of an unknown barcode is not looked at.
+        { data: rows[2], errors: { barcode: notFound, delta: fieldMessages.notAnInteger } },
+        { data: rows[3], errors: { barcode: notFound, delta: fieldMessages.maxValue(2_000_000_000) } },
+        { data: rows[4], errors: { barcode: notFound, delta: fieldMessages.minValue(-2_000_000_000) } },
+        { data: rows[5], errors: { barcode: notFound, delta: fieldMessages.required } },
+        { data: rows[6], errors: { barcode: notFound, delta: fieldMessages.notNull } },
+        { data: rows[7], errors: { warehouse_name: attic, delta: fieldMessages.notAnInteger } },
+        { data: rows[8], errors: { warehouse_name: attic, delta: fieldMessages.required, reference: fieldMessages.maxLength(128) } },
+        { data: rows[9], errors: { warehouse_name: attic, reason: posFieldMessages.reasonFormat(32) } },
+        { data: rows[10], errors: { delta: fieldMessages.notNull } },
+      ],
+    });
+    const plain = [{ barcode: 'nope', delta: 'x', warehouse_name: 'ignored' }, { barcode: 'nope' }];
+    const kiosk = await adjust(server.tokens.kiosk!, plain);
+    expect(await kiosk.json()).toEqual({
+      results: [],
+      errors: [
+        { data: plain[0], errors: { barcode: notFound, delta: fieldMessages.notAnInteger } },
+        { data: plain[1], errors: { barcode: notFound, delta: fieldMessages.required } },
+      ],
+    });
+    expect(await history('8690000000017')).toEqual(before);
+  });
+
+  it('echoes only the known fields of a refused row, each bounded in size', async () => {
+    const huge = 'y'.repeat(300_000);
+    const rows = [
+      { barcode: 'nope', delta: -1, warehouse_name: 'Main', reason: 'sale', padding: huge },
+      { barcode: '8690000000017', delta: Array.from({ length: 300 }, () => 1), warehouse_name: 'Main', reference: huge },
+    ];
+    const res = await adjust(server.tokens.north!, rows);
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(text).not.toContain('y'.repeat(MAX_ECHOED_CHARS + 1));
+    expect(text.length).toBeLessThan(4000);
+    expect(JSON.parse(text)).toEqual({
+      results: [],
+      errors: [
+        { data: { barcode: 'nope', delta: -1, warehouse_name: 'Main', reason: 'sale' }, errors: { barcode: fieldMessages.barcodeNotFound('nope') } },
+        {
+          data: { barcode: '8690000000017', delta: null, warehouse_name: 'Main', reference: `${'y'.repeat(MAX_ECHOED_CHARS)}…` },
+          errors: { delta: fieldMessages.notAnInteger, reference: fieldMessages.maxLength(128) },
+        },
+      ],
+    });
   });
 
   it('refuses a row whose result would leave the quantity range, and applies the others', async () => {

@@ -6,6 +6,7 @@ import { Bonjour, type Service } from 'bonjour-service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_TYPE } from '../server/discovery/announce.ts';
 import { startServer } from '../server/start.ts';
+import { openStore } from '../server/store/open-store.ts';
 import { INVENTORY_PATH } from '../shared/index.ts';
 import { exampleCatalogue, seedDatabase, tempDir } from './support/test-server.ts';
 
@@ -29,7 +30,7 @@ describe('discovery on the LAN', () => {
   });
 
   it('announces a 0.0.0.0 bind with the API base path, and a found service answers', async () => {
-    const server = await startServer({ dbFile, host: '0.0.0.0', port: 0, discovery: { interface: '127.0.0.1' } });
+    const server = await startServer({ store: await openStore(dbFile), host: '0.0.0.0', port: 0, discovery: { interface: '127.0.0.1' } });
     try {
       expect(server.discovery).not.toBeNull();
       const found = await new Promise<Service>((resolve) => {
@@ -72,8 +73,8 @@ describe('discovery on the LAN', () => {
   });
 
   it('announces nothing on loopback binds or when turned off', async () => {
-    const loopback = await startServer({ dbFile, host: '127.0.0.1', port: 0 });
-    const off = await startServer({ dbFile, host: '0.0.0.0', port: 0, discovery: false });
+    const loopback = await startServer({ store: await openStore(dbFile), host: '127.0.0.1', port: 0 });
+    const off = await startServer({ store: await openStore(dbFile), host: '0.0.0.0', port: 0, discovery: false });
     try {
       expect(loopback.discovery).toBeNull();
       expect(off.discovery).toBeNull();

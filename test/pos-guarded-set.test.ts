@@ -16,13 +16,13 @@ describe('guarded sets on POST update', () => {
     const res = await server.request('GET', `${INVENTORY_PATH}?barcodes=${barcodes}`, { token });
     return ((await res.json()) as { results: { barcode: string; quantity: number; warehouse_name?: string }[] }).results;
   };
-  const historyCount = () => (server.db.sqlite.prepare('SELECT count(*) AS n FROM stock_history').get() as { n: number }).n;
+  const historyCount = async () => Number((await server.probe.first<{ n: number }>('SELECT count(*) AS n FROM stock_history'))!.n);
 
   it('applies a row whose compare_quantity matches, and rejects a stale one without changing anything', async () => {
     const token = server.tokens.kiosk!;
     const fresh = await update(token, [{ barcode: '111', quantity: 6, compare_quantity: 7 }]);
     expect(await fresh.json()).toEqual({ results: [{ item: 200, liquid_stock: null, barcode: '111', quantity: 6 }], errors: [] });
-    const before = historyCount();
+    const before = await historyCount();
     const stale = await update(token, [{ barcode: '111', quantity: 5, compare_quantity: 7 }]);
     expect(stale.status).toBe(200);
     expect(await stale.json()).toEqual({
@@ -30,7 +30,7 @@ describe('guarded sets on POST update', () => {
       errors: [{ data: { barcode: '111', quantity: 5, compare_quantity: 7 }, errors: { quantity: posFieldMessages.staleQuantity(6, 7) } }],
     });
     expect((await read(token, '111'))[0]!.quantity).toBe(6);
-    expect(historyCount()).toBe(before);
+    expect(await historyCount()).toBe(before);
   });
 
   it('rejects only the stale rows of a mixed request, errors in request order', async () => {
@@ -101,9 +101,7 @@ describe('guarded sets on POST update', () => {
     const token = server.tokens.kiosk!;
     const q = (await read(token, '111'))[0]!.quantity;
     await update(token, [{ barcode: '111', quantity: q + 3, reason: 'count', reference: 'stocktake 2026-11', compare_quantity: null }]);
-    const last = server.db.sqlite
-      .prepare('SELECT old_quantity, new_quantity, reason, reference FROM stock_history ORDER BY id DESC LIMIT 1')
-      .get();
+    const last = await server.probe.first('SELECT old_quantity, new_quantity, reason, reference FROM stock_history ORDER BY id DESC LIMIT 1');
     expect(last).toEqual({ old_quantity: q, new_quantity: q + 3, reason: 'count', reference: 'stocktake 2026-11' });
   });
 });

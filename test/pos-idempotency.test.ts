@@ -2,8 +2,9 @@
 // answered, not applied again, also after a restart; another body → 422; a key in flight → 409.
 import { request as httpRequest } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { keysInFlight } from '../server/http/idempotency.ts';
+import { keysInFlight } from '../server/api/router.ts';
 import { type RunningServer, startServer } from '../server/start.ts';
+import { openStore } from '../server/store/open-store.ts';
 import { ADJUST_PATH, INVENTORY_PATH, idempotencyMessages } from '../shared/index.ts';
 import { type TestServer, startTestServer } from './support/test-server.ts';
 
@@ -25,7 +26,7 @@ describe('Idempotency-Key', () => {
     const res = await fetch(`${base}${INVENTORY_PATH}?barcodes=111`, { headers: { authorization: `Token ${kiosk()}` } });
     return ((await res.json()) as { results: { quantity: number }[] }).results[0]!.quantity;
   };
-  const historyCount = (db = server.db) => (db.sqlite.prepare('SELECT count(*) AS n FROM stock_history').get() as { n: number }).n;
+  const historyCount = async () => Number((await server.probe.first<{ n: number }>('SELECT count(*) AS n FROM stock_history'))!.n);
 
   it('answers a replayed adjust with the first answer and applies it once', async () => {
     const body = [{ barcode: '111', delta: -2, reason: 'sale', reference: 'R-1' }];
@@ -34,14 +35,14 @@ describe('Idempotency-Key', () => {
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     const firstBody = await first.json();
     expect(firstBody).toEqual({ results: [{ item: 200, liquid_stock: null, barcode: '111', quantity: 5 }], errors: [] });
-    const history = historyCount();
+    const history = await historyCount();
     // Same request, other formatting and key order: still the same request.
     const replay = await send(server.url, kiosk(), ADJUST_PATH, '[ {"reference":"R-1", "delta":-2, "barcode":"111", "reason":"sale"} ]', 'sale-R-1');
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(await replay.json()).toEqual(firstBody);
     expect(await quantityOf111()).toBe(5);
-    expect(historyCount()).toBe(history);
+    expect(await historyCount()).toBe(history);
   });
 
   it('answers a replayed update, including its row errors, without applying it again', async () => {
@@ -60,6 +61,8 @@ describe('Idempotency-Key', () => {
       [ADJUST_PATH, [{ barcode: '111', delta: -5 }]],
       [INVENTORY_PATH, [{ barcode: '111', delta: -1 }]],
       [ADJUST_PATH, { not: 'a list' }],
+      [ADJUST_PATH, Array.from({ length: 51 }, () => ({ barcode: '111', delta: -1 }))],
+      [INVENTORY_PATH, JSON.stringify('not a list')],
     ] as const) {
       const res = await send(server.url, kiosk(), path, body, 'k1');
       expect(res.status).toBe(422);
@@ -118,7 +121,7 @@ describe('Idempotency-Key', () => {
       firstRequest = req;
     });
     // Wait (bounded) until the server has claimed the key: a state, not a duration.
-    for (let i = 0; keysInFlight(server.db) === 0; i++) {
+    for (let i = 0; keysInFlight(server.store) === 0; i++) {
       if (i > 1000) throw new Error('the first request never reached the server');
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
@@ -132,7 +135,7 @@ describe('Idempotency-Key', () => {
     expect(third.headers.get('idempotent-replayed')).toBe('true');
     expect(await third.text()).toBe(first.body);
     expect(await quantityOf111()).toBe(6);
-    expect(keysInFlight(server.db)).toBe(0);
+    expect(keysInFlight(server.store)).toBe(0);
   });
 
   it('applies a replayed key once across a server restart, and purges keys older than 24 h', async () => {
@@ -142,25 +145,28 @@ describe('Idempotency-Key', () => {
     expect(firstBody).toEqual({ results: [{ item: 200, liquid_stock: null, barcode: '111', quantity: 31 }], errors: [] });
     // A key stored 25 hours ago: expired, to be purged lazily by the restarted server.
     const old = new Date(Date.now() - 25 * 3600_000).toISOString();
-    server.db.sqlite
-      .prepare("INSERT INTO idempotency_keys (account_id, key, request_hash, status, response_body, created_at) SELECT account_id, 'ancient', request_hash, status, response_body, ? FROM idempotency_keys WHERE key = 'delivery-DN-7'")
-      .run(old);
+    expect(
+      await server.probe.run(
+        "INSERT INTO idempotency_keys (account_id, key, request_hash, status, response_body, created_at) SELECT account_id, 'ancient', request_hash, status, response_body, ? FROM idempotency_keys WHERE key = 'delivery-DN-7'",
+        old,
+      ),
+    ).toBe(1);
 
     await server.close();
     let restarted: RunningServer | undefined;
     try {
-      restarted = await startServer({ dbFile: server.dbFile, port: 0 });
+      restarted = await startServer({ store: await openStore(server.dbFile), port: 0 });
       const replay = await send(restarted.url, kiosk(), ADJUST_PATH, body, 'delivery-DN-7');
       expect(replay.status).toBe(200);
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
       expect(await replay.json()).toEqual(firstBody);
       expect(await quantityOf111(restarted.url)).toBe(31);
-      const receipts = restarted.db.sqlite.prepare("SELECT count(*) AS n FROM stock_history WHERE reference = 'DN-7'").get();
-      expect(receipts).toEqual({ n: 1 });
-      const keys = restarted.db.sqlite.prepare('SELECT key FROM idempotency_keys ORDER BY key').all();
+      const receipts = await server.probe.first<{ n: number }>("SELECT count(*) AS n FROM stock_history WHERE reference = 'DN-7'");
+      expect(Number(receipts!.n)).toBe(1);
+      const keys = await server.probe.all('SELECT key FROM idempotency_keys ORDER BY key');
       expect(keys).toEqual([{ key: 'delivery-DN-7' }]);
       // An expired key is forgotten: the same key with another body is a new request.
-      restarted.db.sqlite.prepare('UPDATE idempotency_keys SET created_at = ?').run(old);
+      expect(await server.probe.run('UPDATE idempotency_keys SET created_at = ?', old)).toBe(1);
       const reused = await send(restarted.url, kiosk(), ADJUST_PATH, [{ barcode: '111', delta: -1 }], 'delivery-DN-7');
       expect(reused.status).toBe(200);
       expect(await quantityOf111(restarted.url)).toBe(30);

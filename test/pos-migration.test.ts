@@ -2,7 +2,8 @@
 // (0003_stocktakes, 0005_ui_signin were merged first), still opens and gains 0002_pos.
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Database } from '../server/store/database.ts';
+import { openStore } from '../server/store/open-store.ts';
+import { probeDatabase } from './support/database-probe.ts';
 import { tempDir } from './support/test-server.ts';
 
 describe('migration 0002_pos', () => {
@@ -11,23 +12,27 @@ describe('migration 0002_pos', () => {
 
   it('is applied to a database that already ran later migrations', async () => {
     const file = path.join(dir.dir, 'inventory.db');
-    const first = await Database.open(file);
-    // Make it a database from a build without 0002_pos.
-    first.sqlite.exec("DELETE FROM kysely_migration WHERE name = '0002_pos'; DROP TABLE idempotency_keys;");
-    const before = first.sqlite.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as { name: string }[];
-    expect(before.map((m) => m.name)).not.toContain('0002_pos');
-    expect(before.some((m) => m.name > '0002_pos')).toBe(true);
-    first.close();
-
-    const reopened = await Database.open(file);
+    await (await openStore(file)).close();
+    const probe = probeDatabase(file);
     try {
-      const names = (reopened.sqlite.prepare('SELECT name FROM kysely_migration').all() as { name: string }[]).map((m) => m.name);
+      // Make it a database from a build without 0002_pos.
+      expect(await probe.run("DELETE FROM kysely_migration WHERE name = '0002_pos'")).toBe(1);
+      await probe.run('DROP TABLE idempotency_keys');
+      const before = await probe.all<{ name: string }>('SELECT name FROM kysely_migration ORDER BY name');
+      expect(before.map((m) => m.name)).not.toContain('0002_pos');
+      expect(before.some((m) => m.name > '0002_pos')).toBe(true);
+      await expect(probe.all('SELECT key FROM idempotency_keys')).rejects.toThrow(/idempotency_keys/);
+      await probe.close();
+
+      const reopened = await openStore(file);
+      await reopened.close();
+      const names = (await probe.all<{ name: string }>('SELECT name FROM kysely_migration')).map((m) => m.name);
       expect(names).toContain('0002_pos');
-      expect(reopened.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'idempotency_keys'").get()).toEqual({
-        name: 'idempotency_keys',
-      });
+      expect(names).toHaveLength(before.length + 1);
+      // The table is back, with the columns the store writes.
+      expect(await probe.all('SELECT account_id, key, request_hash, status, response_body, created_at FROM idempotency_keys')).toEqual([]);
     } finally {
-      reopened.close();
+      await probe.close();
     }
   });
 });

@@ -5,6 +5,7 @@ import { INVENTORY_PATH, STOCKTAKES_PATH, STOCK_HISTORY_PATH, stocktakePath } fr
 import type { CommitResult, HistoryPage, ScanResult, Stocktake, StocktakeLine, StocktakeReview } from '../shared/index.ts';
 import { commitResultSchema, historyPageSchema, stocktakeReviewSchema, stocktakeSchema } from '../shared/index.ts';
 import { startServer } from '../server/start.ts';
+import { openStore } from '../server/store/open-store.ts';
 import { call, shopCatalogue } from './support/stocktake-fixtures.ts';
 import { type TestServer, startTestServer } from './support/test-server.ts';
 
@@ -210,7 +211,7 @@ describe('stocktake API', () => {
     const { id } = await create();
     await scan(id, { barcode: 'B0001', amount: 2 });
     await server.close();
-    const again = await startServer({ dbFile: server.dbFile, port: 0 });
+    const again = await startServer({ store: await openStore(server.dbFile), port: 0 });
     try {
       const request: TestServer['request'] = (method, urlPath, options = {}) =>
         fetch(again.url + urlPath, {

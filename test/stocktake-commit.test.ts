@@ -2,86 +2,102 @@
 // commit cut short (a failure inside a batch) that is resumed without applying any line twice.
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { importCatalogue, parseCatalogue } from '../server/catalogue/import-catalogue.ts';
-import { findAccountByName } from '../server/store/accounts.ts';
-import { Database } from '../server/store/database.ts';
-import { readStockHistory } from '../server/store/stock-history.ts';
-import { commitStocktake } from '../server/store/stocktake-commit.ts';
-import { StocktakeError, createStocktake, listLines, recordScan, reviewStocktake } from '../server/store/stocktakes.ts';
-import { readStockRecords } from '../server/store/stock-read.ts';
+import { parseCatalogue } from '../server/catalogue/import-catalogue.ts';
+import { openStore } from '../server/store/open-store.ts';
+import type { Caller, Store } from '../server/store/store.ts';
+import { stocktakeMessages } from '../shared/index.ts';
 import { shopCatalogue } from './support/stocktake-fixtures.ts';
 import { tempDir } from './support/test-server.ts';
 
 describe('stocktake commit', () => {
-  let db: Database;
+  let store: Store;
   let cleanup: () => void;
   let file: string;
   beforeEach(async () => {
     const temp = tempDir();
     cleanup = temp.remove;
     file = path.join(temp.dir, 'inventory.db');
-    db = await Database.open(file);
-    importCatalogue(db, parseCatalogue(shopCatalogue(120)));
+    store = await openStore(file);
+    await store.catalogue.write(await parseCatalogue(shopCatalogue(120)));
   });
-  afterEach(() => {
-    db.close();
+  afterEach(async () => {
+    await store.close();
     cleanup();
   });
 
-  const shop = () => ({ ...findAccountByName(db, 'shop')!, tokenId: null });
+  /** The account "shop" acting through a token of its own (recorded in the history). */
+  const shop = async (): Promise<Caller> => {
+    const account = (await store.accounts.find('shop'))!;
+    const { id } = await store.tokens.create('shop', 'stocktake test');
+    return { ...account, tokenId: id };
+  };
   const barcodes = (n: number) => Array.from({ length: n }, (_, i) => `B${String(i).padStart(4, '0')}`);
+  const createSession = async (caller: Caller) => (await store.stocktakes.create(caller, { warehouse_name: 'Main', blind: false })).body;
+  const scan = (caller: Caller, id: number, barcode: string, amount: number) => store.stocktakes.scan(caller, id, { barcode, amount });
 
   it('applies 120 lines in batches of at most 50 and resumes a cut-short commit without applying a line twice', async () => {
-    const caller = shop();
-    const { id } = createStocktake(db, caller, { warehouse_name: 'Main', blind: false });
-    barcodes(120).forEach((barcode, i) => recordScan(db, caller, id, { barcode, amount: i + 1 }));
+    const caller = await shop();
+    const { id } = await createSession(caller);
+    for (const [i, barcode] of barcodes(120).entries()) expect((await scan(caller, id, barcode, i + 1)).status).toBe(201);
 
-    const appliedAfterBatch: number[] = [];
-    const applied = () => listLines(db, caller, id).filter((l) => l.commit?.state === 'applied').length;
+    const applied = async () => (await store.stocktakes.lines(caller, id)).filter((l) => l.commit?.state === 'applied').length;
+    // The hook runs inside each batch's transaction: what it sees is read after the commit, from outside.
+    const batchesSeen: number[] = [];
     await expect(
-      commitStocktake(db, caller, id, { zero_uncounted: false }, {
+      store.stocktakes.commit(caller, id, { zero_uncounted: false }, {
         onBatch: (batch) => {
+          batchesSeen.push(batch);
           if (batch === 2) throw new Error('power cut');
-          appliedAfterBatch.push(applied());
         },
       }),
     ).rejects.toThrow('power cut');
     // Batch 1 is durable, batch 2 rolled back whole: its quantities and its marks.
-    expect(appliedAfterBatch).toEqual([50]);
-    expect(applied()).toBe(50);
-    expect(readStockRecords(db, caller, ['B0049', 'B0050']).get('B0050')!.find((r) => r.quantity !== undefined && 'warehouse' in r && r.warehouse === 70)!.quantity).toBe(10);
+    expect(batchesSeen).toEqual([1, 2]);
+    expect(await applied()).toBe(50);
+    const inMain = async (barcode: string) =>
+      (await store.stock.read(caller, [barcode])).get(barcode)!.find((r) => 'warehouse' in r && r.warehouse === 70)!.quantity;
+    expect(await inMain('B0049')).toBe(50);
+    expect(await inMain('B0050')).toBe(10);
 
     // Survives closing the database (as after a crash); counting stays closed until the commit finishes.
-    db.close();
-    db = await Database.open(file);
-    expect(() => recordScan(db, caller, id, { barcode: 'B0001', amount: 1 })).toThrow(StocktakeError);
-    await expect(commitStocktake(db, caller, id, { zero_uncounted: true })).rejects.toThrow(/zero_uncounted false/);
+    await store.close();
+    store = await openStore(file);
+    await expect(scan(caller, id, 'B0001', 1)).rejects.toMatchObject({ status: 409, message: stocktakeMessages.committing });
+    await expect(store.stocktakes.commit(caller, id, { zero_uncounted: true })).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/zero_uncounted false/) });
 
+    // The 70 lines left take two batches (50 + 20): the 50 applied ones are not taken again.
     const resumedBatches: number[] = [];
-    const result = await commitStocktake(db, caller, id, { zero_uncounted: false }, { onBatch: () => resumedBatches.push(applied()) });
-    expect(resumedBatches).toEqual([100, 120]);
+    const result = await store.stocktakes.commit(caller, id, { zero_uncounted: false }, { onBatch: (batch) => resumedBatches.push(batch) });
+    expect(resumedBatches).toEqual([1, 2]);
     expect(result).toMatchObject({ applied: 120, failed: 0, stocktake: { status: 'committed' } });
+    expect(await applied()).toBe(120);
+    // Each line replaced the book quantity (10) once: a line applied again would record its own count as the book.
+    const lines = await store.stocktakes.lines(caller, id);
+    expect(lines.map((l) => [l.barcode, l.commit])).toEqual(barcodes(120).map((barcode) => [barcode, { state: 'applied', book_quantity: 10, errors: null }]));
 
-    const records = readStockRecords(db, caller, barcodes(120));
+    const records = await store.stock.read(caller, barcodes(120));
     barcodes(120).forEach((barcode, i) => {
       expect(records.get(barcode)!.find((r) => 'warehouse' in r && r.warehouse === 70)!.quantity).toBe(i + 1);
     });
     // Exactly one stocktake history entry per changed line (line 10 counted 10 = the book: no change).
-    const history = readStockHistory(db, caller, { source: 'stocktake', limit: 500 });
+    const history = await store.history.page(caller, { source: 'stocktake', limit: 500 });
     expect(history.results).toHaveLength(119);
     expect(new Set(history.results.map((h) => h.barcode)).size).toBe(119);
+    // Committing again changes nothing and answers the same result.
+    expect(await store.stocktakes.commit(caller, id, { zero_uncounted: false })).toEqual(result);
+    expect((await store.history.page(caller, { source: 'stocktake', limit: 500 })).results).toHaveLength(119);
   });
 
   it('reports per-line errors (a barcode renamed by an import after it was counted) and applies the others', async () => {
-    const caller = shop();
-    const { id } = createStocktake(db, caller, { warehouse_name: 'Main', blind: false });
-    recordScan(db, caller, id, { barcode: 'B0001', amount: 3 });
-    recordScan(db, caller, id, { barcode: 'B0002', amount: 4 });
+    const caller = await shop();
+    const { id } = await createSession(caller);
+    await scan(caller, id, 'B0001', 3);
+    await scan(caller, id, 'B0002', 4);
     const catalogue = shopCatalogue(120) as { accounts: { items: { barcode?: string }[] }[] };
     catalogue.accounts[0]!.items[1]!.barcode = 'RENAMED';
-    importCatalogue(db, parseCatalogue(catalogue));
+    await store.catalogue.write(await parseCatalogue(catalogue));
 
-    const result = await commitStocktake(db, caller, id, { zero_uncounted: false });
+    const result = await store.stocktakes.commit(caller, id, { zero_uncounted: false });
     expect(result.applied).toBe(1);
     expect(result.failed).toBe(1);
     expect(result.errors).toEqual([
@@ -91,7 +107,7 @@ describe('stocktake commit', () => {
         errors: { barcode: 'No items or variants found with barcode: B0001' },
       },
     ]);
-    const review = reviewStocktake(db, caller, id);
+    const review = await store.stocktakes.review(caller, id);
     expect(review.lines.find((l) => l.barcode === 'B0002')!.commit!.state).toBe('applied');
     expect(review.lines.find((l) => l.barcode === 'B0001')!.commit).toMatchObject({ state: 'failed' });
   });

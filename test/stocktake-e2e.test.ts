@@ -6,6 +6,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVENTORY_PATH, STOCK_HISTORY_PATH } from '../shared/index.ts';
 import { type RunningServer, startServer } from '../server/start.ts';
+import { openStore } from '../server/store/open-store.ts';
 import { BUILT_UI_DIR } from '../server/http/static-ui.ts';
 import { launchChromium } from './support/browser.ts';
 import { call, shopCatalogue } from './support/stocktake-fixtures.ts';
@@ -77,7 +78,7 @@ describe('stocktake in the browser', () => {
     await b.keys.scan('B0002');
     await a.page.locator('[data-testid="pending"][data-pending="2"]').waitFor();
     await hasText(a.page.getByTestId('pending'), 'cannot be reached');
-    restarted = await startServer({ dbFile: server.dbFile, port, uiDir: BUILT_UI_DIR });
+    restarted = await startServer({ store: await openStore(server.dbFile), port, uiDir: BUILT_UI_DIR });
     await allSent(a.page);
     await allSent(b.page);
     await lineCount(a.page, 'B0002').and(a.page.locator('[data-counted="3"]')).waitFor();

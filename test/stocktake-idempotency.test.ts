@@ -43,6 +43,11 @@ describe('stocktake writes with Idempotency-Key', () => {
     const line = lines[0]!.id;
     for (let i = 0; i < 2; i++) expect((await send('PATCH', stocktakePath(id, `lines/${line}`), { counted: 9 }, 'edit-1')).status).toBe(200);
     expect((await send('PATCH', stocktakePath(id, `lines/${line}`), { counted: 10 }, 'edit-1')).status).toBe(422);
+    // A used key with a body that would be refused on its own is still a reused key; a fresh key gets the 400.
+    expect((await send('PATCH', stocktakePath(id, `lines/${line}`), { counted: -1 }, 'edit-1')).status).toBe(422);
+    expect((await send('PATCH', stocktakePath(id, `lines/${line}`), { counted: -1 }, 'edit-2')).status).toBe(400);
+    lines = await call<StocktakeLine[]>(server, 'GET', stocktakePath(id, 'lines'), token);
+    expect(lines.map((l) => [l.barcode, l.counted])).toEqual([['B0001', 9]]);
   });
 
   it('stores nothing for a refused write: the same key works once the request is fixed', async () => {

@@ -6,17 +6,19 @@
 // file (mounting needs root, which the project's machines and CI have). Where mounting is not
 // possible the test says so and makes SQLite hit the same SQLITE_FULL through `max_page_count` on
 // the server's own connection instead. The read-only case uses `PRAGMA query_only` on the server's
-// connection: SQLite then refuses writes with SQLITE_READONLY exactly as for a read-only file (a
+// connection (the tests hold the server's SQLite engine for these settings): SQLite then refuses writes with SQLITE_READONLY exactly as for a read-only file (a
 // mount cannot be made read-only while the server holds the file open for writing).
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BackupError, backupDatabase } from '../server/cli/backup-commands.ts';
+import { isApiError } from '../server/errors.ts';
 import { type RunningServer, startServer } from '../server/start.ts';
-import { checkConsistency } from '../server/store/consistency.ts';
+import { backupDatabase, checkFile } from '../server/store/sqlite/backup.ts';
+import { SqliteEngine } from '../server/store/sqlite/sqlite-engine.ts';
+import { createStore } from '../server/store/store.ts';
 import { INVENTORY_PATH, hardeningMessages } from '../shared/index.ts';
+import { probeDatabase } from './support/database-probe.ts';
 import { barcodes, generatedCatalogue } from './support/generated-catalogue.ts';
 import { seedDatabase, tempDir } from './support/test-server.ts';
 
@@ -44,7 +46,9 @@ function fillDisk(dir: string): string {
     // Squeeze out the last bytes too.
     try {
       for (;;) writeSync(fd, chunk, 0, 512);
-    } catch {}
+    } catch {
+      // ENOSPC again: the disk is now full to the last block.
+    }
   } finally {
     closeSync(fd);
   }
@@ -65,6 +69,12 @@ async function read(server: RunningServer, token: string) {
   return { status: response.status, body: (await response.json()) as any };
 }
 
+/** The real server on a SQLite engine the test holds, to change the settings of the server's own connection. */
+async function startOn(dbFile: string): Promise<{ server: RunningServer; engine: SqliteEngine }> {
+  const engine = await SqliteEngine.open(dbFile);
+  return { server: await startServer({ store: createStore(engine), port: 0 }), engine };
+}
+
 const rowsFor = (quantity: number) => BARCODES.map((barcode, i) => ({ barcode, warehouse_name: 'Main', quantity: quantity + i }));
 
 describe('storage faults', () => {
@@ -82,7 +92,7 @@ describe('storage faults', () => {
     if (mounted) cleanups.push(() => void execFileSync('umount', ['-l', mnt]));
     const dbFile = path.join(mnt, 'inventory.db');
     const tokens = await seedDatabase(dbFile, catalogue());
-    const server = await startServer({ dbFile, port: 0 });
+    const { server, engine } = await startOn(dbFile);
     cleanups.unshift(() => server.close());
 
     // Every write carries quantities no other write uses, so each can be traced in the history.
@@ -97,7 +107,7 @@ describe('storage faults', () => {
     if (mounted) filler = fillDisk(mnt);
     else {
       console.log('[storage faults] tmpfs mount not possible here: using max_page_count on the server connection for SQLITE_FULL');
-      server.db.sqlite.pragma(`max_page_count = ${(server.db.sqlite.pragma('page_count', { simple: true }) as number) + 2}`);
+      engine.sqlite.pragma(`max_page_count = ${(engine.sqlite.pragma('page_count', { simple: true }) as number) + 2}`);
     }
 
     // Write until the disk refuses; then it must keep refusing cleanly.
@@ -119,24 +129,29 @@ describe('storage faults', () => {
 
     // A backup onto the full disk fails cleanly: an error, and no half-written file left behind.
     if (mounted) {
-      await expect(backupDatabase(dbFile, path.join(mnt, 'backup.db'))).rejects.toThrow(BackupError);
+      const failure = await backupDatabase(dbFile, path.join(mnt, 'backup.db')).then(
+        () => expect.unreachable('the backup should have failed'),
+        (error: unknown) => error,
+      );
+      expect(isApiError(failure) && failure.status).toBe(400);
+      expect((failure as Error).message).toMatch(/^The backup to .*backup\.db failed, nothing was kept: /);
       expect(readdirSync(mnt).filter((f) => f.startsWith('backup.db'))).toEqual([]);
     }
 
     // Space returns: the same server takes writes again, no restart.
     if (filler) rmSync(filler);
-    else server.db.sqlite.pragma('max_page_count = 1073741823');
+    else engine.sqlite.pragma('max_page_count = 1073741823');
     const after = await post(server, tokens.shop!, rowsFor(quantity));
     expect(after.status).toBe(200);
     acked.push(quantity);
     expect((await read(server, tokens.shop!)).body.results.map((r: { quantity: number }) => r.quantity)).toEqual(rowsFor(quantity).map((r) => r.quantity));
     await server.close();
 
-    const sqlite = new BetterSqlite3(dbFile, { readonly: true });
+    const report = await checkFile(dbFile);
+    expect(report.ok).toBe(true);
+    const probe = probeDatabase(dbFile);
     try {
-      const report = checkConsistency(sqlite);
-      expect(report.ok).toBe(true);
-      const written = new Set((sqlite.prepare("SELECT new_quantity FROM stock_history WHERE source = 'api'").all() as { new_quantity: number }[]).map((r) => r.new_quantity));
+      const written = new Set((await probe.all<{ new_quantity: number }>("SELECT new_quantity FROM stock_history WHERE source = 'api'")).map((r) => r.new_quantity));
       for (const q of acked) expect(written.has(q)).toBe(true);
       for (const q of refused) for (let i = 0; i < BARCODES.length; i++) expect(written.has(q + i)).toBe(false);
       console.log(
@@ -144,21 +159,21 @@ describe('storage faults', () => {
           `${refused.length} refused with 503 and none of them written; ${mounted ? 'a backup onto the full disk failed cleanly; ' : ''}recovered without restart; integrity_check ${report.integrity.join(',')}.`,
       );
     } finally {
-      sqlite.close();
+      await probe.close();
     }
   });
 
   it('answers 503 while the database refuses writes (SQLITE_READONLY) and recovers', async () => {
     const dbFile = path.join(dir, 'readonly.db');
     const tokens = await seedDatabase(dbFile, catalogue());
-    const server = await startServer({ dbFile, port: 0 });
+    const { server, engine } = await startOn(dbFile);
     cleanups.push(() => server.close());
-    server.db.sqlite.pragma('query_only = ON');
+    engine.sqlite.pragma('query_only = ON');
     const refused = await post(server, tokens.shop!, rowsFor(500));
     expect(refused.status).toBe(503);
     expect(refused.body).toEqual({ detail: hardeningMessages.storageUnavailable });
     expect((await read(server, tokens.shop!)).status).toBe(200);
-    server.db.sqlite.pragma('query_only = OFF');
+    engine.sqlite.pragma('query_only = OFF');
     expect((await post(server, tokens.shop!, rowsFor(600))).status).toBe(200);
     expect((await read(server, tokens.shop!)).body.results[0].quantity).toBe(600);
   });
@@ -166,17 +181,17 @@ describe('storage faults', () => {
   it('answers 503 when another process holds the write lock past the busy timeout, and recovers', async () => {
     const dbFile = path.join(dir, 'busy.db');
     const tokens = await seedDatabase(dbFile, catalogue());
-    const server = await startServer({ dbFile, port: 0 });
+    const { server, engine } = await startOn(dbFile);
     cleanups.push(() => server.close());
-    server.db.sqlite.pragma('busy_timeout = 100'); // the default 5 s would only make the test slow
-    const other = new BetterSqlite3(dbFile);
-    cleanups.push(() => void other.close());
-    other.exec('BEGIN IMMEDIATE');
+    engine.sqlite.pragma('busy_timeout = 100'); // the default 5 s would only make the test slow
+    const other = probeDatabase(dbFile);
+    cleanups.push(() => other.close());
+    await other.run('BEGIN IMMEDIATE');
     const refused = await post(server, tokens.shop!, rowsFor(700));
     expect(refused.status).toBe(503);
     expect(refused.body).toEqual({ detail: hardeningMessages.storageUnavailable });
     expect((await read(server, tokens.shop!)).status).toBe(200); // WAL: readers are not blocked
-    other.exec('ROLLBACK');
+    await other.run('ROLLBACK');
     expect((await post(server, tokens.shop!, rowsFor(800))).status).toBe(200);
     expect((await read(server, tokens.shop!)).body.results[0].quantity).toBe(800);
   });

@@ -5,10 +5,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_PATH, INVENTORY_PATH, LABELS_PATH, SIGNIN_PATH, requestMessages, signInMessages } from '../shared/index.ts';
-import { chooseStartDatabase } from '../server/launch/start-database.ts';
-import { listAccounts } from '../server/store/accounts.ts';
-import { Database } from '../server/store/database.ts';
-import { createSignInCode, redeemSignInCode } from '../server/store/signin-codes.ts';
+import { DEMO_DATABASE_NAME, launch } from '../server/launch/launch.ts';
+import { openStore } from '../server/store/open-store.ts';
+import { hashSecret } from '../server/store/secret-hash.ts';
+import { probeDatabase } from './support/database-probe.ts';
 import { type TestServer, seedDatabase, startTestServer, tempDir } from './support/test-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -92,7 +92,7 @@ describe('sign-in codes and UI endpoints', () => {
   const redeem = (body: unknown) => server.request('POST', SIGNIN_PATH, { body });
 
   it('exchanges a code once for a working token of its account', async () => {
-    const { code } = createSignInCode(server.db, 'north');
+    const { code } = await server.store.signIn.createCode('north');
     const res = await redeem({ code });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -108,8 +108,16 @@ describe('sign-in codes and UI endpoints', () => {
   });
 
   it('refuses expired, unknown and malformed codes', async () => {
-    const past = new Date(Date.now() - 60 * 60_000);
-    const { code: expired } = createSignInCode(server.db, 'kiosk', 60_000, past);
+    // A code made an hour ago that worked for a minute.
+    const { code: expired } = await server.store.signIn.createCode('kiosk', 60_000);
+    const past = Date.now() - 60 * 60_000;
+    const aged = await server.probe.run(
+      'UPDATE signin_codes SET created_at = ?, expires_at = ? WHERE code_hash = ?',
+      new Date(past).toISOString(),
+      new Date(past + 60_000).toISOString(),
+      hashSecret(expired),
+    );
+    expect(aged).toBe(1);
     for (const body of [{ code: expired }, { code: 'not-a-code' }]) {
       const res = await redeem(body);
       expect(res.status).toBe(400);
@@ -128,10 +136,10 @@ describe('sign-in codes and UI endpoints', () => {
   });
 
   it('lets a code be redeemed only once even when two requests race', async () => {
-    const { code } = createSignInCode(server.db, 'kiosk');
+    const { code } = await server.store.signIn.createCode('kiosk');
     const answers = await Promise.all([redeem({ code }), redeem({ code }), redeem({ code })]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400]);
-    expect(redeemSignInCode(server.db, code)).toBeUndefined();
+    expect(await server.store.signIn.redeem(code)).toBeUndefined();
   });
 
   it('says who a token belongs to, and needs a token for it', async () => {
@@ -155,6 +163,50 @@ describe('sign-in codes and UI endpoints', () => {
   });
 });
 
+describe('labels of barcodes named like Object properties', () => {
+  let server: TestServer;
+  const tricky = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+  beforeAll(async () => {
+    server = await startTestServer({
+      accounts: [
+        {
+          name: 'odd',
+          warehouses_enabled: false,
+          items: [
+            ...tricky.map((barcode, i) => ({ id: 700 + i, name: `Item ${barcode}`, barcode, stock: [{ quantity: i }] })),
+            { id: 710, name: 'Shirt', variants: [{ id: 7101, name: 'L', barcode: '__defineGetter__' }] },
+          ],
+        },
+      ],
+    });
+  });
+  afterAll(() => server.stop());
+
+  const labels = async (barcodes: string) => {
+    const res = await server.request('GET', `${LABELS_PATH}?barcodes=${encodeURIComponent(barcodes)}`, { token: server.tokens.odd! });
+    expect(res.status).toBe(200);
+    return res.text();
+  };
+
+  it('keeps the label of a barcode `__proto__` (no prototype on the map)', async () => {
+    expect(await labels('__proto__')).toBe('{"labels":{"__proto__":{"item_name":"Item __proto__","variant_name":null}}}');
+  });
+
+  it('answers every such barcode as an ordinary key, and none that the account does not have', async () => {
+    const parsed = JSON.parse(await labels([...tricky, '__defineGetter__', 'valueOf', 'isPrototypeOf'].join(','))) as { labels: Record<string, unknown> };
+    const entries = Object.entries(parsed.labels).sort(([a], [b]) => a.localeCompare(b));
+    expect(entries).toEqual(
+      [
+        ...tricky.map((barcode) => [barcode, { item_name: `Item ${barcode}`, variant_name: null }]),
+        ['__defineGetter__', { item_name: 'Shirt', variant_name: 'L' }],
+      ].sort(([a], [b]) => (a as string).localeCompare(b as string)),
+    );
+    // The read endpoint finds them too.
+    const read = await server.request('GET', `${INVENTORY_PATH}?barcodes=${encodeURIComponent(tricky.join(','))}`, { token: server.tokens.odd! });
+    expect(((await read.json()) as { results: { barcode: string; quantity: number }[] }).results.map((r) => [r.barcode, r.quantity])).toEqual(tricky.map((b, i) => [b, i]));
+  });
+});
+
 describe('signin-link command', () => {
   it('prints a link whose code signs in once', async () => {
     const temp = tempDir();
@@ -167,13 +219,13 @@ describe('signin-link command', () => {
       expect(ok.status).toBe(0);
       const link = ok.stdout.trim().split('\n').at(-1)!;
       expect(link).toMatch(/^http:\/\/127\.0\.0\.1:9999\/#signin=[\w-]+$/);
-      const db = await Database.open(dbFile);
+      const store = await openStore(dbFile);
       try {
         const code = decodeURIComponent(link.split('#signin=')[1]!);
-        expect(redeemSignInCode(db, code)?.account.name).toBe('shop');
-        expect(redeemSignInCode(db, code)).toBeUndefined();
+        expect((await store.signIn.redeem(code))?.account.name).toBe('shop');
+        expect(await store.signIn.redeem(code)).toBeUndefined();
       } finally {
-        db.close();
+        await store.close();
       }
       const missing = run('nobody');
       expect(missing.status).toBe(1);
@@ -189,32 +241,61 @@ describe('first start: the demo database', () => {
     const temp = tempDir();
     try {
       const dbFile = path.join(temp.dir, 'data', 'inventory.db');
-      const first = await chooseStartDatabase({ dbFile });
-      expect(first.demo).toBe(true);
-      expect(first.dbFile).toBe(path.join(temp.dir, 'data', 'demo.db'));
-      expect(first.accounts.map((a) => a.warehousesEnabled).sort()).toEqual([false, true]);
+      const demoFile = path.join(temp.dir, 'data', DEMO_DATABASE_NAME);
+      const first = await launch({ database: dbFile, demo: true, port: 0 });
+      let kiosk: (typeof first.accounts)[number];
+      try {
+        expect(first.demo).toBe(true);
+        expect(first.database).toBe(demoFile);
+        expect(first.accounts.map((a) => a.warehousesEnabled).sort()).toEqual([false, true]);
+        expect(first.describe().join('\n')).toContain(`(database: ${demoFile})`);
 
-      // A change made in the demo survives the next start (it is not loaded again).
-      const db = await Database.open(first.dbFile);
-      const kiosk = first.accounts.find((a) => !a.warehousesEnabled)!;
-      const { updateStock } = await import('../server/store/stock-write.ts');
-      updateStock(db, kiosk, [{ barcode: '0000000000017', quantity: 3 }], { source: 'test' });
-      db.close();
-      const second = await chooseStartDatabase({ dbFile });
-      expect(second.dbFile).toBe(first.dbFile);
-      const again = await Database.open(second.dbFile);
-      const { readStockRecords } = await import('../server/store/stock-read.ts');
-      expect(readStockRecords(again, kiosk, ['0000000000017']).get('0000000000017')).toEqual([expect.objectContaining({ quantity: 3 })]);
-      again.close();
+        // A change made in the demo survives the next start (it is not loaded again).
+        kiosk = first.accounts.find((a) => !a.warehousesEnabled)!;
+        const { key } = await first.server.store.tokens.create(kiosk.name, 'test');
+        const set = await fetch(`${first.server.url}${INVENTORY_PATH}`, {
+          method: 'POST',
+          headers: { authorization: `Token ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify([{ barcode: '0000000000017', quantity: 3 }]),
+        });
+        expect(((await set.json()) as { results: unknown[] }).results).toEqual([expect.objectContaining({ quantity: 3 })]);
+      } finally {
+        await first.close();
+      }
+      const second = await launch({ database: dbFile, demo: true, port: 0 });
+      try {
+        expect(second.database).toBe(first.database);
+        expect(second.demo).toBe(true);
+        expect((await second.server.store.stock.read(kiosk, ['0000000000017'])).get('0000000000017')).toEqual([expect.objectContaining({ quantity: 3 })]);
+      } finally {
+        await second.close();
+      }
 
       // The real database was left empty; once it has an account, it is the one used.
-      const real = await Database.open(dbFile);
-      expect(listAccounts(real)).toEqual([]);
-      real.close();
+      const real = probeDatabase(dbFile);
+      try {
+        expect(await real.all('SELECT name FROM accounts')).toEqual([]);
+      } finally {
+        await real.close();
+      }
       await seedDatabase(dbFile, { accounts: [{ name: 'mine', warehouses_enabled: false, items: [] }] });
-      const third = await chooseStartDatabase({ dbFile });
-      expect(third).toEqual({ dbFile, demo: false, accounts: [expect.objectContaining({ name: 'mine' })] });
-      expect((await chooseStartDatabase({ dbFile: path.join(temp.dir, 'empty.db'), demo: false })).demo).toBe(false);
+      const third = await launch({ database: dbFile, demo: true, port: 0 });
+      try {
+        expect({ database: third.database, demo: third.demo, accounts: third.accounts }).toEqual({
+          database: dbFile,
+          demo: false,
+          accounts: [expect.objectContaining({ name: 'mine' })],
+        });
+      } finally {
+        await third.close();
+      }
+      const empty = path.join(temp.dir, 'empty.db');
+      const notDemo = await launch({ database: empty, demo: false, port: 0 });
+      try {
+        expect({ database: notDemo.database, demo: notDemo.demo, accounts: notDemo.accounts }).toEqual({ database: empty, demo: false, accounts: [] });
+      } finally {
+        await notDemo.close();
+      }
     } finally {
       temp.remove();
     }

@@ -10,11 +10,10 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../server/start.ts';
-import { checkConsistency } from '../server/store/consistency.ts';
-import { Database } from '../server/store/database.ts';
 import { migrations } from '../server/store/migrations.ts';
-import { authenticate } from '../server/store/tokens.ts';
+import { openStore } from '../server/store/open-store.ts';
 import { INVENTORY_PATH, WAREHOUSES_PATH } from '../shared/index.ts';
+import { probeDatabase } from './support/database-probe.ts';
 import { tempDir } from './support/test-server.ts';
 
 const FIRST = '0001_initial';
@@ -91,22 +90,25 @@ describe('upgrade from the first released schema', () => {
     raw.close();
 
     // The current code migrates it to the latest schema on open.
-    const db = await Database.open(file);
-    const applied = (db.sqlite.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as { name: string }[]).map((r) => r.name);
-    expect(applied).toEqual(Object.keys(migrations));
-    // Every row keeps every column it had (later migrations may add columns, never lose or change one).
-    const asBefore = (sql: string, rowsBefore: unknown[]) =>
-      (db.sqlite.prepare(sql).all() as Record<string, unknown>[]).map((row, i) =>
-        Object.fromEntries(Object.keys((rowsBefore[i] ?? row) as object).map((k) => [k, row[k]])),
-      );
-    expect(asBefore('SELECT * FROM stock ORDER BY unit_id, warehouse_id', before.stock)).toEqual(before.stock);
-    expect(asBefore('SELECT * FROM stock_units ORDER BY id', before.units)).toEqual(before.units);
-    expect(asBefore('SELECT * FROM stock_history ORDER BY id', before.history)).toEqual(before.history);
-    expect(authenticate(db, KEY)?.name).toBe('north');
-    db.close();
+    const store = await openStore(file);
+    const probe = probeDatabase(file);
+    try {
+      const applied = (await probe.all<{ name: string }>('SELECT name FROM kysely_migration ORDER BY name')).map((r) => r.name);
+      expect(applied).toEqual(Object.keys(migrations));
+      // Every row keeps every column it had (later migrations may add columns, never lose or change one).
+      const asBefore = async (sql: string, rowsBefore: unknown[]) =>
+        (await probe.all(sql)).map((row, i) => Object.fromEntries(Object.keys((rowsBefore[i] ?? row) as object).map((k) => [k, row[k]])));
+      expect(await asBefore('SELECT * FROM stock ORDER BY unit_id, warehouse_id', before.stock)).toEqual(before.stock);
+      expect(await asBefore('SELECT * FROM stock_units ORDER BY id', before.units)).toEqual(before.units);
+      expect(await asBefore('SELECT * FROM stock_history ORDER BY id', before.history)).toEqual(before.history);
+      expect(await store.tokens.authenticate(KEY)).toMatchObject({ name: 'north', warehousesEnabled: true, tokenId: 1 });
+    } finally {
+      await probe.close();
+      await store.close();
+    }
 
     // And it serves: the old token works, the old figures read back, a new write lands in the history.
-    const server = await startServer({ dbFile: file, port: 0 });
+    const server = await startServer({ store: await openStore(file), port: 0 });
     try {
       const auth = { authorization: `Token ${KEY}` };
       const read = await fetch(`${server.url}${INVENTORY_PATH}?barcodes=0008690000017,8690000000024`, { headers: auth });
@@ -132,12 +134,17 @@ describe('upgrade from the first released schema', () => {
     } finally {
       await server.close();
     }
-    const after = new BetterSqlite3(file, { readonly: true });
+    const after = await openStore(file);
     try {
-      expect(checkConsistency(after).ok).toBe(true);
-      expect((after.prepare('SELECT count(*) AS n FROM stock_history').get() as { n: number }).n).toBe(before.history.length + 1);
+      expect((await after.check()).ok).toBe(true);
     } finally {
-      after.close();
+      await after.close();
+    }
+    const probeAfter = probeDatabase(file);
+    try {
+      expect(Number((await probeAfter.first<{ n: number }>('SELECT count(*) AS n FROM stock_history'))!.n)).toBe(before.history.length + 1);
+    } finally {
+      await probeAfter.close();
     }
   });
 });

@@ -54,7 +54,7 @@ export class CatalogueChecker {
   }
 
   /** Checks item `i` of the account last given to checkAccount. */
-  checkItem(item: CatalogueItem, i: number): void {
+  async checkItem(item: CatalogueItem, i: number): Promise<void> {
     const account = this.account;
     if (!account) throw new Error('checkItem before checkAccount');
     const base = this.itemBase[this.itemBase.length - 1]!.base;
@@ -62,24 +62,24 @@ export class CatalogueChecker {
     this.nextItemBase = Math.max(this.nextItemBase, ordinal + 1);
     const itemPath: Path = ['accounts', account.index, 'items', i];
 
-    const firstItem = this.uses.claim('item', item.id, ordinal);
+    const firstItem = await this.uses.claim('item', item.id, ordinal);
     if (firstItem !== undefined) this.duplicate([...itemPath, 'id'], 'item id', item.id, [...this.itemPath(firstItem), 'id']);
     if ((item.barcode === undefined) === (item.variants === undefined)) {
       this.report(itemPath, 'an item has either "barcode" (it holds stock itself) or "variants", not both and not neither');
     }
     if (item.variants && item.stock) this.report([...itemPath, 'stock'], 'an item with variants holds no stock itself; give stock per variant');
-    if (item.barcode !== undefined) this.uniqueBarcode(item.barcode, ordinal, [...itemPath, 'barcode']);
+    if (item.barcode !== undefined) await this.uniqueBarcode(item.barcode, ordinal, [...itemPath, 'barcode']);
     this.checkStock(item.stock, [...itemPath, 'stock']);
-    item.variants?.forEach((variant, j) => {
+    for (const [j, variant] of (item.variants ?? []).entries()) {
       const variantPath: Path = [...itemPath, 'variants', j];
       const variantOrdinal = this.variantItem.length;
       this.variantItem.push(ordinal);
       this.variantIndex.push(j);
-      const firstVariant = this.uses.claim('variant', variant.id, variantOrdinal);
+      const firstVariant = await this.uses.claim('variant', variant.id, variantOrdinal);
       if (firstVariant !== undefined) this.duplicate([...variantPath, 'id'], 'variant id', variant.id, [...this.variantPath(firstVariant), 'id']);
-      this.uniqueBarcode(variant.barcode, -(variantOrdinal + 1), [...variantPath, 'barcode']);
+      await this.uniqueBarcode(variant.barcode, -(variantOrdinal + 1), [...variantPath, 'barcode']);
       this.checkStock(variant.stock, [...variantPath, 'stock']);
-    });
+    }
   }
 
   private checkStock(stock: CatalogueStockEntry[] | undefined, path: Path): void {
@@ -101,8 +101,8 @@ export class CatalogueChecker {
     });
   }
 
-  private uniqueBarcode(barcode: string, code: number, path: Path): void {
-    const first = this.uses.claim({ barcodesOfAccount: this.account!.index }, barcode, code);
+  private async uniqueBarcode(barcode: string, code: number, path: Path): Promise<void> {
+    const first = await this.uses.claim({ barcodesOfAccount: this.account!.index }, barcode, code);
     if (first !== undefined) this.duplicate(path, 'barcode', barcode, first >= 0 ? [...this.itemPath(first), 'barcode'] : [...this.variantPath(-first - 1), 'barcode']);
   }
 

@@ -3,7 +3,7 @@
 // item) are exported so the streaming import checks a file one item at a time with the same rules.
 import { z } from 'zod';
 import { MAX_QUANTITY, MIN_QUANTITY, barcodeInputSchema } from '../../shared/index.ts';
-import { CatalogueChecker, formatPath } from './catalogue-checks.ts';
+import { formatPath } from './catalogue-checks.ts';
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const name = z.string().trim().min(1, { error: 'This field may not be blank.' });
@@ -29,13 +29,8 @@ export const catalogueAccountSchema = z.strictObject({ ...accountFields, items: 
 /** An account's own fields, without its items; unknown keys are left to the full account schema. */
 export const catalogueAccountHeaderSchema = z.object(accountFields);
 
-export const catalogueSchema = z.strictObject({ accounts: z.array(catalogueAccountSchema) }).superRefine((catalogue, ctx) => {
-  const checker = new CatalogueChecker((path, message) => ctx.addIssue({ code: 'custom', path, message }));
-  catalogue.accounts.forEach((account, a) => {
-    checker.checkAccount(account, a);
-    account.items.forEach((item, i) => checker.checkItem(item, i));
-  });
-});
+/** The document's structure; the rules across fields are CatalogueChecker's (parseCatalogue runs both). */
+export const catalogueSchema = z.strictObject({ accounts: z.array(catalogueAccountSchema) });
 
 /** The document's own level; the accounts are checked one by one. */
 export const catalogueRootSchema = z.strictObject({ accounts: z.array(z.unknown()) });
@@ -47,3 +42,15 @@ export type CatalogueItem = z.infer<typeof catalogueItemSchema>;
 export type CatalogueStockEntry = z.infer<typeof stockEntry>;
 
 export { formatPath };
+
+/** A copy of `value` without the keys that `issues` (all unrecognized_keys) name. */
+export function withoutUnknownKeys(value: unknown, issues: readonly z.core.$ZodIssue[]): unknown {
+  const copy = structuredClone(value);
+  for (const issue of issues) {
+    if (issue.code !== 'unrecognized_keys') continue;
+    let node: unknown = copy;
+    for (const key of issue.path) node = (node as Record<PropertyKey, unknown>)[key];
+    for (const key of issue.keys) delete (node as Record<string, unknown>)[key];
+  }
+  return copy;
+}

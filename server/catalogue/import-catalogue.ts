@@ -1,36 +1,33 @@
-// Loads a validated catalogue document into the store in one transaction. Ids are the keys, so
-// importing the same catalogue twice changes nothing the second time. Nothing is ever deleted by an
-// import. Files go through importCatalogueFile (import-catalogue-file.ts), which streams.
-import type { Database } from '../store/database.ts';
-import { type Catalogue, catalogueSchema, formatPath } from './catalogue-schema.ts';
-import { CatalogueWriter, type ImportSummary } from './catalogue-writer.ts';
+// Parses a whole catalogue document: the structure (catalogue-schema.ts) and the rules across fields
+// (catalogue-checks.ts). Files go through importCatalogueFile (import-catalogue-file.ts), which
+// streams with the same rules; the writing is the store's (store/catalogue-writer.ts).
+import type { z } from 'zod';
+import { catalogueRefused } from '../store/catalogue-writer.ts';
+import { CatalogueChecker } from './catalogue-checks.ts';
+import { type Catalogue, catalogueSchema, formatPath, withoutUnknownKeys } from './catalogue-schema.ts';
 
-export type { ImportSummary };
+const describe = (issues: readonly z.core.$ZodIssue[]) => issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
 
-export class CatalogueError extends Error {
-  readonly problems: string[];
-  constructor(problems: string[]) {
-    super(`The catalogue was refused (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was written:\n${problems.map((p) => `  ${p}`).join('\n')}`);
-    this.problems = problems;
-  }
-}
-
-/** Validates a parsed JSON document against the catalogue format; throws CatalogueError with every problem. */
-export function parseCatalogue(document: unknown): Catalogue {
+/**
+ * Validates a parsed JSON document against the catalogue format, structure first, then the rules
+ * across fields (unique ids and barcodes, stock that fits the scenario), which also run when the
+ * structure is wrong only by unknown keys. Throws a CatalogueRefusal listing every problem.
+ */
+export async function parseCatalogue(document: unknown): Promise<Catalogue> {
   const parsed = catalogueSchema.safeParse(document);
-  if (parsed.success) return parsed.data;
-  throw new CatalogueError(parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`));
+  const problems = parsed.success ? [] : describe(parsed.error.issues);
+  let catalogue = parsed.success ? parsed.data : undefined;
+  if (!parsed.success && parsed.error.issues.every((issue) => issue.code === 'unrecognized_keys')) {
+    catalogue = catalogueSchema.safeParse(withoutUnknownKeys(document, parsed.error.issues)).data;
+  }
+  if (catalogue) {
+    const checker = new CatalogueChecker((path, message) => problems.push(`${formatPath(path)}: ${message}`));
+    for (const [a, account] of catalogue.accounts.entries()) {
+      checker.checkAccount(account, a);
+      for (const [i, item] of account.items.entries()) await checker.checkItem(item, i);
+    }
+  }
+  if (problems.length > 0) throw catalogueRefused(problems);
+  return catalogue!;
 }
 
-/** Writes the catalogue, all or nothing. Conflicts with what the database holds are refused too. */
-export function importCatalogue(db: Database, catalogue: Catalogue): ImportSummary {
-  return db.transaction(() => {
-    const writer = new CatalogueWriter(db);
-    catalogue.accounts.forEach((account, a) => {
-      if (writer.beginAccount(account, a)) account.items.forEach((item, i) => writer.writeItem(item, i));
-    });
-    // Throwing rolls the whole transaction back.
-    if (writer.problems.length > 0) throw new CatalogueError(writer.problems);
-    return writer.summary;
-  });
-}

@@ -3,23 +3,18 @@
 import { statSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { csvToCatalogue, dryRunCatalogueImport, formatDryRun, importCatalogueCsv, readCatalogueCsv } from '../csv/catalogue-csv.ts';
-import { ExportError, stockCsv } from '../csv/stock-csv.ts';
+import { stockCsv } from '../csv/stock-csv.ts';
 import { sessionCountsCsv } from '../csv/stocktake-csv.ts';
-import { findAccountByName } from '../store/accounts.ts';
-import type { Database } from '../store/database.ts';
+import { badRequest } from '../errors.ts';
+import type { Account, Store } from '../store/store.ts';
+import { databaseOption, withStore } from './database-option.ts';
 
 /** Files at least this large report progress while they are read. */
 const PROGRESS_FROM_BYTES = 1024 * 1024;
 
-export interface CsvCommandContext {
-  dbOption: readonly [string, string];
-  /** Opens the database, runs `work` synchronously, closes it. */
-  withDatabase: <T>(file: string | undefined, work: (db: Database) => T) => Promise<T>;
-}
-
-function accountOf(db: Database, name: string) {
-  const account = findAccountByName(db, name);
-  if (!account) throw new ExportError(`No account named "${name}".`);
+async function accountOf(store: Store, name: string): Promise<Account> {
+  const account = await store.accounts.find(name);
+  if (!account) throw badRequest(`No account named "${name}".`);
   return account;
 }
 
@@ -32,7 +27,7 @@ function output(text: string, file: string | undefined): void {
 }
 
 /** Registers the `csv` command group on the program. */
-export function registerCsvCommands(program: Command, context: CsvCommandContext): void {
+export function registerCsvCommands(program: Command): void {
   const csv = program.command('csv').description('Export stock and stocktake counts as CSV; import a catalogue from CSV.');
 
   csv
@@ -41,9 +36,9 @@ export function registerCsvCommands(program: Command, context: CsvCommandContext
     .requiredOption('--account <name>', 'account to export')
     .option('--warehouse <name>', 'only this warehouse')
     .option('--out <file>', 'write to a file instead of stdout')
-    .option(...context.dbOption)
+    .option(...databaseOption)
     .action(async (options: { account: string; warehouse?: string; out?: string; db?: string }) => {
-      const text = await context.withDatabase(options.db, (db) => stockCsv(db, accountOf(db, options.account), options.warehouse));
+      const text = await withStore(options, async (store) => stockCsv(await store.stock.exportRows(await accountOf(store, options.account), options.warehouse)));
       output(text, options.out);
     });
 
@@ -53,9 +48,9 @@ export function registerCsvCommands(program: Command, context: CsvCommandContext
     .argument('<stocktake-id>', 'id of the session')
     .requiredOption('--account <name>', 'account the session belongs to')
     .option('--out <file>', 'write to a file instead of stdout')
-    .option(...context.dbOption)
+    .option(...databaseOption)
     .action(async (id: string, options: { account: string; out?: string; db?: string }) => {
-      const text = await context.withDatabase(options.db, (db) => sessionCountsCsv(db, accountOf(db, options.account), Number(id)));
+      const text = await withStore(options, async (store) => sessionCountsCsv(await store.stocktakes.review(await accountOf(store, options.account), Number(id))));
       output(text, options.out);
     });
 
@@ -68,27 +63,27 @@ export function registerCsvCommands(program: Command, context: CsvCommandContext
     .argument('<file>', 'CSV file with a header row')
     .requiredOption('--account <name>', 'account to import into (create it and its warehouses with a JSON catalogue first)')
     .option('--dry-run', 'report what would change; write nothing')
-    .option(...context.dbOption)
+    .option(...databaseOption)
     .action(async (file: string, options: { account: string; dryRun?: boolean; db?: string }) => {
       let size: number;
       try {
         size = statSync(file).size;
       } catch (error) {
-        throw new ExportError(`Cannot read ${file}: ${(error as Error).message}`);
+        throw badRequest(`Cannot read ${file}: ${(error as Error).message}`);
       }
       const progress = size >= PROGRESS_FROM_BYTES ? (message: string) => process.stderr.write(`${file}: ${message}\n`) : undefined;
       const rows = await readCatalogueCsv(file, progress);
-      await context.withDatabase(options.db, (db) => {
+      await withStore(options, async (store) => {
         progress?.(`checking ${rows.length} rows`);
-        const conversion = csvToCatalogue(db, options.account, rows);
+        const conversion = await csvToCatalogue(store, options.account, rows);
         if (options.dryRun) {
-          const report = dryRunCatalogueImport(db, conversion);
+          const report = await dryRunCatalogueImport(store, conversion);
           console.log(formatDryRun(file, options.account, rows.length, report));
           if (report.problems.length > 0) process.exitCode = 1;
           return;
         }
         progress?.('writing');
-        const summary = importCatalogueCsv(db, conversion);
+        const summary = await importCatalogueCsv(store, conversion);
         console.log(
           `Imported ${file} into account "${options.account}": ${rows.length} row(s), ${summary.items} item(s), ` +
             `${summary.variants} variant(s), ${summary.barcodes} barcode(s); ${summary.quantitiesChanged} quantit${summary.quantitiesChanged === 1 ? 'y' : 'ies'} changed.`,

@@ -1,22 +1,17 @@
-// The `barcode-inventory` command line: serve, import, token. Each command has --help.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
+// The `barcode-inventory` command line: serve, import, token, signin-link, csv, backup, restore,
+// check. Each command has --help. Failures of the error family (server/errors.ts) print their text
+// and exit 1; anything else prints `barcode-inventory: <message>`.
 import { Command, InvalidArgumentError } from 'commander';
 import pino from 'pino';
-import { CatalogueError, type ImportSummary } from '../catalogue/import-catalogue.ts';
-import { CatalogueFileError, type ImportProgress, importCatalogueFile } from '../catalogue/import-catalogue-file.ts';
-import { BUILT_UI_DIR, hasBuiltUi } from '../http/static-ui.ts';
-import { DB_ENV_VAR, defaultDatabaseFile } from '../paths.ts';
-import { BackupError, registerBackupCommands } from './backup-commands.ts';
-import { lanNotice } from './lan-notice.ts';
-import { DEFAULT_HOST, DEFAULT_PORT, startServer } from '../start.ts';
-import { Database } from '../store/database.ts';
-import { TokenError, createToken, listTokens, revokeToken } from '../store/tokens.ts';
+import { type ImportProgress, importCatalogueFile } from '../catalogue/import-catalogue-file.ts';
+import { badRequest, isApiError } from '../errors.ts';
+import { launch } from '../launch/launch.ts';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../start.ts';
+import type { ImportSummary } from '../store/catalogue-writer.ts';
+import { registerBackupCommands } from './backup-commands.ts';
 import { registerCsvCommands } from './csv-commands.ts';
+import { databaseOf, databaseOption, withStore } from './database-option.ts';
 import { addSignInCommand } from './signin-command.ts';
-
-/** A failure the user can fix: printed as one line, exit code 1, no stack trace. */
-class UsageError extends Error {}
 
 function port(value: string): number {
   const n = Number(value);
@@ -30,24 +25,6 @@ function positiveInt(value: string): number {
   return n;
 }
 
-const dbOption = ['--db <file>', `SQLite database file (default: $${DB_ENV_VAR} or ${defaultDatabaseFile({})})`] as const;
-
-/** Opens the database, creating its folder when needed. */
-async function openDatabase(file: string | undefined): Promise<Database> {
-  const dbFile = file ?? defaultDatabaseFile();
-  if (dbFile !== ':memory:') mkdirSync(path.dirname(path.resolve(dbFile)), { recursive: true });
-  return Database.open(dbFile);
-}
-
-async function withDatabase<T>(file: string | undefined, work: (db: Database) => T): Promise<T> {
-  const db = await openDatabase(file);
-  try {
-    return work(db);
-  } finally {
-    db.close();
-  }
-}
-
 export function buildProgram(): Command {
   const program = new Command('barcode-inventory')
     .description('Stock by barcode over a local SQLite database: HTTP API, catalogue import, API tokens.')
@@ -56,35 +33,27 @@ export function buildProgram(): Command {
 
   program
     .command('serve')
-    .description('Start the HTTP API. Stops cleanly on Ctrl-C (SIGINT) or SIGTERM.')
-    .option(...dbOption)
+    .description('Start the HTTP API (and the scanner UI once built). Stops cleanly on Ctrl-C (SIGINT) or SIGTERM.')
+    .option(...databaseOption)
     .option('--host <host>', 'address to listen on; 0.0.0.0 opens it to the local network', DEFAULT_HOST)
     .option('--port <n>', 'port to listen on (0 picks a free one)', port, DEFAULT_PORT)
     .option('--log-level <level>', 'fatal, error, warn, info, debug or silent', 'info')
     .option('--allow-origin <origin...>', 'browser origins (e.g. http://till.local:3000) allowed to call the API; none by default')
     .option('--no-announce', 'do not announce the API on the local network over mDNS (only LAN binds announce; see docs/POS.md)')
     .action(async (options: { db?: string; host: string; port: number; logLevel: string; allowOrigin?: string[]; announce: boolean }) => {
-      const dbFile = options.db ?? defaultDatabaseFile();
-      if (dbFile !== ':memory:') mkdirSync(path.dirname(path.resolve(dbFile)), { recursive: true });
-      const logger = pino({ level: options.logLevel }, pino.destination(2));
-      const uiDir = hasBuiltUi(BUILT_UI_DIR) ? BUILT_UI_DIR : undefined; // the scanner UI, once `npm run build` made it
-      const running = await startServer({
-        dbFile,
+      const launched = await launch({
+        database: databaseOf(options),
         host: options.host,
         port: options.port,
-        logger,
-        allowedOrigins: options.allowOrigin,
-        uiDir,
+        logger: pino({ level: options.logLevel }, pino.destination(2)),
+        ...(options.allowOrigin ? { allowedOrigins: options.allowOrigin } : {}),
+        ui: true, // the scanner UI, once `npm run build` made it
         discovery: options.announce ? {} : false,
       });
-      console.log(`barcode-inventory is serving ${running.url}/api/v1/ (database: ${dbFile})`);
-      if (uiDir) console.log(`Scanner UI: ${running.url}/ (sign in: barcode-inventory signin-link --account <name>)`);
-      const notice = lanNotice(options.host, running.port);
-      if (notice) console.log(notice);
-      if (running.discovery) console.log(`Announcing "${running.discovery.name}" as _barcode-inventory._tcp over mDNS (--no-announce turns it off).`);
+      for (const line of launched.describe()) console.log(line);
       const stop = (signal: string) => {
         console.log(`${signal} received: finishing open requests, then closing the database.`);
-        running.close().then(() => process.exit(0));
+        void launched.close().then(() => process.exit(0));
       };
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));
@@ -94,7 +63,7 @@ export function buildProgram(): Command {
     .command('import')
     .description('Load a catalogue file (JSON, see the README) in one transaction: all of it or nothing.')
     .argument('<catalogue>', 'catalogue file, JSON')
-    .option(...dbOption)
+    .option(...databaseOption)
     .action(async (file: string, options: { db?: string }) => {
       // Streams the file (a million barcodes never sit in memory); a progress line on stderr for big files.
       let shown = false;
@@ -104,7 +73,7 @@ export function buildProgram(): Command {
       };
       let summary: ImportSummary;
       try {
-        summary = await withDatabase(options.db, (db) => importCatalogueFile(db, file, { onProgress }));
+        summary = await withStore(options, (store) => importCatalogueFile(store, file, { onProgress }));
       } finally {
         if (shown) process.stderr.write('\n');
       }
@@ -120,9 +89,9 @@ export function buildProgram(): Command {
     .description('Create an API token for an account; the token is printed once, alone on the last line.')
     .requiredOption('--account <name>', 'account the token acts for')
     .option('--label <text>', 'a name to tell the token apart (e.g. "till 2")')
-    .option(...dbOption)
+    .option(...databaseOption)
     .action(async (options: { account: string; label?: string; db?: string }) => {
-      const { id, key } = await withDatabase(options.db, (db) => createToken(db, options.account, options.label ?? null));
+      const { id, key } = await withStore(options, (store) => store.tokens.create(options.account, options.label ?? null));
       console.log(`Created token ${id} for account "${options.account}". Keep it secret: it is not shown again.`);
       console.log(key);
     });
@@ -130,9 +99,9 @@ export function buildProgram(): Command {
     .command('list')
     .description('List tokens (never the keys themselves).')
     .option('--account <name>', 'only the tokens of this account')
-    .option(...dbOption)
+    .option(...databaseOption)
     .action(async (options: { account?: string; db?: string }) => {
-      const tokens = await withDatabase(options.db, (db) => listTokens(db, options.account));
+      const tokens = await withStore(options, (store) => store.tokens.list(options.account));
       if (tokens.length === 0) return console.log('No tokens.');
       console.log(['id', 'account', 'label', 'prefix', 'created', 'revoked'].join('\t'));
       for (const t of tokens) console.log([t.id, t.account, t.label ?? '', `${t.prefix}…`, t.createdAt, t.revokedAt ?? ''].join('\t'));
@@ -141,15 +110,15 @@ export function buildProgram(): Command {
     .command('revoke')
     .description('Revoke a token by id; requests with it get 401 from then on.')
     .argument('<id>', 'token id, as shown by token list', positiveInt)
-    .option(...dbOption)
+    .option(...databaseOption)
     .action(async (id: number, options: { db?: string }) => {
-      const revoked = await withDatabase(options.db, (db) => revokeToken(db, id));
-      if (!revoked) throw new UsageError(`No active token with id ${id}.`);
+      const revoked = await withStore(options, (store) => store.tokens.revoke(id));
+      if (!revoked) throw badRequest(`No active token with id ${id}.`);
       console.log(`Revoked token ${id}.`);
     });
 
   registerBackupCommands(program);
-  registerCsvCommands(program, { dbOption, withDatabase }); // issue 5: CSV export/import
+  registerCsvCommands(program);
   addSignInCommand(program);
   return program;
 }
@@ -158,11 +127,7 @@ export async function runCli(argv: string[]): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof CatalogueError || error instanceof CatalogueFileError || error instanceof TokenError || error instanceof BackupError) {
-      console.error(error.message);
-    } else {
-      console.error(`barcode-inventory: ${(error as Error).message ?? String(error)}`);
-    }
+    console.error(isApiError(error) ? error.message : `barcode-inventory: ${(error as Error).message ?? String(error)}`);
     process.exitCode = 1;
   }
 }

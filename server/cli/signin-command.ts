@@ -1,19 +1,11 @@
 // `barcode-inventory signin-link`: prints a one-time link that signs a browser in to the scanner UI
 // as one account (docs/UI.md, "Signing in"). The code is stored hashed in the database, so the link
 // works with a server started separately on the same database.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
-import { SIGNIN_FRAGMENT_KEY } from '../../shared/index.ts';
-import { DB_ENV_VAR, defaultDatabaseFile } from '../paths.ts';
+import { signInLink } from '../launch/signin-link.ts';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../start.ts';
-import { Database } from '../store/database.ts';
-import { DEFAULT_SIGNIN_TTL_MS, createSignInCode } from '../store/signin-codes.ts';
-
-/** `http://127.0.0.1:8270` + code → the link a person opens. */
-export function signInLink(baseUrl: string, code: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/#${SIGNIN_FRAGMENT_KEY}=${encodeURIComponent(code)}`;
-}
+import { DEFAULT_SIGNIN_TTL_MS } from '../store/signin-codes.ts';
+import { databaseOption, withStore } from './database-option.ts';
 
 function minutes(value: string): number {
   const n = Number(value);
@@ -28,17 +20,10 @@ export function addSignInCommand(program: Command): void {
     .requiredOption('--account <name>', 'account the browser will act for')
     .option('--url <url>', 'address of the running server as the browser reaches it', `http://${DEFAULT_HOST}:${DEFAULT_PORT}`)
     .option('--minutes <n>', 'how long the link works', minutes, DEFAULT_SIGNIN_TTL_MS / 60_000)
-    .option('--db <file>', `SQLite database file (default: $${DB_ENV_VAR} or ${defaultDatabaseFile({})})`)
+    .option(...databaseOption)
     .action(async (options: { account: string; url: string; minutes: number; db?: string }) => {
-      const dbFile = options.db ?? defaultDatabaseFile();
-      if (dbFile !== ':memory:') mkdirSync(path.dirname(path.resolve(dbFile)), { recursive: true });
-      const db = await Database.open(dbFile);
-      try {
-        const { code, expiresAt } = createSignInCode(db, options.account, options.minutes * 60_000);
-        console.log(`One-time sign-in link for account "${options.account}", valid until ${expiresAt} (works once):`);
-        console.log(signInLink(options.url, code));
-      } finally {
-        db.close();
-      }
+      const { code, expiresAt } = await withStore(options, (store) => store.signIn.createCode(options.account, options.minutes * 60_000));
+      console.log(`One-time sign-in link for account "${options.account}", valid until ${expiresAt} (works once):`);
+      console.log(signInLink(options.url, code));
     });
 }

@@ -7,9 +7,9 @@ import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { MAX_BARCODE_LENGTH, parseQuantity } from '../../shared/index.ts';
 import type { Catalogue } from '../catalogue/catalogue-schema.ts';
-import { CatalogueError, type ImportSummary, importCatalogue, parseCatalogue } from '../catalogue/import-catalogue.ts';
-import { findAccountByName } from '../store/accounts.ts';
-import type { Database } from '../store/database.ts';
+import { parseCatalogue } from '../catalogue/import-catalogue.ts';
+import { type ImportSummary, catalogueRefused, isCatalogueRefusal } from '../store/catalogue-writer.ts';
+import type { Store } from '../store/store.ts';
 import { CATALOGUE_CSV_COLUMNS } from './stock-csv.ts';
 
 /** One data row of the file, with the line it starts on. */
@@ -38,7 +38,7 @@ async function collectRows(input: Readable, onRow?: (count: number) => void): Pr
       const missing = CATALOGUE_CSV_COLUMNS.filter((column) => !(column in record));
       if (missing.length > 0) {
         input.destroy();
-        throw new CatalogueError([`header: missing column(s) ${missing.join(', ')}; expected ${CATALOGUE_CSV_COLUMNS.join(',')}`]);
+        throw catalogueRefused([`header: missing column(s) ${missing.join(', ')}; expected ${CATALOGUE_CSV_COLUMNS.join(',')}`]);
       }
     }
     rows.push({ line: info.lines, cells: record });
@@ -88,10 +88,10 @@ function positiveId(text: string): number | undefined {
 }
 
 /** Turns checked CSV rows into the catalogue structure of one existing account. */
-export function csvToCatalogue(db: Database, accountName: string, rows: readonly CsvRow[]): CsvConversion {
+export async function csvToCatalogue(store: Store, accountName: string, rows: readonly CsvRow[]): Promise<CsvConversion> {
   const problems: string[] = [];
   const lineOfStock = new Map<string, number>();
-  const account = findAccountByName(db, accountName);
+  const account = await store.accounts.find(accountName);
   if (!account) {
     return {
       catalogue: undefined,
@@ -100,7 +100,7 @@ export function csvToCatalogue(db: Database, accountName: string, rows: readonly
       lineOfPath: new Map(),
     };
   }
-  const warehouses = db.all(db.kysely.selectFrom('warehouses').select(['id', 'name']).where('account_id', '=', account.id).orderBy('id'));
+  const warehouses = await store.stock.warehouses(account);
   const warehouseNames = new Set(warehouses.map((w) => w.name));
 
   interface Unit { line: number; itemId: number; variantId: number | null; stock: { warehouse?: string; quantity: number }[] }
@@ -225,9 +225,9 @@ export function csvToCatalogue(db: Database, accountName: string, rows: readonly
     ],
   };
   try {
-    return { catalogue: parseCatalogue(document), problems, lineOfStock, lineOfPath };
+    return { catalogue: await parseCatalogue(document), problems, lineOfStock, lineOfPath };
   } catch (error) {
-    if (error instanceof CatalogueError) {
+    if (isCatalogueRefusal(error)) {
       return { catalogue: undefined, problems: [...problems, ...error.problems.map((p) => inFileTerms(p, lineOfPath))], lineOfStock, lineOfPath };
     }
     throw error;
@@ -252,13 +252,8 @@ export interface DryRunReport {
   quantityChanges: QuantityChange[];
 }
 
-class RollBack extends Error {}
-
-/**
- * Runs the import for real inside a transaction that is then rolled back, and reports exactly what it
- * changed: the stock history rows it wrote, and the items and variants it added or renamed.
- */
-export function dryRunCatalogueImport(db: Database, conversion: CsvConversion): DryRunReport {
+/** Runs the import for real in a transaction that is rolled back, and reports exactly what it changed. */
+export async function dryRunCatalogueImport(store: Store, conversion: CsvConversion): Promise<DryRunReport> {
   const report: DryRunReport = {
     summary: null,
     problems: [...conversion.problems],
@@ -268,67 +263,25 @@ export function dryRunCatalogueImport(db: Database, conversion: CsvConversion): 
     renamedVariants: [],
     quantityChanges: [],
   };
-  const catalogue = conversion.catalogue;
-  if (!catalogue) return report;
-  const itemIds = catalogue.accounts.flatMap((a) => a.items.map((i) => i.id));
-  const variantIds = catalogue.accounts.flatMap((a) => a.items.flatMap((i) => (i.variants ?? []).map((v) => v.id)));
+  if (!conversion.catalogue) return report;
   try {
-    db.transaction(() => {
-      const namesBefore = (table: 'items' | 'variants', ids: number[]) => {
-        const names = new Map<number, string>();
-        for (let i = 0; i < ids.length; i += 500) {
-          for (const row of db.all(db.kysely.selectFrom(table).select(['id', 'name']).where('id', 'in', ids.slice(i, i + 500)))) names.set(row.id, row.name);
-        }
-        return names;
-      };
-      const itemsBefore = namesBefore('items', itemIds);
-      const variantsBefore = namesBefore('variants', variantIds);
-      const lastHistoryId = db.first(db.kysely.selectFrom('stock_history').select((eb) => eb.fn.max('id').as('id')))?.id ?? 0;
-      report.summary = importCatalogue(db, catalogue);
-      for (const account of catalogue.accounts) {
-        for (const item of account.items) {
-          const before = itemsBefore.get(item.id);
-          if (before === undefined) report.newItems.push({ id: item.id, name: item.name });
-          else if (before !== item.name) report.renamedItems.push({ id: item.id, from: before, to: item.name });
-          for (const variant of item.variants ?? []) {
-            const was = variantsBefore.get(variant.id);
-            if (was === undefined) report.newVariants.push({ id: variant.id, name: variant.name });
-            else if (was !== variant.name) report.renamedVariants.push({ id: variant.id, from: was, to: variant.name });
-          }
-        }
-      }
-      const changes = db.all(
-        db.kysely
-          .selectFrom('stock_history as h')
-          .innerJoin('stock_units as u', 'u.id', 'h.unit_id')
-          .leftJoin('warehouses as w', 'w.id', 'h.warehouse_id')
-          .select(['u.barcode', 'w.name as warehouse', 'h.old_quantity', 'h.new_quantity'])
-          .where('h.id', '>', lastHistoryId)
-          .orderBy('h.id'),
-      );
-      report.quantityChanges = changes.map((c) => ({
-        line: conversion.lineOfStock.get(stockKey(c.barcode, c.warehouse ?? '')) ?? null,
-        barcode: c.barcode,
-        warehouse: c.warehouse,
-        old_quantity: c.old_quantity,
-        new_quantity: c.new_quantity,
-      }));
-      throw new RollBack();
-    });
+    const { quantityChanges, ...changes } = await store.catalogue.dryRun(conversion.catalogue);
+    Object.assign(report, changes);
+    report.quantityChanges = quantityChanges.map((c) => ({ line: conversion.lineOfStock.get(stockKey(c.barcode, c.warehouse ?? '')) ?? null, ...c }));
   } catch (error) {
-    if (error instanceof CatalogueError) report.problems.push(...error.problems.map((p) => inFileTerms(p, conversion.lineOfPath)));
-    else if (!(error instanceof RollBack)) throw error;
+    if (!isCatalogueRefusal(error)) throw error;
+    report.problems.push(...error.problems.map((p) => inFileTerms(p, conversion.lineOfPath)));
   }
   return report;
 }
 
-/** The real run: all rows or none. Throws CatalogueError listing every bad line. */
-export function importCatalogueCsv(db: Database, conversion: CsvConversion): ImportSummary {
-  if (!conversion.catalogue || conversion.problems.length > 0) throw new CatalogueError(conversion.problems);
+/** The real run: all rows or none. Throws a CatalogueRefusal listing every bad line. */
+export async function importCatalogueCsv(store: Store, conversion: CsvConversion): Promise<ImportSummary> {
+  if (!conversion.catalogue || conversion.problems.length > 0) throw catalogueRefused(conversion.problems);
   try {
-    return importCatalogue(db, conversion.catalogue);
+    return await store.catalogue.write(conversion.catalogue);
   } catch (error) {
-    if (error instanceof CatalogueError) throw new CatalogueError(error.problems.map((p) => inFileTerms(p, conversion.lineOfPath)));
+    if (isCatalogueRefusal(error)) throw catalogueRefused(error.problems.map((p) => inFileTerms(p, conversion.lineOfPath)));
     throw error;
   }
 }

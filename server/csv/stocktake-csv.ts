@@ -1,15 +1,12 @@
 // A stocktake session's counts as CSV: every line, known or unknown, with book and difference.
 import { stringify } from 'csv-stringify/sync';
-import type { Account } from '../store/accounts.ts';
-import type { Database } from '../store/database.ts';
-import { reviewStocktake } from '../store/stocktakes.ts';
+import type { StocktakeReview } from '../../shared/index.ts';
 
 export const COUNTS_CSV_COLUMNS = [
   'barcode', 'item_id', 'variant_id', 'name', 'known', 'resolution', 'counted', 'book_quantity', 'difference', 'commit',
 ] as const;
 
-export function sessionCountsCsv(db: Database, account: Account, id: number): string {
-  const review = reviewStocktake(db, account, id);
+export function sessionCountsCsv(review: StocktakeReview): string {
   const rows = [...review.lines, ...review.unknown].map((line) => [
     line.barcode,
     line.item ?? '',

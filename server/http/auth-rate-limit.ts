@@ -6,7 +6,7 @@
 import type { Middleware } from 'koa';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { hardeningMessages } from '../../shared/index.ts';
-import { HttpError } from './http-error.ts';
+import { apiError, isApiError } from '../errors.ts';
 
 export interface AuthRateLimitOptions {
   /** Failed authentications allowed per address and window. */
@@ -23,12 +23,12 @@ export function authRateLimit({ points, durationSeconds }: AuthRateLimitOptions)
     const used = await limiter.get(key);
     if (used !== null && used.consumedPoints >= points) {
       const seconds = Math.max(1, Math.ceil(used.msBeforeNext / 1000));
-      throw new HttpError(429, hardeningMessages.tooManyAuthFailures(seconds), { 'Retry-After': String(seconds) });
+      throw apiError(429, hardeningMessages.tooManyAuthFailures(seconds), { headers: { 'Retry-After': String(seconds) } });
     }
     try {
       await next();
     } catch (error) {
-      if (error instanceof HttpError && error.status === 401) {
+      if (isApiError(error) && error.status === 401) {
         // consume() rejects once the points are used up; the failure itself is still answered 401.
         await limiter.consume(key).catch(() => undefined);
       }

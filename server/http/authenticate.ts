@@ -1,14 +1,10 @@
-// Token authentication (decisions.md): `Authorization: Token <key>` or `Bearer <key>` resolves the
-// calling account, which every handler then works in.
-import type { Middleware } from 'koa';
+// Token authentication: `Authorization: Token <key>` (DRF style) or `Bearer <key>` resolves the
+// calling account, which every handler then works in. Both failures answer 401 with
+// `WWW-Authenticate: Token`.
+import type { Context } from 'koa';
 import { requestMessages } from '../../shared/index.ts';
-import type { Database } from '../store/database.ts';
-import { type Caller, authenticate } from '../store/tokens.ts';
-import { HttpError } from './http-error.ts';
-
-export interface CallerState {
-  caller: Caller;
-}
+import { apiError } from '../errors.ts';
+import type { Caller, Store } from '../store/store.ts';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Token' };
 
@@ -20,13 +16,10 @@ export function tokenFromHeader(header: string | undefined): string | null {
   return rest.length === 1 ? rest[0]! : '';
 }
 
-export function authenticateCaller(db: Database): Middleware<CallerState> {
-  return async (ctx, next) => {
-    const key = tokenFromHeader(ctx.get('authorization'));
-    if (key === null) throw new HttpError(401, requestMessages.notAuthenticated, CHALLENGE);
-    const caller = key === '' ? undefined : authenticate(db, key);
-    if (!caller) throw new HttpError(401, requestMessages.invalidToken, CHALLENGE);
-    ctx.state.caller = caller;
-    await next();
-  };
+export async function authenticateRequest(store: Store, ctx: Context): Promise<Caller> {
+  const key = tokenFromHeader(ctx.get('authorization'));
+  if (key === null) throw apiError(401, requestMessages.notAuthenticated, { headers: CHALLENGE });
+  const caller = key === '' ? undefined : await store.tokens.authenticate(key);
+  if (!caller) throw apiError(401, requestMessages.invalidToken, { headers: CHALLENGE });
+  return caller;
 }

@@ -7,13 +7,15 @@
 //   not browsers send no Origin and are not affected.
 import type { Middleware } from 'koa';
 import { hardeningMessages } from '../../shared/index.ts';
-import { HttpError } from './http-error.ts';
+import { apiError } from '../errors.ts';
 
 export interface HostOriginOptions {
   /** The address the server listens on; loopback binds check the Host header. */
   bindHost: string;
   /** Extra origins (scheme://host[:port]) allowed to call the API from a browser. */
   allowedOrigins?: readonly string[];
+  /** Every method the API serves, for CORS preflights (from the endpoint table: server/api/resources.ts). */
+  methods: readonly string[];
 }
 
 const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
@@ -40,7 +42,8 @@ function normalizeOrigin(origin: string): string | null {
 
 const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Request-Id';
 
-export function hostOriginGuard({ bindHost, allowedOrigins = [] }: HostOriginOptions): Middleware {
+export function hostOriginGuard({ bindHost, allowedOrigins = [], methods }: HostOriginOptions): Middleware {
+  const allowMethods = [...new Set([...methods, 'HEAD', 'OPTIONS'])].join(', ');
   const checkHost = isLoopbackHost(bindHost);
   // The names a loopback server answers to: the usual three, and the address it was bound to
   // (e.g. 127.0.0.2), which is the one its printed URL shows.
@@ -53,7 +56,7 @@ export function hostOriginGuard({ bindHost, allowedOrigins = [] }: HostOriginOpt
       const localPort = ctx.req.socket.localPort;
       const portMatches = parsed !== null && (parsed.port ?? 80) === localPort;
       if (!parsed || !hostNames.has(parsed.name) || !portMatches) {
-        throw new HttpError(403, hardeningMessages.hostNotAllowed(hostHeader.slice(0, 200)));
+        throw apiError(403, hardeningMessages.hostNotAllowed(hostHeader.slice(0, 200)));
       }
     }
     const origin = ctx.get('origin');
@@ -62,13 +65,13 @@ export function hostOriginGuard({ bindHost, allowedOrigins = [] }: HostOriginOpt
     const normalized = normalizeOrigin(origin);
     if (normalized !== null && normalized === own) return next();
     if (normalized === null || !allowed.has(normalized)) {
-      throw new HttpError(403, hardeningMessages.originNotAllowed(origin.slice(0, 200)));
+      throw apiError(403, hardeningMessages.originNotAllowed(origin.slice(0, 200)));
     }
     // An allow-listed browser origin: answer CORS preflights here, tag the real responses.
     ctx.set('Access-Control-Allow-Origin', normalized);
     ctx.vary('Origin');
     if (ctx.method === 'OPTIONS' && ctx.get('access-control-request-method') !== '') {
-      ctx.set('Access-Control-Allow-Methods', 'GET, POST, HEAD, OPTIONS');
+      ctx.set('Access-Control-Allow-Methods', allowMethods);
       ctx.set('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
       ctx.set('Access-Control-Max-Age', '600');
       ctx.status = 204;

@@ -1,10 +1,10 @@
-// Reads a request body as JSON under the rules of decisions.md: JSON content type (else 415), at most
-// 1 MiB (else 413), valid UTF-8 and JSON (else 400). Nesting is bounded so that echoing a hostile row
+// Reads a request body as JSON: JSON content type (else 415), at most 1 MiB (else 413), valid UTF-8
+// and JSON (else 400). Nesting is bounded so that echoing a hostile row
 // back can never exhaust the stack.
 import getRawBody from 'raw-body';
 import type { Context } from 'koa';
 import { MAX_BODY_BYTES, requestMessages } from '../../shared/index.ts';
-import { HttpError } from './http-error.ts';
+import { apiError } from '../errors.ts';
 
 export const MAX_JSON_DEPTH = 64;
 
@@ -26,10 +26,10 @@ export function jsonDepthExceeds(value: unknown, limit: number): boolean {
 
 export async function readJsonBody(ctx: Context): Promise<unknown> {
   const mime = ctx.request.type.toLowerCase();
-  if (!isJsonType(mime)) throw new HttpError(415, requestMessages.unsupportedMediaType(ctx.get('content-type')));
+  if (!isJsonType(mime)) throw apiError(415, requestMessages.unsupportedMediaType(ctx.get('content-type')));
   const charset = ctx.request.charset.toLowerCase();
   if (charset !== '' && charset !== 'utf-8' && charset !== 'utf8') {
-    throw new HttpError(415, requestMessages.unsupportedMediaType(ctx.get('content-type')));
+    throw apiError(415, requestMessages.unsupportedMediaType(ctx.get('content-type')));
   }
   let raw: Buffer;
   try {
@@ -38,23 +38,28 @@ export async function readJsonBody(ctx: Context): Promise<unknown> {
     const type = (error as { type?: string }).type;
     // Let the rest of an unread body drain so the client reads the answer instead of stalling.
     ctx.req.resume();
-    if (type === 'entity.too.large') throw new HttpError(413, requestMessages.bodyTooLarge(MAX_BODY_BYTES));
-    throw new HttpError(400, `Could not read the request body: ${(error as Error).message}`);
+    if (type === 'entity.too.large') throw apiError(413, requestMessages.bodyTooLarge(MAX_BODY_BYTES));
+    throw apiError(400, `Could not read the request body: ${(error as Error).message}`);
   }
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
   } catch {
-    throw new HttpError(400, requestMessages.invalidUtf8);
+    throw apiError(400, requestMessages.invalidUtf8);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new HttpError(400, requestMessages.jsonParseError((error as Error).message));
+    throw apiError(400, requestMessages.jsonParseError((error as Error).message));
   }
   if (jsonDepthExceeds(value, MAX_JSON_DEPTH)) {
-    throw new HttpError(400, requestMessages.jsonTooDeep(MAX_JSON_DEPTH));
+    throw apiError(400, requestMessages.jsonTooDeep(MAX_JSON_DEPTH));
   }
   return value;
+}
+
+/** A POST without a body and without a content type (e.g. `curl -X POST …/undo/`). */
+export function hasNoBody(ctx: Context): boolean {
+  return ctx.get('content-type') === '' && !ctx.request.length && ctx.get('transfer-encoding') === '';
 }

@@ -1,5 +1,5 @@
 // Accounts: who owns a catalogue, and in which scenario.
-import type { Database } from './database.ts';
+import type { Queries } from './engine.ts';
 
 export interface Account {
   id: number;
@@ -7,13 +7,17 @@ export interface Account {
   warehousesEnabled: boolean;
 }
 
-export function findAccountByName(db: Database, name: string): Account | undefined {
-  const row = db.first(db.kysely.selectFrom('accounts').selectAll().where('name', '=', name));
-  return row && { id: row.id, name: row.name, warehousesEnabled: row.warehouses_enabled === 1 };
+const toAccount = (row: { id: number; name: string; warehouses_enabled: number }): Account => ({
+  id: row.id,
+  name: row.name,
+  warehousesEnabled: row.warehouses_enabled === 1,
+});
+
+export async function findAccountByName(q: Queries, name: string): Promise<Account | undefined> {
+  const row = await q.first(q.k.selectFrom('accounts').select(['id', 'name', 'warehouses_enabled']).where('name', '=', name));
+  return row && toAccount(row);
 }
 
-export function listAccounts(db: Database): Account[] {
-  return db
-    .all(db.kysely.selectFrom('accounts').selectAll().orderBy('id'))
-    .map((row) => ({ id: row.id, name: row.name, warehousesEnabled: row.warehouses_enabled === 1 }));
+export async function listAccounts(q: Queries): Promise<Account[]> {
+  return (await q.all(q.k.selectFrom('accounts').select(['id', 'name', 'warehouses_enabled']).orderBy('id'))).map(toAccount);
 }

@@ -2,13 +2,14 @@
 // stock records of the API carry only ids, and a person at the shelf reads names.
 import type { BarcodeLabel } from '../../shared/index.ts';
 import type { Account } from './accounts.ts';
-import type { Database } from './database.ts';
+import type { Queries } from './engine.ts';
 
-export function readBarcodeLabels(db: Database, account: Account, barcodes: readonly string[]): Record<string, BarcodeLabel> {
-  const labels: Record<string, BarcodeLabel> = {};
+export async function readBarcodeLabels(q: Queries, account: Account, barcodes: readonly string[]): Promise<Record<string, BarcodeLabel>> {
+  // No prototype: a barcode such as `__proto__` is an ordinary key here.
+  const labels: Record<string, BarcodeLabel> = Object.create(null) as Record<string, BarcodeLabel>;
   if (barcodes.length === 0) return labels;
-  const rows = db.all(
-    db.kysely
+  const rows = await q.all(
+    q.k
       .selectFrom('stock_units as u')
       .innerJoin('items as i', 'i.id', 'u.item_id')
       .leftJoin('variants as v', 'v.id', 'u.variant_id')

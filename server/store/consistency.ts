@@ -1,11 +1,12 @@
-// Whole-database checks: SQLite's own (integrity_check, foreign_key_check) and the store's rule that
-// the stock history agrees with the stock (the latest history entry of every stock figure holds its
-// quantity). Used by `barcode-inventory check`, after backup/restore, and by the tests.
-import type BetterSqlite3 from 'better-sqlite3';
+// Whole-database checks: the engine's own (structure, foreign keys) and the store's rule that the
+// stock history agrees with the stock (the latest history entry of every stock figure holds its
+// quantity). Used by `barcode-inventory check`, after backup and restore, and by the tests.
+import { sql } from 'kysely';
+import type { Engine } from './engine.ts';
 
 export interface ConsistencyReport {
   ok: boolean;
-  /** `ok`, or the problems integrity_check listed. */
+  /** `ok`, or the problems the engine's integrity check listed. */
   integrity: string[];
   foreignKeyProblems: number;
   /** Stock figures whose latest history entry disagrees with the stored quantity (or has none). */
@@ -14,31 +15,26 @@ export interface ConsistencyReport {
   historyRows: number;
 }
 
-function hasTable(sqlite: BetterSqlite3.Database, name: string): boolean {
-  return sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
-}
-
-export function checkConsistency(sqlite: BetterSqlite3.Database): ConsistencyReport {
-  const integrity = (sqlite.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
-  const foreignKeyProblems = (sqlite.pragma('foreign_key_check') as unknown[]).length;
-  let historyMismatches = 0;
-  let stockRows = 0;
-  let historyRows = 0;
-  if (hasTable(sqlite, 'stock') && hasTable(sqlite, 'stock_history')) {
-    stockRows = (sqlite.prepare('SELECT count(*) AS n FROM stock').get() as { n: number }).n;
-    historyRows = (sqlite.prepare('SELECT count(*) AS n FROM stock_history').get() as { n: number }).n;
+export async function checkConsistency(engine: Engine): Promise<ConsistencyReport> {
+  const { integrity, foreignKeyProblems } = await engine.checkIntegrity();
+  const counts = await engine.read(async (q) => {
+    const count = sql<number>`count(*)`.as('n');
+    const stockRows = (await q.first(q.k.selectFrom('stock').select(count)))?.n ?? 0;
+    const historyRows = (await q.first(q.k.selectFrom('stock_history').select(count)))?.n ?? 0;
     // The history row with the highest id per (unit, warehouse) is the latest change.
-    historyMismatches = (
-      sqlite
-        .prepare(
-          `SELECT count(*) AS n FROM stock s
-           LEFT JOIN stock_history h ON h.id = (
-             SELECT max(id) FROM stock_history WHERE unit_id = s.unit_id AND warehouse_id = s.warehouse_id)
-           WHERE h.id IS NULL OR h.new_quantity <> s.quantity`,
+    const mismatches = await q.first(
+      q.k
+        .selectFrom('stock as s')
+        .leftJoin('stock_history as h', (join) =>
+          join.on('h.id', '=', (eb) =>
+            eb.selectFrom('stock_history as l').select((l) => l.fn.max('l.id').as('id')).whereRef('l.unit_id', '=', 's.unit_id').whereRef('l.warehouse_id', '=', 's.warehouse_id'),
+          ),
         )
-        .get() as { n: number }
-    ).n;
-  }
-  const ok = integrity.length === 1 && integrity[0] === 'ok' && foreignKeyProblems === 0 && historyMismatches === 0;
-  return { ok, integrity, foreignKeyProblems, historyMismatches, stockRows, historyRows };
+        .select(count)
+        .where((eb) => eb.or([eb('h.id', 'is', null), eb('h.new_quantity', '<>', eb.ref('s.quantity'))])),
+    );
+    return { stockRows: Number(stockRows), historyRows: Number(historyRows), historyMismatches: Number(mismatches?.n ?? 0) };
+  });
+  const ok = integrity.length === 1 && integrity[0] === 'ok' && foreignKeyProblems === 0 && counts.historyMismatches === 0;
+  return { ok, integrity, foreignKeyProblems, ...counts };
 }

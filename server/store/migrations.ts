@@ -1,7 +1,7 @@
 // Versioned schema migrations, kept in code so they survive bundling (kysely's file-based provider
 // does not). Forward-only: a released migration is never edited; add a new one instead.
 import type { Kysely } from 'kysely';
-import type { Migration, MigrationProvider } from 'kysely/migration';
+import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import { sql } from 'kysely';
 
 const initial: Migration = {
@@ -96,7 +96,7 @@ const initial: Migration = {
   },
 };
 
-// POS integration (issue 6, docs/POS.md): the answers of writes sent with an Idempotency-Key, per
+// POS integration (docs/POS.md): the answers of writes sent with an Idempotency-Key, per
 // account, so a retried request is answered again instead of applied again, also after a restart.
 const pos: Migration = {
   async up(db: Kysely<unknown>) {
@@ -114,7 +114,7 @@ const pos: Migration = {
   },
 };
 
-// Stocktakes (issue 5): count sessions, their lines (known and unknown barcodes) and the scans that
+// Stocktakes: count sessions, their lines (known and unknown barcodes) and the scans that
 // built them; indexes that let the stock history be paged by id per account and per unit.
 const stocktakes: Migration = {
   async up(db: Kysely<unknown>) {
@@ -178,7 +178,7 @@ const stocktakes: Migration = {
   },
 };
 
-/** One-time sign-in codes of the scanner UI (issue 3): stored hashed, expire, work once. */
+/** One-time sign-in codes of the scanner UI: stored hashed, expire, work once. */
 const uiSignin: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema
@@ -193,7 +193,7 @@ const uiSignin: Migration = {
   },
 };
 
-// Read path (issue 7, docs/BENCHMARKS.md): covering indexes for the read endpoint's one query, so
+// Read path (docs/BENCHMARKS.md): covering indexes for the read endpoint's one query, so
 // each barcode costs two index searches instead of five (index, unit row, stock index, stock rows).
 // On a 1M-barcode database most of those pages miss SQLite's cache; fewer searches is what keeps
 // a read there nearly as fast as on a small catalogue.
@@ -216,3 +216,14 @@ export const migrations: Record<string, Migration> = {
 export const migrationProvider: MigrationProvider = {
   getMigrations: async () => migrations,
 };
+
+/** Brings a database to the latest schema; throws naming the migration that failed. */
+export async function runMigrations(db: Kysely<unknown>): Promise<void> {
+  // Unordered: branches add migrations in parallel (0002_pos after 0003_stocktakes had run on some
+  // databases); each migration touches its own tables, so running a missing lower one later is safe.
+  const { error, results } = await new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true }).migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`Database migration ${failed} failed: ${String(error)}`, { cause: error });
+  }
+}

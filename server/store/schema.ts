@@ -90,7 +90,7 @@ export interface IdempotencyKeyTable {
   created_at: string;
 }
 
-/** A count session (issue 5): open → committing → committed; a committed one is read-only and kept. */
+/** A count session: open → committing → committed; a committed one is read-only and kept. */
 export interface StocktakeTable {
   id: Generated<number>;
   account_id: number;

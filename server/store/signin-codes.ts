@@ -2,10 +2,11 @@
 // the CLI or the launcher, stored only as a hash, expires after a few minutes and can be exchanged
 // once for a fresh API token of its account, so a browser never has to be typed a long token.
 import { randomBytes } from 'node:crypto';
+import type { Account } from './accounts.ts';
+import { findAccountByName } from './accounts.ts';
+import type { Queries } from './engine.ts';
 import { hashSecret } from './secret-hash.ts';
-import { type Account, findAccountByName } from './accounts.ts';
-import type { Database } from './database.ts';
-import { TokenError, createToken } from './tokens.ts';
+import { insertToken, noSuchAccount } from './tokens.ts';
 
 /** How long a sign-in link works when nothing else is asked for. */
 export const DEFAULT_SIGNIN_TTL_MS = 15 * 60 * 1000;
@@ -18,19 +19,12 @@ export interface SignInCode {
   expiresAt: string;
 }
 
-export function createSignInCode(db: Database, accountName: string, ttlMs = DEFAULT_SIGNIN_TTL_MS, now = new Date()): SignInCode {
-  const account = findAccountByName(db, accountName);
-  if (!account) throw new TokenError(`No account named "${accountName}". Import a catalogue that defines it first.`);
+export async function createSignInCode(q: Queries, accountName: string, ttlMs = DEFAULT_SIGNIN_TTL_MS, now = new Date()): Promise<SignInCode> {
+  const account = await findAccountByName(q, accountName);
+  if (!account) throw noSuchAccount(accountName);
   const code = randomBytes(24).toString('base64url');
   const expiresAt = new Date(now.getTime() + ttlMs).toISOString();
-  db.run(
-    db.kysely.insertInto('signin_codes').values({
-      account_id: account.id,
-      code_hash: hashSecret(code),
-      created_at: now.toISOString(),
-      expires_at: expiresAt,
-    }),
-  );
+  await q.run(q.k.insertInto('signin_codes').values({ account_id: account.id, code_hash: hashSecret(code), created_at: now.toISOString(), expires_at: expiresAt }));
   return { code, account: account.name, expiresAt };
 }
 
@@ -43,19 +37,19 @@ export interface RedeemedSignIn {
  * Exchanges a code for a new token of its account, at most once: the code is marked used in the same
  * transaction that creates the token. Unknown, used and expired codes give undefined alike.
  */
-export function redeemSignInCode(db: Database, code: string, now = new Date()): RedeemedSignIn | undefined {
+export async function redeemSignInCode(q: Queries, code: string, now = new Date()): Promise<RedeemedSignIn | undefined> {
   const at = now.toISOString();
-  return db.transaction(() => {
-    const row = db.first(
-      db.kysely
-        .selectFrom('signin_codes as c')
-        .innerJoin('accounts as a', 'a.id', 'c.account_id')
-        .select(['c.id', 'c.expires_at', 'c.used_at', 'a.id as account_id', 'a.name', 'a.warehouses_enabled'])
-        .where('c.code_hash', '=', hashSecret(code)),
-    );
-    if (!row || row.used_at !== null || row.expires_at <= at) return undefined;
-    db.run(db.kysely.updateTable('signin_codes').set({ used_at: at }).where('id', '=', row.id).where('used_at', 'is', null));
-    const { key } = createToken(db, row.name, SIGNIN_TOKEN_LABEL);
-    return { account: { id: row.account_id, name: row.name, warehousesEnabled: row.warehouses_enabled === 1 }, token: key };
-  });
+  const row = await q.first(
+    q.k
+      .selectFrom('signin_codes as c')
+      .innerJoin('accounts as a', 'a.id', 'c.account_id')
+      .select(['c.id', 'c.expires_at', 'c.used_at', 'a.id as account_id', 'a.name', 'a.warehouses_enabled'])
+      .where('c.code_hash', '=', hashSecret(code)),
+  );
+  if (!row || row.used_at !== null || row.expires_at <= at) return undefined;
+  const { changes } = await q.run(q.k.updateTable('signin_codes').set({ used_at: at }).where('id', '=', row.id).where('used_at', 'is', null));
+  if (changes !== 1) return undefined;
+  const account = { id: row.account_id, name: row.name, warehousesEnabled: row.warehouses_enabled === 1 };
+  const { key } = await insertToken(q, account, SIGNIN_TOKEN_LABEL);
+  return { account, token: key };
 }

@@ -2,7 +2,7 @@
 // paged by id (a cursor that stays correct while new changes are appended).
 import type { HistoryEntry, HistoryQuery } from '../../shared/index.ts';
 import type { Account } from './accounts.ts';
-import type { Database } from './database.ts';
+import type { Queries } from './engine.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 
 export interface HistoryPageData {
@@ -11,8 +11,8 @@ export interface HistoryPageData {
   nextCursor: string | null;
 }
 
-export function readStockHistory(db: Database, account: Account, query: HistoryQuery): HistoryPageData {
-  let select = db.kysely
+export async function readStockHistory(q: Queries, account: Account, query: HistoryQuery): Promise<HistoryPageData> {
+  let select = q.k
     .selectFrom('stock_history as h')
     .innerJoin('stock_units as u', 'u.id', 'h.unit_id')
     .leftJoin('warehouses as w', 'w.id', 'h.warehouse_id')
@@ -41,7 +41,7 @@ export function readStockHistory(db: Database, account: Account, query: HistoryQ
   if (query.since !== undefined) select = select.where('h.created_at', '>=', new Date(query.since).toISOString());
   if (query.until !== undefined) select = select.where('h.created_at', '<', new Date(query.until).toISOString());
   if (query.cursor !== undefined) select = select.where('h.id', '<', Number(query.cursor));
-  const rows = db.all(select);
+  const rows = await q.all(select);
   const page = rows.slice(0, query.limit);
   return {
     results: page.map((row) => ({

@@ -1,23 +1,24 @@
-// Writing stock: every quantity change goes through setQuantity (absolute) or adjustQuantity (delta,
-// applied in SQL), which also append the history entry in the same transaction. updateStock is the
-// POST endpoint's partial-success update, adjustStock the POS adjust endpoint's (docs/POS.md).
+// Writing stock: every quantity change goes through setQuantity (absolute) or adjustQuantity (a
+// delta added in SQL), which also append the history entry in the same transaction. writeRows is the
+// partial-success write of the update and adjust endpoints (and of the stocktake commit): rows are
+// checked (shared rules), looked up, decided (shared rules), applied in request order, answered.
 import {
-  type AdjustResponse,
   type AppliedRow,
   MAX_QUANTITY,
   MIN_QUANTITY,
+  type RowCheckOf,
   type RowTarget,
-  type RowValidation,
   type StockRecord,
   type UpdateResponse,
-  applyPlan,
-  planUpdate,
+  checkAdjustRow,
+  checkUpdateRow,
+  decideRow,
+  lookupKeys,
   posFieldMessages,
-  validateAdjustRows,
-  validateUpdateRows,
+  writeResponse,
 } from '../../shared/index.ts';
 import type { Account } from './accounts.ts';
-import type { Database } from './database.ts';
+import { type Param, type Queries, statement } from './engine.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 
 /** What a barcode names in an account. */
@@ -28,6 +29,11 @@ export interface StockUnit {
   variantId: number | null;
 }
 
+export interface NamedWarehouse {
+  id: number;
+  name: string;
+}
+
 /** Who or what changes a quantity, recorded in the history. */
 export interface ChangeSource {
   source: string;
@@ -36,74 +42,56 @@ export interface ChangeSource {
   reference?: string | null;
 }
 
-/** `n` placeholder values: the POST's lookups are compiled once per list length (db.prepared), like reads. */
-const placeholders = (n: number): string[] => Array.from({ length: n }, () => '');
+const unitsByBarcode = statement('stock.units', (k, p: Param<{ accountId: number; barcodes: string[] }>) =>
+  k.selectFrom('stock_units').select(['id', 'barcode', 'item_id', 'variant_id']).where('account_id', '=', p('accountId')).where('barcode', 'in', p.list('barcodes')),
+);
 
-export function findUnits(db: Database, accountId: number, barcodes: readonly string[]): Map<string, StockUnit> {
+export async function findUnits(q: Queries, accountId: number, barcodes: readonly string[]): Promise<Map<string, StockUnit>> {
   const units = new Map<string, StockUnit>();
   if (barcodes.length === 0) return units;
-  const distinct = [...new Set(barcodes)];
-  const rows = db
-    .prepared(`stock.units.${distinct.length}`, () =>
-      db.kysely
-        .selectFrom('stock_units')
-        .select(['id', 'barcode', 'item_id', 'variant_id'])
-        .where('account_id', '=', 0)
-        .where('barcode', 'in', placeholders(distinct.length)),
-    )
-    .all(accountId, ...distinct);
-  for (const row of rows) units.set(row.barcode, { id: row.id, barcode: row.barcode, itemId: row.item_id, variantId: row.variant_id });
+  for (const row of await q.all(unitsByBarcode, { accountId, barcodes: [...new Set(barcodes)] })) {
+    units.set(row.barcode, { id: row.id, barcode: row.barcode, itemId: row.item_id, variantId: row.variant_id });
+  }
   return units;
 }
 
-function findWarehouses(db: Database, accountId: number, names: readonly string[]): Map<string, { id: number; name: string }> {
-  const warehouses = new Map<string, { id: number; name: string }>();
+const warehousesByName = statement('stock.warehousesNamed', (k, p: Param<{ accountId: number; names: string[] }>) =>
+  k.selectFrom('warehouses').select(['id', 'name']).where('account_id', '=', p('accountId')).where('name', 'in', p.list('names')),
+);
+
+async function findWarehouses(q: Queries, accountId: number, names: readonly string[]): Promise<Map<string, NamedWarehouse>> {
+  const warehouses = new Map<string, NamedWarehouse>();
   if (names.length === 0) return warehouses;
-  const distinct = [...new Set(names)];
-  const rows = db
-    .prepared(`stock.warehousesNamed.${distinct.length}`, () =>
-      db.kysely
-        .selectFrom('warehouses')
-        .select(['id', 'name'])
-        .where('account_id', '=', 0)
-        .where('name', 'in', placeholders(distinct.length)),
-    )
-    .all(accountId, ...distinct);
-  for (const row of rows) warehouses.set(row.name, row);
+  for (const row of await q.all(warehousesByName, { accountId, names: [...new Set(names)] })) warehouses.set(row.name, row);
   return warehouses;
 }
 
+const quantityOf = statement('stock.quantity', (k, p: Param<{ unitId: number; warehouseId: number }>) =>
+  k.selectFrom('stock').select('quantity').where('unit_id', '=', p('unitId')).where('warehouse_id', '=', p('warehouseId')),
+);
+
 /** The stored quantity of a unit in a warehouse; null when it has no stock definition there. */
-export function storedQuantity(db: Database, unitId: number, warehouseId: number): number | null {
-  // Prepared once (db.prepared): compiling the kysely builders on every row cost more than SQLite's own work.
-  const row = db
-    .prepared('stock.quantity', () => db.kysely.selectFrom('stock').select('quantity').where('unit_id', '=', 0).where('warehouse_id', '=', 0))
-    .get(unitId, warehouseId);
+export async function storedQuantity(q: Queries, unitId: number, warehouseId: number): Promise<number | null> {
+  const row = await q.first(quantityOf, { unitId, warehouseId });
   return row ? row.quantity : null;
 }
 
+const upsertQuantity = statement('stock.upsert', (k, p: Param<{ unitId: number; warehouseId: number; quantity: number }>) =>
+  k
+    .insertInto('stock')
+    .values({ unit_id: p('unitId'), warehouse_id: p('warehouseId'), quantity: p('quantity') })
+    .onConflict((oc) => oc.columns(['unit_id', 'warehouse_id']).doUpdateSet({ quantity: p('quantity') })),
+);
+
 /**
- * Sets one quantity and, when it changed, appends the history entry. Must run inside a transaction.
+ * Sets one quantity and, when it changed, appends the history entry. Runs in the caller's transaction.
  * Returns the quantity before (null when the unit had no stock definition in that warehouse).
  */
-export function setQuantity(
-  db: Database,
-  accountId: number,
-  unit: StockUnit,
-  warehouseId: number,
-  quantity: number,
-  change: ChangeSource,
-  at: string,
-): number | null {
-  const oldQuantity = storedQuantity(db, unit.id, warehouseId);
+export async function setQuantity(q: Queries, accountId: number, unit: StockUnit, warehouseId: number, quantity: number, change: ChangeSource, at: string): Promise<number | null> {
+  const oldQuantity = await storedQuantity(q, unit.id, warehouseId);
   if (oldQuantity === quantity) return oldQuantity;
-  db.prepared('stock.upsert', () =>
-    db.kysely
-      .insertInto('stock')
-      .values({ unit_id: 0, warehouse_id: 0, quantity: 0 })
-      .onConflict((oc) => oc.columns(['unit_id', 'warehouse_id']).doUpdateSet({ quantity: 0 })),
-  ).run(unit.id, warehouseId, quantity, quantity);
-  appendHistory(db, accountId, unit, warehouseId, oldQuantity, quantity, change, at);
+  await q.run(upsertQuantity, { unitId: unit.id, warehouseId, quantity });
+  await appendHistory(q, accountId, unit, warehouseId, oldQuantity, quantity, change, at);
   return oldQuantity;
 }
 
@@ -112,33 +100,31 @@ export type AdjustOutcome =
   /** The result would leave [MIN_QUANTITY, MAX_QUANTITY]: nothing was changed. */
   | { ok: false; currentQuantity: number };
 
+const addToQuantity = statement('stock.add', (k, p: Param<{ unitId: number; warehouseId: number; delta: number; min: number; max: number }>) =>
+  k
+    .updateTable('stock')
+    .set((eb) => ({ quantity: eb('quantity', '+', p('delta')) }))
+    .where('unit_id', '=', p('unitId'))
+    .where('warehouse_id', '=', p('warehouseId'))
+    .where((eb) => eb.between(eb('quantity', '+', p('delta')), p('min'), p('max')))
+    .returning('quantity'),
+);
+
+const createQuantity = statement('stock.create', (k, p: Param<{ unitId: number; warehouseId: number; quantity: number }>) =>
+  k
+    .insertInto('stock')
+    .values({ unit_id: p('unitId'), warehouse_id: p('warehouseId'), quantity: p('quantity') })
+    .onConflict((oc) => oc.columns(['unit_id', 'warehouse_id']).doNothing())
+    .returning('quantity'),
+);
+
 /**
- * Adds `delta` to one quantity in SQL (`quantity = quantity + ?`, never read-modify-write in
+ * Adds `delta` to one quantity in SQL (`quantity = quantity + :delta`, never read-modify-write in
  * JavaScript), creating the stock definition when there was none, and appends the history entry.
- * A result outside the allowed range changes nothing. Must run inside a transaction.
+ * A result outside the allowed range changes nothing. Runs in the caller's transaction.
  */
-export function adjustQuantity(
-  db: Database,
-  accountId: number,
-  unit: StockUnit,
-  warehouseId: number,
-  delta: number,
-  change: ChangeSource,
-  at: string,
-): AdjustOutcome {
-  // UPDATE stock SET quantity = quantity + ? WHERE unit_id = ? AND warehouse_id = ?
-  //   AND quantity + ? BETWEEN ? AND ? RETURNING quantity
-  const updated = db
-    .prepared('stock.add', () =>
-      db.kysely
-        .updateTable('stock')
-        .set((eb) => ({ quantity: eb('quantity', '+', 0) }))
-        .where('unit_id', '=', 0)
-        .where('warehouse_id', '=', 0)
-        .where((eb) => eb.between(eb('quantity', '+', 0), 0, 0))
-        .returning('quantity'),
-    )
-    .get(delta, unit.id, warehouseId, delta, MIN_QUANTITY, MAX_QUANTITY);
+export async function adjustQuantity(q: Queries, accountId: number, unit: StockUnit, warehouseId: number, delta: number, change: ChangeSource, at: string): Promise<AdjustOutcome> {
+  const updated = await q.first(addToQuantity, { unitId: unit.id, warehouseId, delta, min: MIN_QUANTITY, max: MAX_QUANTITY });
   let oldQuantity: number | null;
   let newQuantity: number;
   if (updated) {
@@ -147,53 +133,63 @@ export function adjustQuantity(
   } else {
     // No row matched: either there is no stock definition yet (create it at `delta`), or the result
     // is out of range. ON CONFLICT DO NOTHING keeps an existing row untouched in the second case.
-    const inserted =
-      delta >= MIN_QUANTITY && delta <= MAX_QUANTITY
-        ? db
-            .prepared('stock.create', () =>
-              db.kysely
-                .insertInto('stock')
-                .values({ unit_id: 0, warehouse_id: 0, quantity: 0 })
-                .onConflict((oc) => oc.columns(['unit_id', 'warehouse_id']).doNothing())
-                .returning('quantity'),
-            )
-            .get(unit.id, warehouseId, delta)
-        : undefined;
-    if (!inserted) return { ok: false, currentQuantity: storedQuantity(db, unit.id, warehouseId) ?? 0 };
+    const inserted = delta >= MIN_QUANTITY && delta <= MAX_QUANTITY ? await q.first(createQuantity, { unitId: unit.id, warehouseId, quantity: delta }) : undefined;
+    if (!inserted) return { ok: false, currentQuantity: (await storedQuantity(q, unit.id, warehouseId)) ?? 0 };
     oldQuantity = null;
     newQuantity = inserted.quantity;
   }
-  if (oldQuantity !== newQuantity) appendHistory(db, accountId, unit, warehouseId, oldQuantity, newQuantity, change, at);
+  if (oldQuantity !== newQuantity) await appendHistory(q, accountId, unit, warehouseId, oldQuantity, newQuantity, change, at);
   return { ok: true, oldQuantity, newQuantity };
 }
 
+type HistoryParams = {
+  accountId: number;
+  unitId: number;
+  itemId: number;
+  variantId: number | null;
+  warehouseId: number;
+  oldQuantity: number | null;
+  newQuantity: number;
+  source: string;
+  tokenId: number | null;
+  reason: string | null;
+  reference: string | null;
+  at: string;
+};
+
+const insertHistory = statement('stock.history', (k, p: Param<HistoryParams>) =>
+  k.insertInto('stock_history').values({
+    account_id: p('accountId'),
+    unit_id: p('unitId'),
+    item_id: p('itemId'),
+    variant_id: p('variantId'),
+    warehouse_id: p('warehouseId'),
+    old_quantity: p('oldQuantity'),
+    new_quantity: p('newQuantity'),
+    source: p('source'),
+    token_id: p('tokenId'),
+    reason: p('reason'),
+    reference: p('reference'),
+    created_at: p('at'),
+  }),
+);
+
 /** Appends one entry to the append-only stock history. */
-function appendHistory(
-  db: Database,
-  accountId: number,
-  unit: StockUnit,
-  warehouseId: number,
-  oldQuantity: number | null,
-  newQuantity: number,
-  change: ChangeSource,
-  at: string,
-): void {
-  db.prepared('stock.history', () =>
-    db.kysely.insertInto('stock_history').values({
-      account_id: 0,
-      unit_id: 0,
-      item_id: 0,
-      variant_id: 0,
-      warehouse_id: 0,
-      old_quantity: 0,
-      new_quantity: 0,
-      source: '',
-      token_id: 0,
-      reason: '',
-      reference: '',
-      created_at: '',
-    }),
-  ).run(accountId, unit.id, unit.itemId, unit.variantId, warehouseId, oldQuantity, newQuantity, change.source, change.tokenId ?? null, change.reason ?? null, change.reference ?? null, at);
+async function appendHistory(q: Queries, accountId: number, unit: StockUnit, warehouseId: number, oldQuantity: number | null, newQuantity: number, change: ChangeSource, at: string): Promise<void> {
+  await q.run(insertHistory, {
+    accountId,
+    unitId: unit.id,
+    itemId: unit.itemId,
+    variantId: unit.variantId,
+    warehouseId,
+    oldQuantity,
+    newQuantity,
+    source: change.source,
+    tokenId: change.tokenId ?? null,
+    reason: change.reason ?? null,
+    reference: change.reference ?? null,
+    at,
+  });
 }
 
 /** A row's own reason/reference win over the request's. */
@@ -201,75 +197,69 @@ function changeOf(change: ChangeSource, row: { reason?: string | undefined; refe
   return { ...change, reason: row.reason ?? change.reason ?? null, reference: row.reference ?? change.reference ?? null };
 }
 
-function recordOf(unit: StockUnit, warehouse: { id: number; name: string } | null, quantity: number): StockRecord {
+function recordOf(unit: StockUnit, warehouse: NamedWarehouse | null, quantity: number): StockRecord {
   const record: StockRecord = { item: unit.itemId, liquid_stock: unit.variantId, barcode: unit.barcode, quantity };
   return warehouse ? { ...record, warehouse: warehouse.id, warehouse_name: warehouse.name } : record;
 }
 
-/**
- * Resolves valid rows and applies them in request order in one durable transaction (the lookups too,
- * so a concurrent import cannot change what a row resolved to); `applyRow` does one row's write.
- */
-function writeRows<Row extends RowTarget>(
-  db: Database,
-  account: Account,
-  rows: readonly unknown[],
-  validation: RowValidation<Row>,
-  applyRow: (row: Row, unit: StockUnit, warehouse: { id: number; name: string } | null, at: string) => AppliedRow,
-): UpdateResponse {
-  if (validation.valid.length === 0) return { results: [], errors: [...validation.invalid.values()] };
-  return db.transaction(() => {
-    const units = findUnits(db, account.id, validation.valid.map((v) => v.row.barcode));
-    const warehouses = account.warehousesEnabled
-      ? findWarehouses(db, account.id, validation.valid.map((v) => v.row.warehouse_name ?? ''))
-      : new Map<string, { id: number; name: string }>();
-    const plan = planUpdate(rows, validation, {
-      warehousesEnabled: account.warehousesEnabled,
-      unitOf: (barcode) => units.get(barcode),
-      warehouseOf: (name) => warehouses.get(name),
-    });
-    const at = new Date().toISOString();
-    return applyPlan(rows, plan, ({ row, unit, warehouse }) => applyRow(row, unit, warehouse, at));
-  });
+/** Checks every row on its own (no database needed): done before the transaction opens. */
+export function checkRows<Row extends RowTarget>(rows: readonly unknown[], account: Account, check: (row: unknown, warehousesEnabled: boolean) => RowCheckOf<Row>): RowCheckOf<Row>[] {
+  return rows.map((row) => check(row, account.warehousesEnabled));
 }
 
 /**
- * The update endpoint: validates every row on its own, applies the valid ones in request order in
- * one durable transaction, and answers one record per applied row and one error entry per rejected row.
- * A row with `compare_quantity` is a guarded set: when the stored quantity (0 without a stock
- * definition, as reads show it) differs at the moment the row is applied, it is rejected under
- * `quantity` and changes nothing. The check and the write share the transaction, which holds
- * SQLite's write lock, so nothing can slip between them.
+ * Looks up the checked rows' barcodes and warehouses and applies the rows that may be applied in
+ * request order, in the caller's transaction (so a concurrent import cannot change what a row
+ * resolved to); `applyRow` does one row's write. Answers one record or error entry per row.
  */
-export function updateStock(db: Database, account: Account, rows: readonly unknown[], change: ChangeSource): UpdateResponse {
-  const validation = validateUpdateRows(rows, account.warehousesEnabled);
-  return writeRows(db, account, rows, validation, (row, unit, warehouse, at) => {
+async function writeRows<Row extends RowTarget>(
+  q: Queries,
+  account: Account,
+  rows: readonly unknown[],
+  checks: readonly RowCheckOf<Row>[],
+  applyRow: (row: Row, unit: StockUnit, warehouse: NamedWarehouse | null, at: string) => Promise<AppliedRow>,
+): Promise<UpdateResponse> {
+  const keys = lookupKeys(checks);
+  const units = await findUnits(q, account.id, keys.barcodes);
+  const warehouses = account.warehousesEnabled ? await findWarehouses(q, account.id, keys.warehouseNames) : new Map<string, NamedWarehouse>();
+  const lookups = { warehousesEnabled: account.warehousesEnabled, unitOf: (b: string) => units.get(b), warehouseOf: (n: string) => warehouses.get(n) };
+  const at = new Date().toISOString();
+  const outcomes: AppliedRow[] = [];
+  for (const check of checks) {
+    const decision = decideRow(check, lookups);
+    outcomes.push(decision.apply ? await applyRow(decision.row, decision.unit, decision.warehouse, at) : { ok: false, errors: decision.errors });
+  }
+  return writeResponse(rows, outcomes);
+}
+
+/**
+ * The update endpoint's write, in the caller's transaction. A row with `compare_quantity` is a
+ * guarded set: when the stored quantity (0 without a stock definition, as reads show it) differs at
+ * the moment the row is applied, it is rejected under `quantity` and changes nothing. The check and
+ * the write share the transaction, so nothing can slip between them.
+ */
+export function updateRows(q: Queries, account: Account, rows: readonly unknown[], change: ChangeSource): Promise<UpdateResponse> {
+  return writeRows(q, account, rows, checkRows(rows, account, checkUpdateRow), async (row, unit, warehouse, at) => {
     const warehouseId = warehouse ? warehouse.id : NO_WAREHOUSE;
     if (row.compare_quantity !== undefined) {
-      const current = storedQuantity(db, unit.id, warehouseId) ?? 0;
-      if (current !== row.compare_quantity) {
-        return { ok: false, errors: { quantity: posFieldMessages.staleQuantity(current, row.compare_quantity) } };
-      }
+      const current = (await storedQuantity(q, unit.id, warehouseId)) ?? 0;
+      if (current !== row.compare_quantity) return { ok: false, errors: { quantity: posFieldMessages.staleQuantity(current, row.compare_quantity) } };
     }
-    setQuantity(db, account.id, unit, warehouseId, row.quantity, changeOf(change, row), at);
+    await setQuantity(q, account.id, unit, warehouseId, row.quantity, changeOf(change, row), at);
     return { ok: true, record: recordOf(unit, warehouse, row.quantity) };
   });
 }
 
 /**
- * The adjust endpoint (docs/POS.md): the update endpoint's validation, partial success and texts,
- * but each row adds its `delta` atomically in SQL. A row whose result would leave the allowed range
- * is rejected under `delta` and changes nothing. Records carry the quantity after their row.
+ * The adjust endpoint's write (docs/POS.md), in the caller's transaction: the update's checks,
+ * partial success and texts, but each row adds its `delta` atomically in SQL. A row whose result
+ * would leave the allowed range is rejected under `delta` and changes nothing.
  */
-export function adjustStock(db: Database, account: Account, rows: readonly unknown[], change: ChangeSource): AdjustResponse {
-  const validation = validateAdjustRows(rows, account.warehousesEnabled);
-  return writeRows(db, account, rows, validation, (row, unit, warehouse, at) => {
-    const outcome = adjustQuantity(db, account.id, unit, warehouse ? warehouse.id : NO_WAREHOUSE, row.delta, changeOf(change, row), at);
+export function adjustRows(q: Queries, account: Account, rows: readonly unknown[], change: ChangeSource): Promise<UpdateResponse> {
+  return writeRows(q, account, rows, checkRows(rows, account, checkAdjustRow), async (row, unit, warehouse, at) => {
+    const outcome = await adjustQuantity(q, account.id, unit, warehouse ? warehouse.id : NO_WAREHOUSE, row.delta, changeOf(change, row), at);
     if (!outcome.ok) {
-      const message =
-        row.delta > 0
-          ? posFieldMessages.resultAboveMax(MAX_QUANTITY, outcome.currentQuantity)
-          : posFieldMessages.resultBelowMin(MIN_QUANTITY, outcome.currentQuantity);
+      const message = row.delta > 0 ? posFieldMessages.resultAboveMax(MAX_QUANTITY, outcome.currentQuantity) : posFieldMessages.resultBelowMin(MIN_QUANTITY, outcome.currentQuantity);
       return { ok: false, errors: { delta: message } };
     }
     return { ok: true, record: recordOf(unit, warehouse, outcome.newQuantity) };

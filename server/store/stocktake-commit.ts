@@ -1,5 +1,5 @@
 // Committing a stocktake: the counts become the new quantities through the update endpoint's own
-// logic (updateStock), in batches of at most 50 rows. Each batch, and the marking of its lines as
+// logic (updateRows), in batches of at most 50 rows. Each batch, and the marking of its lines as
 // applied or failed, is one transaction: a commit cut short by a crash is resumed by committing
 // again, and a line already applied is never applied twice.
 import {
@@ -8,10 +8,11 @@ import {
   STOCKTAKE_COMMIT_BATCH,
   stocktakeMessages,
 } from '../../shared/index.ts';
-import type { Database } from './database.ts';
+import { apiError } from '../errors.ts';
+import type { Engine, Queries } from './engine.ts';
 import { NO_WAREHOUSE } from './schema.ts';
-import { updateStock } from './stock-write.ts';
-import { type StocktakeCaller, StocktakeError, describeStocktake, loadStocktake, notScanned } from './stocktakes.ts';
+import { updateRows } from './stock-write.ts';
+import { type StocktakeCaller, describeStocktake, loadStocktake, notScanned } from './stocktakes.ts';
 
 export interface CommitHooks {
   /** Called inside each batch's transaction after it was applied; a throw rolls the batch back (tests cut a commit short with it). */
@@ -25,48 +26,46 @@ export const stocktakeReference = (id: number) => `stocktake:${id}`;
 const yieldToOtherRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Moves an open session to committing, fixing the zero option and adding the zero lines it asks for. */
-function startCommit(db: Database, caller: StocktakeCaller, id: number, zeroUncounted: boolean): void {
-  db.transaction(() => {
-    const session = loadStocktake(db, caller, id);
-    if (session.status === 'committed') return;
-    if (session.status === 'committing') {
-      if ((session.zero_uncounted === 1) !== zeroUncounted) {
-        throw new StocktakeError(409, stocktakeMessages.zeroOptionChanged(session.zero_uncounted === 1));
-      }
-      return;
+async function startCommit(q: Queries, caller: StocktakeCaller, id: number, zeroUncounted: boolean): Promise<void> {
+  const session = await loadStocktake(q, caller, id);
+  if (session.status === 'committed') return;
+  if (session.status === 'committing') {
+    if ((session.zero_uncounted === 1) !== zeroUncounted) {
+      throw apiError(409, stocktakeMessages.zeroOptionChanged(session.zero_uncounted === 1));
     }
-    const at = new Date().toISOString();
-    if (zeroUncounted) {
-      for (const unit of notScanned(db, session)) {
-        db.run(
-          db.kysely.insertInto('stocktake_lines').values({
-            stocktake_id: id,
-            barcode: unit.barcode,
-            unit_id: unit.unitId,
-            counted: 0,
-            zeroed: 1,
-            created_at: at,
-            updated_at: at,
-          }),
-        );
-      }
+    return;
+  }
+  const at = new Date().toISOString();
+  if (zeroUncounted) {
+    for (const unit of await notScanned(q, session)) {
+      await q.run(
+        q.k.insertInto('stocktake_lines').values({
+          stocktake_id: id,
+          barcode: unit.barcode,
+          unit_id: unit.unitId,
+          counted: 0,
+          zeroed: 1,
+          created_at: at,
+          updated_at: at,
+        }),
+      );
     }
-    db.run(
-      db.kysely
-        .updateTable('stocktakes')
-        .set({ status: 'committing', zero_uncounted: zeroUncounted ? 1 : 0, commit_started_at: at })
-        .where('id', '=', id),
-    );
-  });
+  }
+  await q.run(
+    q.k
+      .updateTable('stocktakes')
+      .set({ status: 'committing', zero_uncounted: zeroUncounted ? 1 : 0, commit_started_at: at })
+      .where('id', '=', id),
+  );
 }
 
 /**
  * The warehouse name a session's rows are posted with; undefined without warehouses. A warehouse
  * that no longer exists gives '' so its rows fail as unknown warehouse instead of posting without one.
  */
-function sessionWarehouseName(db: Database, session: { warehouse_id: number }): string | undefined {
+async function sessionWarehouseName(q: Queries, session: { warehouse_id: number }): Promise<string | undefined> {
   if (session.warehouse_id === NO_WAREHOUSE) return undefined;
-  return db.first(db.kysely.selectFrom('warehouses').select('name').where('id', '=', session.warehouse_id))?.name ?? '';
+  return (await q.first(q.k.selectFrom('warehouses').select('name').where('id', '=', session.warehouse_id)))?.name ?? '';
 }
 
 /** The update row a counted line is committed as (and echoed as in the commit's errors). */
@@ -77,67 +76,65 @@ function commitRow(line: { barcode: string; counted: number }, warehouseName: st
 }
 
 /** Applies the next batch of lines not yet handled; false when none was left. */
-function applyNextBatch(db: Database, caller: StocktakeCaller, id: number, batch: number, hooks: CommitHooks): boolean {
-  return db.transaction(() => {
-    const session = loadStocktake(db, caller, id);
-    const lines = db.all(
-      db.kysely
-        .selectFrom('stocktake_lines as l')
-        .leftJoin('stock as s', (join) => join.onRef('s.unit_id', '=', 'l.unit_id').on('s.warehouse_id', '=', session.warehouse_id))
-        .select(['l.id', 'l.barcode', 'l.counted', 's.quantity'])
-        .where('l.stocktake_id', '=', id)
-        .where('l.unit_id', 'is not', null)
-        .where('l.commit_state', 'is', null)
-        .orderBy('l.id')
-        .limit(STOCKTAKE_COMMIT_BATCH),
-    );
-    if (lines.length === 0) return false;
-    const warehouseName = sessionWarehouseName(db, session);
-    const rows = lines.map((line) => commitRow(line, warehouseName));
-    // updateStock runs its own transaction, which nests here as a savepoint: the batch and the marks commit together.
-    const response = updateStock(db, caller, rows, {
-      source: STOCKTAKE_SOURCE,
-      tokenId: caller.tokenId ?? null,
-      reference: stocktakeReference(id),
-    });
-    // Barcodes are unique within a session, so an error entry names its line by the barcode it echoes.
-    const errorsByBarcode = new Map<string, Record<string, string>>();
-    for (const entry of response.errors) {
-      const barcode = (entry.data as { barcode?: unknown } | null)?.barcode;
-      if (typeof barcode === 'string') errorsByBarcode.set(barcode, entry.errors);
-    }
-    for (const line of lines) {
-      const errors = errorsByBarcode.get(line.barcode);
-      db.run(
-        db.kysely
-          .updateTable('stocktake_lines')
-          .set({
-            commit_state: errors ? 'failed' : 'applied',
-            book_quantity: line.quantity ?? null,
-            commit_errors: errors ? JSON.stringify(errors) : null,
-          })
-          .where('id', '=', line.id),
-      );
-    }
-    hooks.onBatch?.(batch);
-    return true;
+async function applyNextBatch(q: Queries, caller: StocktakeCaller, id: number, batch: number, hooks: CommitHooks): Promise<boolean> {
+  const session = await loadStocktake(q, caller, id);
+  const lines = await q.all(
+    q.k
+      .selectFrom('stocktake_lines as l')
+      .leftJoin('stock as s', (join) => join.onRef('s.unit_id', '=', 'l.unit_id').on('s.warehouse_id', '=', session.warehouse_id))
+      .select(['l.id', 'l.barcode', 'l.counted', 's.quantity'])
+      .where('l.stocktake_id', '=', id)
+      .where('l.unit_id', 'is not', null)
+      .where('l.commit_state', 'is', null)
+      .orderBy('l.id')
+      .limit(STOCKTAKE_COMMIT_BATCH),
+  );
+  if (lines.length === 0) return false;
+  const warehouseName = await sessionWarehouseName(q, session);
+  const rows = lines.map((line) => commitRow(line, warehouseName));
+  // The rows and the marks below share this transaction: they commit together or not at all.
+  const response = await updateRows(q, caller, rows, {
+    source: STOCKTAKE_SOURCE,
+    tokenId: caller.tokenId ?? null,
+    reference: stocktakeReference(id),
   });
+  // Barcodes are unique within a session, so an error entry names its line by the barcode it echoes.
+  const errorsByBarcode = new Map<string, Record<string, string>>();
+  for (const entry of response.errors) {
+    const barcode = (entry.data as { barcode?: unknown } | null)?.barcode;
+    if (typeof barcode === 'string') errorsByBarcode.set(barcode, entry.errors);
+  }
+  for (const line of lines) {
+    const errors = errorsByBarcode.get(line.barcode);
+    await q.run(
+      q.k
+        .updateTable('stocktake_lines')
+        .set({
+          commit_state: errors ? 'failed' : 'applied',
+          book_quantity: line.quantity ?? null,
+          commit_errors: errors ? JSON.stringify(errors) : null,
+        })
+        .where('id', '=', line.id),
+    );
+  }
+  hooks.onBatch?.(batch);
+  return true;
 }
 
-function summarise(db: Database, caller: StocktakeCaller, id: number): CommitResult {
-  const session = loadStocktake(db, caller, id);
-  const lines = db.all(
-    db.kysely
+async function summarise(q: Queries, caller: StocktakeCaller, id: number): Promise<CommitResult> {
+  const session = await loadStocktake(q, caller, id);
+  const lines = await q.all(
+    q.k
       .selectFrom('stocktake_lines')
       .select(['id', 'barcode', 'counted', 'commit_state', 'commit_errors'])
       .where('stocktake_id', '=', id)
       .where('commit_state', 'is not', null)
       .orderBy('id'),
   );
-  const warehouseName = sessionWarehouseName(db, session);
+  const warehouseName = await sessionWarehouseName(q, session);
   const failed = lines.filter((line) => line.commit_state === 'failed');
   return {
-    stocktake: describeStocktake(db, session),
+    stocktake: await describeStocktake(q, session),
     applied: lines.length - failed.length,
     failed: failed.length,
     errors: failed.map((line) => ({
@@ -153,25 +150,28 @@ function summarise(db: Database, caller: StocktakeCaller, id: number): CommitRes
  * answers its result again, so a client that lost the answer can safely retry.
  */
 export async function commitStocktake(
-  db: Database,
+  engine: Engine,
   caller: StocktakeCaller,
   id: number,
   body: CommitBody,
   hooks: CommitHooks = {},
 ): Promise<CommitResult> {
-  startCommit(db, caller, id, body.zero_uncounted);
-  if (loadStocktake(db, caller, id).status === 'committing') {
-    let batch = 0;
-    while (applyNextBatch(db, caller, id, ++batch, hooks)) await yieldToOtherRequests();
-    db.transaction(() => {
-      db.run(
-        db.kysely
+  const committing = await engine.write(async (q) => {
+    await startCommit(q, caller, id, body.zero_uncounted);
+    return (await loadStocktake(q, caller, id)).status === 'committing';
+  });
+  if (committing) {
+    // One transaction per batch, and a turn for other requests between batches.
+    for (let batch = 1; await engine.write((q) => applyNextBatch(q, caller, id, batch, hooks)); batch++) await yieldToOtherRequests();
+    await engine.write((q) =>
+      q.run(
+        q.k
           .updateTable('stocktakes')
           .set({ status: 'committed', committed_at: new Date().toISOString() })
           .where('id', '=', id)
           .where('status', '=', 'committing'),
-      );
-    });
+      ),
+    );
   }
-  return summarise(db, caller, id);
+  return engine.read((q) => summarise(q, caller, id));
 }

@@ -19,18 +19,10 @@ import {
   stocktakeMessages,
 } from '../../shared/index.ts';
 import type { Account } from './accounts.ts';
-import type { Database } from './database.ts';
+import type { Queries } from './engine.ts';
 import { NO_WAREHOUSE, type StocktakeTable } from './schema.ts';
 import { findUnits } from './stock-write.ts';
-
-/** A refusal of the stocktake store, with the HTTP status the route answers it with. */
-export class StocktakeError extends Error {
-  readonly status: 400 | 404 | 409;
-  constructor(status: 400 | 404 | 409, message: string) {
-    super(message);
-    this.status = status;
-  }
-}
+import { apiError } from '../errors.ts';
 
 /** The account a request acts for and the token it used. */
 export interface StocktakeCaller extends Account {
@@ -45,31 +37,31 @@ export type StocktakeRow = Pick<Selectable<StocktakeTable>, (typeof STOCKTAKE_CO
 const now = () => new Date().toISOString();
 
 /** The session of this account, or 404: another account's session does not exist for the caller. */
-export function loadStocktake(db: Database, account: Account, id: number): StocktakeRow {
-  const row = db.first(
-    db.kysely
+export async function loadStocktake(q: Queries, account: Account, id: number): Promise<StocktakeRow> {
+  const row = await q.first(
+    q.k
       .selectFrom('stocktakes')
       .select(STOCKTAKE_COLUMNS)
       .where('id', '=', id)
       .where('account_id', '=', account.id),
   );
-  if (!row) throw new StocktakeError(404, stocktakeMessages.notFound);
+  if (!row) throw apiError(404, stocktakeMessages.notFound);
   return row;
 }
 
 function requireOpen(session: StocktakeRow): void {
-  if (session.status === 'committing') throw new StocktakeError(409, stocktakeMessages.committing);
-  if (session.status !== 'open') throw new StocktakeError(409, stocktakeMessages.readOnly(session.status));
+  if (session.status === 'committing') throw apiError(409, stocktakeMessages.committing);
+  if (session.status !== 'open') throw apiError(409, stocktakeMessages.readOnly(session.status));
 }
 
-function warehouseName(db: Database, warehouseId: number): string | null {
+async function warehouseName(q: Queries, warehouseId: number): Promise<string | null> {
   if (warehouseId === NO_WAREHOUSE) return null;
-  return db.first(db.kysely.selectFrom('warehouses').select('name').where('id', '=', warehouseId))?.name ?? null;
+  return (await q.first(q.k.selectFrom('warehouses').select('name').where('id', '=', warehouseId)))?.name ?? null;
 }
 
-export function describeStocktake(db: Database, session: StocktakeRow): Stocktake {
-  const lines = db.first(
-    db.kysely
+export async function describeStocktake(q: Queries, session: StocktakeRow): Promise<Stocktake> {
+  const lines = await q.first(
+    q.k
       .selectFrom('stocktake_lines')
       .select([
         sql<number>`count(unit_id)`.as('known'),
@@ -78,8 +70,8 @@ export function describeStocktake(db: Database, session: StocktakeRow): Stocktak
       ])
       .where('stocktake_id', '=', session.id),
   );
-  const scans = db.first(
-    db.kysely
+  const scans = await q.first(
+    q.k
       .selectFrom('stocktake_scans')
       .select(sql<number>`count(*)`.as('n'))
       .where('stocktake_id', '=', session.id)
@@ -90,7 +82,7 @@ export function describeStocktake(db: Database, session: StocktakeRow): Stocktak
     id: session.id,
     name: session.name,
     warehouse: session.warehouse_id === NO_WAREHOUSE ? null : session.warehouse_id,
-    warehouse_name: warehouseName(db, session.warehouse_id),
+    warehouse_name: await warehouseName(q, session.warehouse_id),
     blind: session.blind === 1,
     status: session.status as StocktakeStatus,
     zero_uncounted: session.zero_uncounted === null ? null : session.zero_uncounted === 1,
@@ -105,61 +97,62 @@ export function describeStocktake(db: Database, session: StocktakeRow): Stocktak
   };
 }
 
-export function createStocktake(db: Database, caller: StocktakeCaller, body: CreateStocktakeBody): Stocktake {
-  return db.transaction(() => {
-    let warehouseId = NO_WAREHOUSE;
-    if (caller.warehousesEnabled) {
-      if (body.warehouse_name === undefined) {
-        throw new StocktakeError(400, stocktakeMessages.invalidBody(`warehouse_name: ${fieldMessages.required}`));
-      }
-      const warehouse = db.first(
-        db.kysely
-          .selectFrom('warehouses')
-          .select('id')
-          .where('account_id', '=', caller.id)
-          .where('name', '=', body.warehouse_name),
-      );
-      if (!warehouse) {
-        throw new StocktakeError(400, stocktakeMessages.invalidBody(`warehouse_name: ${fieldMessages.warehouseNotFound(body.warehouse_name)}`));
-      }
-      warehouseId = warehouse.id;
+export async function createStocktake(q: Queries, caller: StocktakeCaller, body: CreateStocktakeBody): Promise<Stocktake> {
+  let warehouseId = NO_WAREHOUSE;
+  if (caller.warehousesEnabled) {
+    if (body.warehouse_name === undefined) {
+      throw apiError(400, stocktakeMessages.invalidBody(`warehouse_name: ${fieldMessages.required}`));
     }
-    const at = now();
-    const id = Number(
-      db.run(
-        db.kysely.insertInto('stocktakes').values({
-          account_id: caller.id,
-          warehouse_id: warehouseId,
-          name: body.name ?? `Stocktake ${at.slice(0, 16).replace('T', ' ')}`,
-          blind: body.blind ? 1 : 0,
-          status: 'open',
-          token_id: caller.tokenId ?? null,
-          created_at: at,
-        }),
-      ).lastInsertRowid,
+    const warehouse = await q.first(
+      q.k
+        .selectFrom('warehouses')
+        .select('id')
+        .where('account_id', '=', caller.id)
+        .where('name', '=', body.warehouse_name),
     );
-    return describeStocktake(db, loadStocktake(db, caller, id));
-  });
+    if (!warehouse) {
+      throw apiError(400, stocktakeMessages.invalidBody(`warehouse_name: ${fieldMessages.warehouseNotFound(body.warehouse_name)}`));
+    }
+    warehouseId = warehouse.id;
+  }
+  const at = now();
+  const created = await q.first(
+    q.k
+      .insertInto('stocktakes')
+      .values({
+        account_id: caller.id,
+        warehouse_id: warehouseId,
+        name: body.name ?? `Stocktake ${at.slice(0, 16).replace('T', ' ')}`,
+        blind: body.blind ? 1 : 0,
+        status: 'open',
+        token_id: caller.tokenId ?? null,
+        created_at: at,
+      })
+      .returning('id'),
+  );
+  return describeStocktake(q, await loadStocktake(q, caller, created!.id));
 }
 
-export function listStocktakes(db: Database, account: Account): Stocktake[] {
-  const rows = db.all(
-    db.kysely
+export async function listStocktakes(q: Queries, account: Account): Promise<Stocktake[]> {
+  const rows = await q.all(
+    q.k
       .selectFrom('stocktakes')
       .select(STOCKTAKE_COLUMNS)
       .where('account_id', '=', account.id)
       .orderBy('id', 'desc'),
   );
-  return rows.map((row) => describeStocktake(db, row));
+  const sessions: Stocktake[] = [];
+  for (const row of rows) sessions.push(await describeStocktake(q, row));
+  return sessions;
 }
 
-export function getStocktake(db: Database, account: Account, id: number): Stocktake {
-  return describeStocktake(db, loadStocktake(db, account, id));
+export async function getStocktake(q: Queries, account: Account, id: number): Promise<Stocktake> {
+  return describeStocktake(q, await loadStocktake(q, account, id));
 }
 
 /** The lines of a session with names and book quantities; `lineId` narrows to one line. */
-function selectLines(db: Database, session: StocktakeRow, lineId?: number) {
-  let query = db.kysely
+async function selectLines(q: Queries, session: StocktakeRow, lineId?: number) {
+  let query = q.k
     .selectFrom('stocktake_lines as l')
     .leftJoin('stock_units as u', 'u.id', 'l.unit_id')
     .leftJoin('items as i', 'i.id', 'u.item_id')
@@ -185,10 +178,10 @@ function selectLines(db: Database, session: StocktakeRow, lineId?: number) {
     .where('l.stocktake_id', '=', session.id)
     .orderBy('l.id');
   if (lineId !== undefined) query = query.where('l.id', '=', lineId);
-  return db.all(query);
+  return q.all(query);
 }
 
-type LineRow = ReturnType<typeof selectLines>[number];
+type LineRow = Awaited<ReturnType<typeof selectLines>>[number];
 
 function toLine(row: LineRow, showBook: boolean): StocktakeLine {
   const known = row.unit_id !== null;
@@ -222,21 +215,21 @@ function toLine(row: LineRow, showBook: boolean): StocktakeLine {
 
 const showsBook = (session: StocktakeRow) => !(session.blind === 1 && session.status === 'open');
 
-export function listLines(db: Database, account: Account, id: number): StocktakeLine[] {
-  const session = loadStocktake(db, account, id);
-  return selectLines(db, session).map((row) => toLine(row, showsBook(session)));
+export async function listLines(q: Queries, account: Account, id: number): Promise<StocktakeLine[]> {
+  const session = await loadStocktake(q, account, id);
+  return (await selectLines(q, session)).map((row) => toLine(row, showsBook(session)));
 }
 
-function lineOf(db: Database, session: StocktakeRow, lineId: number): StocktakeLine {
-  const row = selectLines(db, session, lineId)[0];
-  if (!row) throw new StocktakeError(404, stocktakeMessages.lineNotFound);
+async function lineOf(q: Queries, session: StocktakeRow, lineId: number): Promise<StocktakeLine> {
+  const row = (await selectLines(q, session, lineId))[0];
+  if (!row) throw apiError(404, stocktakeMessages.lineNotFound);
   return toLine(row, showsBook(session));
 }
 
 /** Expected units (a book quantity other than 0 in the session's warehouse) that have no line. */
-export function notScanned(db: Database, session: StocktakeRow): (NotScanned & { unitId: number })[] {
-  const rows = db.all(
-    db.kysely
+export async function notScanned(q: Queries, session: StocktakeRow): Promise<(NotScanned & { unitId: number })[]> {
+  const rows = await q.all(
+    q.k
       .selectFrom('stock as s')
       .innerJoin('stock_units as u', 'u.id', 's.unit_id')
       .innerJoin('items as i', 'i.id', 'u.item_id')
@@ -268,153 +261,146 @@ export function notScanned(db: Database, session: StocktakeRow): (NotScanned & {
   }));
 }
 
-export function reviewStocktake(db: Database, account: Account, id: number): StocktakeReview {
-  const session = loadStocktake(db, account, id);
-  const lines = selectLines(db, session).map((row) => toLine(row, true));
+export async function reviewStocktake(q: Queries, account: Account, id: number): Promise<StocktakeReview> {
+  const session = await loadStocktake(q, account, id);
+  const lines = (await selectLines(q, session)).map((row) => toLine(row, true));
   return {
-    stocktake: describeStocktake(db, session),
+    stocktake: await describeStocktake(q, session),
     lines: lines.filter((line) => line.known),
-    not_scanned: notScanned(db, session).map(({ unitId: _, ...rest }) => rest),
+    not_scanned: (await notScanned(q, session)).map(({ unitId: _, ...rest }) => rest),
     unknown: lines.filter((line) => !line.known),
   };
 }
 
 /** Adds a scan to its line (creating the line), atomically; a resent scan_id is counted once. */
-export function recordScan(db: Database, caller: StocktakeCaller, id: number, body: ScanBody): ScanResult {
-  return db.transaction(() => {
-    const session = loadStocktake(db, caller, id);
-    if (body.scan_id !== undefined) {
-      const earlier = db.first(
-        db.kysely
-          .selectFrom('stocktake_scans as sc')
-          .innerJoin('stocktake_lines as l', 'l.id', 'sc.line_id')
-          .select(['sc.id', 'sc.amount', 'sc.line_id', 'l.barcode'])
-          .where('sc.stocktake_id', '=', id)
-          .where('sc.client_scan_id', '=', body.scan_id),
-      );
-      if (earlier) {
-        if (earlier.barcode !== body.barcode || earlier.amount !== body.amount) throw new StocktakeError(409, stocktakeMessages.scanIdReused);
-        return { scan: { id: earlier.id, amount: earlier.amount, duplicate: true }, line: lineOf(db, session, earlier.line_id) };
-      }
+export async function recordScan(q: Queries, caller: StocktakeCaller, id: number, body: ScanBody): Promise<ScanResult> {
+  const session = await loadStocktake(q, caller, id);
+  if (body.scan_id !== undefined) {
+    const earlier = await q.first(
+      q.k
+        .selectFrom('stocktake_scans as sc')
+        .innerJoin('stocktake_lines as l', 'l.id', 'sc.line_id')
+        .select(['sc.id', 'sc.amount', 'sc.line_id', 'l.barcode'])
+        .where('sc.stocktake_id', '=', id)
+        .where('sc.client_scan_id', '=', body.scan_id),
+    );
+    if (earlier) {
+      if (earlier.barcode !== body.barcode || earlier.amount !== body.amount) throw apiError(409, stocktakeMessages.scanIdReused);
+      return { scan: { id: earlier.id, amount: earlier.amount, duplicate: true }, line: await lineOf(q, session, earlier.line_id) };
     }
-    requireOpen(session);
-    const unit = findUnits(db, caller.id, [body.barcode]).get(body.barcode);
-    const at = now();
-    // The increment is done by SQLite, never read-modify-write in JavaScript. A barcode unknown when
-    // first scanned but imported since is resolved on its next scan.
-    db.run(
-      db.kysely
-        .insertInto('stocktake_lines')
-        .values({
-          stocktake_id: id,
-          barcode: body.barcode,
-          unit_id: unit?.id ?? null,
-          counted: body.amount,
-          resolution: unit ? null : 'pending',
-          created_at: at,
-          updated_at: at,
-        })
-        .onConflict((oc) =>
-          oc.columns(['stocktake_id', 'barcode']).doUpdateSet({
-            counted: sql`stocktake_lines.counted + excluded.counted`,
-            updated_at: sql`excluded.updated_at`,
-            unit_id: sql`coalesce(excluded.unit_id, stocktake_lines.unit_id)`,
-            resolution: sql`case when coalesce(excluded.unit_id, stocktake_lines.unit_id) is null then stocktake_lines.resolution end`,
-          }),
-        ),
-    );
-    const line = db.first(
-      db.kysely.selectFrom('stocktake_lines').select('id').where('stocktake_id', '=', id).where('barcode', '=', body.barcode),
-    )!;
-    const scanId = Number(
-      db.run(
-        db.kysely.insertInto('stocktake_scans').values({
-          stocktake_id: id,
-          line_id: line.id,
-          kind: 'scan',
-          amount: body.amount,
-          client_scan_id: body.scan_id ?? null,
-          terminal: body.terminal ?? null,
-          token_id: caller.tokenId ?? null,
-          created_at: at,
+  }
+  requireOpen(session);
+  const unit = (await findUnits(q, caller.id, [body.barcode])).get(body.barcode);
+  const at = now();
+  // The increment is done by the database, never read-modify-write in JavaScript. A barcode unknown when
+  // first scanned but imported since is resolved on its next scan.
+  await q.run(
+    q.k
+      .insertInto('stocktake_lines')
+      .values({
+        stocktake_id: id,
+        barcode: body.barcode,
+        unit_id: unit?.id ?? null,
+        counted: body.amount,
+        resolution: unit ? null : 'pending',
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict((oc) =>
+        oc.columns(['stocktake_id', 'barcode']).doUpdateSet({
+          counted: sql`stocktake_lines.counted + excluded.counted`,
+          updated_at: sql`excluded.updated_at`,
+          unit_id: sql`coalesce(excluded.unit_id, stocktake_lines.unit_id)`,
+          resolution: sql`case when coalesce(excluded.unit_id, stocktake_lines.unit_id) is null then stocktake_lines.resolution end`,
         }),
-      ).lastInsertRowid,
-    );
-    return { scan: { id: scanId, amount: body.amount, duplicate: false }, line: lineOf(db, session, line.id) };
-  });
+      ),
+  );
+  const line = (await q.first(q.k.selectFrom('stocktake_lines').select('id').where('stocktake_id', '=', id).where('barcode', '=', body.barcode)))!;
+  const scan = await q.first(
+    q.k
+      .insertInto('stocktake_scans')
+      .values({
+        stocktake_id: id,
+        line_id: line.id,
+        kind: 'scan',
+        amount: body.amount,
+        client_scan_id: body.scan_id ?? null,
+        terminal: body.terminal ?? null,
+        token_id: caller.tokenId ?? null,
+        created_at: at,
+      })
+      .returning('id'),
+  );
+  return { scan: { id: scan!.id, amount: body.amount, duplicate: false }, line: await lineOf(q, session, line.id) };
 }
 
 /**
  * Takes back the last scan (of a terminal, when given). A line left with no scan and no edit is
  * removed, so an undone mistake never becomes a count of 0 at commit.
  */
-export function undoLastScan(db: Database, account: Account, id: number, body: UndoBody): UndoResult {
-  return db.transaction(() => {
-    const session = loadStocktake(db, account, id);
-    requireOpen(session);
-    let query = db.kysely
-      .selectFrom('stocktake_scans as sc')
-      .innerJoin('stocktake_lines as l', 'l.id', 'sc.line_id')
-      .select(['sc.id', 'sc.amount', 'sc.line_id', 'l.barcode'])
-      .where('sc.stocktake_id', '=', id)
-      .where('sc.kind', '=', 'scan')
-      .where('sc.undone_at', 'is', null)
-      .orderBy('sc.id', 'desc')
-      .limit(1);
-    if (body.terminal !== undefined) query = query.where('sc.terminal', '=', body.terminal);
-    const last = db.first(query);
-    if (!last) throw new StocktakeError(409, stocktakeMessages.nothingToUndo);
-    const at = now();
-    db.run(db.kysely.updateTable('stocktake_scans').set({ undone_at: at }).where('id', '=', last.id));
-    const remaining = db.first(
-      db.kysely
-        .selectFrom('stocktake_scans')
-        .select(sql<number>`count(*)`.as('n'))
-        .where('line_id', '=', last.line_id)
-        .where((eb) => eb.or([eb('kind', '=', 'set'), eb('undone_at', 'is', null)])),
-    );
-    const undone = { id: last.id, amount: last.amount, duplicate: false, barcode: last.barcode };
-    if ((remaining?.n ?? 0) === 0) {
-      db.run(db.kysely.deleteFrom('stocktake_lines').where('id', '=', last.line_id));
-      return { undone, line: null };
-    }
-    db.run(
-      db.kysely
-        .updateTable('stocktake_lines')
-        .set({ counted: sql`max(counted - ${last.amount}, 0)`, updated_at: at })
-        .where('id', '=', last.line_id),
-    );
-    return { undone, line: lineOf(db, session, last.line_id) };
-  });
+export async function undoLastScan(q: Queries, account: Account, id: number, body: UndoBody): Promise<UndoResult> {
+  const session = await loadStocktake(q, account, id);
+  requireOpen(session);
+  let query = q.k
+    .selectFrom('stocktake_scans as sc')
+    .innerJoin('stocktake_lines as l', 'l.id', 'sc.line_id')
+    .select(['sc.id', 'sc.amount', 'sc.line_id', 'l.barcode'])
+    .where('sc.stocktake_id', '=', id)
+    .where('sc.kind', '=', 'scan')
+    .where('sc.undone_at', 'is', null)
+    .orderBy('sc.id', 'desc')
+    .limit(1);
+  if (body.terminal !== undefined) query = query.where('sc.terminal', '=', body.terminal);
+  const last = await q.first(query);
+  if (!last) throw apiError(409, stocktakeMessages.nothingToUndo);
+  const at = now();
+  await q.run(q.k.updateTable('stocktake_scans').set({ undone_at: at }).where('id', '=', last.id));
+  const remaining = await q.first(
+    q.k
+      .selectFrom('stocktake_scans')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('line_id', '=', last.line_id)
+      .where((eb) => eb.or([eb('kind', '=', 'set'), eb('undone_at', 'is', null)])),
+  );
+  const undone = { id: last.id, amount: last.amount, duplicate: false, barcode: last.barcode };
+  if ((remaining?.n ?? 0) === 0) {
+    await q.run(q.k.deleteFrom('stocktake_lines').where('id', '=', last.line_id));
+    return { undone, line: null };
+  }
+  await q.run(
+    q.k
+      .updateTable('stocktake_lines')
+      .set({ counted: sql`case when counted > ${last.amount} then counted - ${last.amount} else 0 end`, updated_at: at })
+      .where('id', '=', last.line_id),
+  );
+  return { undone, line: await lineOf(q, session, last.line_id) };
 }
 
 /** Edits a line: sets its count (recorded as an edit) and/or an unknown barcode's resolution. */
-export function updateLine(db: Database, caller: StocktakeCaller, id: number, lineId: number, body: UpdateLineBody): StocktakeLine {
-  return db.transaction(() => {
-    const session = loadStocktake(db, caller, id);
-    const line = db.first(
-      db.kysely.selectFrom('stocktake_lines').select(['id', 'unit_id']).where('id', '=', lineId).where('stocktake_id', '=', id),
+export async function updateLine(q: Queries, caller: StocktakeCaller, id: number, lineId: number, body: UpdateLineBody): Promise<StocktakeLine> {
+  const session = await loadStocktake(q, caller, id);
+  const line = await q.first(
+    q.k.selectFrom('stocktake_lines').select(['id', 'unit_id']).where('id', '=', lineId).where('stocktake_id', '=', id),
+  );
+  if (!line) throw apiError(404, stocktakeMessages.lineNotFound);
+  requireOpen(session);
+  if (body.resolution !== undefined && line.unit_id !== null) throw apiError(400, stocktakeMessages.resolutionOfKnown);
+  const at = now();
+  if (body.counted !== undefined) {
+    await q.run(q.k.updateTable('stocktake_lines').set({ counted: body.counted, updated_at: at }).where('id', '=', lineId));
+    await q.run(
+      q.k.insertInto('stocktake_scans').values({
+        stocktake_id: id,
+        line_id: lineId,
+        kind: 'set',
+        amount: body.counted,
+        token_id: caller.tokenId ?? null,
+        created_at: at,
+      }),
     );
-    if (!line) throw new StocktakeError(404, stocktakeMessages.lineNotFound);
-    requireOpen(session);
-    if (body.resolution !== undefined && line.unit_id !== null) throw new StocktakeError(400, stocktakeMessages.resolutionOfKnown);
-    const at = now();
-    if (body.counted !== undefined) {
-      db.run(db.kysely.updateTable('stocktake_lines').set({ counted: body.counted, updated_at: at }).where('id', '=', lineId));
-      db.run(
-        db.kysely.insertInto('stocktake_scans').values({
-          stocktake_id: id,
-          line_id: lineId,
-          kind: 'set',
-          amount: body.counted,
-          token_id: caller.tokenId ?? null,
-          created_at: at,
-        }),
-      );
-    }
-    if (body.resolution !== undefined) {
-      db.run(db.kysely.updateTable('stocktake_lines').set({ resolution: body.resolution, updated_at: at }).where('id', '=', lineId));
-    }
-    return lineOf(db, session, lineId);
-  });
+  }
+  if (body.resolution !== undefined) {
+    await q.run(q.k.updateTable('stocktake_lines').set({ resolution: body.resolution, updated_at: at }).where('id', '=', lineId));
+  }
+  return lineOf(q, session, lineId);
 }

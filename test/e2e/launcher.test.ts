@@ -38,7 +38,10 @@ describe('npm start launcher without a display', () => {
     const notices = lines.filter((l) => l.includes('Electron'));
     expect(notices).toEqual([expect.stringMatching(/^Electron cannot run here \(no display: DISPLAY is not set\): serving the scanner UI headless at http:\/\/127\.0\.0\.1:\d+\/ instead\.$/)]);
     const url = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(notices[0]!)![1]!;
-    expect(lines.some((l) => l.startsWith('Database: demo data in') && l.includes(temp.dir))).toBe(true);
+    // It serves the demo database beside the empty real one, and says so.
+    const demoFile = path.join(temp.dir, 'demo.db');
+    expect(lines.some((l) => l.startsWith('barcode-inventory is serving ') && l.endsWith(`(database: ${demoFile})`))).toBe(true);
+    expect(lines.some((l) => l.startsWith(`Demo data: your database ${path.join(temp.dir, 'inventory.db')} has no account yet`))).toBe(true);
 
     const page = await fetch(`${url}/`);
     expect(page.status).toBe(200);

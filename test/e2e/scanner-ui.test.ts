@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVENTORY_PATH } from '../../shared/index.ts';
 import { startServer } from '../../server/start.ts';
+import { openStore } from '../../server/store/open-store.ts';
 import { launchChromium } from '../support/browser.ts';
 import type { TestServer } from '../support/test-server.ts';
 import { signedInPage, startUiServer } from '../support/ui-harness.ts';
@@ -294,7 +295,7 @@ describe('scanner UI: set stock', () => {
     await expect.poll(() => page.locator('[data-testid="outcomes"] li').first().getAttribute('data-state')).toBe('saved');
     await page.context().close();
     await server.close();
-    const again = await startServer({ dbFile: server.dbFile, port: 0 });
+    const again = await startServer({ store: await openStore(server.dbFile), port: 0 });
     try {
       const res = await fetch(`${again.url}${INVENTORY_PATH}?barcodes=TEA%2F42`, { headers: { authorization: `Token ${server.tokens.kiosk}` } });
       expect(((await res.json()) as { results: unknown[] }).results).toEqual([expect.objectContaining({ quantity: 12 })]);
@@ -311,8 +312,7 @@ describe('scanner UI: sign-in', () => {
     const context = await browser.newContext();
     context.setDefaultTimeout(10_000);
     const page = await context.newPage();
-    const { createSignInCode } = await import('../../server/store/signin-codes.ts');
-    const { code } = createSignInCode(server.db, 'shop');
+    const { code } = await server.store.signIn.createCode('shop');
     await page.goto(`${server.url}/#signin=${code}`);
     await page.getByTestId('account').filter({ hasText: 'shop' }).waitFor();
     expect(page.url()).toBe(`${server.url}/`);
@@ -347,8 +347,7 @@ describe('scanner UI: sign-in', () => {
     await page.getByTestId('account').filter({ hasText: 'kiosk' }).waitFor();
     await page.getByTestId('sign-out').click();
 
-    const { createSignInCode } = await import('../../server/store/signin-codes.ts');
-    const { code } = createSignInCode(server.db, 'shop');
+    const { code } = await server.store.signIn.createCode('shop');
     await page.locator('#signin-input').fill(`${server.url}/#signin=${code}`);
     await page.keyboard.press('Enter');
     await page.getByTestId('account').filter({ hasText: 'shop' }).waitFor();

@@ -3,16 +3,20 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { importCatalogue, parseCatalogue } from '../../server/catalogue/import-catalogue.ts';
+import type { Logger } from 'pino';
+import { parseCatalogue } from '../../server/catalogue/import-catalogue.ts';
 import { type RunningServer, startServer } from '../../server/start.ts';
-import { Database } from '../../server/store/database.ts';
-import { createToken } from '../../server/store/tokens.ts';
+import { openStore } from '../../server/store/open-store.ts';
+import type { Store } from '../../server/store/store.ts';
+import { type DatabaseProbe, probeDatabase } from './database-probe.ts';
 
 export const exampleCatalogueFile = path.resolve(import.meta.dirname, '../../examples/catalogue.json');
 export const exampleCatalogue = (): unknown => JSON.parse(readFileSync(exampleCatalogueFile, 'utf8'));
 
 export interface TestServer extends RunningServer {
   dbFile: string;
+  /** The database as another process sees it (test/support/database-probe.ts). */
+  probe: DatabaseProbe;
   /** One token per account name of the catalogue. */
   tokens: Record<string, string>;
   request(method: string, urlPath: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
@@ -26,23 +30,31 @@ export function tempDir(prefix = 'bi-test-'): { dir: string; remove: () => void 
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** Loads a catalogue into a store and creates one token per account. */
+export async function seedStore(store: Store, catalogue: unknown): Promise<Record<string, string>> {
+  const parsed = await parseCatalogue(catalogue);
+  await store.catalogue.write(parsed);
+  const tokens: Record<string, string> = {};
+  for (const account of parsed.accounts) tokens[account.name] = (await store.tokens.create(account.name, 'test')).key;
+  return tokens;
+}
+
 /** Loads a catalogue and creates one token per account in the database file. */
 export async function seedDatabase(dbFile: string, catalogue: unknown): Promise<Record<string, string>> {
-  const db = await Database.open(dbFile);
+  const store = await openStore(dbFile);
   try {
-    const parsed = parseCatalogue(catalogue);
-    importCatalogue(db, parsed);
-    return Object.fromEntries(parsed.accounts.map((a) => [a.name, createToken(db, a.name, 'test').key]));
+    return await seedStore(store, catalogue);
   } finally {
-    db.close();
+    await store.close();
   }
 }
 
-export async function startTestServer(catalogue: unknown = exampleCatalogue(), options: { uiDir?: string } = {}): Promise<TestServer> {
+export async function startTestServer(catalogue: unknown = exampleCatalogue(), options: { uiDir?: string; logger?: Logger } = {}): Promise<TestServer> {
   const { dir, remove } = tempDir();
   const dbFile = path.join(dir, 'inventory.db');
-  const tokens = await seedDatabase(dbFile, catalogue);
-  const running = await startServer({ dbFile, port: 0, ...options });
+  const store = await openStore(dbFile);
+  const tokens = await seedStore(store, catalogue);
+  const running = await startServer({ store, port: 0, ...options });
   const request: TestServer['request'] = (method, urlPath, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token !== undefined) headers.authorization = `Token ${options.token}`;
@@ -53,12 +65,15 @@ export async function startTestServer(catalogue: unknown = exampleCatalogue(), o
     }
     return fetch(running.url + urlPath, { method, headers, body });
   };
+  const probe = probeDatabase(dbFile);
   return {
     ...running,
     dbFile,
+    probe,
     tokens,
     request,
     stop: async () => {
+      await probe.close();
       await running.close();
       remove();
     },

@@ -4,7 +4,6 @@
 // machine as on an idle one. The keys themselves are real, trusted input events.
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { BUILT_UI_DIR } from '../../server/http/static-ui.ts';
-import { createSignInCode } from '../../server/store/signin-codes.ts';
 import { type TestServer, startTestServer } from './test-server.ts';
 
 export function startUiServer(catalogue: unknown): Promise<TestServer> {
@@ -70,7 +69,7 @@ export async function signedInPage(browser: Browser, server: TestServer, account
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   context.setDefaultTimeout(10_000); // a failing step names itself well before the test's own timeout
   const page = await context.newPage();
-  const { code } = createSignInCode(server.db, account);
+  const { code } = await server.store.signIn.createCode(account);
   await page.goto(`${server.url}/#signin=${code}`);
   await page.getByTestId('account').filter({ hasText: account }).waitFor();
   await page.locator('.scanner[data-ready="true"]').waitFor(); // the warehouse list has arrived

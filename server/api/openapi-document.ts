@@ -1,9 +1,10 @@
-// Builds the OpenAPI 3.1 document from endpoint descriptions. Schemas come from zod's own JSON Schema
-// conversion (z.toJSONSchema, draft 2020-12, which OpenAPI 3.1 uses); schemas that carry a
-// `.meta({ id })` become named components and are referenced, so the document stays readable.
+// Builds the OpenAPI 3.1 document from the endpoint table (the same declarations the router is built
+// from). Schemas come from zod's own JSON Schema conversion (z.toJSONSchema, draft 2020-12, which
+// OpenAPI 3.1 uses); schemas that carry a `.meta({ id })` become named components and are
+// referenced, so the document stays readable.
 import { z } from 'zod';
-import { requestErrorSchema } from '../../shared/index.ts';
-import type { EndpointDoc } from './endpoint-doc.ts';
+import { IDEMPOTENCY_KEY_TTL_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH, requestErrorSchema } from '../../shared/index.ts';
+import type { Endpoint, ResponseDoc, Resource } from './endpoint.ts';
 
 type Json = Record<string, unknown>;
 
@@ -53,32 +54,39 @@ class SchemaCollector {
   }
 }
 
-function errorResponses(doc: EndpointDoc): Record<string, string> {
-  const errors: Record<string, string> = {};
-  if (doc.auth !== false) errors['401'] = 'Missing, unknown or revoked token (`WWW-Authenticate: Token`).';
-  errors['405'] = 'Method not allowed on this path (see the `Allow` header).';
-  return errors;
+/** Said on every write that takes the header. */
+const IDEMPOTENCY_NOTE =
+  `Optional header \`Idempotency-Key\` (1–${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters): replaying the same request (method, path, JSON body) ` +
+  'answers the first answer again with `Idempotent-Replayed: true` and applies nothing; keys are kept per account for ' +
+  `${IDEMPOTENCY_KEY_TTL_HOURS} h. Same key with another request: 422; same key still in flight: 409.`;
+const IN_FLIGHT = 'A request with the same Idempotency-Key is still being processed: retry later with the same key.';
+const KEY_REUSED = 'The Idempotency-Key was already used with a different request: nothing was applied.';
+
+/** The endpoint's own answers plus those every endpoint of its kind gives (token, method, Idempotency-Key). */
+function responsesOf(endpoint: Endpoint): Record<string, ResponseDoc> {
+  const responses: Record<string, ResponseDoc> = { ...endpoint.responses };
+  if (!endpoint.public) responses['401'] ??= { description: 'Missing, unknown or revoked token (`WWW-Authenticate: Token`).' };
+  responses['405'] ??= { description: 'Method not allowed on this path (see the `Allow` header).' };
+  if (endpoint.idempotent) {
+    const own = responses['409'];
+    responses['409'] = { description: own ? `${own.description} Or: ${IN_FLIGHT}` : IN_FLIGHT };
+    responses['422'] ??= { description: KEY_REUSED };
+  }
+  return responses;
 }
 
-export function buildOpenApiDocument(endpoints: readonly EndpointDoc[], info: ApiInfo): Json {
+export function buildOpenApiDocument(resources: readonly Resource[], info: ApiInfo): Json {
   const schemas = new SchemaCollector();
   const paths: Record<string, Record<string, Json>> = {};
   const errorRef = schemas.convert(errorSchema, 'output');
 
-  for (const doc of endpoints) {
+  for (const { tag, endpoints } of resources) for (const doc of endpoints) {
     const parameters: Json[] = [];
     for (const name of [...doc.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)) {
-      const param = doc.pathParams?.[name];
-      parameters.push({
-        name,
-        in: 'path',
-        required: true,
-        description: param?.description ?? `${name} (integer id)`,
-        schema: param?.schema ? schemas.convert(param.schema, 'input') : { type: 'integer', minimum: 1 },
-      });
+      parameters.push({ name, in: 'path', required: true, description: doc.params?.[name] ?? `${name} (integer id)`, schema: { type: 'integer', minimum: 1 } });
     }
     if (doc.query) {
-      const query = schemas.convert(doc.query, 'input');
+      const query = schemas.convert(doc.query.schema, 'input');
       let object = query;
       if (typeof query.$ref === 'string') {
         // Query parameters are listed one by one; the object itself is no component.
@@ -93,7 +101,7 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDoc[], info: Ap
       }
     }
     const responses: Record<string, Json> = {};
-    for (const [status, response] of Object.entries(doc.responses)) {
+    for (const [status, response] of Object.entries(responsesOf(doc))) {
       // An error answer without a schema of its own is the API's `{"detail": …}`.
       const schema = response.schema ? schemas.convert(response.schema, 'output') : Number(status) >= 400 && !response.contentType ? errorRef : undefined;
       const content = schema
@@ -103,35 +111,34 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDoc[], info: Ap
           : undefined;
       responses[status] = { description: response.description, ...(content ? { content } : {}) };
     }
-    for (const [status, description] of Object.entries(errorResponses(doc))) {
-      responses[status] ??= { description, content: { 'application/json': { schema: errorRef } } };
-    }
+    const description = [doc.description, doc.idempotent ? IDEMPOTENCY_NOTE : undefined].filter(Boolean).join(' ');
+    const method = doc.method.toLowerCase();
     const operation: Json = {
-      tags: [doc.tag],
+      tags: [tag],
       summary: doc.summary,
-      ...(doc.description ? { description: doc.description } : {}),
-      operationId: `${doc.method}${doc.path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+      ...(description ? { description } : {}),
+      operationId: `${method}${doc.path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(doc.body
         ? {
             requestBody: {
               required: doc.body.required ?? true,
               ...(doc.body.description ? { description: doc.body.description } : {}),
-              content: { 'application/json': { schema: schemas.convert(doc.body.schema, 'input') } },
+              content: { 'application/json': { schema: schemas.convert(doc.body.documented ?? doc.body.schema, 'input') } },
             },
           }
         : {}),
       responses,
-      security: doc.auth === false ? [] : [{ tokenAuth: [] }, { bearerAuth: [] }],
+      security: doc.public ? [] : [{ tokenAuth: [] }, { bearerAuth: [] }],
     };
-    (paths[doc.path] ??= {})[doc.method] = operation;
+    (paths[doc.path] ??= {})[method] = operation;
   }
 
   return {
     openapi: '3.1.0',
     info,
     servers: [{ url: '/', description: 'This server' }],
-    tags: [...new Set(endpoints.map((e) => e.tag))].map((name) => ({ name })),
+    tags: resources.map((r) => ({ name: r.tag })),
     paths,
     components: {
       schemas: schemas.components,

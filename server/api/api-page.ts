@@ -98,7 +98,10 @@ export function renderApiPage(document: Json): string {
   for (const [path, methods] of Object.entries(paths)) {
     for (const [method, op] of Object.entries(methods)) {
       const tag = ((op.tags as string[] | undefined) ?? ['Other'])[0]!;
-      if (!byTag.has(tag)) (byTag.set(tag, []), toc.set(tag, []));
+      if (!byTag.has(tag)) {
+        byTag.set(tag, []);
+        toc.set(tag, []);
+      }
       byTag.get(tag)!.push(operationHtml(path, method, op));
       toc.get(tag)!.push(`<li><a href="#${anchor(`${method}-${path}`)}">${escape(method.toUpperCase())} ${escape(path)}</a> — ${prose(op.summary)}</li>`);
     }

@@ -1,4 +1,4 @@
-// Every SQLite-specific setting in one place, so a PostgreSQL store only has to replace this file's role.
+// Every SQLite setting of the store in one place.
 import type BetterSqlite3 from 'better-sqlite3';
 
 /** How long a writer waits for another process's lock (e.g. an import while the server runs). */
@@ -10,24 +10,22 @@ export function applyPragmas(sqlite: BetterSqlite3.Database): void {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
-  // A nested transaction (a SAVEPOINT, e.g. an update inside the idempotent-write transaction)
-  // journals every page it changes; past 64 KB that journal spills to a temporary file. A 50-row
-  // update changes ~400 pages: kept in memory instead, the same request wrote 590 pages instead of
-  // 986 and POST went from ~125 to ~170 req/s (docs/BENCHMARKS.md).
+  // Statement journals (a multi-row statement inside a transaction) stay in memory instead of
+  // spilling to temporary files; bulk writes switch to files (withTemporaryTablesOnDisk).
   sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
 }
 
 /**
  * Runs `fn` with SQLite's temporary tables on disk (bounded by the page cache) rather than in
- * memory: for the catalogue import's scratch table of a million keys. Only outside a transaction
- * (SQLite refuses to switch there); temporary tables of this connection are dropped by the switch.
+ * memory: for an import's scratch table of a million keys. Only outside a transaction (SQLite
+ * refuses to switch inside one); temporary tables of this connection are dropped by the switch.
  */
-export function withTemporaryTablesOnDisk<T>(sqlite: BetterSqlite3.Database, fn: () => T): T {
+export async function withTemporaryTablesOnDisk<T>(sqlite: BetterSqlite3.Database, fn: () => Promise<T>): Promise<T> {
   if (sqlite.inTransaction) return fn();
   sqlite.pragma('temp_store = FILE');
   try {
-    return fn();
+    return await fn();
   } finally {
     sqlite.pragma('temp_store = MEMORY');
   }

@@ -1,0 +1,49 @@
+// The stock history and the stock export (CSV in the columns `csv import` reads).
+import { z } from 'zod';
+import { STOCK_EXPORT_PATH, STOCK_HISTORY_PATH, historyPageSchema, historyQuerySchema } from '../../shared/index.ts';
+import { stockCsv } from '../csv/stock-csv.ts';
+import { type Resource, endpoint } from './endpoint.ts';
+
+export const history: Resource = {
+  tag: 'Stock history',
+  endpoints: [
+    endpoint({
+      method: 'GET',
+      path: STOCK_HISTORY_PATH,
+      summary: 'Read the stock history',
+      description:
+        'Every change of a quantity (API, import, stocktake commit, …), newest first, with source and old/new quantity. ' +
+        'Follow `next` (or pass `next_cursor` as `cursor`) for the next page; pages stay stable while new changes arrive.',
+      query: { schema: historyQuerySchema },
+      responses: { 200: { description: 'One page.', schema: historyPageSchema }, 400: { description: 'Invalid parameter.' } },
+      async handler({ store, caller, query }) {
+        const page = await store.history.page(caller, query);
+        let next: string | null = null;
+        if (page.nextCursor !== null) {
+          const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+          params.set('cursor', page.nextCursor);
+          next = `${STOCK_HISTORY_PATH}?${params.toString()}`;
+        }
+        return { body: { results: page.results, next_cursor: page.nextCursor, next } };
+      },
+    }),
+  ],
+};
+
+export const dataExchange: Resource = {
+  tag: 'Data exchange',
+  endpoints: [
+    endpoint({
+      method: 'GET',
+      path: STOCK_EXPORT_PATH,
+      summary: 'Export stock as CSV',
+      description: 'Columns item_id, item_name, variant_id, variant_name, barcode, warehouse, quantity: the format `barcode-inventory csv import` reads.',
+      query: { schema: z.object({ warehouse_name: z.string().optional().describe('Only this warehouse; all when absent.') }) },
+      responses: { 200: { description: 'CSV with a header row.', contentType: 'text/csv' }, 400: { description: 'Unknown warehouse.' } },
+      async handler({ store, caller, query }) {
+        const rows = await store.stock.exportRows(caller, query.warehouse_name === '' ? undefined : query.warehouse_name);
+        return { body: stockCsv(rows), type: 'text/csv; charset=utf-8', headers: { 'Content-Disposition': 'attachment; filename="stock.csv"' } };
+      },
+    }),
+  ],
+};

@@ -1,0 +1,11 @@
+// The endpoint table: every resource of the API. The router, the 405 and CORS method lists, the
+// input checks and the OpenAPI document all come from this list (docs/ARCHITECTURE.md).
+import { apiDescription } from './description.ts';
+import type { Resource } from './endpoint.ts';
+import { dataExchange, history } from './history.ts';
+import { inventory } from './inventory.ts';
+import { pos } from './pos.ts';
+import { stocktakes } from './stocktakes.ts';
+import { ui } from './ui.ts';
+
+export const resources: readonly Resource[] = [inventory, pos, stocktakes, history, dataExchange, ui, apiDescription(() => resources)];

@@ -1,0 +1,157 @@
+// Stocktake (count) sessions (docs/STOCKTAKE.md): several terminals count into one session, unknown
+// barcodes are queued, the review compares book and counted, the commit applies the counts.
+import {
+  STOCKTAKES_PATH,
+  STOCKTAKE_COMMIT_BATCH,
+  commitBodySchema,
+  commitResultSchema,
+  createStocktakeBodySchema,
+  scanBodySchema,
+  scanResultSchema,
+  stocktakeLineListSchema,
+  stocktakeLineSchema,
+  stocktakeListSchema,
+  stocktakeReviewSchema,
+  stocktakeSchema,
+  undoBodySchema,
+  undoResultSchema,
+  updateLineBodySchema,
+} from '../../shared/index.ts';
+import { sessionCountsCsv } from '../csv/stocktake-csv.ts';
+import { type Resource, endpoint } from './endpoint.ts';
+
+const base = STOCKTAKES_PATH;
+const one = `${base}{id}/`;
+const id = { id: 'Stocktake id.' };
+const notFound = { description: 'No such stocktake in the calling account.' };
+const readOnly = { description: 'The stocktake is committing or committed: read-only.' };
+
+export const stocktakes: Resource = {
+  tag: 'Stocktakes',
+  endpoints: [
+    endpoint({
+      method: 'GET',
+      path: base,
+      summary: 'List stocktakes',
+      description: 'Every session of the calling account, newest first; committed ones are kept.',
+      responses: { 200: { description: 'Sessions.', schema: stocktakeListSchema } },
+      handler: async ({ store, caller }) => ({ body: await store.stocktakes.list(caller) }),
+    }),
+    endpoint({
+      method: 'POST',
+      path: base,
+      summary: 'Start a stocktake',
+      idempotent: true,
+      body: { schema: createStocktakeBodySchema },
+      responses: { 201: { description: 'The new open session.', schema: stocktakeSchema }, 400: { description: 'Missing or unknown warehouse_name.' } },
+      handler: ({ store, caller, body, once }) => store.stocktakes.create(caller, body, { once }),
+    }),
+    endpoint({
+      method: 'GET',
+      path: one,
+      summary: 'Read a stocktake',
+      params: id,
+      responses: { 200: { description: 'The session and its totals.', schema: stocktakeSchema }, 404: notFound },
+      handler: async ({ store, caller, params }) => ({ body: await store.stocktakes.get(caller, params.id!) }),
+    }),
+    endpoint({
+      method: 'POST',
+      path: `${one}scans/`,
+      summary: 'Scan to count',
+      description:
+        "Adds `amount` (default 1) to the barcode's line; the same barcode again increases its line. An unknown barcode goes to the " +
+        'unknown queue with its count. Increments from several terminals at once are all kept. Resending a scan with the same ' +
+        '`scan_id` counts it once (answer 200 with `duplicate: true`).',
+      params: id,
+      idempotent: true,
+      body: { schema: scanBodySchema },
+      responses: {
+        201: { description: 'Counted.', schema: scanResultSchema },
+        200: { description: 'A resent scan_id: counted before, not again.', schema: scanResultSchema },
+        400: { description: 'Invalid barcode or amount.' },
+        404: notFound,
+        409: readOnly,
+      },
+      handler: ({ store, caller, params, body, once }) => store.stocktakes.scan(caller, params.id!, body, { once }),
+    }),
+    endpoint({
+      method: 'POST',
+      path: `${one}undo/`,
+      summary: 'Undo the last scan',
+      description: 'Of a terminal when `terminal` is given, else of the session. Edits are not undone. The body may be empty.',
+      params: id,
+      idempotent: true,
+      body: { schema: undoBodySchema, required: false },
+      responses: {
+        200: { description: 'The scan taken back.', schema: undoResultSchema },
+        404: notFound,
+        409: { description: 'Nothing to undo, or read-only.' },
+      },
+      handler: ({ store, caller, params, body, once }) => store.stocktakes.undo(caller, params.id!, body, { once }),
+    }),
+    endpoint({
+      method: 'GET',
+      path: `${one}lines/`,
+      summary: 'List the lines counted so far',
+      description: 'In blind mode the book quantity is left out until the session is committed.',
+      params: id,
+      responses: { 200: { description: 'Lines in the order first scanned.', schema: stocktakeLineListSchema }, 404: notFound },
+      handler: async ({ store, caller, params }) => ({ body: await store.stocktakes.lines(caller, params.id!) }),
+    }),
+    endpoint({
+      method: 'PATCH',
+      path: `${one}lines/{line}/`,
+      summary: "Edit a line's count or resolve an unknown barcode",
+      params: { ...id, line: 'Line id.' },
+      idempotent: true,
+      body: { schema: updateLineBodySchema },
+      responses: {
+        200: { description: 'The line after the edit.', schema: stocktakeLineSchema },
+        400: { description: 'Invalid count, or a resolution for a known barcode.' },
+        404: { description: 'No such stocktake or line.' },
+        409: readOnly,
+      },
+      handler: ({ store, caller, params, body, once }) => store.stocktakes.updateLine(caller, params.id!, params.line!, body, { once }),
+    }),
+    endpoint({
+      method: 'GET',
+      path: `${one}review/`,
+      summary: 'Review: book vs counted',
+      description: 'Book quantity, count and difference per line (blind mode too), what was expected but not scanned, and the unknown barcodes.',
+      params: id,
+      responses: { 200: { description: 'The review.', schema: stocktakeReviewSchema }, 404: notFound },
+      handler: async ({ store, caller, params }) => ({ body: await store.stocktakes.review(caller, params.id!) }),
+    }),
+    endpoint({
+      method: 'POST',
+      path: `${one}commit/`,
+      summary: 'Commit the counts',
+      description:
+        `Applies the counts as new quantities through the update endpoint's logic, in batches of at most ${STOCKTAKE_COMMIT_BATCH} rows; ` +
+        'per-line errors are answered and kept. A commit cut short is resumed by sending it again: applied lines are never applied twice ' +
+        '(so it takes no Idempotency-Key). With `zero_uncounted: true` every expected unit nobody scanned is set to 0. ' +
+        'Committing a committed session answers its result again.',
+      params: id,
+      body: { schema: commitBodySchema, required: false },
+      responses: {
+        200: { description: 'The result over all runs of the commit.', schema: commitResultSchema },
+        404: notFound,
+        409: { description: 'Resumed with another zero_uncounted than it was started with.' },
+      },
+      handler: async ({ store, caller, params, body }) => ({ body: await store.stocktakes.commit(caller, params.id!, body) }),
+    }),
+    endpoint({
+      method: 'GET',
+      path: `${one}counts.csv`,
+      summary: "The session's counts as CSV",
+      description: 'Columns: barcode, item_id, variant_id, name, known, resolution, counted, book_quantity, difference, commit.',
+      params: id,
+      responses: { 200: { description: 'CSV with a header row.', contentType: 'text/csv' }, 404: notFound },
+      handler: async ({ store, caller, params }) => ({
+        body: sessionCountsCsv(await store.stocktakes.review(caller, params.id!)),
+        type: 'text/csv; charset=utf-8',
+        headers: { 'Content-Disposition': `attachment; filename="stocktake-${params.id!}.csv"` },
+      }),
+    }),
+  ],
+};

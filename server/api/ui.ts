@@ -1,0 +1,58 @@
+// What the scanner UI needs beyond the service spec (docs/UI.md): sign-in with a one-time code, who
+// the token belongs to, and the names behind barcodes.
+import {
+  ACCOUNT_PATH,
+  LABELS_PATH,
+  SIGNIN_PATH,
+  accountInfoSchema,
+  labelsResponseSchema,
+  parseBarcodeList,
+  signInMessages,
+  signInRequestSchema,
+  signInResponseSchema,
+} from '../../shared/index.ts';
+import { badRequest } from '../errors.ts';
+import { barcodesQuery } from './barcodes-query.ts';
+import { type Resource, endpoint } from './endpoint.ts';
+
+export const ui: Resource = {
+  tag: 'Scanner UI',
+  endpoints: [
+    endpoint({
+      method: 'POST',
+      path: SIGNIN_PATH,
+      summary: 'Exchange a one-time sign-in code for a token',
+      description: 'The code comes from a sign-in link (`barcode-inventory signin-link`); it works once and expires.',
+      public: true,
+      body: { schema: signInRequestSchema, invalid: () => signInMessages.codeRequired },
+      responses: { 200: { description: 'A new API token of the account.', schema: signInResponseSchema }, 400: { description: 'Missing, used, expired or mistyped code.' } },
+      async handler({ store, body }) {
+        const redeemed = await store.signIn.redeem(body.code);
+        if (!redeemed) throw badRequest(signInMessages.invalidCode);
+        return { body: { account: redeemed.account.name, warehouses_enabled: redeemed.account.warehousesEnabled, token: redeemed.token } };
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: ACCOUNT_PATH,
+      summary: 'Who the token belongs to',
+      responses: { 200: { description: 'Account name and scenario.', schema: accountInfoSchema } },
+      handler: ({ caller }) => ({ body: { account: caller.name, warehouses_enabled: caller.warehousesEnabled } }),
+    }),
+    endpoint({
+      method: 'GET',
+      path: LABELS_PATH,
+      summary: 'Names behind barcodes',
+      query: barcodesQuery,
+      responses: {
+        200: { description: 'Barcode → item and variant name; unknown barcodes are absent.', schema: labelsResponseSchema },
+        400: { description: 'Missing barcodes or too many.' },
+      },
+      async handler({ store, caller, query }) {
+        const parsed = parseBarcodeList(query.barcodes);
+        if (!parsed.ok) throw badRequest(parsed.detail);
+        return { body: { labels: await store.stock.labels(caller, parsed.barcodes) } };
+      },
+    }),
+  ],
+};

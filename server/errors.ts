@@ -1,0 +1,38 @@
+// The one family of errors that reach a user. Each refusal says its HTTP status and its text once,
+// where it is raised (store, HTTP layer or CLI); two places turn them into output: the error
+// middleware (`{"detail": …}` with the status and headers) and the CLI (the text, exit code 1).
+// Built on http-errors, which Koa's ctx.throw and the body readers use too, so their client errors
+// belong to the same family.
+import createHttpError from 'http-errors';
+import { hardeningMessages, requestMessages } from '../shared/index.ts';
+
+export type ApiError = createHttpError.HttpError;
+
+/** Seconds a client should wait before retrying after the database was unavailable. */
+export const STORAGE_RETRY_AFTER_SECONDS = 5;
+
+/** An error whose text is meant for the user: `status` and `detail` become the answer as they are. */
+export function apiError(status: number, detail: string, options: { headers?: Record<string, string>; cause?: unknown } = {}): ApiError {
+  return createHttpError(status, detail, { expose: true, ...(options.headers ? { headers: options.headers } : {}), ...(options.cause !== undefined ? { cause: options.cause } : {}) });
+}
+
+/** True for an error of this family whose text may be shown (every 4xx, and the 503 below). */
+export function isApiError(error: unknown): error is ApiError {
+  return createHttpError.isHttpError(error) && error.expose;
+}
+
+export const badRequest = (detail: string): ApiError => apiError(400, detail);
+export const notFound = (detail: string = requestMessages.notFound): ApiError => apiError(404, detail);
+export const conflict = (detail: string): ApiError => apiError(409, detail);
+
+/**
+ * The database cannot be used right now (disk full, read-only, I/O error, locked past the busy
+ * timeout, connection lost): nothing was written, and the next request tries again.
+ */
+export function storageUnavailable(cause: unknown): ApiError {
+  return apiError(503, hardeningMessages.storageUnavailable, { headers: { 'Retry-After': String(STORAGE_RETRY_AFTER_SECONDS) }, cause });
+}
+
+export function isStorageUnavailable(error: unknown): boolean {
+  return isApiError(error) && error.status === 503;
+}

@@ -1,0 +1,123 @@
+// The one launcher of the server: `barcode-inventory serve`, `npm start` (headless) and the desktop
+// shell all call launch() with their options and print what it describes; none of them opens the
+// store itself. It picks the database (the real one, or the demo while the real one has no account),
+// starts the server, and makes one-time sign-in links when asked.
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { parseCatalogue } from '../catalogue/import-catalogue.ts';
+import { BUILT_UI_DIR, hasBuiltUi } from '../http/static-ui.ts';
+import { defaultDatabaseLocation } from '../paths.ts';
+import { type RunningServer, type StartOptions, DEFAULT_PORT, startServer } from '../start.ts';
+import type { Account } from '../store/accounts.ts';
+import { openStore } from '../store/open-store.ts';
+import type { Store } from '../store/store.ts';
+import demoCatalogue from './demo-catalogue.json' with { type: 'json' };
+import { lanNotice } from './lan-notice.ts';
+import { signInLink } from './signin-link.ts';
+
+/** The demo database's file name, beside the real database. */
+export const DEMO_DATABASE_NAME = 'demo.db';
+/** How long the printed sign-in links work. */
+const LINK_TTL_MS = 15 * 60_000;
+
+export interface LaunchOptions extends Omit<StartOptions, 'store'> {
+  /** Where the data is; default: $BARCODE_INVENTORY_DB or inventory.db in the user's data folder. */
+  database?: string;
+  /** While the database has no account, serve a demo database beside it instead (npm start, desktop app). */
+  demo?: boolean;
+  /** When the port is taken: fail (a server), or take any free port (the desktop window does not care). */
+  portInUse?: 'fail' | 'any-free';
+  /** Serve the scanner UI: a folder, or true for the built UI when there is one. */
+  ui?: string | boolean;
+  /** Print one-time sign-in links for up to this many accounts. */
+  signInLinks?: number;
+  logger?: Logger;
+}
+
+export interface SignInOffer {
+  account: string;
+  warehouses_enabled: boolean;
+  code: string;
+}
+
+export interface Launched {
+  server: RunningServer;
+  /** The database served, and whether it is the demo standing in for an empty real one. */
+  database: string;
+  demo: boolean;
+  accounts: Account[];
+  /** Lines for the terminal: where it serves, which database, the UI, sign-in links, network warnings. */
+  describe(): string[];
+  /** Fresh one-time codes for the local accounts (the desktop shell hands them to its own window). */
+  signInOffers(ttlMs: number): Promise<SignInOffer[]>;
+  close(): Promise<void>;
+}
+
+/** The real database, or the demo beside it (loaded once with both scenarios) while the real one has no account. */
+async function chooseStore(location: string, demo: boolean): Promise<{ store: Store; location: string; demo: boolean; accounts: Account[] }> {
+  const store = await openStore(location);
+  const accounts = await store.accounts.list();
+  if (accounts.length > 0 || !demo || location === ':memory:') return { store, location, demo: false, accounts };
+  await store.close();
+  // The real database never receives demo data, whose ids could clash with a real catalogue's.
+  const demoLocation = path.join(path.dirname(path.resolve(location)), DEMO_DATABASE_NAME);
+  const demoStore = await openStore(demoLocation);
+  if ((await demoStore.accounts.list()).length === 0) await demoStore.catalogue.write(await parseCatalogue(demoCatalogue));
+  return { store: demoStore, location: demoLocation, demo: true, accounts: await demoStore.accounts.list() };
+}
+
+export async function launch(options: LaunchOptions = {}): Promise<Launched> {
+  const { database = defaultDatabaseLocation(), demo = false, portInUse = 'fail', ui = false, signInLinks = 0, ...start } = options;
+  const chosen = await chooseStore(database, demo);
+  const uiDir = ui === true ? (hasBuiltUi(BUILT_UI_DIR) ? BUILT_UI_DIR : undefined) : ui || undefined;
+  let server: RunningServer;
+  try {
+    server = await startServer({ ...start, store: chosen.store, ...(uiDir ? { uiDir } : {}) });
+  } catch (error) {
+    if (portInUse !== 'any-free' || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') {
+      await chosen.store.close();
+      throw error;
+    }
+    server = await startServer({ ...start, store: chosen.store, port: 0, ...(uiDir ? { uiDir } : {}) });
+  }
+  const links: { account: Account; url: string }[] = [];
+  for (const account of chosen.accounts.slice(0, signInLinks)) {
+    const { code } = await chosen.store.signIn.createCode(account.name, LINK_TTL_MS);
+    links.push({ account, url: signInLink(server.url, code) });
+  }
+  const host = start.host ?? server.host;
+
+  return {
+    server,
+    database: chosen.location,
+    demo: chosen.demo,
+    accounts: chosen.accounts,
+    describe() {
+      const lines = [`barcode-inventory is serving ${server.url}/api/v1/ (database: ${chosen.location})`];
+      if (chosen.demo) lines.push(`Demo data: your database ${database} has no account yet (import a catalogue to use your own: npx barcode-inventory import <file>).`);
+      else if (chosen.accounts.length === 0) lines.push('No accounts yet: import a catalogue (npx barcode-inventory import <file>), then restart.');
+      if (uiDir) {
+        lines.push(`Scanner UI: ${server.url}/`);
+        for (const { account, url } of links) {
+          lines.push(`Sign in as ${account.name} (${account.warehousesEnabled ? 'with' : 'without'} warehouses), link works once for ${LINK_TTL_MS / 60_000} minutes: ${url}`);
+        }
+        if (chosen.accounts.length > links.length) lines.push(`Sign in${links.length > 0 ? ' as another account' : ''}: npx barcode-inventory signin-link --account <name>`);
+      }
+      const notice = lanNotice(host, server.port);
+      if (notice) lines.push(notice);
+      if (server.discovery) lines.push(`Announcing "${server.discovery.name}" as _barcode-inventory._tcp over mDNS (--no-announce turns it off).`);
+      return lines;
+    },
+    async signInOffers(ttlMs) {
+      const offers: SignInOffer[] = [];
+      for (const account of await chosen.store.accounts.list()) {
+        const { code } = await chosen.store.signIn.createCode(account.name, ttlMs);
+        offers.push({ account: account.name, warehouses_enabled: account.warehousesEnabled, code });
+      }
+      return offers;
+    },
+    close: () => server.close(),
+  };
+}
+
+export { DEFAULT_PORT };

@@ -1,0 +1,90 @@
+// Catalogue imports beyond writing a parsed document (catalogue-writer.ts): the same run as a dry
+// run that is rolled back and reports what it would have changed, and the one bulk transaction a
+// streamed file is written in. The format's own rules live in server/catalogue/.
+import type { Catalogue } from '../catalogue/catalogue-schema.ts';
+import { CatalogueWriter, type ImportSummary, writeCatalogue } from './catalogue-writer.ts';
+import type { Engine, Queries, ScratchKeys } from './engine.ts';
+
+/** One bulk write for a streamed import: the writer and a scratch table for the uniqueness checks. */
+export function writeCatalogueStream<T>(engine: Engine, work: (writer: CatalogueWriter, scratch: ScratchKeys) => Promise<T>): Promise<T> {
+  return engine.write(async (q) => {
+    const scratch = await engine.scratchKeys(q);
+    try {
+      return await work(new CatalogueWriter(q), scratch);
+    } finally {
+      await scratch.drop();
+    }
+  }, { bulk: true });
+}
+
+export interface DryRunChanges {
+  summary: ImportSummary;
+  newItems: { id: number; name: string }[];
+  renamedItems: { id: number; from: string; to: string }[];
+  newVariants: { id: number; name: string }[];
+  renamedVariants: { id: number; from: string; to: string }[];
+  /** The stock history rows the import wrote, in order. */
+  quantityChanges: { barcode: string; warehouse: string | null; old_quantity: number | null; new_quantity: number }[];
+}
+
+/** Carries the dry run's report out of the transaction it rolls back. */
+class RollBack extends Error {
+  readonly changes: DryRunChanges;
+  constructor(changes: DryRunChanges) {
+    super('dry run');
+    this.changes = changes;
+  }
+}
+
+async function namesOf(q: Queries, table: 'items' | 'variants', ids: number[]): Promise<Map<number, string>> {
+  const names = new Map<number, string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    for (const row of await q.all(q.k.selectFrom(table).select(['id', 'name']).where('id', 'in', ids.slice(i, i + 500)))) names.set(row.id, row.name);
+  }
+  return names;
+}
+
+/** Runs the import for real in a transaction that is then rolled back, and reports exactly what it changed. */
+export async function dryRunCatalogue(engine: Engine, catalogue: Catalogue): Promise<DryRunChanges> {
+  const itemIds = catalogue.accounts.flatMap((a) => a.items.map((i) => i.id));
+  const variantIds = catalogue.accounts.flatMap((a) => a.items.flatMap((i) => (i.variants ?? []).map((v) => v.id)));
+  try {
+    await engine.write(async (q) => {
+      const itemsBefore = await namesOf(q, 'items', itemIds);
+      const variantsBefore = await namesOf(q, 'variants', variantIds);
+      const last = await q.first(q.k.selectFrom('stock_history').select((eb) => eb.fn.max('id').as('id')));
+      const changes: DryRunChanges = {
+        summary: await writeCatalogue(q, catalogue),
+        newItems: [],
+        renamedItems: [],
+        newVariants: [],
+        renamedVariants: [],
+        quantityChanges: [],
+      };
+      for (const item of catalogue.accounts.flatMap((a) => a.items)) {
+        const before = itemsBefore.get(item.id);
+        if (before === undefined) changes.newItems.push({ id: item.id, name: item.name });
+        else if (before !== item.name) changes.renamedItems.push({ id: item.id, from: before, to: item.name });
+        for (const variant of item.variants ?? []) {
+          const was = variantsBefore.get(variant.id);
+          if (was === undefined) changes.newVariants.push({ id: variant.id, name: variant.name });
+          else if (was !== variant.name) changes.renamedVariants.push({ id: variant.id, from: was, to: variant.name });
+        }
+      }
+      changes.quantityChanges = await q.all(
+        q.k
+          .selectFrom('stock_history as h')
+          .innerJoin('stock_units as u', 'u.id', 'h.unit_id')
+          .leftJoin('warehouses as w', 'w.id', 'h.warehouse_id')
+          .select(['u.barcode', 'w.name as warehouse', 'h.old_quantity', 'h.new_quantity'])
+          .where('h.id', '>', Number(last?.id ?? 0))
+          .orderBy('h.id'),
+      );
+      throw new RollBack(changes);
+    });
+  } catch (error) {
+    if (error instanceof RollBack) return error.changes;
+    throw error;
+  }
+  throw new Error('the dry run did not roll back');
+}

@@ -1,0 +1,100 @@
+// The one interface between the store's operations and a database engine. Operations build their
+// queries with kysely (`q.k`, in the engine's dialect) and run them through `Queries`; everything an
+// engine does its own way (connections, transactions, locking, the change-aware cache, integrity
+// checks, backups, error codes) lives behind `Engine`, one folder per engine (sqlite/, …).
+//
+// Rules every operation follows, whatever the engine:
+// - A top-level store operation runs in exactly one `read` or `write`; helpers that need the
+//   database take the `Queries` of the transaction they run in and never open one themselves
+//   (`kept` opens its own read too: call it before the transaction, not inside).
+// - A `write` may be run again from the start when the engine reports a serialisation conflict, so
+//   its function must not change anything outside the database.
+// - Only awaits on `Queries` inside a transaction: waiting on the network or a timer there holds
+//   the transaction (and on SQLite every other request of the process) open.
+import type { Compilable, Kysely } from 'kysely';
+import type { Schema } from './schema.ts';
+
+/** Values of a statement's named parameters. */
+export type Params = Record<string, unknown>;
+
+/**
+ * Placeholders of a statement's named parameters: `p('unitId')` stands for one value, `p.list('barcodes')`
+ * for one value per element of an array (the statement is compiled once per list length).
+ */
+export interface Param<P extends Params> {
+  <K extends keyof P & string>(name: K): P[K];
+  list<K extends keyof P & string>(name: K): P[K];
+}
+
+/**
+ * A statement built once per engine (per list length) and run many times with named parameters:
+ * compiling a kysely builder costs more than SQLite's own work on the hot paths.
+ */
+export interface StatementDef<R, P extends Params> {
+  readonly name: string;
+  readonly build: (k: Kysely<Schema>, p: Param<P>) => Compilable<R>;
+}
+
+/** Declares a statement; typically a module-level constant next to the operation using it. */
+export function statement<R, P extends Params>(name: string, build: (k: Kysely<Schema>, p: Param<P>) => Compilable<R>): StatementDef<R, P> {
+  return { name, build };
+}
+
+/** How many rows a statement changed. */
+export interface Changed {
+  changes: number;
+}
+
+/** Queries inside one transaction (or one consistent read) of an engine. */
+export interface Queries {
+  /** The query builder, in this engine's dialect. Build with it; run through the methods below. */
+  readonly k: Kysely<Schema>;
+  all<R>(query: Compilable<R>): Promise<R[]>;
+  all<R, P extends Params>(statement: StatementDef<R, P>, params: P): Promise<R[]>;
+  first<R>(query: Compilable<R>): Promise<R | undefined>;
+  first<R, P extends Params>(statement: StatementDef<R, P>, params: P): Promise<R | undefined>;
+  run(query: Compilable<unknown>): Promise<Changed>;
+  run<P extends Params>(statement: StatementDef<unknown, P>, params: P): Promise<Changed>;
+}
+
+/** Keys of a large import that must be unique, kept outside JavaScript's heap (a scratch table). */
+export interface ScratchKeys {
+  /** Records `code` as the first use of (`kind`, `key`); when it was used before, returns that first code. */
+  claim(kind: number, key: string | number, code: number): Promise<number | undefined>;
+  drop(): Promise<void>;
+}
+
+/** The engine's own checks of a database: its structure, and every foreign key. */
+export interface EngineIntegrity {
+  /** `['ok']`, or the problems the engine listed. */
+  integrity: string[];
+  foreignKeyProblems: number;
+}
+
+export interface WriteOptions {
+  /** A bulk write (a catalogue import): the engine may trade speed for memory, e.g. keep scratch tables on disk. */
+  bulk?: boolean;
+}
+
+export interface Engine {
+  /** `sqlite` or `postgres`: for messages and docs, never for branching in operations. */
+  readonly kind: string;
+  /** Where the data is, as a person would name it (a file path, or a URL without its password). */
+  readonly location: string;
+  /** A consistent read: every query inside sees the same committed state. */
+  read<T>(work: (q: Queries) => Promise<T>): Promise<T>;
+  /** One durable write transaction: all of it commits before this resolves, or none of it. */
+  write<T>(work: (q: Queries) => Promise<T>, options?: WriteOptions): Promise<T>;
+  /**
+   * `compute`'s answer, kept under `key` until the database changes (through this process or any
+   * other): for the small lookups every request repeats (a token, an account's warehouses).
+   * `undefined` is never kept. Runs `compute` in its own read when the value is not kept.
+   */
+  kept<T>(key: string, compute: (q: Queries) => Promise<T>): Promise<T>;
+  /** A scratch table for an import's uniqueness checks, inside the transaction `q` (dropped at its end). */
+  scratchKeys(q: Queries): Promise<ScratchKeys>;
+  /** The engine's own integrity checks (the store adds its rules: store/consistency.ts). */
+  checkIntegrity(): Promise<EngineIntegrity>;
+  /** Lets in-flight work finish, then releases the database. Safe to call twice. */
+  close(): Promise<void>;
+}

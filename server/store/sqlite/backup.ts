@@ -1,0 +1,95 @@
+// Backups of a SQLite database: consistent copies through SQLite's online backup API (safe while
+// the server runs and writes), restoring one (the current file is saved first, the restored pages
+// written into the open file so a running server sees them), and the checks of a file.
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { badRequest } from '../../errors.ts';
+import type { ConsistencyReport } from '../consistency.ts';
+import { createStore } from '../store.ts';
+import { BUSY_TIMEOUT_MS } from './pragmas.ts';
+import { SqliteEngine } from './sqlite-engine.ts';
+
+/** Copy every page in one step: the copy is one consistent snapshot even while the server writes. */
+const ALL_PAGES = 0x7fffffff;
+
+function openExisting(file: string, readonly: boolean): BetterSqlite3.Database {
+  if (!existsSync(file)) throw badRequest(`No database at ${file}.`);
+  let sqlite: BetterSqlite3.Database;
+  try {
+    sqlite = new BetterSqlite3(file, { readonly, fileMustExist: true });
+    sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    sqlite.prepare('SELECT count(*) FROM sqlite_master').get(); // fails here on a file that is not SQLite
+  } catch (error) {
+    throw badRequest(`${file} cannot be opened as a SQLite database: ${(error as Error).message}`);
+  }
+  return sqlite;
+}
+
+/** Copies `source` to `target` (which must not exist) with the online backup API, then checks the copy. */
+export async function backupDatabase(source: string, target: string): Promise<ConsistencyReport> {
+  if (path.resolve(source) === path.resolve(target)) throw badRequest('The backup file must not be the database itself.');
+  if (existsSync(target)) throw badRequest(`${target} already exists; choose a new file name (nothing was written).`);
+  mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
+  // Written under a temporary name and renamed when complete, so a failed backup (a full USB
+  // stick) never leaves a file that looks like a backup.
+  const partial = `${target}.partial-${process.pid}`;
+  const sqlite = openExisting(source, true);
+  try {
+    await sqlite.backup(partial, { progress: () => ALL_PAGES });
+    renameSync(partial, target);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    rmSync(`${partial}-journal`, { force: true });
+    throw badRequest(`The backup to ${target} failed, nothing was kept: ${(error as Error).message}`);
+  } finally {
+    sqlite.close();
+  }
+  return checkFile(target);
+}
+
+/** Runs the store's checks on a file, read-only. */
+export async function checkFile(file: string): Promise<ConsistencyReport> {
+  openExisting(file, true).close(); // a clear message for a missing file or one that is not SQLite
+  const store = createStore(await SqliteEngine.open(file, { readonly: true }));
+  try {
+    return await store.check();
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * Replaces the database at `target` with the backup: the backup is checked first, the current
+ * database is copied aside (returned path), then the backup's pages are written into `target`
+ * through the backup API, so a server that has the file open sees the restored data.
+ */
+export async function restoreDatabase(backup: string, target: string): Promise<{ savedCurrentAs: string | null }> {
+  const report = await checkFile(backup);
+  if (!report.ok) throw badRequest(`${backup} fails its checks (${describeProblems(report)}); nothing was restored.`);
+  let savedCurrentAs: string | null = null;
+  if (existsSync(target)) {
+    savedCurrentAs = `${target}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}.db`;
+    await backupDatabase(target, savedCurrentAs);
+  } else {
+    mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
+  }
+  const source = openExisting(backup, true);
+  try {
+    await source.backup(target, { progress: () => ALL_PAGES });
+  } finally {
+    source.close();
+  }
+  return { savedCurrentAs };
+}
+
+
+/** What is wrong with a database, in one line. */
+export function describeProblems(report: ConsistencyReport): string {
+  const problems: string[] = [];
+  if (!(report.integrity.length === 1 && report.integrity[0] === 'ok')) problems.push(`integrity_check: ${report.integrity.slice(0, 5).join('; ')}`);
+  if (report.foreignKeyProblems > 0) problems.push(`${report.foreignKeyProblems} foreign key problem(s)`);
+  if (report.historyMismatches > 0) problems.push(`${report.historyMismatches} stock figure(s) disagree with their history`);
+  return problems.join(', ');
+}
+

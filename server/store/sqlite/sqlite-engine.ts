@@ -1,0 +1,213 @@
+// The SQLite engine: one better-sqlite3 connection per process, WAL, durable commits. better-sqlite3
+// is synchronous, so every query here finishes before its promise is even created; the only cost of
+// the async interface is the promise itself. What keeps transactions apart is `serial`: one
+// transaction or read at a time on the connection, in arrival order, so an await inside a
+// transaction can never let another request's statements into it.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import BetterSqlite3 from 'better-sqlite3';
+import { type Compilable, DummyDriver, Kysely, SqliteAdapter, SqliteDialect, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
+import { type CompiledStatement, StatementCompiler, positionalValues } from '../compiled-statements.ts';
+import type { Changed, Engine, EngineIntegrity, Params, Queries, ScratchKeys, StatementDef, WriteOptions } from '../engine.ts';
+import { runMigrations } from '../migrations.ts';
+import type { Schema } from '../schema.ts';
+import { translateSqliteError } from './faults.ts';
+import { BUSY_TIMEOUT_MS, applyPragmas, withTemporaryTablesOnDisk } from './pragmas.ts';
+import { SqliteScratchKeys } from './scratch-keys.ts';
+
+const STATEMENT_CACHE_LIMIT = 1000;
+const KEPT_LIMIT = 10_000;
+
+/** Runs async work one piece at a time, in the order it was asked for. */
+class Serial {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(work);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}
+
+/** Marks the async work running inside a transaction, to refuse a nested one (it would wait for itself forever). */
+const insideTransaction = new AsyncLocalStorage<true>();
+
+function refuseNesting(): void {
+  if (insideTransaction.getStore()) throw new Error('A store transaction was opened inside another: pass the Queries of the outer one instead.');
+}
+
+/** A query builder that compiles SQLite's SQL and never executes anything itself. */
+function sqliteBuilder(): Kysely<Schema> {
+  return new Kysely<Schema>({
+    dialect: {
+      createAdapter: () => new SqliteAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => new SqliteIntrospector(db),
+      createQueryCompiler: () => new SqliteQueryCompiler(),
+    },
+  });
+}
+
+export interface SqliteOpenOptions {
+  /** Open an existing file only, read-only (checks, backups). */
+  readonly?: boolean;
+}
+
+export class SqliteEngine implements Engine, Queries {
+  readonly kind = 'sqlite';
+  readonly location: string;
+  readonly k = sqliteBuilder();
+  /** The connection, for what only SQLite has (backup API); operations never touch it. */
+  readonly sqlite: BetterSqlite3.Database;
+  private readonly serial = new Serial();
+  private readonly compiler = new StatementCompiler(this.k);
+  private readonly bySql = new Map<string, BetterSqlite3.Statement>();
+  private readonly prepared = new Map<CompiledStatement, BetterSqlite3.Statement>();
+  private readonly keptValues = new Map<string, unknown>();
+  private keptAt = { dataVersion: -1, totalChanges: -1 };
+  private readonly marks: { dataVersion: BetterSqlite3.Statement; totalChanges: BetterSqlite3.Statement };
+  private readonly control: Record<'beginWrite' | 'beginRead' | 'commit' | 'rollback', BetterSqlite3.Statement>;
+  private closing: Promise<void> | undefined;
+
+  private constructor(location: string, sqlite: BetterSqlite3.Database) {
+    this.location = location;
+    this.sqlite = sqlite;
+    this.marks = {
+      dataVersion: sqlite.prepare('PRAGMA data_version').pluck(),
+      totalChanges: sqlite.prepare('SELECT total_changes()').pluck(),
+    };
+    this.control = {
+      beginWrite: sqlite.prepare('BEGIN IMMEDIATE'),
+      beginRead: sqlite.prepare('BEGIN'),
+      commit: sqlite.prepare('COMMIT'),
+      rollback: sqlite.prepare('ROLLBACK'),
+    };
+  }
+
+  /** Opens (creating if needed) and migrates the database at `file` (or `:memory:`). */
+  static async open(file: string, options: SqliteOpenOptions = {}): Promise<SqliteEngine> {
+    let sqlite: BetterSqlite3.Database;
+    try {
+      sqlite = new BetterSqlite3(file, options.readonly ? { readonly: true, fileMustExist: true } : {});
+    } catch (error) {
+      throw translateSqliteError(error);
+    }
+    try {
+      if (options.readonly) {
+        sqlite.pragma('query_only = ON');
+        sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      }
+      else {
+        applyPragmas(sqlite);
+        await runMigrations(new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) }));
+      }
+      return new SqliteEngine(file, sqlite);
+    } catch (error) {
+      sqlite.close();
+      throw translateSqliteError(error);
+    }
+  }
+
+  // --- Queries: statements run on the one connection, inside whatever transaction holds `serial`.
+
+  private statementFor(sql: string): BetterSqlite3.Statement {
+    let statement = this.bySql.get(sql);
+    if (!statement) {
+      if (this.bySql.size >= STATEMENT_CACHE_LIMIT) this.bySql.clear();
+      statement = this.sqlite.prepare(sql);
+      this.bySql.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private bind(target: Compilable<unknown> | StatementDef<unknown, Params>, params: Params | undefined): [BetterSqlite3.Statement, unknown[]] {
+    if ('build' in target) {
+      const compiled = this.compiler.compile(target, params ?? {});
+      let statement = this.prepared.get(compiled);
+      if (!statement) this.prepared.set(compiled, (statement = this.sqlite.prepare(compiled.sql)));
+      return [statement, positionalValues(compiled, params ?? {})];
+    }
+    const { sql, parameters } = target.compile();
+    return [this.statementFor(sql), parameters as unknown[]];
+  }
+
+  all<R>(target: Compilable<R> | StatementDef<R, Params>, params?: Params): Promise<R[]> {
+    const [statement, values] = this.bind(target, params);
+    return Promise.resolve(statement.all(...values) as R[]);
+  }
+
+  first<R>(target: Compilable<R> | StatementDef<R, Params>, params?: Params): Promise<R | undefined> {
+    const [statement, values] = this.bind(target, params);
+    return Promise.resolve(statement.get(...values) as R | undefined);
+  }
+
+  run(target: Compilable<unknown> | StatementDef<unknown, Params>, params?: Params): Promise<Changed> {
+    const [statement, values] = this.bind(target, params);
+    return Promise.resolve({ changes: statement.run(...values).changes });
+  }
+
+  // --- Engine
+
+  read<T>(work: (q: Queries) => Promise<T>): Promise<T> {
+    refuseNesting();
+    return this.serial.run(() => this.inTransaction(this.control.beginRead, work));
+  }
+
+  write<T>(work: (q: Queries) => Promise<T>, options: WriteOptions = {}): Promise<T> {
+    refuseNesting();
+    return this.serial.run(() =>
+      options.bulk
+        ? withTemporaryTablesOnDisk(this.sqlite, () => this.inTransaction(this.control.beginWrite, work))
+        : this.inTransaction(this.control.beginWrite, work),
+    );
+  }
+
+  private async inTransaction<T>(begin: BetterSqlite3.Statement, work: (q: Queries) => Promise<T>): Promise<T> {
+    try {
+      begin.run();
+      const result = await insideTransaction.run(true, () => work(this));
+      this.control.commit.run();
+      return result;
+    } catch (error) {
+      if (this.sqlite.open && this.sqlite.inTransaction) this.control.rollback.run();
+      throw translateSqliteError(error);
+    }
+  }
+
+  async kept<T>(key: string, compute: (q: Queries) => Promise<T>): Promise<T> {
+    refuseNesting();
+    // A commit by another connection moves data_version; one through this connection moves total_changes.
+    const dataVersion = this.marks.dataVersion.get() as number;
+    const totalChanges = this.marks.totalChanges.get() as number;
+    if (dataVersion !== this.keptAt.dataVersion || totalChanges !== this.keptAt.totalChanges || this.keptValues.size >= KEPT_LIMIT) {
+      this.keptValues.clear();
+      this.keptAt = { dataVersion, totalChanges };
+    }
+    const kept = this.keptValues.get(key) as T | undefined;
+    if (kept !== undefined) return kept;
+    const value = await this.read(compute);
+    // Kept only if nothing changed meanwhile: the value belongs to the marks it was computed under.
+    if (value !== undefined && this.keptAt.dataVersion === dataVersion && this.keptAt.totalChanges === totalChanges) this.keptValues.set(key, value);
+    return value;
+  }
+
+  async scratchKeys(q: Queries): Promise<ScratchKeys> {
+    void q; // the scratch table lives on this engine's one connection, inside the caller's transaction
+    return new SqliteScratchKeys(this.sqlite);
+  }
+
+  checkIntegrity(): Promise<EngineIntegrity> {
+    return this.serial.run(async () => {
+      const integrity = (this.sqlite.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
+      const foreignKeyProblems = (this.sqlite.pragma('foreign_key_check') as unknown[]).length;
+      return { integrity, foreignKeyProblems };
+    });
+  }
+
+  close(): Promise<void> {
+    return (this.closing ??= this.serial.run(async () => {
+      this.bySql.clear();
+      this.prepared.clear();
+      this.keptValues.clear();
+      if (this.sqlite.open) this.sqlite.close();
+    }));
+  }
+}
