@@ -3,12 +3,12 @@
 // other terminals appear as they count. Undo takes back this tab's last scan; a line can be edited.
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import type { Stocktake, StocktakeLine } from '../../../shared/index.ts';
-import { ApiError } from '../api-client.ts';
-import { playError, playSuccess, warmUpAudio } from '../feedback-sounds.ts';
-import { useScanCapture } from '../scan-capture.ts';
-import { loadSettings } from '../storage.ts';
+import { ApiError } from '../api/api-client.ts';
+import { playError, playSuccess, warmUpAudio } from '../scan/feedback-sounds.ts';
+import { useScanCapture } from '../scan/scan-capture.ts';
+import { loadSettings } from '../settings/ui-settings.ts';
 import { type QueuedScan, loadQueue, newScanId, saveQueue, terminalName } from './scan-queue.ts';
-import { StockHistory } from './StockHistory.tsx';
+import { StockHistory } from '../scan/StockHistory.tsx';
 import { go, stocktakeHref } from './stocktake-route.ts';
 import { stocktakeClient } from './stocktake-client.ts';
 

@@ -3,9 +3,9 @@
 // in #stocktake…
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import type { Stocktake, Warehouse } from '../../../shared/index.ts';
-import { ApiError } from '../api-client.ts';
-import type { Session } from '../App.tsx';
-import { WarehouseSelect } from '../WarehouseSelect.tsx';
+import { ApiError } from '../api/api-client.ts';
+import type { Session } from '../app/App.tsx';
+import { WarehouseSelect } from '../common/WarehouseSelect.tsx';
 import { CountView } from './CountView.tsx';
 import { ReviewView } from './ReviewView.tsx';
 import { go, stocktakeHref, useStocktakeRoute } from './stocktake-route.ts';

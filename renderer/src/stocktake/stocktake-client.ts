@@ -25,8 +25,8 @@ import {
   undoResultSchema,
   type UndoResult,
 } from '../../../shared/index.ts';
-import { requestJson } from '../api-client.ts';
-import { loadToken } from '../storage.ts';
+import { requestJson } from '../api/api-client.ts';
+import { loadToken } from '../app/account-storage.ts';
 
 const UNREACHABLE = 'The server cannot be reached. Scans are kept and sent when it is back.';
 

@@ -1,14 +1,14 @@
 // Who is signed in decides what is shown: the sign-in screen, or the scanner. A sign-in link's code
 // (`#signin=…`) is exchanged once and removed from the address bar; the token is kept on this device.
 import { useCallback, useEffect, useState } from 'react';
-import type { AccountInfo } from '../../shared/index.ts';
-import { ApiError, type ApiClient, createApiClient, redeemSignInCode } from './api-client.ts';
+import type { AccountInfo } from '../../../shared/index.ts';
+import { ApiError, type ApiClient, createApiClient, redeemSignInCode } from '../api/api-client.ts';
 import { type SignInOffer, desktopBridge } from './desktop-bridge.ts';
 import { ScannerScreen } from './ScannerScreen.tsx';
 import { SignInScreen } from './SignInScreen.tsx';
-import { StocktakeRouter } from './stocktake/StocktakeScreen.tsx';
+import { StocktakeRouter } from '../stocktake/StocktakeScreen.tsx';
 import { takeSignInCode } from './signin-link.ts';
-import { loadToken, saveToken } from './storage.ts';
+import { loadToken, saveToken } from './account-storage.ts';
 
 export interface Session {
   client: ApiClient;

@@ -1,7 +1,7 @@
 // One barcode as a person at the shelf sees it: big name, barcode, and quantity per warehouse.
-import type { StockRecord } from '../../shared/index.ts';
-import { type BarcodeInfo, describe } from './lookup.ts';
-import { StockHistory } from './stocktake/StockHistory.tsx';
+import type { StockRecord } from '../../../shared/index.ts';
+import { type BarcodeInfo, describe } from './barcode-lookup.ts';
+import { StockHistory } from './StockHistory.tsx';
 
 export type CardState = 'loading' | 'found' | 'unknown' | 'error';
 

@@ -1,7 +1,7 @@
 // The stock history of one barcode, newest first, loaded when opened; "Older" pages back with the cursor.
 import { useState } from 'react';
 import type { HistoryEntry } from '../../../shared/index.ts';
-import { stocktakeClient } from './stocktake-client.ts';
+import { stocktakeClient } from '../stocktake/stocktake-client.ts';
 
 export function StockHistory({ barcode }: { barcode: string }) {
   const [entries, setEntries] = useState<HistoryEntry[] | null>(null);

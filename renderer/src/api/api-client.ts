@@ -25,7 +25,7 @@ import {
   signInResponseSchema,
   updateResponseSchema,
   warehouseListSchema,
-} from '../../shared/index.ts';
+} from '../../../shared/index.ts';
 
 /** A request the server refused as a whole (`{"detail": …}`), or that never got an answer. */
 export class ApiError extends Error {

@@ -3,17 +3,18 @@
 // posts them in one request. Everything works from the keyboard: F2/F3/F4 switch modes, Esc lets go
 // of a field.
 import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { MAX_BARCODES_PER_READ, MAX_ROWS_PER_UPDATE, type Warehouse } from '../../shared/index.ts';
-import { ApiError, type RowInput } from './api-client.ts';
+import { MAX_BARCODES_PER_READ, MAX_ROWS_PER_UPDATE, type Warehouse } from '../../../shared/index.ts';
+import { ApiError, type RowInput } from '../api/api-client.ts';
 import type { Session } from './App.tsx';
-import { playError, playSuccess, warmUpAudio } from './feedback-sounds.ts';
-import { ListPanel, type ListRow } from './ListPanel.tsx';
-import { type BarcodeInfo, describe, lookUpBarcodes, quantityIn, splitBarcodeList } from './lookup.ts';
-import { useScanCapture } from './scan-capture.ts';
-import { SettingsPanel } from './SettingsPanel.tsx';
-import { type CardState, StockCard } from './StockCard.tsx';
-import { type UiSettings, loadSettings, loadWarehouse, saveSettings, saveWarehouse } from './storage.ts';
-import { WarehouseSelect } from './WarehouseSelect.tsx';
+import { playError, playSuccess, warmUpAudio } from '../scan/feedback-sounds.ts';
+import { ListPanel, type ListRow } from '../list/ListPanel.tsx';
+import { type BarcodeInfo, describe, lookUpBarcodes, quantityIn, splitBarcodeList } from '../scan/barcode-lookup.ts';
+import { useScanCapture } from '../scan/scan-capture.ts';
+import { SettingsPanel } from '../settings/SettingsPanel.tsx';
+import { type CardState, StockCard } from '../scan/StockCard.tsx';
+import { type UiSettings, loadSettings, saveSettings } from '../settings/ui-settings.ts';
+import { loadWarehouse, saveWarehouse } from './account-storage.ts';
+import { WarehouseSelect } from '../common/WarehouseSelect.tsx';
 
 type Mode = 'lookup' | 'set' | 'list';
 const MODES: { mode: Mode; label: string; key: string }[] = [
