@@ -4,8 +4,9 @@
 // of a field.
 import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { MAX_BARCODES_PER_READ, MAX_ROWS_PER_UPDATE, type Warehouse } from '../../../shared/index.ts';
-import { ApiError, type RowInput } from '../api/api-client.ts';
-import type { Session } from './App.tsx';
+import type { RowInput } from '../api/api-client.ts';
+import { ApiError } from '../api/request-json.ts';
+import { useSession } from '../api/session-context.tsx';
 import { playError, playSuccess, warmUpAudio } from '../scan/feedback-sounds.ts';
 import { ListPanel, type ListRow } from '../list/ListPanel.tsx';
 import { type BarcodeInfo, describe, lookUpBarcodes, quantityIn, splitBarcodeList } from '../scan/barcode-lookup.ts';
@@ -58,8 +59,8 @@ function cardStateOf(info: BarcodeInfo): CardState {
   return info.records.length > 0 ? 'found' : 'unknown';
 }
 
-export function ScannerScreen({ session, onSignOut }: { session: Session; onSignOut: (message?: string) => void }) {
-  const { client, account } = session;
+export function ScannerScreen({ onSignOut }: { onSignOut: (message?: string) => void }) {
+  const { client, account } = useSession();
   const withWarehouses = account.warehouses_enabled;
   const [mode, setMode] = useState<Mode>('lookup');
   const [settings, setSettings] = useState<UiSettings>(loadSettings);
