@@ -5,6 +5,19 @@ import { StockHistory } from './StockHistory.tsx';
 
 export type CardState = 'loading' | 'found' | 'unknown' | 'error';
 
+/** A barcode shown on a StockCard: a looked-up one, or the target of Set stock. */
+export interface CardEntry {
+  id: number;
+  barcode: string;
+  state: CardState;
+  info?: BarcodeInfo;
+  message?: string;
+}
+
+export function cardStateOf(info: BarcodeInfo): CardState {
+  return info.records.length > 0 ? 'found' : 'unknown';
+}
+
 export function StockCard(props: {
   barcode: string;
   state: CardState;
