@@ -1,5 +1,5 @@
-// Who is signed in decides what is shown: the sign-in screen, or the scanner. A sign-in link's code
-// (`#signin=…`) is exchanged once and removed from the address bar; the token is kept on this device.
+// Who is signed in decides what is shown: the sign-in screen, or the scanner and stocktake views with
+// the session's one API client. Signs in by link code, remembered token or the desktop's offer.
 import { useCallback, useEffect, useState } from 'react';
 import { createApiClient, redeemSignInCode } from '../api/api-client.ts';
 import { ApiError } from '../api/request-json.ts';
@@ -19,6 +19,8 @@ type State =
 export function App() {
   const [state, setState] = useState<State>({ kind: 'starting' });
 
+  // A sign-in link's code (`#signin=…`) is exchanged once and removed from the address bar; the token
+  // is kept on this device until sign-out.
   const signInWithToken = useCallback(async (token: string) => {
     const client = createApiClient(token);
     const account = await client.account();

@@ -1,6 +1,5 @@
-// Scan to count: every scan adds one to its line (a typed amount with the form); scans wait in a
-// stored queue until the server has them, so a restart or a lost connection loses none. Lines of the
-// other terminals appear as they count. Undo takes back this tab's last scan; a line can be edited.
+// Scan to count: every scan adds one to its line (a typed amount with the form), and waits in a stored
+// queue until the server has it. Other terminals' lines appear as they count; undo and edits fix counts.
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import type { Stocktake, StocktakeLine } from '../../../shared/index.ts';
 import { ApiError } from '../api/request-json.ts';

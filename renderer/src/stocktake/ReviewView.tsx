@@ -1,6 +1,5 @@
-// Review and commit: book vs counted and the difference per line, what was expected but not scanned,
-// the unknown barcodes; then the commit, with setting the not-scanned lines to zero as an explicit,
-// confirmed choice. After the commit the session is read-only and shows what was applied.
+// Review and commit: book vs counted per line, what was expected but not scanned, the unknown
+// barcodes; then the confirmed commit, after which the session is read-only and shows what was applied.
 import { useCallback, useEffect, useState } from 'react';
 import type { CommitResult, StocktakeReview } from '../../../shared/index.ts';
 import { useSession } from '../api/session-context.tsx';
@@ -23,6 +22,7 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: (error: u
   }, [client, id, onFailure]);
   useEffect(load, [load]);
 
+  // Setting the not-scanned lines to zero is an explicit choice, confirmed with the rest of the commit.
   const commit = () => {
     setBusy(true);
     setError(null);

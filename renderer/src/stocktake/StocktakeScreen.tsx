@@ -1,6 +1,5 @@
-// Stocktakes in the scanner UI: the sessions of the account and a form to start one; a chosen
-// session opens its count view, then its review. Shown instead of the scanner while the address ends
-// in #stocktake…
+// Stocktakes, shown instead of the scanner while the address ends in #stocktake…: the account's
+// sessions and a form to start one; a chosen session opens its count view, then its review.
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import type { Stocktake, Warehouse } from '../../../shared/index.ts';
 import { ApiError } from '../api/request-json.ts';
