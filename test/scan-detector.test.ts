@@ -1,6 +1,6 @@
 // The scan detector on synthetic key timings: people, fast typists, scanners, and their mixtures.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SCAN_SETTINGS, type KeyLike, type KeyVerdict, createScanDetector } from '../renderer/src/scan-detector.ts';
+import { DEFAULT_SCAN_SETTINGS, type KeyLike, type KeyVerdict, createScanDetector } from '../renderer/src/scan/scan-detector.ts';
 import { mulberry32 as seeded } from './support/seeded-random.ts';
 
 /** Key events of `text` (one per character, as KeyboardEvent.key gives them) then `suffix`, `gap()` ms apart. */

@@ -1,21 +1,21 @@
-// Scan to count: every scan adds one to its line (a typed amount with the form); scans wait in a
-// stored queue until the server has them, so a restart or a lost connection loses none. Lines of the
-// other terminals appear as they count. Undo takes back this tab's last scan; a line can be edited.
+// Scan to count: every scan adds one to its line (a typed amount with the form), and waits in a stored
+// queue until the server has it. Other terminals' lines appear as they count; undo and edits fix counts.
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import type { Stocktake, StocktakeLine } from '../../../shared/index.ts';
-import { ApiError } from '../api-client.ts';
-import { playError, playSuccess, warmUpAudio } from '../feedback-sounds.ts';
-import { useScanCapture } from '../scan-capture.ts';
-import { loadSettings } from '../storage.ts';
+import { ApiError } from '../api/request-json.ts';
+import { useSession } from '../api/session-context.tsx';
+import { playError, playSuccess, warmUpAudio } from '../scan/feedback-sounds.ts';
+import { useScanCapture } from '../scan/scan-capture.ts';
+import { loadSettings } from '../settings/ui-settings.ts';
 import { type QueuedScan, loadQueue, newScanId, saveQueue, terminalName } from './scan-queue.ts';
-import { StockHistory } from './StockHistory.tsx';
+import { StockHistory } from '../scan/StockHistory.tsx';
 import { go, stocktakeHref } from './stocktake-route.ts';
-import { stocktakeClient } from './stocktake-client.ts';
 
 const RETRY_MS = 1000;
 const REFRESH_MS = 2000;
 
 export function CountView({ id, onFailure }: { id: number; onFailure: (error: unknown) => void }) {
+  const { client } = useSession();
   const [settings] = useState(loadSettings);
   const [session, setSession] = useState<Stocktake | null>(null);
   const [lines, setLines] = useState<StocktakeLine[]>([]);
@@ -46,7 +46,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: (error: un
   }, []);
 
   const refresh = useCallback(() => {
-    Promise.all([stocktakeClient.get(id), stocktakeClient.lines(id)]).then(
+    Promise.all([client.stocktake.get(id), client.stocktake.lines(id)]).then(
       ([s, l]) => {
         setSession(s);
         setLines(l);
@@ -57,7 +57,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: (error: un
         else onFailure(e);
       },
     );
-  }, [id, onFailure]);
+  }, [client, id, onFailure]);
 
   const setQueue = useCallback(
     (next: QueuedScan[]) => {
@@ -76,7 +76,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: (error: un
       while (queue.current.length > 0) {
         const next = queue.current[0]!;
         try {
-          const result = await stocktakeClient.scan(id, { ...next, terminal: terminal.current });
+          const result = await client.stocktake.scan(id, { ...next, terminal: terminal.current });
           mergeLine(result.line);
           setOffline(false);
           // The sound says what the server made of the scan: counted, or queued as unknown.
@@ -98,7 +98,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: (error: un
     } finally {
       flushing.current = false;
     }
-  }, [id, mergeLine, feedback, onFailure, setQueue]);
+  }, [client, id, mergeLine, feedback, onFailure, setQueue]);
 
   useEffect(() => {
     refresh();
@@ -139,7 +139,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: (error: un
       setQueue(queue.current.slice(0, -1));
       return feedback('ok', `Undone: ${last.barcode} -${last.amount}`);
     }
-    stocktakeClient.undo(id, terminal.current).then(
+    client.stocktake.undo(id, terminal.current).then(
       (result) => {
         feedback('ok', `Undone: ${result.undone.barcode} -${result.undone.amount}`);
         refresh();
@@ -153,7 +153,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: (error: un
     if (!editing) return;
     const n = Number(editing.value);
     if (!Number.isInteger(n) || n < 0) return feedback('error', 'A count is a whole number of at least 0.');
-    stocktakeClient.setCount(id, editing.line, n).then(
+    client.stocktake.setCount(id, editing.line, n).then(
       (line) => {
         mergeLine(line);
         setEditing(null);
@@ -164,7 +164,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: (error: un
   };
 
   const resolve = (line: StocktakeLine, resolution: 'ignored' | 'kept') =>
-    stocktakeClient.resolve(id, line.id, resolution).then(mergeLine, (e: unknown) => feedback('error', (e as Error).message));
+    client.stocktake.resolve(id, line.id, resolution).then(mergeLine, (e: unknown) => feedback('error', (e as Error).message));
 
   const pendingBy = new Map<string, number>();
   for (const scan of pending) pendingBy.set(scan.barcode, (pendingBy.get(scan.barcode) ?? 0) + scan.amount);

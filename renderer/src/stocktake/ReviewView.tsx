@@ -1,12 +1,12 @@
-// Review and commit: book vs counted and the difference per line, what was expected but not scanned,
-// the unknown barcodes; then the commit, with setting the not-scanned lines to zero as an explicit,
-// confirmed choice. After the commit the session is read-only and shows what was applied.
+// Review and commit: book vs counted per line, what was expected but not scanned, the unknown
+// barcodes; then the confirmed commit, after which the session is read-only and shows what was applied.
 import { useCallback, useEffect, useState } from 'react';
 import type { CommitResult, StocktakeReview } from '../../../shared/index.ts';
+import { useSession } from '../api/session-context.tsx';
 import { stocktakeHref } from './stocktake-route.ts';
-import { stocktakeClient } from './stocktake-client.ts';
 
 export function ReviewView({ id, onFailure }: { id: number; onFailure: (error: unknown) => void }) {
+  const { client } = useSession();
   const [review, setReview] = useState<StocktakeReview | null>(null);
   const [zero, setZero] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -15,17 +15,18 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: (error: u
   const [error, setError] = useState<string | null>(null);
 
   const load = useCallback(() => {
-    stocktakeClient.review(id).then(setReview, (e: unknown) => {
+    client.stocktake.review(id).then(setReview, (e: unknown) => {
       setError((e as Error).message);
       onFailure(e);
     });
-  }, [id, onFailure]);
+  }, [client, id, onFailure]);
   useEffect(load, [load]);
 
+  // Setting the not-scanned lines to zero is an explicit choice, confirmed with the rest of the commit.
   const commit = () => {
     setBusy(true);
     setError(null);
-    stocktakeClient
+    client.stocktake
       .commit(id, zero)
       .then(
         (answer) => {

@@ -1,19 +1,18 @@
-// Stocktakes in the scanner UI: the sessions of the account and a form to start one; a chosen
-// session opens its count view, then its review. Shown instead of the scanner while the address ends
-// in #stocktake…
+// Stocktakes, shown instead of the scanner while the address ends in #stocktake…: the account's
+// sessions and a form to start one; a chosen session opens its count view, then its review.
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import type { Stocktake, Warehouse } from '../../../shared/index.ts';
-import { ApiError } from '../api-client.ts';
-import type { Session } from '../App.tsx';
-import { WarehouseSelect } from '../WarehouseSelect.tsx';
+import { ApiError } from '../api/request-json.ts';
+import { useSession } from '../api/session-context.tsx';
+import { WarehouseSelect } from '../common/WarehouseSelect.tsx';
 import { CountView } from './CountView.tsx';
 import { ReviewView } from './ReviewView.tsx';
 import { go, stocktakeHref, useStocktakeRoute } from './stocktake-route.ts';
-import { stocktakeClient } from './stocktake-client.ts';
 import './stocktake.css';
 
 /** Renders the stocktake views on their addresses, `otherwise` (the scanner) elsewhere. */
-export function StocktakeRouter({ session, onSignOut, otherwise }: { session: Session; onSignOut: (message?: string) => void; otherwise: ReactNode }) {
+export function StocktakeRouter({ onSignOut, otherwise }: { onSignOut: (message?: string) => void; otherwise: ReactNode }) {
+  const { account } = useSession();
   const route = useStocktakeRoute();
   if (!route) return <>{otherwise}</>;
   const failed = (error: unknown) => {
@@ -24,7 +23,7 @@ export function StocktakeRouter({ session, onSignOut, otherwise }: { session: Se
       <header className="topbar">
         <h1>Stocktake</h1>
         <span className="account" data-testid="account">
-          {session.account.account}
+          {account.account}
         </span>
         <nav className="st-nav">
           <a href={stocktakeHref({ view: 'list' })}>All stocktakes</a>
@@ -33,14 +32,15 @@ export function StocktakeRouter({ session, onSignOut, otherwise }: { session: Se
           </a>
         </nav>
       </header>
-      {route.view === 'list' ? <StocktakeList session={session} onFailure={failed} /> : null}
+      {route.view === 'list' ? <StocktakeList onFailure={failed} /> : null}
       {route.view === 'count' ? <CountView key={route.id} id={route.id} onFailure={failed} /> : null}
       {route.view === 'review' ? <ReviewView key={route.id} id={route.id} onFailure={failed} /> : null}
     </div>
   );
 }
 
-function StocktakeList({ session, onFailure }: { session: Session; onFailure: (error: unknown) => void }) {
+function StocktakeList({ onFailure }: { onFailure: (error: unknown) => void }) {
+  const session = useSession();
   const withWarehouses = session.account.warehouses_enabled;
   const [sessions, setSessions] = useState<Stocktake[] | null>(null);
   const [warehouses, setWarehouses] = useState<Warehouse[]>([]);
@@ -50,7 +50,7 @@ function StocktakeList({ session, onFailure }: { session: Session; onFailure: (e
   const [message, setMessage] = useState<string | null>(null);
 
   useEffect(() => {
-    stocktakeClient.list().then(setSessions, (e: unknown) => {
+    session.client.stocktake.list().then(setSessions, (e: unknown) => {
       setMessage((e as Error).message);
       onFailure(e);
     });
@@ -65,7 +65,7 @@ function StocktakeList({ session, onFailure }: { session: Session; onFailure: (e
   const start = (event: FormEvent) => {
     event.preventDefault();
     setMessage(null);
-    stocktakeClient
+    session.client.stocktake
       .create({ ...(name.trim() ? { name: name.trim() } : {}), ...(withWarehouses ? { warehouse_name: warehouse } : {}), blind })
       .then((created) => go({ view: 'count', id: created.id }), (e: unknown) => setMessage((e as Error).message));
   };

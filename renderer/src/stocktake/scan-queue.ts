@@ -1,7 +1,7 @@
-// Scans on their way to the server, kept in localStorage until the server has them: a closed tab, a
-// lost connection or a restarting server loses no scan. Each scan carries its own scan_id, so a scan
-// sent again after an answer was lost is counted once by the server.
+// Stocktake scans on their way to the server, kept in localStorage until the server has them: a closed
+// tab, a lost connection or a restarting server loses no scan.
 
+/** Each scan carries its own scan_id, so a scan sent again after an answer was lost is counted once. */
 export interface QueuedScan {
   scan_id: string;
   barcode: string;

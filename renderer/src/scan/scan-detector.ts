@@ -1,7 +1,8 @@
-// Tells a barcode scanner from a person by key timing. A keyboard-wedge scanner "types" its code much
-// faster than anyone can and ends it with Enter (or Tab); a person types slower. Pure: it sees only
-// KeyboardEvent-like {key, timeStamp} values, so it is unit-tested without a browser
-// (test/scan-detector.test.ts) and the capture code around it (scan-capture.ts) stays thin.
+// Tells a barcode scanner from a person by key timing: a keyboard-wedge scanner "types" its code much
+// faster than anyone can and ends it with Enter (or Tab); a person types slower.
+
+// Pure: it sees only KeyboardEvent-like {key, timeStamp} values, so it is unit-tested without a
+// browser (test/scan-detector.test.ts) and the capture code around it (scan-capture.ts) stays thin.
 
 export interface KeyLike {
   /** KeyboardEvent.key: the character typed, or a key name such as "Enter" or "Shift". */

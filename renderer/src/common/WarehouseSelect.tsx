@@ -1,5 +1,5 @@
 // The warehouse picker of the scanner's top bar and of the new-stocktake form.
-import type { Warehouse } from '../../shared/index.ts';
+import type { Warehouse } from '../../../shared/index.ts';
 
 export function WarehouseSelect(props: {
   warehouses: readonly Warehouse[];

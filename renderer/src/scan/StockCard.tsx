@@ -1,9 +1,22 @@
 // One barcode as a person at the shelf sees it: big name, barcode, and quantity per warehouse.
-import type { StockRecord } from '../../shared/index.ts';
-import { type BarcodeInfo, describe } from './lookup.ts';
-import { StockHistory } from './stocktake/StockHistory.tsx';
+import type { StockRecord } from '../../../shared/index.ts';
+import { type BarcodeInfo, describe } from './barcode-lookup.ts';
+import { StockHistory } from './StockHistory.tsx';
 
 export type CardState = 'loading' | 'found' | 'unknown' | 'error';
+
+/** A barcode shown on a StockCard: a looked-up one, or the target of Set stock. */
+export interface CardEntry {
+  id: number;
+  barcode: string;
+  state: CardState;
+  info?: BarcodeInfo;
+  message?: string;
+}
+
+export function cardStateOf(info: BarcodeInfo): CardState {
+  return info.records.length > 0 ? 'found' : 'unknown';
+}
 
 export function StockCard(props: {
   barcode: string;

@@ -1,16 +1,17 @@
 // The stock history of one barcode, newest first, loaded when opened; "Older" pages back with the cursor.
 import { useState } from 'react';
 import type { HistoryEntry } from '../../../shared/index.ts';
-import { stocktakeClient } from './stocktake-client.ts';
+import { useSession } from '../api/session-context.tsx';
 
 export function StockHistory({ barcode }: { barcode: string }) {
+  const { client } = useSession();
   const [entries, setEntries] = useState<HistoryEntry[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const load = (after?: string) => {
     setError(null);
-    stocktakeClient.history(barcode, after).then(
+    client.history(barcode, after).then(
       (page) => {
         setEntries((prev) => [...(after ? (prev ?? []) : []), ...page.results]);
         setCursor(page.next_cursor);

@@ -1,6 +1,7 @@
 // Short tones, because the person looks at the shelf, not at the screen: one bright beep for
-// success, two low buzzes for an error. Web Audio, created on the first key press (browsers allow
-// sound only after a user gesture).
+// success, two low buzzes for an error.
+
+// Web Audio, created on the first key press: browsers allow sound only after a user gesture.
 let context: AudioContext | undefined;
 
 function audio(): AudioContext | undefined {

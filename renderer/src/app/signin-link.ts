@@ -1,5 +1,5 @@
 // The one-time code of a sign-in link (`http://host:port/#signin=<code>`), from the address bar or pasted text.
-import { SIGNIN_FRAGMENT_KEY } from '../../shared/index.ts';
+import { SIGNIN_FRAGMENT_KEY } from '../../../shared/index.ts';
 
 /** The code in the address bar, removed from it so it is never reused, bookmarked or left in history. */
 export function takeSignInCode(): string | null {

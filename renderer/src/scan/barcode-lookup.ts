@@ -1,6 +1,6 @@
 // Reads what the UI shows for barcodes: the stock records (the API) and the names behind them.
-import type { BarcodeLabel, StockRecord } from '../../shared/index.ts';
-import type { ApiClient } from './api-client.ts';
+import type { BarcodeLabel, StockRecord } from '../../../shared/index.ts';
+import type { ApiClient } from '../api/api-client.ts';
 
 export interface BarcodeInfo {
   barcode: string;

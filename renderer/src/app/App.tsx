@@ -1,19 +1,15 @@
-// Who is signed in decides what is shown: the sign-in screen, or the scanner. A sign-in link's code
-// (`#signin=…`) is exchanged once and removed from the address bar; the token is kept on this device.
+// Who is signed in decides what is shown: the sign-in screen, or the scanner and stocktake views with
+// the session's one API client. Signs in by link code, remembered token or the desktop's offer.
 import { useCallback, useEffect, useState } from 'react';
-import type { AccountInfo } from '../../shared/index.ts';
-import { ApiError, type ApiClient, createApiClient, redeemSignInCode } from './api-client.ts';
+import { createApiClient, redeemSignInCode } from '../api/api-client.ts';
+import { ApiError } from '../api/request-json.ts';
+import { type Session, SessionProvider } from '../api/session-context.tsx';
 import { type SignInOffer, desktopBridge } from './desktop-bridge.ts';
 import { ScannerScreen } from './ScannerScreen.tsx';
 import { SignInScreen } from './SignInScreen.tsx';
-import { StocktakeRouter } from './stocktake/StocktakeScreen.tsx';
+import { StocktakeRouter } from '../stocktake/StocktakeScreen.tsx';
 import { takeSignInCode } from './signin-link.ts';
-import { loadToken, saveToken } from './storage.ts';
-
-export interface Session {
-  client: ApiClient;
-  account: AccountInfo;
-}
+import { loadToken, saveToken } from './account-storage.ts';
 
 type State =
   | { kind: 'starting' }
@@ -23,6 +19,8 @@ type State =
 export function App() {
   const [state, setState] = useState<State>({ kind: 'starting' });
 
+  // A sign-in link's code (`#signin=…`) is exchanged once and removed from the address bar; the token
+  // is kept on this device until sign-out.
   const signInWithToken = useCallback(async (token: string) => {
     const client = createApiClient(token);
     const account = await client.account();
@@ -116,7 +114,11 @@ export function App() {
         />
       );
     case 'signed-in':
-      // Stocktake views (issue 5) on #stocktake…, the scanner everywhere else.
-      return <StocktakeRouter session={state.session} onSignOut={signOut} otherwise={<ScannerScreen session={state.session} onSignOut={signOut} />} />;
+      // Stocktake views on #stocktake…, the scanner everywhere else.
+      return (
+        <SessionProvider session={state.session}>
+          <StocktakeRouter onSignOut={signOut} otherwise={<ScannerScreen onSignOut={signOut} />} />
+        </SessionProvider>
+      );
   }
 }

@@ -1,6 +1,6 @@
 // Scan settings: how fast keys must come to count as a scan, the shortest scan, the scanner's suffix, sound.
 import { type FormEvent, useState } from 'react';
-import { SCAN_LIMITS, SUFFIX_CHOICES, type UiSettings, suffixName } from './storage.ts';
+import { SCAN_LIMITS, SUFFIX_CHOICES, type UiSettings, suffixName } from './ui-settings.ts';
 
 export function SettingsPanel(props: { settings: UiSettings; onSave: (settings: UiSettings) => void; onCancel: () => void }) {
   const [gap, setGap] = useState(String(props.settings.scan.maxGapMs));

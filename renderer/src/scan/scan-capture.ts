@@ -1,6 +1,5 @@
 // Window-level capture of scans: one keydown listener in the capture phase feeds the scan detector,
-// whatever has focus. A scan's suffix key is swallowed there, before any button or form sees it.
-// Characters of a scan that landed in a focused text field are taken back out of it.
+// whatever has focus, and reports each scan.
 import { useEffect, useRef } from 'react';
 import { type ScanSettings, createScanDetector } from './scan-detector.ts';
 
@@ -22,8 +21,10 @@ interface Snapshot {
 }
 
 /**
- * Calls `onScan(code)` for every scan, in the order scanned. `onKey` sees every key first (used to
- * unlock audio). The listener stays the same while settings change; the latest callbacks are used.
+ * Calls `onScan(code)` for every scan, in the order scanned. A scan's suffix key is swallowed here,
+ * before any button or form sees it; characters of a scan that landed in a focused text field are
+ * taken back out of it. `onKey` sees every key first (used to unlock audio). The listener stays the
+ * same while settings change; the latest callbacks are used.
  */
 export function useScanCapture(settings: ScanSettings, onScan: (code: string) => void, onKey?: () => void): void {
   const onScanRef = useRef(onScan);

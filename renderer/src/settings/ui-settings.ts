@@ -1,28 +1,7 @@
-// What the UI remembers on this device (localStorage): the token, the scan settings, the chosen
-// warehouse per account, and whether sounds are on. Bad or missing values fall back to defaults.
-import { DEFAULT_SCAN_SETTINGS, type ScanSettings } from './scan-detector.ts';
-
-const PREFIX = 'barcode-inventory.';
-
-function read(key: string): string | null {
-  try {
-    return localStorage.getItem(PREFIX + key);
-  } catch {
-    return null;
-  }
-}
-
-function write(key: string, value: string | null): void {
-  try {
-    if (value === null) localStorage.removeItem(PREFIX + key);
-    else localStorage.setItem(PREFIX + key, value);
-  } catch {
-    // Storage may be disabled (private windows): the UI still works for this visit.
-  }
-}
-
-export const loadToken = (): string | null => read('token');
-export const saveToken = (token: string | null): void => write('token', token);
+// The scan settings and the sound switch, remembered on this device; bad or missing values fall back
+// to the defaults.
+import { readStored, writeStored } from '../common/device-storage.ts';
+import { DEFAULT_SCAN_SETTINGS, type ScanSettings } from '../scan/scan-detector.ts';
 
 export interface UiSettings {
   scan: ScanSettings;
@@ -45,7 +24,7 @@ export const SUFFIX_CHOICES: Record<string, readonly string[]> = {
 export function loadSettings(): UiSettings {
   let stored: Record<string, unknown> = {};
   try {
-    const parsed: unknown = JSON.parse(read('settings') ?? '{}');
+    const parsed: unknown = JSON.parse(readStored('settings') ?? '{}');
     if (parsed && typeof parsed === 'object') stored = parsed as Record<string, unknown>;
   } catch {
     // unreadable settings: defaults
@@ -67,7 +46,7 @@ export function suffixName(terminators: readonly string[]): string {
 }
 
 export function saveSettings(settings: UiSettings): void {
-  write(
+  writeStored(
     'settings',
     JSON.stringify({
       maxGapMs: settings.scan.maxGapMs,
@@ -77,6 +56,3 @@ export function saveSettings(settings: UiSettings): void {
     }),
   );
 }
-
-export const loadWarehouse = (account: string): string | null => read(`warehouse.${account}`);
-export const saveWarehouse = (account: string, name: string): void => write(`warehouse.${account}`, name);

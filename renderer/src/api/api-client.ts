@@ -1,5 +1,5 @@
-// The UI's only way to the server: same-origin HTTP with the account's token. Every answer is parsed
-// with the shared zod schemas, and rows are checked with the server's own rules before they are sent.
+// Every call the UI makes to the server, made with the token of the signed-in account: stock, names,
+// warehouses, history and stocktakes. Rows are checked with the server's own rules before they are sent.
 import type { z } from 'zod';
 import {
   ACCOUNT_PATH,
@@ -8,69 +8,47 @@ import {
   MAX_BARCODES_PER_READ,
   MAX_ROWS_PER_UPDATE,
   SIGNIN_PATH,
+  STOCKTAKES_PATH,
+  STOCK_HISTORY_PATH,
   WAREHOUSES_PATH,
   type AccountInfo,
   type BarcodeLabel,
+  type CommitResult,
+  type CreateStocktakeBody,
   type FieldErrors,
+  type HistoryPage,
   type ReadResponse,
+  type ScanResult,
   type SignInResponse,
+  type Stocktake,
+  type StocktakeLine,
+  type StocktakeReview,
+  type UndoResult,
+  type UnknownResolution,
   type UpdateResponse,
   type UpdateRow,
   type Warehouse,
   accountInfoSchema,
   checkUpdateRow,
+  commitResultSchema,
+  historyPageSchema,
   labelsResponseSchema,
   readResponseSchema,
-  requestErrorSchema,
+  scanResultSchema,
   signInResponseSchema,
+  stocktakeLineListSchema,
+  stocktakeLineSchema,
+  stocktakeListSchema,
+  stocktakePath,
+  stocktakeReviewSchema,
+  stocktakeSchema,
+  undoResultSchema,
   updateResponseSchema,
   warehouseListSchema,
-} from '../../shared/index.ts';
+} from '../../../shared/index.ts';
+import { ApiError, requestJson } from './request-json.ts';
 
-/** A request the server refused as a whole (`{"detail": …}`), or that never got an answer. */
-export class ApiError extends Error {
-  readonly status: number;
-  constructor(status: number, message: string) {
-    super(message);
-    this.status = status;
-  }
-  get unauthorized(): boolean {
-    return this.status === 401;
-  }
-}
-
-/** How a request is sent; the body, if any, goes as JSON. */
-export interface RequestOptions {
-  method?: string;
-  body?: unknown;
-  token?: string | null;
-  /** What the user is told when the request never gets an answer: each screen says what happens to its work. */
-  unreachable?: string;
-}
-
-/** One request to the server: an answer that matches `schema`, or an ApiError with a message for the user. */
-export async function requestJson<S extends z.ZodType>(schema: S, path: string, options: RequestOptions = {}): Promise<z.infer<S>> {
-  const { method = 'GET', body, token, unreachable = 'The server cannot be reached. Is barcode-inventory still running?' } = options;
-  const headers = new Headers({ Accept: 'application/json' });
-  if (token) headers.set('Authorization', `Token ${token}`);
-  if (body !== undefined) headers.set('Content-Type', 'application/json');
-  let response: Response;
-  try {
-    response = await fetch(path, { method, headers, cache: 'no-store', ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  } catch {
-    throw new ApiError(0, unreachable);
-  }
-  const json: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const parsed = requestErrorSchema.safeParse(json);
-    throw new ApiError(response.status, parsed.success ? parsed.data.detail : `The server answered ${response.status}.`);
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new ApiError(response.status, 'The server sent an answer this UI does not understand.');
-  return parsed.data;
-}
-
-/** Exchanges a one-time code of a sign-in link for the account's token. */
+/** Exchanges a one-time code of a sign-in link for the account's token; the only call made before sign-in. */
 export function redeemSignInCode(code: string): Promise<SignInResponse> {
   return requestJson(signInResponseSchema, SIGNIN_PATH, { method: 'POST', body: { code } });
 }
@@ -85,6 +63,27 @@ export interface RowInput {
 /** Outcome of a row sent in an update: its record, or its errors (found locally or by the server). */
 export type RowOutcome = { ok: true; quantity: number } | { ok: false; errors: FieldErrors };
 
+/** One scan of a stocktake as the count view sends it. */
+export interface StocktakeScan {
+  barcode: string;
+  amount: number;
+  scan_id: string;
+  terminal: string;
+}
+
+export interface StocktakeCalls {
+  list(): Promise<Stocktake[]>;
+  create(body: Partial<CreateStocktakeBody>): Promise<Stocktake>;
+  get(id: number): Promise<Stocktake>;
+  lines(id: number): Promise<StocktakeLine[]>;
+  scan(id: number, scan: StocktakeScan): Promise<ScanResult>;
+  undo(id: number, terminal: string): Promise<UndoResult>;
+  setCount(id: number, line: number, counted: number): Promise<StocktakeLine>;
+  resolve(id: number, line: number, resolution: UnknownResolution): Promise<StocktakeLine>;
+  review(id: number): Promise<StocktakeReview>;
+  commit(id: number, zeroUncounted: boolean): Promise<CommitResult>;
+}
+
 export interface ApiClient {
   account(): Promise<AccountInfo>;
   warehouses(): Promise<Warehouse[]>;
@@ -92,7 +91,13 @@ export interface ApiClient {
   labels(barcodes: readonly string[]): Promise<Record<string, BarcodeLabel>>;
   /** Posts valid rows in one request; returns one outcome per given row, in order. */
   updateStock(rows: readonly RowInput[], warehousesEnabled: boolean): Promise<RowOutcome[]>;
+  /** One page (20 entries, newest first) of a barcode's stock changes; `cursor` pages back. */
+  history(barcode: string, cursor?: string): Promise<HistoryPage>;
+  stocktake: StocktakeCalls;
 }
+
+/** What stocktake (and history) calls tell the user when the server is away: counting goes on offline. */
+const STOCKTAKE_UNREACHABLE = 'The server cannot be reached. Scans are kept and sent when it is back.';
 
 function barcodesQuery(barcodes: readonly string[]): string {
   if (barcodes.length === 0 || barcodes.length > MAX_BARCODES_PER_READ) {
@@ -102,7 +107,11 @@ function barcodesQuery(barcodes: readonly string[]): string {
   return `?barcodes=${encodeURIComponent(barcodes.join(','))}`;
 }
 
+/** The client of one signed-in account: created once at sign-in, it holds the token for every call. */
 export function createApiClient(token: string): ApiClient {
+  const stocktakeCall = <S extends z.ZodType>(schema: S, path: string, method = 'GET', body?: unknown): Promise<z.infer<S>> =>
+    requestJson(schema, path, { method, body, token, unreachable: STOCKTAKE_UNREACHABLE });
+
   return {
     account: () => requestJson(accountInfoSchema, ACCOUNT_PATH, { token }),
     warehouses: () => requestJson(warehouseListSchema, WAREHOUSES_PATH, { token }),
@@ -140,6 +149,22 @@ export function createApiClient(token: string): ApiClient {
         }
       }
       return outcomes.map((o) => o ?? { ok: false, errors: { non_field_errors: 'Not sent.' } });
+    },
+
+    history: (barcode, cursor) =>
+      stocktakeCall(historyPageSchema, `${STOCK_HISTORY_PATH}?${new URLSearchParams({ barcode, limit: '20', ...(cursor ? { cursor } : {}) })}`),
+
+    stocktake: {
+      list: () => stocktakeCall(stocktakeListSchema, STOCKTAKES_PATH),
+      create: (body) => stocktakeCall(stocktakeSchema, STOCKTAKES_PATH, 'POST', body),
+      get: (id) => stocktakeCall(stocktakeSchema, stocktakePath(id)),
+      lines: (id) => stocktakeCall(stocktakeLineListSchema, stocktakePath(id, 'lines')),
+      scan: (id, scan) => stocktakeCall(scanResultSchema, stocktakePath(id, 'scans'), 'POST', scan),
+      undo: (id, terminal) => stocktakeCall(undoResultSchema, stocktakePath(id, 'undo'), 'POST', { terminal }),
+      setCount: (id, line, counted) => stocktakeCall(stocktakeLineSchema, stocktakePath(id, `lines/${line}`), 'PATCH', { counted }),
+      resolve: (id, line, resolution) => stocktakeCall(stocktakeLineSchema, stocktakePath(id, `lines/${line}`), 'PATCH', { resolution }),
+      review: (id) => stocktakeCall(stocktakeReviewSchema, stocktakePath(id, 'review')),
+      commit: (id, zeroUncounted) => stocktakeCall(commitResultSchema, stocktakePath(id, 'commit'), 'POST', { zero_uncounted: zeroUncounted }),
     },
   };
 }

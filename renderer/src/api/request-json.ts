@@ -1,0 +1,47 @@
+// The one place the UI calls fetch: a same-origin request whose answer is parsed with a shared zod
+// schema, and whose failure becomes an ApiError carrying a message the user can read.
+import type { z } from 'zod';
+import { requestErrorSchema } from '../../../shared/index.ts';
+
+/** A request the server refused as a whole (`{"detail": …}`), or that never got an answer (status 0). */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+  get unauthorized(): boolean {
+    return this.status === 401;
+  }
+}
+
+/** How a request is sent; the body, if any, goes as JSON. */
+export interface RequestOptions {
+  method?: string;
+  body?: unknown;
+  token?: string | null;
+  /** What the user is told when the request never gets an answer: each screen says what happens to its work. */
+  unreachable?: string;
+}
+
+/** One request to the server: an answer that matches `schema`, or an ApiError with a message for the user. */
+export async function requestJson<S extends z.ZodType>(schema: S, path: string, options: RequestOptions = {}): Promise<z.infer<S>> {
+  const { method = 'GET', body, token, unreachable = 'The server cannot be reached. Is barcode-inventory still running?' } = options;
+  const headers = new Headers({ Accept: 'application/json' });
+  if (token) headers.set('Authorization', `Token ${token}`);
+  if (body !== undefined) headers.set('Content-Type', 'application/json');
+  let response: Response;
+  try {
+    response = await fetch(path, { method, headers, cache: 'no-store', ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  } catch {
+    throw new ApiError(0, unreachable);
+  }
+  const json: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    const parsed = requestErrorSchema.safeParse(json);
+    throw new ApiError(response.status, parsed.success ? parsed.data.detail : `The server answered ${response.status}.`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new ApiError(response.status, 'The server sent an answer this UI does not understand.');
+  return parsed.data;
+}
