@@ -1,5 +1,5 @@
-// Wire shapes of the stock history: one entry per change of a quantity, newest first,
-// paged with an opaque cursor.
+// Wire shapes of the stock history: one entry per movement (a change of a quantity, made here or on
+// another instance), newest first in time order, paged with an opaque cursor.
 import { z } from 'zod';
 
 export const MAX_HISTORY_PAGE = 500;
@@ -15,14 +15,24 @@ export const historyQuerySchema = z
     since: isoInstant.optional().describe('Only changes at or after this instant (ISO 8601).'),
     until: isoInstant.optional().describe('Only changes before this instant (ISO 8601).'),
     limit: z.coerce.number().int().min(1).max(MAX_HISTORY_PAGE).default(DEFAULT_HISTORY_PAGE),
-    cursor: z.string().regex(/^\d+$/).optional().describe('The next_cursor of the previous page.'),
+    cursor: z
+      .string()
+      .regex(/^\d{16}-\d{5}-[a-z0-9]{4,32}$/)
+      .optional()
+      .describe('The next_cursor of the previous page.'),
   })
   .meta({ id: 'HistoryQuery' });
 export type HistoryQuery = z.infer<typeof historyQuerySchema>;
 
+export const movementKindSchema = z.enum(['set', 'count', 'adjust']);
+export type MovementKind = z.infer<typeof movementKindSchema>;
+
 export const historyEntrySchema = z
   .strictObject({
-    id: z.number().int(),
+    id: z.number().int().describe('Order in which this instance recorded it.'),
+    movement: z.string().describe('The movement\'s id on every instance: the instance that made it and its sequence there.'),
+    kind: movementKindSchema.describe('set (a quantity), count (a stocktake line: there were `value` then) or adjust (a change by `value`).'),
+    value: z.number().int(),
     barcode: z.string(),
     item: z.number().int(),
     liquid_stock: z.number().int().nullable(),
@@ -33,8 +43,10 @@ export const historyEntrySchema = z
     source: z.string(),
     reason: z.string().nullable(),
     reference: z.string().nullable(),
-    token: z.number().int().nullable().describe('Id of the API token that made the change.'),
-    created_at: z.string(),
+    token: z.number().int().nullable().describe('Id of the API token that made the change (on this instance).'),
+    hlc: z.string().describe('Hybrid logical clock timestamp: the order quantities are folded in.'),
+    occurred_at: z.string().describe('When it happened, by the clock of the instance that made it.'),
+    created_at: z.string().describe('When this instance recorded it.'),
   })
   .meta({ id: 'HistoryEntry' });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;

@@ -105,8 +105,25 @@ export const stocktakeLineSchema = z
     liquid_stock: z.number().int().nullable(),
     name: z.string().nullable().describe('Item name, and the variant name after " / ".'),
     counted: z.number().int(),
-    book_quantity: z.number().int().optional().describe('Absent while a blind session is counting, and for unknown barcodes.'),
-    difference: z.number().int().optional().describe('counted - book_quantity, when the book quantity is shown.'),
+    book_quantity: z
+      .number()
+      .int()
+      .optional()
+      .describe('Open session: the quantity on the books now; committed: what the count replaced. Absent while a blind session is counting, and for unknown barcodes.'),
+    difference: z
+      .number()
+      .int()
+      .optional()
+      .describe('Open session: what the commit will change (after_commit - book_quantity); committed: counted - book_quantity.'),
+    moved_since_count: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .describe(
+        'Open session: the net change recorded after the line was last counted (a sale at the till: -1), which stays applied on top of the count; null when a later set replaces the count.',
+      ),
+    after_commit: z.number().int().optional().describe('Open session: the quantity the commit will leave (the count, and what was recorded after it).'),
     resolution: unknownResolutionSchema.nullable().describe('Unknown barcodes only.'),
     zeroed: z.boolean().describe('Added by the commit: expected, not scanned, set to 0.'),
     updated_at: z.string(),

@@ -221,13 +221,16 @@ describe('update stock by barcode', () => {
       { barcode: '8690000000024', quantity: 1, warehouse_name: 'Backroom' },
     ]);
     const history = await inspect<Record<string, unknown>>(
-      "SELECT unit_id, warehouse_id, old_quantity, new_quantity, source, token_id FROM stock_history WHERE source = 'api' ORDER BY id",
+      "SELECT unit_id, warehouse_id, kind, value, seq, old_quantity, new_quantity, source, token_id FROM stock_history WHERE source = 'api' ORDER BY id",
     );
     const tokenId = (await inspect<{ id: number }>("SELECT t.id FROM api_tokens t JOIN accounts a ON a.id = t.account_id WHERE a.name = 'north'"))[0]!.id;
-    // The repeated row sets the same value again: not a change, so no second entry.
+    const before = (await inspect<{ seq: number }>("SELECT max(seq) AS seq FROM stock_history WHERE source = 'import'"))[0]!.seq;
+    // Every row is a set movement, numbered on from the import's: the repeated row too, which leaves
+    // the quantity at 9 (a set is a fact other instances must learn even when it changes nothing here).
     expect(history).toEqual([
-      { unit_id: expect.any(Number), warehouse_id: 10, old_quantity: 5, new_quantity: 9, source: 'api', token_id: tokenId },
-      { unit_id: expect.any(Number), warehouse_id: 11, old_quantity: null, new_quantity: 1, source: 'api', token_id: tokenId },
+      { unit_id: expect.any(Number), warehouse_id: 10, kind: 'set', value: 9, seq: before + 1, old_quantity: 5, new_quantity: 9, source: 'api', token_id: tokenId },
+      { unit_id: expect.any(Number), warehouse_id: 10, kind: 'set', value: 9, seq: before + 2, old_quantity: 9, new_quantity: 9, source: 'api', token_id: tokenId },
+      { unit_id: expect.any(Number), warehouse_id: 11, kind: 'set', value: 1, seq: before + 3, old_quantity: null, new_quantity: 1, source: 'api', token_id: tokenId },
     ]);
   });
 

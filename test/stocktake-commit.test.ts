@@ -79,13 +79,16 @@ describe('stocktake commit', () => {
     barcodes(120).forEach((barcode, i) => {
       expect(records.get(barcode)!.find((r) => 'warehouse' in r && r.warehouse === 70)!.quantity).toBe(i + 1);
     });
-    // Exactly one stocktake history entry per changed line (line 10 counted 10 = the book: no change).
+    // Exactly one count movement per line, also for line 10, which counted what the books said (10): a
+    // count is a fact, which other instances learn even when it changes nothing here.
     const history = await store.history.page(caller, { source: 'stocktake', limit: 500 });
-    expect(history.results).toHaveLength(119);
-    expect(new Set(history.results.map((h) => h.barcode)).size).toBe(119);
+    expect(history.results).toHaveLength(120);
+    expect(new Set(history.results.map((h) => h.barcode)).size).toBe(120);
+    expect(history.results.every((h) => h.kind === 'count')).toBe(true);
+    expect(history.results.find((h) => h.barcode === 'B0009')).toMatchObject({ old_quantity: 10, new_quantity: 10 });
     // Committing again changes nothing and answers the same result.
     expect(await store.stocktakes.commit(caller, id, { zero_uncounted: false })).toEqual(result);
-    expect((await store.history.page(caller, { source: 'stocktake', limit: 500 })).results).toHaveLength(119);
+    expect((await store.history.page(caller, { source: 'stocktake', limit: 500 })).results).toHaveLength(120);
   });
 
   it('reports per-line errors (a barcode renamed by an import after it was counted) and applies the others', async () => {

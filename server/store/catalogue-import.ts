@@ -4,13 +4,19 @@
 import type { Catalogue } from '../catalogue/catalogue-schema.ts';
 import { CatalogueWriter, type ImportSummary, writeCatalogue } from './catalogue-writer.ts';
 import type { Engine, Queries, ScratchKeys } from './engine.ts';
+import { MovementLog, type StoreClock } from './movements.ts';
 
 /** One bulk write for a streamed import: the writer and a scratch table for the uniqueness checks. */
-export function writeCatalogueStream<T>(engine: Engine, work: (writer: CatalogueWriter, scratch: ScratchKeys) => Promise<T>): Promise<T> {
+export function writeCatalogueStream<T>(engine: Engine, clock: StoreClock, work: (writer: CatalogueWriter, scratch: ScratchKeys) => Promise<T>): Promise<T> {
   return engine.write(async (q) => {
     const scratch = await engine.scratchKeys(q);
+    const log = await MovementLog.open(q, clock);
+    const writer = new CatalogueWriter(log);
     try {
-      return await work(new CatalogueWriter(q), scratch);
+      const result = await work(writer, scratch);
+      await writer.finish();
+      await log.close();
+      return result;
     } finally {
       await scratch.drop();
     }
@@ -45,7 +51,7 @@ async function namesOf(q: Queries, table: 'items' | 'variants', ids: number[]): 
 }
 
 /** Runs the import for real in a transaction that is then rolled back, and reports exactly what it changed. */
-export async function dryRunCatalogue(engine: Engine, catalogue: Catalogue): Promise<DryRunChanges> {
+export async function dryRunCatalogue(engine: Engine, clock: StoreClock, catalogue: Catalogue): Promise<DryRunChanges> {
   const itemIds = catalogue.accounts.flatMap((a) => a.items.map((i) => i.id));
   const variantIds = catalogue.accounts.flatMap((a) => a.items.flatMap((i) => (i.variants ?? []).map((v) => v.id)));
   try {
@@ -54,7 +60,7 @@ export async function dryRunCatalogue(engine: Engine, catalogue: Catalogue): Pro
       const variantsBefore = await namesOf(q, 'variants', variantIds);
       const last = await q.first(q.k.selectFrom('stock_history').select((eb) => eb.fn.max('id').as('id')));
       const changes: DryRunChanges = {
-        summary: await writeCatalogue(q, catalogue),
+        summary: await writeCatalogue(await MovementLog.open(q, clock), catalogue),
         newItems: [],
         renamedItems: [],
         newVariants: [],

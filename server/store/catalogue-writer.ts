@@ -5,6 +5,7 @@
 import type { Catalogue, CatalogueAccountHeader, CatalogueItem, CatalogueStockEntry } from '../catalogue/catalogue-schema.ts';
 import { type ApiError, apiError, isApiError } from '../errors.ts';
 import { type Param, type Queries, statement } from './engine.ts';
+import type { MovementLog } from './movements.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 import { type StockUnit, setQuantity } from './stock-write.ts';
 
@@ -64,13 +65,16 @@ const setUnitBarcode = statement('import.setUnitBarcode', (k, p: Param<{ id: num
 export class CatalogueWriter {
   readonly summary: ImportSummary = { accounts: 0, warehouses: 0, items: 0, variants: 0, barcodes: 0, quantitiesChanged: 0 };
   readonly problems: string[] = [];
+  private readonly log: MovementLog;
   private readonly q: Queries;
-  private readonly at = new Date().toISOString();
   private readonly change = { source: 'import' };
   private account: { id: number; name: string; path: string; warehouseIds: Map<string, number> } | undefined;
+  /** Accounts whose catalogue this import changed (their catalogue version moves at the end). */
+  private readonly changedAccounts = new Set<number>();
 
-  constructor(q: Queries) {
-    this.q = q;
+  constructor(log: MovementLog) {
+    this.log = log;
+    this.q = log.q;
   }
 
   /**
@@ -95,6 +99,7 @@ export class CatalogueWriter {
     } else {
       const created = await q.first(q.k.insertInto('accounts').values({ name: account.name, warehouses_enabled: account.warehouses_enabled ? 1 : 0 }).returning('id'));
       accountId = created!.id;
+      this.changedAccounts.add(accountId);
     }
 
     const warehouseIds = new Map<string, number>();
@@ -112,6 +117,7 @@ export class CatalogueWriter {
       }
       if (!owner) await q.run(q.k.insertInto('warehouses').values({ id: w.id, account_id: accountId, name: w.name }));
       else if (owner.name !== w.name) await q.run(q.k.updateTable('warehouses').set({ name: w.name }).where('id', '=', w.id));
+      if (!owner || owner.name !== w.name) this.changedAccounts.add(accountId);
       warehouseIds.set(w.name, w.id);
     }
     this.account = { id: accountId, name: account.name, path, warehouseIds };
@@ -132,6 +138,7 @@ export class CatalogueWriter {
     }
     if (!owner) await q.run(insertItem, { id: item.id, accountId: account.id, name: item.name });
     else if (owner.name !== item.name) await q.run(renameItem, { id: item.id, name: item.name });
+    if (!owner || owner.name !== item.name) this.changedAccounts.add(account.id);
 
     if (item.barcode !== undefined) {
       const unit = await this.upsertUnit(item.barcode, item.id, null, `${itemPath}.barcode`, !owner);
@@ -147,6 +154,7 @@ export class CatalogueWriter {
       }
       if (!vOwner) await q.run(insertVariant, { id: variant.id, itemId: item.id, accountId: account.id, name: variant.name });
       else if (vOwner.name !== variant.name) await q.run(renameVariant, { id: variant.id, name: variant.name });
+      if (!vOwner || vOwner.name !== variant.name) this.changedAccounts.add(account.id);
       const unit = await this.upsertUnit(variant.barcode, item.id, variant.id, `${variantPath}.barcode`, !vOwner);
       if (unit) await this.applyStock(unit, variant.stock);
     }
@@ -165,11 +173,22 @@ export class CatalogueWriter {
     this.summary.barcodes++;
     if (!holder) {
       await q.run(insertUnit, { accountId: account.id, barcode, itemId, variantId });
+      this.changedAccounts.add(account.id);
       const inserted = await q.first(unitByBarcode, { accountId: account.id, barcode });
       return { id: inserted!.id, barcode, itemId, variantId };
     }
-    if (holder.barcode !== barcode) await q.run(setUnitBarcode, { id: holder.id, barcode });
+    if (holder.barcode !== barcode) {
+      await q.run(setUnitBarcode, { id: holder.id, barcode });
+      this.changedAccounts.add(account.id);
+    }
     return { id: holder.id, barcode, itemId, variantId };
+  }
+
+  /** The import's last step: the catalogue version of every account it changed moves on. */
+  async finish(): Promise<void> {
+    for (const accountId of this.changedAccounts) {
+      await this.q.run(this.q.k.updateTable('accounts').set((eb) => ({ catalogue_version: eb('catalogue_version', '+', 1) })).where('id', '=', accountId));
+    }
   }
 
   private async applyStock(unit: StockUnit, stock: CatalogueStockEntry[] | undefined): Promise<void> {
@@ -177,20 +196,21 @@ export class CatalogueWriter {
     for (const entry of stock ?? []) {
       const warehouseId = entry.warehouse === undefined ? NO_WAREHOUSE : account.warehouseIds.get(entry.warehouse);
       if (warehouseId === undefined) continue; // only after a warehouse problem already reported
-      const before = await setQuantity(this.q, account.id, unit, warehouseId, entry.quantity, this.change, this.at);
+      const before = await setQuantity(this.log, account.id, unit, warehouseId, entry.quantity, this.change, { onlyIfChanged: true });
       if (before !== entry.quantity) this.summary.quantitiesChanged++;
     }
   }
 }
 
 /** Writes a parsed catalogue in the caller's transaction, all or nothing: conflicts with the database refuse it. */
-export async function writeCatalogue(q: Queries, catalogue: Catalogue): Promise<ImportSummary> {
-  const writer = new CatalogueWriter(q);
+export async function writeCatalogue(log: MovementLog, catalogue: Catalogue): Promise<ImportSummary> {
+  const writer = new CatalogueWriter(log);
   for (const [a, account] of catalogue.accounts.entries()) {
     if (await writer.beginAccount(account, a)) {
       for (const [i, item] of account.items.entries()) await writer.writeItem(item, i);
     }
   }
   if (writer.problems.length > 0) throw catalogueRefused(writer.problems);
+  await writer.finish();
   return writer.summary;
 }

@@ -1,6 +1,6 @@
 // Whole-database checks: the engine's own (structure, foreign keys) and the store's rule that the
-// stock history agrees with the stock (the latest history entry of every stock figure holds its
-// quantity). Used by `barcode-inventory check`, after backup and restore, and by the tests.
+// stock history agrees with the stock (the latest movement of every stock figure, in fold order,
+// left its quantity). Used by `barcode-inventory check`, after backup and restore, and by the tests.
 import { sql } from 'kysely';
 import type { Engine } from './engine.ts';
 
@@ -21,13 +21,19 @@ export async function checkConsistency(engine: Engine): Promise<ConsistencyRepor
     const count = sql<number>`count(*)`.as('n');
     const stockRows = (await q.first(q.k.selectFrom('stock').select(count)))?.n ?? 0;
     const historyRows = (await q.first(q.k.selectFrom('stock_history').select(count)))?.n ?? 0;
-    // The history row with the highest id per (unit, warehouse) is the latest change.
+    // The latest movement of a unit and warehouse in fold order (the highest timestamp) left its quantity.
     const mismatches = await q.first(
       q.k
         .selectFrom('stock as s')
         .leftJoin('stock_history as h', (join) =>
           join.on('h.id', '=', (eb) =>
-            eb.selectFrom('stock_history as l').select((l) => l.fn.max('l.id').as('id')).whereRef('l.unit_id', '=', 's.unit_id').whereRef('l.warehouse_id', '=', 's.warehouse_id'),
+            eb
+              .selectFrom('stock_history as l')
+              .select('l.id')
+              .whereRef('l.unit_id', '=', 's.unit_id')
+              .whereRef('l.warehouse_id', '=', 's.warehouse_id')
+              .orderBy('l.hlc', 'desc')
+              .limit(1),
           ),
         )
         .select(count)

@@ -6,6 +6,10 @@ export interface AccountTable {
   name: string;
   /** 1: stock per warehouse; 0: one stock figure per barcode. */
   warehouses_enabled: number;
+  /** What this instance has seen of other instances' movements of the account (sync_vectors), null before any arrived. */
+  seen_vector: Generated<number | null>;
+  /** Moves with every catalogue write that changes the account; downstream instances copy the catalogue when it moves. */
+  catalogue_version: Generated<number>;
 }
 
 export interface WarehouseTable {
@@ -46,14 +50,29 @@ export interface StockTable {
   quantity: number;
 }
 
-/** Append-only: one row per change of a quantity. */
+/**
+ * The movement log (docs/SYNC.md): one immutable movement per change of a quantity, made here or by
+ * another instance. Only old_quantity/new_quantity change after insertion: they are the quantities
+ * before and after the movement in fold (hlc) order, recomputed when an earlier movement arrives late.
+ */
 export interface StockHistoryTable {
+  /** Local arrival order (what a downstream instance pulls by). */
   id: Generated<number>;
   account_id: number;
   unit_id: number;
   item_id: number;
   variant_id: number | null;
   warehouse_id: number;
+  /** The instance that made the movement, and its sequence number for the account there (gapless). */
+  origin: string;
+  seq: number;
+  /** set (absolute), count (a stocktake line: there were `value` at `hlc`) or adjust (a delta). */
+  kind: string;
+  value: number;
+  /** Hybrid logical clock timestamp (hlc.ts): the order of the fold. */
+  hlc: string;
+  /** For set and count: what the origin had seen of other instances then (sync_vectors). */
+  seen_vector: number | null;
   old_quantity: number | null;
   new_quantity: number;
   /** What made the change: api, import, ui, stocktake, … */
@@ -61,8 +80,54 @@ export interface StockHistoryTable {
   token_id: number | null;
   reason: string | null;
   reference: string | null;
-  /** ISO 8601 UTC with milliseconds. */
+  /** When it was recorded here, ISO 8601 UTC with milliseconds. */
   created_at: string;
+}
+
+/** This database's identity as an instance, and its clock's latest timestamp. One row. */
+export interface InstanceTable {
+  id: string;
+  last_hlc: string | null;
+  created_at: string;
+}
+
+/** A version vector, `{"origin": highest seq}` as canonical JSON. */
+export interface SyncVectorTable {
+  id: Generated<number>;
+  account_id: number;
+  body: string;
+}
+
+/** A set or count made without seeing an earlier movement of the same unit and warehouse. */
+export interface StockConflictTable {
+  id: Generated<number>;
+  account_id: number;
+  unit_id: number;
+  warehouse_id: number;
+  later_origin: string;
+  later_seq: number;
+  earlier_origin: string;
+  earlier_seq: number;
+  detected_at: string;
+}
+
+/** An account of this instance that follows an upstream instance (docs/SYNC.md). */
+export interface SyncLinkTable {
+  account_id: number;
+  upstream_url: string;
+  /** An API token of the same account on the upstream. */
+  token: string;
+  upstream_instance: string | null;
+  /** The upstream's arrival id up to which its movements were pulled. */
+  pull_cursor: Generated<number>;
+  /** The upstream catalogue version last copied. */
+  catalogue_version: number | null;
+  linked_at: string;
+  last_attempt_at: string | null;
+  last_success_at: string | null;
+  last_error: string | null;
+  offline_since: string | null;
+  clock_skew_ms: number | null;
 }
 
 export interface ApiTokenTable {
@@ -127,6 +192,8 @@ export interface StocktakeLineTable {
   book_quantity: number | null;
   /** JSON field errors of a failed line. */
   commit_errors: string | null;
+  /** When the line was last scanned or edited: the time its count is a fact of. */
+  counted_hlc: string | null;
 }
 
 /** Every scan and edit, so the last scan of a terminal can be undone and a resent scan is not counted twice. */
@@ -169,6 +236,10 @@ export interface Schema {
   stocktake_lines: StocktakeLineTable;
   stocktake_scans: StocktakeScanTable;
   signin_codes: SigninCodeTable;
+  instance: InstanceTable;
+  sync_vectors: SyncVectorTable;
+  stock_conflicts: StockConflictTable;
+  sync_links: SyncLinkTable;
 }
 
 /** Sentinel warehouse id of the one stock figure of a no-warehouse account. */

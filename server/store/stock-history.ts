@@ -1,13 +1,16 @@
-// Reading the stock history: newest first, filtered by barcode, warehouse, source and time range,
-// paged by id (a cursor that stays correct while new changes are appended).
-import type { HistoryEntry, HistoryQuery } from '../../shared/index.ts';
+// Reading the stock history: the movements of an account, newest first in fold (time) order,
+// filtered by barcode, warehouse, source and time range, paged by timestamp. Each filter has an
+// index of its own (migration 0007_movements), so a filter that matches nothing costs one index
+// look-up, not a scan of the history.
+import type { HistoryEntry, HistoryQuery, MovementKind } from '../../shared/index.ts';
 import type { Account } from './accounts.ts';
 import type { Queries } from './engine.ts';
+import { hlcFloor, parseHlc } from './hlc.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 
 export interface HistoryPageData {
   results: HistoryEntry[];
-  /** Id to continue after, or null when this was the last page. */
+  /** Timestamp to continue before, or null when this was the last page. */
   nextCursor: string | null;
 }
 
@@ -23,6 +26,11 @@ export async function readStockHistory(q: Queries, account: Account, query: Hist
       'h.variant_id',
       'h.warehouse_id',
       'w.name as warehouse_name',
+      'h.origin',
+      'h.seq',
+      'h.kind',
+      'h.value',
+      'h.hlc',
       'h.old_quantity',
       'h.new_quantity',
       'h.source',
@@ -32,20 +40,27 @@ export async function readStockHistory(q: Queries, account: Account, query: Hist
       'h.created_at',
     ])
     .where('h.account_id', '=', account.id)
-    .orderBy('h.id', 'desc')
+    .orderBy('h.hlc', 'desc')
     .limit(query.limit + 1);
-  if (query.barcode !== undefined) select = select.where('u.barcode', '=', query.barcode);
+  if (query.barcode !== undefined) {
+    // The barcode's unit first: a barcode the account does not have matches nothing, at once.
+    const unit = await q.first(q.k.selectFrom('stock_units').select('id').where('account_id', '=', account.id).where('barcode', '=', query.barcode));
+    if (!unit) return { results: [], nextCursor: null };
+    select = select.where('h.unit_id', '=', unit.id);
+  }
   if (query.warehouse !== undefined) select = select.where('h.warehouse_id', '=', query.warehouse);
   if (query.source !== undefined) select = select.where('h.source', '=', query.source);
-  // Stored instants are ISO 8601 UTC with milliseconds: normalise the bounds so text order is time order.
-  if (query.since !== undefined) select = select.where('h.created_at', '>=', new Date(query.since).toISOString());
-  if (query.until !== undefined) select = select.where('h.created_at', '<', new Date(query.until).toISOString());
-  if (query.cursor !== undefined) select = select.where('h.id', '<', Number(query.cursor));
+  if (query.since !== undefined) select = select.where('h.hlc', '>=', hlcFloor(Date.parse(query.since)));
+  if (query.until !== undefined) select = select.where('h.hlc', '<', hlcFloor(Date.parse(query.until)));
+  if (query.cursor !== undefined) select = select.where('h.hlc', '<', query.cursor);
   const rows = await q.all(select);
   const page = rows.slice(0, query.limit);
   return {
     results: page.map((row) => ({
       id: row.id,
+      movement: `${row.origin}-${row.seq}`,
+      kind: row.kind as MovementKind,
+      value: row.value,
       barcode: row.barcode,
       item: row.item_id,
       liquid_stock: row.variant_id,
@@ -57,8 +72,10 @@ export async function readStockHistory(q: Queries, account: Account, query: Hist
       reason: row.reason,
       reference: row.reference,
       token: row.token_id,
+      hlc: row.hlc,
+      occurred_at: new Date(parseHlc(row.hlc)?.wall ?? 0).toISOString(),
       created_at: row.created_at,
     })),
-    nextCursor: rows.length > query.limit ? String(page.at(-1)!.id) : null,
+    nextCursor: rows.length > query.limit ? page.at(-1)!.hlc : null,
   };
 }

@@ -1,7 +1,8 @@
-// Writing stock: every quantity change goes through setQuantity (absolute) or adjustQuantity (a
-// delta added in SQL), which also append the history entry in the same transaction. writeRows is the
-// partial-success write of the update and adjust endpoints (and of the stocktake commit): rows are
-// checked (shared rules), looked up, decided (shared rules), applied in request order, answered.
+// Writing stock: every quantity change made here goes through setQuantity (absolute), adjustQuantity
+// (a delta added in SQL) or countQuantity (a stocktake line), which record the movement in the same
+// transaction (movements.ts). writeRows is the partial-success write of the update and adjust
+// endpoints and the stocktake commit: rows are checked (shared rules), looked up, decided (shared
+// rules), applied in request order, answered.
 import {
   type AppliedRow,
   MAX_QUANTITY,
@@ -19,6 +20,7 @@ import {
 } from '../../shared/index.ts';
 import type { Account } from './accounts.ts';
 import { type Param, type Queries, statement } from './engine.ts';
+import type { Applied, MovementLog } from './movements.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 
 /** What a barcode names in an account. */
@@ -34,13 +36,9 @@ export interface NamedWarehouse {
   name: string;
 }
 
-/** Who or what changes a quantity, recorded in the history. */
-export interface ChangeSource {
-  source: string;
-  tokenId?: number | null;
-  reason?: string | null;
-  reference?: string | null;
-}
+/** Who or what changes a quantity, recorded with the movement. */
+export type { MovementSource as ChangeSource } from './movements.ts';
+import type { MovementSource as ChangeSource } from './movements.ts';
 
 const unitsByBarcode = statement('stock.units', (k, p: Param<{ accountId: number; barcodes: string[] }>) =>
   k.selectFrom('stock_units').select(['id', 'barcode', 'item_id', 'variant_id']).where('account_id', '=', p('accountId')).where('barcode', 'in', p.list('barcodes')),
@@ -66,33 +64,31 @@ async function findWarehouses(q: Queries, accountId: number, names: readonly str
   return warehouses;
 }
 
-const quantityOf = statement('stock.quantity', (k, p: Param<{ unitId: number; warehouseId: number }>) =>
-  k.selectFrom('stock').select('quantity').where('unit_id', '=', p('unitId')).where('warehouse_id', '=', p('warehouseId')),
-);
-
 /** The stored quantity of a unit in a warehouse; null when it has no stock definition there. */
-export async function storedQuantity(q: Queries, unitId: number, warehouseId: number): Promise<number | null> {
-  const row = await q.first(quantityOf, { unitId, warehouseId });
-  return row ? row.quantity : null;
+export function storedQuantity(log: MovementLog, unitId: number, warehouseId: number): Promise<number | null> {
+  return log.quantity(unitId, warehouseId);
 }
 
-const upsertQuantity = statement('stock.upsert', (k, p: Param<{ unitId: number; warehouseId: number; quantity: number }>) =>
-  k
-    .insertInto('stock')
-    .values({ unit_id: p('unitId'), warehouse_id: p('warehouseId'), quantity: p('quantity') })
-    .onConflict((oc) => oc.columns(['unit_id', 'warehouse_id']).doUpdateSet({ quantity: p('quantity') })),
-);
-
 /**
- * Sets one quantity and, when it changed, appends the history entry. Runs in the caller's transaction.
- * Returns the quantity before (null when the unit had no stock definition in that warehouse).
+ * Sets one quantity: a `set` movement, recorded even when the quantity does not change here (it is a
+ * fact other instances must learn). `onlyIfChanged` records nothing when it would not change the
+ * quantity (a catalogue import run twice writes nothing the second time). Runs in the caller's
+ * transaction; returns the quantity before (null without a stock definition).
  */
-export async function setQuantity(q: Queries, accountId: number, unit: StockUnit, warehouseId: number, quantity: number, change: ChangeSource, at: string): Promise<number | null> {
-  const oldQuantity = await storedQuantity(q, unit.id, warehouseId);
-  if (oldQuantity === quantity) return oldQuantity;
-  await q.run(upsertQuantity, { unitId: unit.id, warehouseId, quantity });
-  await appendHistory(q, accountId, unit, warehouseId, oldQuantity, quantity, change, at);
-  return oldQuantity;
+export async function setQuantity(
+  log: MovementLog,
+  accountId: number,
+  unit: StockUnit,
+  warehouseId: number,
+  quantity: number,
+  change: ChangeSource,
+  options: { onlyIfChanged?: boolean } = {},
+): Promise<number | null> {
+  if (options.onlyIfChanged) {
+    const current = await log.quantity(unit.id, warehouseId);
+    if (current === quantity) return current;
+  }
+  return (await log.record(accountId, unit, warehouseId, 'set', quantity, change)).oldQuantity;
 }
 
 export type AdjustOutcome =
@@ -120,10 +116,11 @@ const createQuantity = statement('stock.create', (k, p: Param<{ unitId: number; 
 
 /**
  * Adds `delta` to one quantity in SQL (`quantity = quantity + :delta`, never read-modify-write in
- * JavaScript), creating the stock definition when there was none, and appends the history entry.
- * A result outside the allowed range changes nothing. Runs in the caller's transaction.
+ * JavaScript), creating the stock definition when there was none, and records the `adjust`
+ * movement. A result outside the allowed range changes nothing. Runs in the caller's transaction.
  */
-export async function adjustQuantity(q: Queries, accountId: number, unit: StockUnit, warehouseId: number, delta: number, change: ChangeSource, at: string): Promise<AdjustOutcome> {
+export async function adjustQuantity(log: MovementLog, accountId: number, unit: StockUnit, warehouseId: number, delta: number, change: ChangeSource): Promise<AdjustOutcome> {
+  const { q } = log;
   const updated = await q.first(addToQuantity, { unitId: unit.id, warehouseId, delta, min: MIN_QUANTITY, max: MAX_QUANTITY });
   let oldQuantity: number | null;
   let newQuantity: number;
@@ -134,62 +131,12 @@ export async function adjustQuantity(q: Queries, accountId: number, unit: StockU
     // No row matched: either there is no stock definition yet (create it at `delta`), or the result
     // is out of range. ON CONFLICT DO NOTHING keeps an existing row untouched in the second case.
     const inserted = delta >= MIN_QUANTITY && delta <= MAX_QUANTITY ? await q.first(createQuantity, { unitId: unit.id, warehouseId, quantity: delta }) : undefined;
-    if (!inserted) return { ok: false, currentQuantity: (await storedQuantity(q, unit.id, warehouseId)) ?? 0 };
+    if (!inserted) return { ok: false, currentQuantity: (await log.quantity(unit.id, warehouseId)) ?? 0 };
     oldQuantity = null;
     newQuantity = inserted.quantity;
   }
-  if (oldQuantity !== newQuantity) await appendHistory(q, accountId, unit, warehouseId, oldQuantity, newQuantity, change, at);
+  await log.record(accountId, unit, warehouseId, 'adjust', delta, change, { applied: { oldQuantity, newQuantity } });
   return { ok: true, oldQuantity, newQuantity };
-}
-
-type HistoryParams = {
-  accountId: number;
-  unitId: number;
-  itemId: number;
-  variantId: number | null;
-  warehouseId: number;
-  oldQuantity: number | null;
-  newQuantity: number;
-  source: string;
-  tokenId: number | null;
-  reason: string | null;
-  reference: string | null;
-  at: string;
-};
-
-const insertHistory = statement('stock.history', (k, p: Param<HistoryParams>) =>
-  k.insertInto('stock_history').values({
-    account_id: p('accountId'),
-    unit_id: p('unitId'),
-    item_id: p('itemId'),
-    variant_id: p('variantId'),
-    warehouse_id: p('warehouseId'),
-    old_quantity: p('oldQuantity'),
-    new_quantity: p('newQuantity'),
-    source: p('source'),
-    token_id: p('tokenId'),
-    reason: p('reason'),
-    reference: p('reference'),
-    created_at: p('at'),
-  }),
-);
-
-/** Appends one entry to the append-only stock history. */
-async function appendHistory(q: Queries, accountId: number, unit: StockUnit, warehouseId: number, oldQuantity: number | null, newQuantity: number, change: ChangeSource, at: string): Promise<void> {
-  await q.run(insertHistory, {
-    accountId,
-    unitId: unit.id,
-    itemId: unit.itemId,
-    variantId: unit.variantId,
-    warehouseId,
-    oldQuantity,
-    newQuantity,
-    source: change.source,
-    tokenId: change.tokenId ?? null,
-    reason: change.reason ?? null,
-    reference: change.reference ?? null,
-    at,
-  });
 }
 
 /** A row's own reason/reference win over the request's. */
@@ -213,21 +160,20 @@ export function checkRows<Row extends RowTarget>(rows: readonly unknown[], accou
  * resolved to); `applyRow` does one row's write. Answers one record or error entry per row.
  */
 async function writeRows<Row extends RowTarget>(
-  q: Queries,
+  log: MovementLog,
   account: Account,
   rows: readonly unknown[],
   checks: readonly RowCheckOf<Row>[],
-  applyRow: (row: Row, unit: StockUnit, warehouse: NamedWarehouse | null, at: string) => Promise<AppliedRow>,
+  applyRow: (row: Row, unit: StockUnit, warehouse: NamedWarehouse | null, index: number) => Promise<AppliedRow>,
 ): Promise<UpdateResponse> {
   const keys = lookupKeys(checks);
-  const units = await findUnits(q, account.id, keys.barcodes);
-  const warehouses = account.warehousesEnabled ? await findWarehouses(q, account.id, keys.warehouseNames) : new Map<string, NamedWarehouse>();
+  const units = await findUnits(log.q, account.id, keys.barcodes);
+  const warehouses = account.warehousesEnabled ? await findWarehouses(log.q, account.id, keys.warehouseNames) : new Map<string, NamedWarehouse>();
   const lookups = { warehousesEnabled: account.warehousesEnabled, unitOf: (b: string) => units.get(b), warehouseOf: (n: string) => warehouses.get(n) };
-  const at = new Date().toISOString();
   const outcomes: AppliedRow[] = [];
-  for (const check of checks) {
+  for (const [index, check] of checks.entries()) {
     const decision = decideRow(check, lookups);
-    outcomes.push(decision.apply ? await applyRow(decision.row, decision.unit, decision.warehouse, at) : { ok: false, errors: decision.errors });
+    outcomes.push(decision.apply ? await applyRow(decision.row, decision.unit, decision.warehouse, index) : { ok: false, errors: decision.errors });
   }
   return writeResponse(rows, outcomes);
 }
@@ -238,15 +184,35 @@ async function writeRows<Row extends RowTarget>(
  * the moment the row is applied, it is rejected under `quantity` and changes nothing. The check and
  * the write share the transaction, so nothing can slip between them.
  */
-export function updateRows(q: Queries, account: Account, rows: readonly unknown[], change: ChangeSource): Promise<UpdateResponse> {
-  return writeRows(q, account, rows, checkRows(rows, account, checkUpdateRow), async (row, unit, warehouse, at) => {
+export function updateRows(log: MovementLog, account: Account, rows: readonly unknown[], change: ChangeSource): Promise<UpdateResponse> {
+  return writeRows(log, account, rows, checkRows(rows, account, checkUpdateRow), async (row, unit, warehouse) => {
     const warehouseId = warehouse ? warehouse.id : NO_WAREHOUSE;
     if (row.compare_quantity !== undefined) {
-      const current = (await storedQuantity(q, unit.id, warehouseId)) ?? 0;
+      const current = (await log.quantity(unit.id, warehouseId)) ?? 0;
       if (current !== row.compare_quantity) return { ok: false, errors: { quantity: posFieldMessages.staleQuantity(current, row.compare_quantity) } };
     }
-    await setQuantity(q, account.id, unit, warehouseId, row.quantity, changeOf(change, row), at);
+    await setQuantity(log, account.id, unit, warehouseId, row.quantity, changeOf(change, row));
     return { ok: true, record: recordOf(unit, warehouse, row.quantity) };
+  });
+}
+
+/**
+ * The stocktake commit's write: each row is a `count` of its line, folded in at the time the line
+ * was last scanned or edited (`countedAt(index)`), so what was recorded after that time (a sale at
+ * the till while the count went on) stays applied on top. Records carry the quantity after the fold.
+ */
+export function countRows(
+  log: MovementLog,
+  account: Account,
+  rows: readonly unknown[],
+  change: ChangeSource,
+  countedAt: (index: number) => string,
+  onCounted?: (index: number, applied: Applied) => void,
+): Promise<UpdateResponse> {
+  return writeRows(log, account, rows, checkRows(rows, account, checkUpdateRow), async (row, unit, warehouse, index) => {
+    const warehouseId = warehouse ? warehouse.id : NO_WAREHOUSE;
+    onCounted?.(index, await log.record(account.id, unit, warehouseId, 'count', row.quantity, changeOf(change, row), { hlc: countedAt(index) }));
+    return { ok: true, record: recordOf(unit, warehouse, (await log.quantity(unit.id, warehouseId)) ?? row.quantity) };
   });
 }
 
@@ -255,9 +221,9 @@ export function updateRows(q: Queries, account: Account, rows: readonly unknown[
  * partial success and texts, but each row adds its `delta` atomically in SQL. A row whose result
  * would leave the allowed range is rejected under `delta` and changes nothing.
  */
-export function adjustRows(q: Queries, account: Account, rows: readonly unknown[], change: ChangeSource): Promise<UpdateResponse> {
-  return writeRows(q, account, rows, checkRows(rows, account, checkAdjustRow), async (row, unit, warehouse, at) => {
-    const outcome = await adjustQuantity(q, account.id, unit, warehouse ? warehouse.id : NO_WAREHOUSE, row.delta, changeOf(change, row), at);
+export function adjustRows(log: MovementLog, account: Account, rows: readonly unknown[], change: ChangeSource): Promise<UpdateResponse> {
+  return writeRows(log, account, rows, checkRows(rows, account, checkAdjustRow), async (row, unit, warehouse) => {
+    const outcome = await adjustQuantity(log, account.id, unit, warehouse ? warehouse.id : NO_WAREHOUSE, row.delta, changeOf(change, row));
     if (!outcome.ok) {
       const message = row.delta > 0 ? posFieldMessages.resultAboveMax(MAX_QUANTITY, outcome.currentQuantity) : posFieldMessages.resultBelowMin(MIN_QUANTITY, outcome.currentQuantity);
       return { ok: false, errors: { delta: message } };

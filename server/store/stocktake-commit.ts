@@ -1,5 +1,5 @@
-// Committing a stocktake: the counts become the new quantities through the update endpoint's own
-// logic (updateRows), in batches of at most 50 rows. Each batch, and the marking of its lines as
+// Committing a stocktake: each counted line becomes a `count` movement at the time the line was last
+// scanned or edited, through the update endpoint's own checks (countRows), in batches of at most 50 rows. Each batch, and the marking of its lines as
 // applied or failed, is one transaction: a commit cut short by a crash is resumed by committing
 // again, and a line already applied is never applied twice.
 import {
@@ -11,7 +11,8 @@ import {
 import { apiError } from '../errors.ts';
 import type { Engine, Queries } from './engine.ts';
 import { NO_WAREHOUSE } from './schema.ts';
-import { updateRows } from './stock-write.ts';
+import { MovementLog, type StoreClock } from './movements.ts';
+import { countRows } from './stock-write.ts';
 import { type StocktakeCaller, describeStocktake, loadStocktake, notScanned } from './stocktakes.ts';
 
 export interface CommitHooks {
@@ -76,13 +77,13 @@ function commitRow(line: { barcode: string; counted: number }, warehouseName: st
 }
 
 /** Applies the next batch of lines not yet handled; false when none was left. */
-async function applyNextBatch(q: Queries, caller: StocktakeCaller, id: number, batch: number, hooks: CommitHooks): Promise<boolean> {
+async function applyNextBatch(log: MovementLog, caller: StocktakeCaller, id: number, batch: number, hooks: CommitHooks): Promise<boolean> {
+  const { q } = log;
   const session = await loadStocktake(q, caller, id);
   const lines = await q.all(
     q.k
       .selectFrom('stocktake_lines as l')
-      .leftJoin('stock as s', (join) => join.onRef('s.unit_id', '=', 'l.unit_id').on('s.warehouse_id', '=', session.warehouse_id))
-      .select(['l.id', 'l.barcode', 'l.counted', 's.quantity'])
+      .select(['l.id', 'l.barcode', 'l.counted', 'l.counted_hlc'])
       .where('l.stocktake_id', '=', id)
       .where('l.unit_id', 'is not', null)
       .where('l.commit_state', 'is', null)
@@ -92,12 +93,17 @@ async function applyNextBatch(q: Queries, caller: StocktakeCaller, id: number, b
   if (lines.length === 0) return false;
   const warehouseName = await sessionWarehouseName(q, session);
   const rows = lines.map((line) => commitRow(line, warehouseName));
-  // The rows and the marks below share this transaction: they commit together or not at all.
-  const response = await updateRows(q, caller, rows, {
-    source: STOCKTAKE_SOURCE,
-    tokenId: caller.tokenId ?? null,
-    reference: stocktakeReference(id),
-  });
+  // The rows and the marks below share this transaction: they commit together or not at all. A line
+  // without a count time (added by zero_uncounted) is a count of now.
+  const replaced = new Map<number, number | null>();
+  const response = await countRows(
+    log,
+    caller,
+    rows,
+    { source: STOCKTAKE_SOURCE, tokenId: caller.tokenId ?? null, reference: stocktakeReference(id) },
+    (index) => lines[index]!.counted_hlc ?? log.nextHlc(),
+    (index, applied) => replaced.set(lines[index]!.id, applied.oldQuantity),
+  );
   // Barcodes are unique within a session, so an error entry names its line by the barcode it echoes.
   const errorsByBarcode = new Map<string, Record<string, string>>();
   for (const entry of response.errors) {
@@ -111,7 +117,7 @@ async function applyNextBatch(q: Queries, caller: StocktakeCaller, id: number, b
         .updateTable('stocktake_lines')
         .set({
           commit_state: errors ? 'failed' : 'applied',
-          book_quantity: line.quantity ?? null,
+          book_quantity: replaced.get(line.id) ?? null,
           commit_errors: errors ? JSON.stringify(errors) : null,
         })
         .where('id', '=', line.id),
@@ -151,6 +157,7 @@ async function summarise(q: Queries, caller: StocktakeCaller, id: number): Promi
  */
 export async function commitStocktake(
   engine: Engine,
+  clock: StoreClock,
   caller: StocktakeCaller,
   id: number,
   body: CommitBody,
@@ -160,9 +167,16 @@ export async function commitStocktake(
     await startCommit(q, caller, id, body.zero_uncounted);
     return (await loadStocktake(q, caller, id)).status === 'committing';
   });
+  const batchOf = (batch: number) =>
+    engine.write(async (q) => {
+      const log = await MovementLog.open(q, clock);
+      const more = await applyNextBatch(log, caller, id, batch, hooks);
+      await log.close();
+      return more;
+    });
   if (committing) {
     // One transaction per batch, and a turn for other requests between batches.
-    for (let batch = 1; await engine.write((q) => applyNextBatch(q, caller, id, batch, hooks)); batch++) await yieldToOtherRequests();
+    for (let batch = 1; await batchOf(batch); batch++) await yieldToOtherRequests();
     await engine.write((q) =>
       q.run(
         q.k

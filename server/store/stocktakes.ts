@@ -21,6 +21,7 @@ import {
 import type { Account } from './accounts.ts';
 import type { Queries } from './engine.ts';
 import { NO_WAREHOUSE, type StocktakeTable } from './schema.ts';
+import type { MovementLog } from './movements.ts';
 import { findUnits } from './stock-write.ts';
 import { apiError } from '../errors.ts';
 
@@ -169,6 +170,7 @@ async function selectLines(q: Queries, session: StocktakeRow, lineId?: number) {
       'l.commit_state',
       'l.book_quantity',
       'l.commit_errors',
+      'l.counted_hlc',
       'u.item_id',
       'u.variant_id',
       'i.name as item_name',
@@ -183,7 +185,48 @@ async function selectLines(q: Queries, session: StocktakeRow, lineId?: number) {
 
 type LineRow = Awaited<ReturnType<typeof selectLines>>[number];
 
-function toLine(row: LineRow, showBook: boolean): StocktakeLine {
+/** What was recorded after each line's count: the net change, or null when a later set or count replaced it. */
+type SinceCount = Map<number, { moved: number | null; after: number }>;
+
+/**
+ * For the open session's known lines: the movements of their units in the session's warehouse
+ * recorded after each line was counted, folded on top of the count — what the commit will leave.
+ */
+async function sinceCount(q: Queries, session: StocktakeRow, rows: readonly LineRow[]): Promise<SinceCount> {
+  const result: SinceCount = new Map();
+  const counted = rows.filter((row) => row.unit_id !== null && row.counted_hlc !== null && row.commit_state === null);
+  for (let i = 0; i < counted.length; i += 500) {
+    const batch = counted.slice(i, i + 500);
+    const earliest = batch.reduce((min, row) => (row.counted_hlc! < min ? row.counted_hlc! : min), batch[0]!.counted_hlc!);
+    const movements = await q.all(
+      q.k
+        .selectFrom('stock_history')
+        .select(['unit_id', 'kind', 'value', 'hlc'])
+        .where('warehouse_id', '=', session.warehouse_id)
+        .where('unit_id', 'in', batch.map((row) => row.unit_id!))
+        .where('hlc', '>', earliest)
+        .orderBy('hlc'),
+    );
+    for (const row of batch) {
+      let after = row.counted;
+      let moved: number | null = 0;
+      for (const m of movements) {
+        if (m.unit_id !== row.unit_id || m.hlc <= row.counted_hlc!) continue;
+        if (m.kind === 'adjust') {
+          after += m.value;
+          if (moved !== null) moved += m.value;
+        } else {
+          after = m.value;
+          moved = null;
+        }
+      }
+      result.set(row.id, { moved, after });
+    }
+  }
+  return result;
+}
+
+function toLine(row: LineRow, showBook: boolean, since?: SinceCount): StocktakeLine {
   const known = row.unit_id !== null;
   const line: StocktakeLine = {
     id: row.id,
@@ -205,10 +248,18 @@ function toLine(row: LineRow, showBook: boolean): StocktakeLine {
       : null,
   };
   if (known && showBook) {
-    // After the commit, book means what the count replaced; before, the quantity on the books now.
-    const book = row.commit_state === 'applied' ? (row.book_quantity ?? 0) : (row.live_quantity ?? 0);
-    line.book_quantity = book;
-    line.difference = row.counted - book;
+    if (row.commit_state === 'applied') {
+      // After the commit, book means what the count replaced.
+      line.book_quantity = row.book_quantity ?? 0;
+      line.difference = row.counted - line.book_quantity;
+    } else {
+      // Before it, the quantity on the books now, and what the commit will make of it.
+      line.book_quantity = row.live_quantity ?? 0;
+      const { moved, after } = since?.get(row.id) ?? { moved: 0, after: row.counted };
+      line.moved_since_count = moved;
+      line.after_commit = after;
+      line.difference = after - line.book_quantity;
+    }
   }
   return line;
 }
@@ -217,13 +268,15 @@ const showsBook = (session: StocktakeRow) => !(session.blind === 1 && session.st
 
 export async function listLines(q: Queries, account: Account, id: number): Promise<StocktakeLine[]> {
   const session = await loadStocktake(q, account, id);
-  return (await selectLines(q, session)).map((row) => toLine(row, showsBook(session)));
+  const rows = await selectLines(q, session);
+  const since = showsBook(session) ? await sinceCount(q, session, rows) : undefined;
+  return rows.map((row) => toLine(row, showsBook(session), since));
 }
 
 async function lineOf(q: Queries, session: StocktakeRow, lineId: number): Promise<StocktakeLine> {
   const row = (await selectLines(q, session, lineId))[0];
   if (!row) throw apiError(404, stocktakeMessages.lineNotFound);
-  return toLine(row, showsBook(session));
+  return toLine(row, showsBook(session), showsBook(session) ? await sinceCount(q, session, [row]) : undefined);
 }
 
 /** Expected units (a book quantity other than 0 in the session's warehouse) that have no line. */
@@ -263,7 +316,9 @@ export async function notScanned(q: Queries, session: StocktakeRow): Promise<(No
 
 export async function reviewStocktake(q: Queries, account: Account, id: number): Promise<StocktakeReview> {
   const session = await loadStocktake(q, account, id);
-  const lines = (await selectLines(q, session)).map((row) => toLine(row, true));
+  const rows = await selectLines(q, session);
+  const since = await sinceCount(q, session, rows);
+  const lines = rows.map((row) => toLine(row, true, since));
   return {
     stocktake: await describeStocktake(q, session),
     lines: lines.filter((line) => line.known),
@@ -273,7 +328,8 @@ export async function reviewStocktake(q: Queries, account: Account, id: number):
 }
 
 /** Adds a scan to its line (creating the line), atomically; a resent scan_id is counted once. */
-export async function recordScan(q: Queries, caller: StocktakeCaller, id: number, body: ScanBody): Promise<ScanResult> {
+export async function recordScan(log: MovementLog, caller: StocktakeCaller, id: number, body: ScanBody): Promise<ScanResult> {
+  const { q } = log;
   const session = await loadStocktake(q, caller, id);
   if (body.scan_id !== undefined) {
     const earlier = await q.first(
@@ -305,11 +361,14 @@ export async function recordScan(q: Queries, caller: StocktakeCaller, id: number
         resolution: unit ? null : 'pending',
         created_at: at,
         updated_at: at,
+        // The count is a fact of the time of the line's last scan (docs/STOCKTAKE.md).
+        counted_hlc: log.nextHlc(),
       })
       .onConflict((oc) =>
         oc.columns(['stocktake_id', 'barcode']).doUpdateSet({
           counted: sql`stocktake_lines.counted + excluded.counted`,
           updated_at: sql`excluded.updated_at`,
+          counted_hlc: sql`excluded.counted_hlc`,
           unit_id: sql`coalesce(excluded.unit_id, stocktake_lines.unit_id)`,
           resolution: sql`case when coalesce(excluded.unit_id, stocktake_lines.unit_id) is null then stocktake_lines.resolution end`,
         }),
@@ -377,7 +436,8 @@ export async function undoLastScan(q: Queries, account: Account, id: number, bod
 }
 
 /** Edits a line: sets its count (recorded as an edit) and/or an unknown barcode's resolution. */
-export async function updateLine(q: Queries, caller: StocktakeCaller, id: number, lineId: number, body: UpdateLineBody): Promise<StocktakeLine> {
+export async function updateLine(log: MovementLog, caller: StocktakeCaller, id: number, lineId: number, body: UpdateLineBody): Promise<StocktakeLine> {
+  const { q } = log;
   const session = await loadStocktake(q, caller, id);
   const line = await q.first(
     q.k.selectFrom('stocktake_lines').select(['id', 'unit_id']).where('id', '=', lineId).where('stocktake_id', '=', id),
@@ -387,7 +447,7 @@ export async function updateLine(q: Queries, caller: StocktakeCaller, id: number
   if (body.resolution !== undefined && line.unit_id !== null) throw apiError(400, stocktakeMessages.resolutionOfKnown);
   const at = now();
   if (body.counted !== undefined) {
-    await q.run(q.k.updateTable('stocktake_lines').set({ counted: body.counted, updated_at: at }).where('id', '=', lineId));
+    await q.run(q.k.updateTable('stocktake_lines').set({ counted: body.counted, updated_at: at, counted_hlc: log.nextHlc() }).where('id', '=', lineId));
     await q.run(
       q.k.insertInto('stocktake_scans').values({
         stocktake_id: id,

@@ -10,11 +10,13 @@ import { type CatalogueWriter, writeCatalogue } from './catalogue-writer.ts';
 import { checkConsistency } from './consistency.ts';
 import type { Engine, ScratchKeys } from './engine.ts';
 import { type OnceKey, answerOnce } from './idempotent-answers.ts';
+import { MovementLog, type StoreClock, systemClock } from './movements.ts';
 import { createSignInCode, redeemSignInCode } from './signin-codes.ts';
 import { readStockExport } from './stock-export.ts';
 import { readStockHistory } from './stock-history.ts';
 import { listWarehouses, readStockRecords, warehousesOf } from './stock-read.ts';
 import { adjustRows, updateRows } from './stock-write.ts';
+import type { Queries } from './engine.ts';
 import { type CommitHooks, commitStocktake } from './stocktake-commit.ts';
 import { createStocktake, getStocktake, listLines, listStocktakes, recordScan, reviewStocktake, undoLastScan, updateLine } from './stocktakes.ts';
 import { type Caller, authenticate, createToken, listTokens, revokeToken } from './tokens.ts';
@@ -34,9 +36,22 @@ export interface WriteSource extends WriteOnce {
   reference?: string;
 }
 
-export function createStore(engine: Engine) {
+export interface StoreOptions {
+  /** The wall clock movements are stamped with; tests skew it to play instances whose clocks disagree. */
+  clock?: StoreClock;
+}
+
+export function createStore(engine: Engine, { clock = systemClock }: StoreOptions = {}) {
   const write = engine.write.bind(engine);
   const read = engine.read.bind(engine);
+  /** A write that records movements: the log's clock and sequences are read once and its clock written back at the end. */
+  const writeMovements = <T>(work: (log: MovementLog, q: Queries) => Promise<T>) =>
+    write(async (q) => {
+      const log = await MovementLog.open(q, clock);
+      const result = await work(log, q);
+      await log.close();
+      return result;
+    });
   return {
     /** `sqlite` or `postgres`. */
     kind: engine.kind,
@@ -68,9 +83,9 @@ export function createStore(engine: Engine) {
       },
       warehouses: (caller: Account) => listWarehouses(engine, caller),
       update: (caller: Caller, rows: readonly unknown[], { once, ...source }: WriteSource) =>
-        write((q) => answerOnce(q, caller.id, once, async () => ({ status: 200, body: await updateRows(q, caller, rows, { ...source, tokenId: caller.tokenId }) }))),
+        writeMovements((log, q) => answerOnce(q, caller.id, once, async () => ({ status: 200, body: await updateRows(log, caller, rows, { ...source, tokenId: caller.tokenId }) }))),
       adjust: (caller: Caller, rows: readonly unknown[], { once, ...source }: WriteSource) =>
-        write((q) => answerOnce(q, caller.id, once, async () => ({ status: 200, body: await adjustRows(q, caller, rows, { ...source, tokenId: caller.tokenId }) }))),
+        writeMovements((log, q) => answerOnce(q, caller.id, once, async () => ({ status: 200, body: await adjustRows(log, caller, rows, { ...source, tokenId: caller.tokenId }) }))),
       labels: (caller: Account, barcodes: readonly string[]) => read((q) => readBarcodeLabels(q, caller, barcodes)),
       exportRows: (caller: Account, warehouseName?: string) => read((q) => readStockExport(q, caller, warehouseName)),
     },
@@ -86,11 +101,11 @@ export function createStore(engine: Engine) {
       get: (caller: Account, id: number) => read((q) => getStocktake(q, caller, id)),
       lines: (caller: Account, id: number) => read((q) => listLines(q, caller, id)),
       updateLine: (caller: Caller, id: number, line: number, body: UpdateLineBody, { once }: WriteOnce = {}) =>
-        write((q) => answerOnce(q, caller.id, once, async () => ({ status: 200, body: await updateLine(q, caller, id, line, body) }))),
+        writeMovements((log, q) => answerOnce(q, caller.id, once, async () => ({ status: 200, body: await updateLine(log, caller, id, line, body) }))),
       scan: (caller: Caller, id: number, body: ScanBody, { once }: WriteOnce = {}) =>
-        write((q) =>
+        writeMovements((log, q) =>
           answerOnce(q, caller.id, once, async () => {
-            const result = await recordScan(q, caller, id, body);
+            const result = await recordScan(log, caller, id, body);
             return { status: result.scan.duplicate ? 200 : 201, body: result };
           }),
         ),
@@ -98,16 +113,16 @@ export function createStore(engine: Engine) {
         write((q) => answerOnce(q, caller.id, once, async () => ({ status: 200, body: await undoLastScan(q, caller, id, body) }))),
       review: (caller: Account, id: number) => read((q) => reviewStocktake(q, caller, id)),
       /** Resumable: one transaction per batch of lines, so a commit cut short is finished by committing again. */
-      commit: (caller: Caller, id: number, body: CommitBody, hooks?: CommitHooks) => commitStocktake(engine, caller, id, body, hooks),
+      commit: (caller: Caller, id: number, body: CommitBody, hooks?: CommitHooks) => commitStocktake(engine, clock, caller, id, body, hooks),
     },
 
     catalogue: {
       /** Writes a parsed catalogue, all or nothing. */
-      write: (catalogue: Catalogue) => write((q) => writeCatalogue(q, catalogue)),
+      write: (catalogue: Catalogue) => writeMovements((log) => writeCatalogue(log, catalogue)),
       /** What writing it would change; nothing is written. */
-      dryRun: (catalogue: Catalogue) => dryRunCatalogue(engine, catalogue),
+      dryRun: (catalogue: Catalogue) => dryRunCatalogue(engine, clock, catalogue),
       /** One bulk transaction for a streamed import (catalogue/import-catalogue-file.ts). */
-      writeStream: <T>(work: (writer: CatalogueWriter, scratch: ScratchKeys) => Promise<T>) => writeCatalogueStream(engine, work),
+      writeStream: <T>(work: (writer: CatalogueWriter, scratch: ScratchKeys) => Promise<T>) => writeCatalogueStream(engine, clock, work),
     },
 
     /**
