@@ -11,9 +11,23 @@ export type ApiError = createHttpError.HttpError;
 /** Seconds a client should wait before retrying after the database was unavailable. */
 export const STORAGE_RETRY_AFTER_SECONDS = 5;
 
-/** An error whose text is meant for the user: `status` and `detail` become the answer as they are. */
-export function apiError(status: number, detail: string, options: { headers?: Record<string, string>; cause?: unknown } = {}): ApiError {
-  return createHttpError(status, detail, { expose: true, ...(options.headers ? { headers: options.headers } : {}), ...(options.cause !== undefined ? { cause: options.cause } : {}) });
+/**
+ * An error whose text is meant for the user: `status` and `detail` become the answer as they are;
+ * `more` adds fields to the JSON answer beside `detail` (where to resume a sync push, say).
+ */
+export function apiError(status: number, detail: string, options: { headers?: Record<string, string>; cause?: unknown; more?: Record<string, unknown> } = {}): ApiError {
+  return createHttpError(status, detail, {
+    expose: true,
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.cause !== undefined ? { cause: options.cause } : {}),
+    ...(options.more ? { more: options.more } : {}),
+  });
+}
+
+/** The fields an error adds to its answer beside `detail`. */
+export function moreOf(error: ApiError): Record<string, unknown> {
+  const more = (error as { more?: unknown }).more;
+  return typeof more === 'object' && more !== null ? (more as Record<string, unknown>) : {};
 }
 
 /** True for an error of this family whose text may be shown (every 4xx, and the 503 below). */

@@ -13,3 +13,5 @@ export * from './ui-api.ts';
 export * from './stocktake-api-paths.ts';
 export * from './stocktake-schemas.ts';
 export * from './history-schemas.ts';
+// Sync between instances (docs/SYNC.md)
+export * from './sync-schemas.ts';

@@ -104,3 +104,32 @@ export const hardeningMessages = {
   storageUnavailable:
     'The database is unavailable right now (disk full, read-only or busy); nothing was written. Try again later.',
 } as const;
+
+// --- Sync between instances (docs/SYNC.md) ---
+export const syncMessages = {
+  movementRefused: (id: string, why: string) => `Movement ${id} was refused: ${why} Nothing of this batch was applied.`,
+  hlcNotOfOrigin: 'its timestamp does not name its origin instance.',
+  tooFarAhead: (hours: number, at: string) =>
+    `it happened at ${at}, more than ${hours} h ahead of this instance's clock: the clock of the instance that made it is wrong.`,
+  idMismatch: 'its id is not <origin>-<seq>.',
+  seenOnAdjust: 'an adjustment carries no "seen".',
+  unknownUnit: (item: number, variant: number | null, account: string) =>
+    `it names item ${item}${variant === null ? '' : ` / variant ${variant}`}, which account "${account}" does not have (is the catalogue of the instance that sent it up to date?).`,
+  unknownWarehouse: (warehouse: number | null, account: string) =>
+    warehouse === null
+      ? `it names no warehouse, and account "${account}" keeps stock per warehouse.`
+      : `it names warehouse ${warehouse}, which account "${account}" does not have.`,
+  sameIdOtherMovement: (id: string) =>
+    `Movement ${id} is recorded here with other content: two databases use the same instance id (a restored copy that kept running?). Nothing of this batch was applied; see docs/SYNC.md, "Restoring a backup".`,
+  gap: (id: string, origin: string, next: number) =>
+    `Movement ${id} would leave a gap: this instance holds the movements of ${origin} up to ${next - 1}. Send from ${origin}-${next} on. Nothing of this batch was applied.`,
+  clockWarning: (skewMs: number) =>
+    `The upstream's clock is ${Math.round(Math.abs(skewMs) / 60_000)} minutes ${skewMs > 0 ? 'ahead of' : 'behind'} this computer's. Set both clocks right: quantities stay correct, but times shown will look wrong.`,
+  linkedAccountImport: (account: string, upstream: string) =>
+    `account "${account}" follows ${upstream}: its catalogue comes from there. Import it there; it reaches this instance with the next sync.`,
+  notLinked: (account: string) => `Account "${account}" is not linked to an upstream.`,
+  alreadyLinked: (account: string, upstream: string) => `Account "${account}" already follows ${upstream}; unlink it first (barcode-inventory sync unlink --account ${account}).`,
+  scenarioDiffers: (account: string) => `Account "${account}" keeps stock per warehouse here and not upstream, or the other way round: they cannot be linked.`,
+  upstreamRefused: (status: number, detail: string) => `The upstream answered ${status}: ${detail}`,
+  upstreamUnreachable: (url: string, reason: string) => `The upstream ${url} cannot be reached: ${reason}`,
+} as const;

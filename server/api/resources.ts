@@ -6,6 +6,7 @@ import { dataExchange, history } from './history.ts';
 import { inventory } from './inventory.ts';
 import { pos } from './pos.ts';
 import { stocktakes } from './stocktakes.ts';
+import { sync } from './sync.ts';
 import { ui } from './ui.ts';
 
-export const resources: readonly Resource[] = [inventory, pos, stocktakes, history, dataExchange, ui, apiDescription(() => resources)];
+export const resources: readonly Resource[] = [inventory, pos, stocktakes, history, dataExchange, ui, sync, apiDescription(() => resources)];

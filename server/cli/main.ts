@@ -12,6 +12,7 @@ import { registerBackupCommands } from './backup-commands.ts';
 import { registerCsvCommands } from './csv-commands.ts';
 import { databaseOf, databaseOption, withStore } from './database-option.ts';
 import { addSignInCommand } from './signin-command.ts';
+import { registerSyncCommands } from './sync-commands.ts';
 
 function port(value: string): number {
   const n = Number(value);
@@ -120,6 +121,7 @@ export function buildProgram(): Command {
   registerBackupCommands(program);
   registerCsvCommands(program);
   addSignInCommand(program);
+  registerSyncCommands(program);
   return program;
 }
 

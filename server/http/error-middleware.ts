@@ -5,7 +5,7 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { requestMessages } from '../../shared/index.ts';
-import { isApiError, notFound } from '../errors.ts';
+import { isApiError, moreOf, notFound } from '../errors.ts';
 
 export function errorMiddleware(logger: Logger): Middleware {
   return async (ctx, next) => {
@@ -18,7 +18,7 @@ export function errorMiddleware(logger: Logger): Middleware {
         if (error.status >= 500) log.warn({ err: error.cause ?? error, method: ctx.method, path: ctx.path }, 'storage unavailable');
         ctx.status = error.status;
         if (error.headers) ctx.set(error.headers);
-        ctx.body = { detail: error.message };
+        ctx.body = { detail: error.message, ...moreOf(error) };
       } else {
         log.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
         ctx.status = 500;

@@ -9,8 +9,10 @@ import { BUILT_UI_DIR, hasBuiltUi } from '../http/static-ui.ts';
 import { defaultDatabaseLocation } from '../paths.ts';
 import { type RunningServer, type StartOptions, DEFAULT_PORT, startServer } from '../start.ts';
 import type { Account } from '../store/accounts.ts';
+import type { StoreClock } from '../store/movements.ts';
 import { openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
+import { type SyncLoops, startSyncLoops } from '../sync/sync-loop.ts';
 import demoCatalogue from './demo-catalogue.json' with { type: 'json' };
 import { lanNotice } from './lan-notice.ts';
 import { signInLink } from './signin-link.ts';
@@ -32,6 +34,20 @@ export interface LaunchOptions extends Omit<StartOptions, 'store'> {
   /** Print one-time sign-in links for up to this many accounts. */
   signInLinks?: number;
   logger?: Logger;
+  /** Sync linked accounts in the background (docs/SYNC.md); false turns it off. */
+  sync?: false | { intervalMs?: number };
+  /** The store's clock; default: this computer's, moved by $BARCODE_INVENTORY_CLOCK_OFFSET_MS (for tests that skew instances). */
+  clock?: StoreClock;
+}
+
+/** For tests and simulations: an instance whose clock is this many milliseconds off. */
+export const CLOCK_OFFSET_ENV = 'BARCODE_INVENTORY_CLOCK_OFFSET_MS';
+/** For tests: the pause between two sync rounds, instead of DEFAULT_SYNC_INTERVAL_MS. */
+export const SYNC_INTERVAL_ENV = 'BARCODE_INVENTORY_SYNC_INTERVAL_MS';
+
+function clockFromEnvironment(env: NodeJS.ProcessEnv = process.env): StoreClock | undefined {
+  const offset = Number(env[CLOCK_OFFSET_ENV] ?? 0);
+  return Number.isFinite(offset) && offset !== 0 ? { now: () => Date.now() + offset } : undefined;
 }
 
 export interface SignInOffer {
@@ -54,21 +70,21 @@ export interface Launched {
 }
 
 /** The real database, or the demo beside it (loaded once with both scenarios) while the real one has no account. */
-async function chooseStore(location: string, demo: boolean): Promise<{ store: Store; location: string; demo: boolean; accounts: Account[] }> {
-  const store = await openStore(location);
+async function chooseStore(location: string, demo: boolean, clock: StoreClock | undefined): Promise<{ store: Store; location: string; demo: boolean; accounts: Account[] }> {
+  const store = await openStore(location, clock ? { clock } : {});
   const accounts = await store.accounts.list();
   if (accounts.length > 0 || !demo || location === ':memory:') return { store, location, demo: false, accounts };
   await store.close();
   // The real database never receives demo data, whose ids could clash with a real catalogue's.
   const demoLocation = path.join(path.dirname(path.resolve(location)), DEMO_DATABASE_NAME);
-  const demoStore = await openStore(demoLocation);
+  const demoStore = await openStore(demoLocation, clock ? { clock } : {});
   if ((await demoStore.accounts.list()).length === 0) await demoStore.catalogue.write(await parseCatalogue(demoCatalogue));
   return { store: demoStore, location: demoLocation, demo: true, accounts: await demoStore.accounts.list() };
 }
 
 export async function launch(options: LaunchOptions = {}): Promise<Launched> {
-  const { database = defaultDatabaseLocation(), demo = false, portInUse = 'fail', ui = false, signInLinks = 0, ...start } = options;
-  const chosen = await chooseStore(database, demo);
+  const { database = defaultDatabaseLocation(), demo = false, portInUse = 'fail', ui = false, signInLinks = 0, sync = {}, clock = clockFromEnvironment(), ...start } = options;
+  const chosen = await chooseStore(database, demo, clock);
   const uiDir = ui === true ? (hasBuiltUi(BUILT_UI_DIR) ? BUILT_UI_DIR : undefined) : ui || undefined;
   let server: RunningServer;
   try {
@@ -86,6 +102,15 @@ export async function launch(options: LaunchOptions = {}): Promise<Launched> {
     links.push({ account, url: signInLink(server.url, code) });
   }
   const host = start.host ?? server.host;
+  const intervalFromEnv = Number(process.env[SYNC_INTERVAL_ENV]);
+  const loops: SyncLoops | undefined =
+    sync === false
+      ? undefined
+      : startSyncLoops(chosen.store, {
+          ...(sync.intervalMs !== undefined ? { intervalMs: sync.intervalMs } : Number.isFinite(intervalFromEnv) && intervalFromEnv > 0 ? { intervalMs: intervalFromEnv } : {}),
+          ...(start.logger ? { logger: start.logger } : {}),
+        });
+  const followed = await chosen.store.sync.links();
 
   return {
     server,
@@ -103,6 +128,7 @@ export async function launch(options: LaunchOptions = {}): Promise<Launched> {
         }
         if (chosen.accounts.length > links.length) lines.push(`Sign in${links.length > 0 ? ' as another account' : ''}: npx barcode-inventory signin-link --account <name>`);
       }
+      for (const link of followed) lines.push(`Account ${link.account} follows ${link.upstreamUrl}: syncing in the background (npx barcode-inventory sync status).`);
       const notice = lanNotice(host, server.port);
       if (notice) lines.push(notice);
       if (server.discovery) lines.push(`Announcing "${server.discovery.name}" as _barcode-inventory._tcp over mDNS (--no-announce turns it off).`);
@@ -116,7 +142,10 @@ export async function launch(options: LaunchOptions = {}): Promise<Launched> {
       }
       return offers;
     },
-    close: () => server.close(),
+    close: async () => {
+      await loops?.stop();
+      await server.close();
+    },
   };
 }
 

@@ -3,6 +3,7 @@
 // Ids are the keys, so writing the same catalogue twice changes nothing the second time; nothing is
 // ever deleted. Conflicts with what the database holds are collected as problems, not thrown.
 import type { Catalogue, CatalogueAccountHeader, CatalogueItem, CatalogueStockEntry } from '../catalogue/catalogue-schema.ts';
+import { syncMessages } from '../../shared/index.ts';
 import { type ApiError, apiError, isApiError } from '../errors.ts';
 import { type Param, type Queries, statement } from './engine.ts';
 import type { MovementLog } from './movements.ts';
@@ -72,9 +73,13 @@ export class CatalogueWriter {
   /** Accounts whose catalogue this import changed (their catalogue version moves at the end). */
   private readonly changedAccounts = new Set<number>();
 
-  constructor(log: MovementLog) {
+  /** Writing what an upstream instance handed down: the only way a linked account's catalogue changes. */
+  private readonly fromUpstream: boolean;
+
+  constructor(log: MovementLog, options: { fromUpstream?: boolean } = {}) {
     this.log = log;
     this.q = log.q;
+    this.fromUpstream = options.fromUpstream ?? false;
   }
 
   /**
@@ -90,6 +95,11 @@ export class CatalogueWriter {
     let accountId: number;
     if (existing) {
       accountId = existing.id;
+      const link = this.fromUpstream ? undefined : await q.first(q.k.selectFrom('sync_links').select('upstream_url').where('account_id', '=', existing.id));
+      if (link) {
+        this.problems.push(`${path}.name: ${syncMessages.linkedAccountImport(account.name, link.upstream_url)}`);
+        return false;
+      }
       if ((existing.warehouses_enabled === 1) !== account.warehouses_enabled) {
         this.problems.push(
           `${path}.warehouses_enabled: account "${account.name}" already exists with warehouses_enabled ${existing.warehouses_enabled === 1}; changing the scenario of an account is not supported`,
@@ -203,8 +213,8 @@ export class CatalogueWriter {
 }
 
 /** Writes a parsed catalogue in the caller's transaction, all or nothing: conflicts with the database refuse it. */
-export async function writeCatalogue(log: MovementLog, catalogue: Catalogue): Promise<ImportSummary> {
-  const writer = new CatalogueWriter(log);
+export async function writeCatalogue(log: MovementLog, catalogue: Catalogue, options: { fromUpstream?: boolean } = {}): Promise<ImportSummary> {
+  const writer = new CatalogueWriter(log, options);
   for (const [a, account] of catalogue.accounts.entries()) {
     if (await writer.beginAccount(account, a)) {
       for (const [i, item] of account.items.entries()) await writer.writeItem(item, i);

@@ -329,6 +329,8 @@ const movements: Migration = {
       .addColumn('last_error', 'text')
       .addColumn('offline_since', 'text')
       .addColumn('clock_skew_ms', 'integer')
+      // What the upstream held per origin at the last round: what is still to push.
+      .addColumn('upstream_vector', 'text')
       .execute();
 
     // A stocktake line is a count at the time of its last scan or edit.

@@ -134,10 +134,6 @@ const lastSeq = statement('movements.lastSeq', (k, p: Param<{ accountId: number;
   k.selectFrom('stock_history').select((eb) => eb.fn.max('seq').as('seq')).where('account_id', '=', p('accountId')).where('origin', '=', p('origin')),
 );
 
-const hasMovement = statement('movements.has', (k, p: Param<{ accountId: number; origin: string; seq: number }>) =>
-  k.selectFrom('stock_history').select('id').where('account_id', '=', p('accountId')).where('origin', '=', p('origin')).where('seq', '=', p('seq')),
-);
-
 export class MovementLog {
   readonly q: Queries;
   readonly instance: string;
@@ -253,11 +249,10 @@ export class MovementLog {
   }
 
   /**
-   * Applies a movement of another instance, exactly once: a movement already here (same origin and
-   * sequence) changes nothing. Returns false for such a duplicate.
+   * Applies a movement of another instance. The caller has checked that it is new here and next in
+   * its origin's sequence (sync.ts, applyMovements), so it is applied exactly once.
    */
-  async applyRemote(accountId: number, unit: MovementUnit, movement: MovementRecord, seenVector: number | null): Promise<boolean> {
-    if (await this.q.first(hasMovement, { accountId, origin: movement.origin, seq: movement.seq })) return false;
+  async applyRemote(accountId: number, unit: MovementUnit, movement: MovementRecord, seenVector: number | null): Promise<void> {
     this.saw(parseHlc(movement.hlc)!);
     const late = await this.isLate(unit.id, movement.warehouseId, movement.hlc);
     const applied = late ? { oldQuantity: null, newQuantity: movement.value } : await this.applyOnTop(unit.id, movement.warehouseId, movement.kind, movement.value);
@@ -283,7 +278,6 @@ export class MovementLog {
     });
     if (late) await this.refold(unit.id, movement.warehouseId, movement.hlc, { origin: movement.origin, seq: movement.seq });
     await this.detectConflicts(accountId, unit.id, movement.warehouseId, { ...movement, seenVector });
-    return true;
   }
 
   /** True when some movement of the unit and warehouse is later than `hlc`. */

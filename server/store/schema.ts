@@ -128,6 +128,8 @@ export interface SyncLinkTable {
   last_error: string | null;
   offline_since: string | null;
   clock_skew_ms: number | null;
+  /** `{origin: highest seq}` the upstream held at the last round. */
+  upstream_vector: string | null;
 }
 
 export interface ApiTokenTable {

@@ -1,7 +1,9 @@
 // The store's one interface: every operation the API, the CLI and the launcher need, each run in one
 // transaction of the engine (or, for a stocktake commit, one per batch). Callers never see queries,
 // connections or transactions; engines never see operations (engine.ts).
-import type { CommitBody, CreateStocktakeBody, HistoryQuery, ScanBody, UndoBody, UpdateLineBody } from '../../shared/index.ts';
+import type { CommitBody, CreateStocktakeBody, HistoryQuery, PullPage, PushAnswer, ScanBody, SyncMovement, SyncState, UndoBody, UpdateLineBody, VersionVector } from '../../shared/index.ts';
+import { badRequest } from '../errors.ts';
+import { syncMessages } from '../../shared/index.ts';
 import type { Catalogue } from '../catalogue/catalogue-schema.ts';
 import { type Account, findAccountByName, listAccounts } from './accounts.ts';
 import { readBarcodeLabels } from './barcode-labels.ts';
@@ -20,8 +22,26 @@ import type { Queries } from './engine.ts';
 import { type CommitHooks, commitStocktake } from './stocktake-commit.ts';
 import { createStocktake, getStocktake, listLines, listStocktakes, recordScan, reviewStocktake, undoLastScan, updateLine } from './stocktakes.ts';
 import { type Caller, authenticate, createToken, listTokens, revokeToken } from './tokens.ts';
+import {
+  type Link,
+  advanceLink,
+  applyMovements,
+  catalogueDocument,
+  countPending,
+  createLink,
+  heldVector,
+  instanceId,
+  linkOfAccount,
+  linkStatus,
+  listConflicts,
+  listLinks,
+  readMovements,
+  recordRound,
+  removeLink,
+  setUpstreamVector,
+} from './sync.ts';
 
-export type { Account, Caller };
+export type { Account, Caller, Link };
 export type { Answer, OnceKey } from './idempotent-answers.ts';
 
 /** How a write is told apart and answered once: the Idempotency-Key sent with it, if any. */
@@ -131,6 +151,66 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
      * thrown. Nothing is stored.
      */
     refuseOnce: (caller: Caller, once: OnceKey, refusal: Error) => write((q) => answerOnce(q, caller.id, once, () => Promise.reject(refusal))),
+
+    /** Sync between instances (docs/SYNC.md): the upstream's side, then the links of this one. */
+    sync: {
+      /** What this instance holds of the account, and its clock. */
+      state: (account: Account): Promise<SyncState> =>
+        read(async (q) => ({
+          instance: await instanceId(q),
+          now: clock.now(),
+          account: account.name,
+          warehouses_enabled: account.warehousesEnabled,
+          catalogue_version: (await q.first(q.k.selectFrom('accounts').select('catalogue_version').where('id', '=', account.id)))!.catalogue_version,
+          vector: await heldVector(q, account.id),
+        })),
+      /** The account's movements recorded here after `after`, in that order. */
+      pull: (account: Account, after: number, limit: number): Promise<PullPage> =>
+        read(async (q) => {
+          const page = await readMovements(q, account.id, { after }, limit + 1);
+          const movements = page.slice(0, limit);
+          return { movements: movements.map(({ arrival: _, ...m }) => m), next_cursor: movements.at(-1)?.arrival ?? after, more: page.length > limit, now: clock.now() };
+        }),
+      /** Movements of other instances, each applied once, in order; all or nothing. */
+      push: (account: Account, movements: readonly SyncMovement[]): Promise<PushAnswer> =>
+        writeMovements(async (log, q) => ({ ...(await applyMovements(log, account, movements, clock.now())), vector: await heldVector(q, account.id), now: clock.now() })),
+      catalogue: (account: Account) => read((q) => catalogueDocument(q, account)),
+      status: (account: Account) => read((q) => linkStatus(q, account, clock.now())),
+      conflicts: (account: Account, state: 'open' | 'all', limit: number) => read((q) => listConflicts(q, account.id, state, limit)),
+
+      links: () => read((q) => listLinks(q)),
+      linkOf: (account: Account) => read((q) => linkOfAccount(q, account.id)),
+      link: (accountName: string, upstreamUrl: string, token: string) =>
+        write(async (q) => {
+          const account = await findAccountByName(q, accountName);
+          if (!account) throw badRequest(`No account named "${accountName}" here yet: link copies it from the upstream first.`);
+          const existing = await linkOfAccount(q, account.id);
+          if (existing) throw badRequest(syncMessages.alreadyLinked(accountName, existing.upstreamUrl));
+          await createLink(q, account.id, upstreamUrl, token, new Date(clock.now()).toISOString());
+        }),
+      unlink: (account: Account) => write((q) => removeLink(q, account.id)),
+      /** Writes the catalogue the upstream handed down, and the version it was, in one transaction. */
+      writeUpstreamCatalogue: (account: Account, catalogue: Catalogue, version: number) =>
+        writeMovements(async (log, q) => {
+          const summary = await writeCatalogue(log, catalogue, { fromUpstream: true });
+          await q.run(q.k.updateTable('sync_links').set({ catalogue_version: version }).where('account_id', '=', account.id));
+          return summary;
+        }),
+      /** The movements the upstream does not hold yet, oldest first. */
+      pending: (account: Account, upstream: VersionVector, limit: number) =>
+        read(async (q) => (await readMovements(q, account.id, { pending: upstream }, limit)).map(({ arrival: _, ...m }) => m)),
+      countPending: (account: Account, upstream: VersionVector) => read((q) => countPending(q, account.id, upstream)),
+      /** A pulled page applied and the link's cursor moved past it, together. */
+      applyPulled: (account: Account, movements: readonly SyncMovement[], cursor: number) =>
+        writeMovements(async (log, q) => {
+          const result = await applyMovements(log, account, movements, clock.now());
+          await advanceLink(q, account.id, cursor);
+          return result;
+        }),
+      setUpstreamVector: (account: Account, vector: VersionVector) => write((q) => setUpstreamVector(q, account.id, vector)),
+      recordRound: (account: Account, round: Parameters<typeof recordRound>[2]) => write((q) => recordRound(q, account.id, round)),
+      now: () => clock.now(),
+    },
 
     /** The engine's integrity checks and the rule that history and stock agree. */
     check: () => checkConsistency(engine),

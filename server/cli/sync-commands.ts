@@ -1,0 +1,146 @@
+// `barcode-inventory sync …` (docs/SYNC.md): link an account to an upstream instance, see how its
+// sync goes, run a round now, list conflicts, unlink. `serve` and the desktop app sync linked
+// accounts in the background; these commands work on the same database beside them.
+import { type Command, InvalidArgumentError } from 'commander';
+import { syncMessages } from '../../shared/index.ts';
+import { parseCatalogue } from '../catalogue/import-catalogue.ts';
+import { badRequest } from '../errors.ts';
+import type { Account, Store } from '../store/store.ts';
+import { syncRound } from '../sync/sync-round.ts';
+import { UpstreamClient } from '../sync/upstream-client.ts';
+import { databaseOption, withStore } from './database-option.ts';
+
+function upstreamUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('the upstream is a URL such as http://head-office:8270');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('the upstream URL starts with http:// or https://');
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+async function accountNamed(store: Store, name: string): Promise<Account> {
+  const account = await store.accounts.find(name);
+  if (!account) throw badRequest(`No account named "${name}".`);
+  return account;
+}
+
+async function linkedAccount(store: Store, name: string) {
+  const account = await accountNamed(store, name);
+  const link = await store.sync.linkOf(account);
+  if (!link) throw badRequest(syncMessages.notLinked(name));
+  return { account, link };
+}
+
+export function registerSyncCommands(program: Command): void {
+  const sync = program.command('sync').description('Follow an upstream instance (a shop PC, head office): link, status, now, conflicts, unlink.');
+
+  sync
+    .command('link')
+    .description("Make an account follow an upstream instance: its catalogue is copied from there, and stock movements flow both ways.")
+    .requiredOption('--upstream <url>', 'the upstream server, e.g. http://head-office:8270', upstreamUrl)
+    .requiredOption('--account <name>', 'the account, by the name it has upstream')
+    .requiredOption('--token <token>', 'an API token of that account on the upstream (barcode-inventory token create there)')
+    .option(...databaseOption)
+    .action(async (options: { upstream: string; account: string; token: string; db?: string }) => {
+      await withStore(options, async (store) => {
+        const client = new UpstreamClient(options.upstream, options.token);
+        const state = await client.state();
+        if (state.account !== options.account) throw badRequest(`The token is for account "${state.account}" on ${options.upstream}, not "${options.account}".`);
+        const local = await store.accounts.find(options.account);
+        if (local && local.warehousesEnabled !== state.warehouses_enabled) throw badRequest(syncMessages.scenarioDiffers(options.account));
+        if (local) {
+          const existing = await store.sync.linkOf(local);
+          if (existing) throw badRequest(syncMessages.alreadyLinked(options.account, existing.upstreamUrl));
+        }
+        const { catalogue } = await client.catalogue();
+        await store.catalogue.write(await parseCatalogue(catalogue));
+        await store.sync.link(options.account, options.upstream, options.token);
+        console.log(`Account "${options.account}" now follows ${options.upstream} (instance ${state.instance}).`);
+        const account = await accountNamed(store, options.account);
+        const result = await syncRound(store, (await store.sync.linkOf(account))!);
+        console.log(`First round: ${result.pushed} movement(s) pushed, ${result.pulled} pulled.`);
+        console.log('serve and the desktop app keep it in sync in the background; `barcode-inventory sync status` shows how it goes.');
+      });
+    });
+
+  sync
+    .command('status')
+    .description('How the sync of each linked account goes: last success, movements waiting, conflicts, clock difference.')
+    .option('--account <name>', 'only this account')
+    .option(...databaseOption)
+    .action(async (options: { account?: string; db?: string }) => {
+      await withStore(options, async (store) => {
+        const links = (await store.sync.links()).filter((l) => options.account === undefined || l.account === options.account);
+        if (links.length === 0) return console.log(options.account ? syncMessages.notLinked(options.account) : 'No account follows an upstream.');
+        for (const link of links) {
+          const status = await store.sync.status({ id: link.accountId, name: link.account, warehousesEnabled: link.warehousesEnabled });
+          console.log(`${link.account} → ${link.upstreamUrl}: ${status.state.replace('_', ' ')}`);
+          console.log(`  last success: ${status.last_success_at ?? 'never'}${status.offline_since ? `; unreachable since ${status.offline_since}` : ''}`);
+          console.log(`  waiting to be pushed: ${status.pending} movement(s); open conflicts: ${status.conflicts}`);
+          if (status.clock_skew_ms !== null) console.log(`  upstream clock: ${status.clock_skew_ms >= 0 ? '+' : ''}${status.clock_skew_ms} ms`);
+          if (status.clock_warning) console.log(`  WARNING: ${status.clock_warning}`);
+          if (status.last_error && status.state !== 'in_sync') console.log(`  last error: ${status.last_error}`);
+        }
+      });
+    });
+
+  sync
+    .command('now')
+    .description('Run one round of sync of every linked account (or one) now, and say what it did.')
+    .option('--account <name>', 'only this account')
+    .option(...databaseOption)
+    .action(async (options: { account?: string; db?: string }) => {
+      await withStore(options, async (store) => {
+        const links = (await store.sync.links()).filter((l) => options.account === undefined || l.account === options.account);
+        if (links.length === 0) throw badRequest(options.account ? syncMessages.notLinked(options.account) : 'No account follows an upstream: barcode-inventory sync link …');
+        let failed = 0;
+        for (const link of links) {
+          try {
+            const result = await syncRound(store, link);
+            console.log(`${link.account}: ${result.pushed} movement(s) pushed, ${result.pulled} pulled${result.catalogueCopied ? ', catalogue copied' : ''}.`);
+          } catch (error) {
+            failed++;
+            console.error(`${link.account}: ${(error as Error).message}`);
+          }
+        }
+        if (failed > 0) process.exitCode = 1;
+      });
+    });
+
+  sync
+    .command('conflicts')
+    .description('List sets and counts made without seeing each other (open ones; --all for resolved too).')
+    .requiredOption('--account <name>', 'the account')
+    .option('--all', 'resolved conflicts too')
+    .option(...databaseOption)
+    .action(async (options: { account: string; all?: boolean; db?: string }) => {
+      await withStore(options, async (store) => {
+        const account = await accountNamed(store, options.account);
+        const conflicts = await store.sync.conflicts(account, options.all ? 'all' : 'open', 500);
+        if (conflicts.length === 0) return console.log('No conflicts.');
+        for (const c of conflicts) {
+          const where = c.warehouse_name ? ` in ${c.warehouse_name}` : '';
+          console.log(
+            `${c.barcode}${where}: ${c.later.kind} ${c.later.value} (${c.later.origin}, ${c.later.occurred_at}) kept over ${c.earlier.kind} ${c.earlier.value} (${c.earlier.origin}, ${c.earlier.occurred_at}); now ${c.quantity ?? '-'}${c.resolved ? ' [resolved]' : ''}`,
+          );
+        }
+        console.log('Resolve one by setting the quantity again (scanner UI, or POST …/inventory_by_barcode/) once you have looked at both.');
+      });
+    });
+
+  sync
+    .command('unlink')
+    .description('Stop following the upstream; the account and its movements stay here.')
+    .requiredOption('--account <name>', 'the account')
+    .option(...databaseOption)
+    .action(async (options: { account: string; db?: string }) => {
+      await withStore(options, async (store) => {
+        const { account, link } = await linkedAccount(store, options.account);
+        await store.sync.unlink(account);
+        console.log(`Account "${options.account}" no longer follows ${link.upstreamUrl}.`);
+      });
+    });
+}

@@ -1,0 +1,98 @@
+// Background sync while the server runs (serve, npm start, the desktop app): one loop per linked
+// account, a round every few seconds while the upstream answers, backing off (up to a minute) while
+// it does not, never in the way of the local API. Links made or removed while it runs are picked up.
+import type { Logger } from 'pino';
+import type { Store } from '../store/store.ts';
+import { syncRound } from './sync-round.ts';
+
+export interface SyncLoopOptions {
+  /** Between rounds while the upstream answers. */
+  intervalMs?: number;
+  /** The longest wait after failures (the wait doubles from intervalMs up to this). */
+  maxBackoffMs?: number;
+  logger?: Logger;
+}
+
+export const DEFAULT_SYNC_INTERVAL_MS = 5_000;
+export const MAX_SYNC_BACKOFF_MS = 60_000;
+
+export interface SyncLoops {
+  /** Runs a round of every link now (after a local write, say), without waiting for the timer. */
+  nudge(): void;
+  /** Lets a round in progress finish, then stops. */
+  stop(): Promise<void>;
+}
+
+export function startSyncLoops(store: Store, options: SyncLoopOptions = {}): SyncLoops {
+  const intervalMs = options.intervalMs ?? DEFAULT_SYNC_INTERVAL_MS;
+  const maxBackoffMs = options.maxBackoffMs ?? MAX_SYNC_BACKOFF_MS;
+  const failures = new Map<number, number>();
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+
+  const roundOfAll = async () => {
+    const now = Date.now();
+    let wait = intervalMs;
+    for (const link of await store.sync.links()) {
+      if (stopped) return wait;
+      const failed = failures.get(link.accountId) ?? 0;
+      const backoff = failed === 0 ? 0 : Math.min(maxBackoffMs, intervalMs * 2 ** (failed - 1));
+      const lastAttempt = link.lastAttemptAt ? Date.parse(link.lastAttemptAt) : 0;
+      if (failed > 0 && now - lastAttempt < backoff) {
+        wait = Math.min(wait, backoff - (now - lastAttempt));
+        continue;
+      }
+      try {
+        const result = await syncRound(store, link);
+        failures.delete(link.accountId);
+        if (result.pushed + result.pulled > 0 || result.catalogueCopied) options.logger?.info({ account: link.account, ...result }, 'sync round');
+      } catch (error) {
+        failures.set(link.accountId, failed + 1);
+        options.logger?.warn({ account: link.account, err: (error as Error).message, failures: failed + 1 }, 'sync round failed');
+        wait = Math.min(wait, Math.min(maxBackoffMs, intervalMs * 2 ** failed));
+      }
+    }
+    return wait;
+  };
+
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    timer = setTimeout(run, ms);
+    timer.unref();
+  };
+
+  function run() {
+    timer = undefined;
+    running = roundOfAll()
+      .catch((error: unknown) => {
+        options.logger?.error({ err: error }, 'sync loop');
+        return intervalMs;
+      })
+      .then((wait) => {
+        running = undefined;
+        if (again) {
+          again = false;
+          schedule(0);
+        } else schedule(wait);
+      });
+  }
+
+  schedule(0);
+  return {
+    nudge() {
+      if (stopped) return;
+      if (running) again = true;
+      else if (timer) {
+        clearTimeout(timer);
+        schedule(0);
+      }
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

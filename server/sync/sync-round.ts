@@ -1,0 +1,75 @@
+// One round of sync of one linked account (docs/SYNC.md, "A round"): learn what the upstream holds
+// and its clock, copy its catalogue when it moved, push what it does not hold (in batches, each
+// applied there once), pull what is new there (each page applied here with the cursor, together),
+// and write down how it went. Safe to cut at any point and to run again: nothing is applied twice.
+import { MAX_MOVEMENTS_PER_BATCH, type VersionVector, syncMessages } from '../../shared/index.ts';
+import { parseCatalogue } from '../catalogue/import-catalogue.ts';
+import type { Link, Store } from '../store/store.ts';
+import { UpstreamClient, UpstreamError } from './upstream-client.ts';
+
+export interface RoundResult {
+  pushed: number;
+  pulled: number;
+  catalogueCopied: boolean;
+  /** The upstream's clock minus this one's. */
+  clockSkewMs: number;
+}
+
+/** A push refused for a gap is retried from where the upstream says, this many times. */
+const GAP_RETRIES = 3;
+
+export async function syncRound(store: Store, link: Link, options: { timeoutMs?: number } = {}): Promise<RoundResult> {
+  const client = new UpstreamClient(link.upstreamUrl, link.token, options.timeoutMs);
+  const account = { id: link.accountId, name: link.account, warehousesEnabled: link.warehousesEnabled };
+  try {
+    const before = store.sync.now();
+    const state = await client.state();
+    const clockSkewMs = Math.round(state.now - (before + store.sync.now()) / 2);
+    if (state.account !== link.account) throw new UpstreamError(400, `The token is for account "${state.account}" upstream, not "${link.account}".`);
+    if (state.warehouses_enabled !== link.warehousesEnabled) throw new UpstreamError(400, syncMessages.scenarioDiffers(link.account));
+
+    let catalogueCopied = false;
+    if (state.catalogue_version !== link.catalogueVersion) {
+      const { version, catalogue } = await client.catalogue();
+      await store.sync.writeUpstreamCatalogue(account, await parseCatalogue(catalogue), version);
+      catalogueCopied = true;
+    }
+
+    // Push: oldest first; the upstream's answer says what it holds from then on.
+    let upstream: VersionVector = { ...state.vector };
+    let pushed = 0;
+    for (let retries = 0; ; ) {
+      const batch = await store.sync.pending(account, upstream, MAX_MOVEMENTS_PER_BATCH);
+      if (batch.length === 0) break;
+      try {
+        const answer = await client.push(batch);
+        pushed += answer.applied;
+        upstream = answer.vector;
+      } catch (error) {
+        const resume = error instanceof UpstreamError && error.status === 409 ? (error.answer.resume as Record<string, number> | undefined) : undefined;
+        if (!resume || ++retries > GAP_RETRIES) throw error;
+        for (const [origin, next] of Object.entries(resume)) upstream[origin] = next - 1;
+      }
+    }
+    await store.sync.setUpstreamVector(account, upstream);
+
+    // Pull: each page applied together with the cursor past it.
+    let cursor = link.pullCursor;
+    let pulled = 0;
+    for (;;) {
+      const page = await client.pull(cursor);
+      if (page.movements.length > 0) {
+        pulled += (await store.sync.applyPulled(account, page.movements, page.next_cursor)).applied;
+        for (const m of page.movements) upstream[m.origin] = Math.max(upstream[m.origin] ?? 0, m.seq);
+      }
+      cursor = page.next_cursor;
+      if (!page.more) break;
+    }
+
+    await store.sync.recordRound(account, { ok: true, at: new Date(store.sync.now()).toISOString(), upstreamInstance: state.instance, clockSkewMs, upstreamVector: upstream });
+    return { pushed, pulled, catalogueCopied, clockSkewMs };
+  } catch (error) {
+    await store.sync.recordRound(account, { ok: false, at: new Date(store.sync.now()).toISOString(), error: (error as Error).message }).catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,96 @@
+// The HTTP client an instance uses to reach the upstream it follows: the upstream's own sync
+// endpoints, with the account's token, every answer checked against the shared schemas. A refusal
+// keeps the upstream's status and words; a network failure or timeout says the upstream is away.
+import type { z } from 'zod';
+import {
+  MAX_MOVEMENTS_PER_BATCH,
+  type PullPage,
+  type PushAnswer,
+  SYNC_CATALOGUE_PATH,
+  SYNC_MOVEMENTS_PATH,
+  SYNC_STATE_PATH,
+  type SyncMovement,
+  type SyncState,
+  pullPageSchema,
+  pushAnswerSchema,
+  requestErrorSchema,
+  syncMessages,
+  syncStateSchema,
+} from '../../shared/index.ts';
+import { z as zod } from 'zod';
+
+/** How long one request to the upstream may take before it counts as unreachable. */
+export const UPSTREAM_TIMEOUT_MS = 30_000;
+
+/** The upstream refused a request (its status and `detail`), or could not be reached (status 0). */
+export class UpstreamError extends Error {
+  readonly status: number;
+  /** Extra fields of the refusal (a push's `resume`). */
+  readonly answer: Record<string, unknown>;
+  constructor(status: number, message: string, answer: Record<string, unknown> = {}) {
+    super(message);
+    this.status = status;
+    this.answer = answer;
+  }
+}
+
+const catalogueAnswerSchema = zod.object({ version: zod.number().int(), catalogue: zod.unknown() });
+
+export class UpstreamClient {
+  readonly url: string;
+  private readonly token: string;
+  private readonly timeoutMs: number;
+
+  constructor(url: string, token: string, timeoutMs = UPSTREAM_TIMEOUT_MS) {
+    this.url = url.replace(/\/+$/, '');
+    this.token = token;
+    this.timeoutMs = timeoutMs;
+  }
+
+  private async request<S extends z.ZodType>(schema: S, path: string, init: { method?: string; body?: unknown } = {}): Promise<z.infer<S>> {
+    const headers: Record<string, string> = { Authorization: `Token ${this.token}`, Accept: 'application/json' };
+    if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await fetch(this.url + path, {
+        method: init.method ?? 'GET',
+        headers,
+        signal: AbortSignal.timeout(this.timeoutMs),
+        ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+      });
+    } catch (error) {
+      const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${this.timeoutMs / 1000} s` : ((error as { cause?: Error }).cause?.message ?? (error as Error).message);
+      throw new UpstreamError(0, syncMessages.upstreamUnreachable(this.url, reason));
+    }
+    let json: unknown;
+    try {
+      json = await response.json();
+    } catch {
+      throw new UpstreamError(response.ok ? 502 : response.status, syncMessages.upstreamRefused(response.status, 'an answer that is not JSON (is this a barcode-inventory server?)'));
+    }
+    if (!response.ok) {
+      const parsed = requestErrorSchema.safeParse(json);
+      const detail = parsed.success ? parsed.data.detail : `status ${response.status}`;
+      throw new UpstreamError(response.status, syncMessages.upstreamRefused(response.status, detail), typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {});
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) throw new UpstreamError(502, syncMessages.upstreamRefused(response.status, 'an answer this version does not understand (are both instances up to date?)'));
+    return parsed.data;
+  }
+
+  state(): Promise<SyncState> {
+    return this.request(syncStateSchema, SYNC_STATE_PATH);
+  }
+
+  catalogue(): Promise<{ version: number; catalogue: unknown }> {
+    return this.request(catalogueAnswerSchema, SYNC_CATALOGUE_PATH) as Promise<{ version: number; catalogue: unknown }>;
+  }
+
+  push(movements: readonly SyncMovement[]): Promise<PushAnswer> {
+    return this.request(pushAnswerSchema, SYNC_MOVEMENTS_PATH, { method: 'POST', body: { movements } });
+  }
+
+  pull(after: number, limit = MAX_MOVEMENTS_PER_BATCH): Promise<PullPage> {
+    return this.request(pullPageSchema, `${SYNC_MOVEMENTS_PATH}?after=${after}&limit=${limit}`);
+  }
+}

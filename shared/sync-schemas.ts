@@ -1,0 +1,139 @@
+// Wire shapes of sync between instances (docs/SYNC.md): movements as instances exchange them, what a
+// push answers, a page of a pull, an instance's state, a link's status and the conflicts list.
+import { z } from 'zod';
+import { API_BASE } from './api-paths.ts';
+import { MAX_BARCODE_LENGTH, MAX_DELTA, MAX_REASON_LENGTH, MAX_REFERENCE_LENGTH, MIN_DELTA } from './limits.ts';
+import { movementKindSchema } from './history-schemas.ts';
+
+export const SYNC_BASE = `${API_BASE}/sync`;
+export const SYNC_STATE_PATH = `${SYNC_BASE}/state/`;
+export const SYNC_MOVEMENTS_PATH = `${SYNC_BASE}/movements/`;
+export const SYNC_CATALOGUE_PATH = `${SYNC_BASE}/catalogue/`;
+export const SYNC_STATUS_PATH = `${SYNC_BASE}/status/`;
+export const SYNC_CONFLICTS_PATH = `${SYNC_BASE}/conflicts/`;
+
+/** Movements per push, and per page of a pull. */
+export const MAX_MOVEMENTS_PER_BATCH = 500;
+/** How far ahead of the receiver's clock a movement's time may be: beyond it, the sender's clock is wrong. */
+export const MAX_CLOCK_AHEAD_MS = 24 * 3600_000;
+/** Beyond this difference between an instance's clock and its upstream's, both warn. */
+export const CLOCK_WARNING_MS = 2 * 60_000;
+
+export const instanceIdSchema = z.string().regex(/^[a-z0-9]{4,32}$/, { error: 'An instance id is 4 to 32 lowercase letters and digits.' });
+export const hlcSchema = z.string().regex(/^\d{16}-\d{5}-[a-z0-9]{4,32}$/, { error: 'A timestamp looks like 0001763900000000-00000-<instance>.' });
+/** What an instance had seen of the others when it made a movement: `{instance: highest sequence}`. */
+export const versionVectorSchema = z.record(instanceIdSchema, z.number().int().min(1));
+export type VersionVector = z.infer<typeof versionVectorSchema>;
+
+export const syncMovementSchema = z
+  .strictObject({
+    id: z.string().describe('`<origin>-<seq>`, for people; origin and seq are the key.'),
+    origin: instanceIdSchema.describe('The instance that made the movement.'),
+    seq: z.number().int().min(1).describe("The movement's number among its origin's movements of this account, without gaps."),
+    kind: movementKindSchema,
+    value: z.number().int().min(MIN_DELTA).max(MAX_DELTA).describe('set and count: the quantity; adjust: the change.'),
+    hlc: hlcSchema.describe('When it happened (hybrid logical clock): the order quantities are folded in.'),
+    item: z.number().int().positive(),
+    liquid_stock: z.number().int().positive().nullable(),
+    warehouse: z.number().int().positive().nullable().describe('null for an account without warehouses.'),
+    barcode: z.string().min(1).max(MAX_BARCODE_LENGTH).describe('For people; item and liquid_stock name the unit.'),
+    seen: versionVectorSchema.nullable().describe('set and count: what the origin had seen of other instances.'),
+    source: z.string().min(1).max(32),
+    reason: z.string().min(1).max(MAX_REASON_LENGTH).nullable(),
+    reference: z.string().min(1).max(MAX_REFERENCE_LENGTH).nullable(),
+    created_at: z.string().max(40).describe('When the origin recorded it.'),
+  })
+  .meta({ id: 'SyncMovement' });
+export type SyncMovement = z.infer<typeof syncMovementSchema>;
+
+export const pushBodySchema = z
+  .strictObject({ movements: z.array(syncMovementSchema).min(1).max(MAX_MOVEMENTS_PER_BATCH) })
+  .meta({ id: 'SyncPush' });
+export type PushBody = z.infer<typeof pushBodySchema>;
+
+export const pushAnswerSchema = z
+  .strictObject({
+    applied: z.number().int().describe('Movements new to this instance, applied.'),
+    duplicates: z.number().int().describe('Movements it already had (a resent batch): applied before, not again.'),
+    vector: versionVectorSchema.describe('The highest sequence this instance holds per origin, after the push.'),
+    now: z.number().int().describe("This instance's clock (ms since 1970)."),
+  })
+  .meta({ id: 'SyncPushAnswer' });
+export type PushAnswer = z.infer<typeof pushAnswerSchema>;
+
+export const pullQuerySchema = z.object({
+  after: z.coerce.number().int().min(0).default(0).describe('The `next_cursor` of the previous page; 0 from the start.'),
+  limit: z.coerce.number().int().min(1).max(MAX_MOVEMENTS_PER_BATCH).default(MAX_MOVEMENTS_PER_BATCH),
+});
+
+export const pullPageSchema = z
+  .strictObject({
+    movements: z.array(syncMovementSchema).describe('In the order this instance recorded them: each origin\'s in sequence.'),
+    next_cursor: z.number().int().describe('Pass as `after` for the next page; the same value when there was nothing new.'),
+    more: z.boolean(),
+    now: z.number().int(),
+  })
+  .meta({ id: 'SyncPullPage' });
+export type PullPage = z.infer<typeof pullPageSchema>;
+
+export const syncStateSchema = z
+  .strictObject({
+    instance: instanceIdSchema,
+    now: z.number().int().describe("This instance's clock (ms since 1970)."),
+    account: z.string(),
+    warehouses_enabled: z.boolean(),
+    catalogue_version: z.number().int(),
+    vector: versionVectorSchema.describe('The highest sequence this instance holds per origin (itself included).'),
+  })
+  .meta({ id: 'SyncState' });
+export type SyncState = z.infer<typeof syncStateSchema>;
+
+export const syncStatusSchema = z
+  .strictObject({
+    linked: z.boolean(),
+    upstream: z.string().nullable(),
+    state: z.enum(['unlinked', 'in_sync', 'waiting', 'offline', 'error']),
+    last_success_at: z.string().nullable(),
+    offline_since: z.string().nullable(),
+    last_error: z.string().nullable(),
+    pending: z.number().int().describe('Movements made or received here that the upstream has not confirmed yet.'),
+    conflicts: z.number().int().describe('Open conflicts of the account.'),
+    clock_skew_ms: z.number().int().nullable().describe("The upstream's clock minus this one's, at the last round."),
+    clock_warning: z.string().nullable(),
+  })
+  .meta({ id: 'SyncStatus' });
+export type SyncStatus = z.infer<typeof syncStatusSchema>;
+
+export const conflictSideSchema = z.strictObject({
+  movement: z.string(),
+  kind: movementKindSchema,
+  value: z.number().int(),
+  origin: z.string(),
+  occurred_at: z.string(),
+  source: z.string(),
+  reference: z.string().nullable(),
+});
+
+export const conflictSchema = z
+  .strictObject({
+    id: z.number().int(),
+    barcode: z.string(),
+    item: z.number().int(),
+    liquid_stock: z.number().int().nullable(),
+    warehouse: z.number().int().nullable(),
+    warehouse_name: z.string().nullable(),
+    later: conflictSideSchema.describe('The set or count the fold kept; made without seeing `earlier`.'),
+    earlier: conflictSideSchema,
+    racing: z.boolean().describe('Both are sets or counts: two absolute quantities made without seeing each other.'),
+    quantity: z.number().int().nullable().describe('The quantity now.'),
+    resolved: z.boolean().describe('A later set or count was made by an instance that had seen both.'),
+    detected_at: z.string(),
+  })
+  .meta({ id: 'StockConflict' });
+export type Conflict = z.infer<typeof conflictSchema>;
+
+export const conflictsQuerySchema = z.object({
+  state: z.enum(['open', 'all']).default('open').describe('open (the default) or all, resolved included.'),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+export const conflictListSchema = z.array(conflictSchema);

@@ -1,0 +1,32 @@
+// Instances that follow one another, for the sync tests: real servers on temporary databases, linked
+// the way `barcode-inventory sync link` links them, with rounds run on demand (no background loop).
+import { parseCatalogue } from '../../server/catalogue/import-catalogue.ts';
+import type { Account, Link, Store } from '../../server/store/store.ts';
+import { type RoundResult, syncRound } from '../../server/sync/sync-round.ts';
+import { UpstreamClient } from '../../server/sync/upstream-client.ts';
+import { type TestServer, startTestServer } from './test-server.ts';
+
+export interface Follower {
+  server: TestServer;
+  account: Account;
+  /** A token of the account on this instance, for its own API. */
+  token: string;
+  link(): Promise<Link>;
+  round(): Promise<RoundResult>;
+}
+
+/** Starts an empty instance and makes `accountName` follow `upstream`, as `sync link` does. */
+export async function follow(upstream: Pick<TestServer, 'url'>, upstreamToken: string, accountName: string, server?: TestServer): Promise<Follower> {
+  const instance = server ?? (await startTestServer({ accounts: [] }));
+  await linkStore(instance.store, upstream.url, upstreamToken, accountName);
+  const account = (await instance.store.accounts.find(accountName))!;
+  const token = (await instance.store.tokens.create(accountName, 'sync test')).key;
+  const link = async () => (await instance.store.sync.linkOf(account))!;
+  return { server: instance, account, token, link, round: async () => syncRound(instance.store, await link()) };
+}
+
+export async function linkStore(store: Store, upstreamUrl: string, token: string, accountName: string): Promise<void> {
+  const { catalogue } = await new UpstreamClient(upstreamUrl, token).catalogue();
+  await store.catalogue.write(await parseCatalogue(catalogue));
+  await store.sync.link(accountName, upstreamUrl, token);
+}

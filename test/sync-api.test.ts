@@ -1,0 +1,229 @@
+// Sync between instances over real HTTP (docs/SYNC.md): a follower copies its upstream's catalogue,
+// movements flow both ways exactly once and land at their place in time, counts keep the sales
+// recorded after them, conflicts are listed, and bad batches are refused whole.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  ADJUST_PATH,
+  INVENTORY_PATH,
+  MAX_MOVEMENTS_PER_BATCH,
+  STOCKTAKES_PATH,
+  STOCK_HISTORY_PATH,
+  SYNC_CONFLICTS_PATH,
+  SYNC_MOVEMENTS_PATH,
+  SYNC_STATE_PATH,
+  SYNC_STATUS_PATH,
+  type Conflict,
+  type HistoryPage,
+  type PullPage,
+  type Stocktake,
+  type SyncMovement,
+  type SyncState,
+  type SyncStatus,
+  stocktakePath,
+} from '../shared/index.ts';
+import { isCatalogueRefusal } from '../server/store/catalogue-writer.ts';
+import { parseCatalogue } from '../server/catalogue/import-catalogue.ts';
+import { call } from './support/stocktake-fixtures.ts';
+import { type Follower, follow } from './support/sync-instances.ts';
+import { type TestServer, exampleCatalogue, startTestServer } from './support/test-server.ts';
+
+const MUG = '8690000000017';
+const SHIRT = '8690000000024';
+
+describe('sync between instances', () => {
+  let upstream: TestServer;
+  let shop: Follower;
+  let north: string;
+  beforeEach(async () => {
+    upstream = await startTestServer();
+    north = upstream.tokens.north!;
+    shop = await follow(upstream, north, 'north');
+  });
+  afterEach(async () => {
+    await shop.server.stop();
+    await upstream.stop();
+  });
+
+  const quantity = async (server: TestServer, token: string, barcode: string, warehouse = 10) => {
+    const body = await call<{ results: { warehouse: number; quantity: number }[] }>(server, 'GET', `${INVENTORY_PATH}?barcodes=${barcode}`, token);
+    return body.results.find((r) => r.warehouse === warehouse)!.quantity;
+  };
+  const set = (server: TestServer, token: string, barcode: string, value: number, reference?: string) =>
+    call(server, 'POST', INVENTORY_PATH, token, [{ barcode, quantity: value, warehouse_name: 'Main', ...(reference ? { reference } : {}) }]);
+  const sell = (server: TestServer, token: string, barcode: string, reference: string, delta = -1) =>
+    call(server, 'POST', ADJUST_PATH, token, [{ barcode, delta, warehouse_name: 'Main', reason: 'sale', reference }]);
+  const history = async (server: TestServer, token: string, barcode: string) =>
+    (await call<HistoryPage>(server, 'GET', `${STOCK_HISTORY_PATH}?barcode=${barcode}&warehouse=10`, token)).results.reverse();
+
+  it('copies the catalogue and the stock, then moves each movement both ways exactly once', async () => {
+    // The link's first round brings the upstream's stock (the import's set movements).
+    await shop.round();
+    expect(await quantity(shop.server, shop.token, MUG)).toBe(5);
+    await set(shop.server, shop.token, MUG, 8, 'shop count');
+    await sell(upstream, north, SHIRT, 'till 1');
+    const round = await shop.round();
+    expect(round).toMatchObject({ pushed: 1, pulled: 1 });
+    for (const [server, token] of [[upstream, north], [shop.server, shop.token]] as const) {
+      expect(await quantity(server, token, MUG)).toBe(8);
+      expect(await quantity(server, token, SHIRT)).toBe(2);
+    }
+    // Another round moves nothing: nothing is applied twice.
+    expect(await shop.round()).toMatchObject({ pushed: 0, pulled: 0 });
+    const ids = async (server: TestServer, token: string) =>
+      (await call<HistoryPage>(server, 'GET', `${STOCK_HISTORY_PATH}?limit=500`, token)).results.map((h) => h.movement).sort();
+    expect(await ids(shop.server, shop.token)).toEqual(await ids(upstream, north));
+    expect(new Set(await ids(upstream, north)).size).toBe((await ids(upstream, north)).length);
+  });
+
+  it('folds a movement that arrives late in at its time: count − the sales recorded after it', async () => {
+    await shop.round();
+    // The shop (offline from here) counts the mug: 3 on the shelf.
+    const { id } = await call<Stocktake>(shop.server, 'POST', STOCKTAKES_PATH, shop.token, { warehouse_name: 'Main' }, 201);
+    await call(shop.server, 'POST', stocktakePath(id, 'scans'), shop.token, { barcode: MUG, amount: 3 }, 201);
+    // Meanwhile the till at the upstream sells two, after the count.
+    await sell(upstream, north, MUG, 'receipt 1');
+    await sell(upstream, north, MUG, 'receipt 2');
+    expect(await quantity(upstream, north, MUG)).toBe(3);
+    await call(shop.server, 'POST', stocktakePath(id, 'commit'), shop.token, { zero_uncounted: false });
+    expect(await quantity(shop.server, shop.token, MUG)).toBe(3);
+
+    await shop.round();
+    for (const [server, token] of [[upstream, north], [shop.server, shop.token]] as const) {
+      expect(await quantity(server, token, MUG)).toBe(1); // 3 counted, then 2 sold
+      const steps = (await history(server, token, MUG)).map((h) => [h.kind, h.value, h.old_quantity, h.new_quantity]);
+      expect(steps).toEqual([
+        ['set', 5, null, 5],
+        ['count', 3, 5, 3],
+        ['adjust', -1, 3, 2],
+        ['adjust', -1, 2, 1],
+      ]);
+    }
+  });
+
+  it('lists two sets made without seeing each other as a conflict, the later kept, until someone sets it again', async () => {
+    await shop.round();
+    await set(shop.server, shop.token, MUG, 4, 'shop');
+    await set(upstream, north, MUG, 9, 'office');
+    await shop.round();
+    for (const [server, token] of [[upstream, north], [shop.server, shop.token]] as const) {
+      expect(await quantity(server, token, MUG)).toBe(9);
+      const conflicts = await call<Conflict[]>(server, 'GET', SYNC_CONFLICTS_PATH, token);
+      expect(conflicts).toHaveLength(1);
+      expect(conflicts[0]).toMatchObject({ barcode: MUG, warehouse: 10, racing: true, resolved: false, quantity: 9, later: { kind: 'set', value: 9, reference: 'office' }, earlier: { kind: 'set', value: 4, reference: 'shop' } });
+    }
+    // Someone who has seen both records the quantity again: resolved everywhere after the next round.
+    await set(shop.server, shop.token, MUG, 6, 'recounted');
+    await shop.round();
+    for (const [server, token] of [[upstream, north], [shop.server, shop.token]] as const) {
+      expect(await call<Conflict[]>(server, 'GET', SYNC_CONFLICTS_PATH, token)).toEqual([]);
+      expect(await call<Conflict[]>(server, 'GET', `${SYNC_CONFLICTS_PATH}?state=all`, token)).toMatchObject([{ resolved: true }]);
+      expect(await quantity(server, token, MUG)).toBe(6);
+    }
+  });
+
+  it('flags a set made without seeing a sale that happened before it', async () => {
+    await shop.round();
+    await sell(upstream, north, MUG, 'receipt 9');
+    await set(shop.server, shop.token, MUG, 5, 'shop set');
+    await shop.round();
+    const conflicts = await call<Conflict[]>(upstream, 'GET', SYNC_CONFLICTS_PATH, north);
+    expect(conflicts).toMatchObject([{ racing: false, later: { kind: 'set', value: 5 }, earlier: { kind: 'adjust', value: -1, reference: 'receipt 9' } }]);
+    expect(await quantity(upstream, north, MUG)).toBe(5);
+  });
+
+  it('applies a batch sent twice once, refuses a gap with where to resume, and changes nothing on refusal', async () => {
+    await shop.round();
+    await set(shop.server, shop.token, MUG, 7);
+    await set(shop.server, shop.token, MUG, 6);
+    const state = await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, north);
+    const pending = await shop.server.store.sync.pending(shop.account, state.vector, 10);
+    expect(pending).toHaveLength(2);
+    const push = (movements: SyncMovement[], status = 200) => call(upstream, 'POST', SYNC_MOVEMENTS_PATH, north, { movements }, status);
+    // The second movement alone leaves a gap: refused whole, with where to resume.
+    const gap = await push([pending[1]!], 409);
+    expect(gap).toMatchObject({ resume: { [pending[0]!.origin]: pending[0]!.seq } });
+    expect(await quantity(upstream, north, MUG)).toBe(5);
+    expect(await push(pending)).toMatchObject({ applied: 2, duplicates: 0 });
+    expect(await push(pending)).toMatchObject({ applied: 0, duplicates: 2 });
+    expect(await quantity(upstream, north, MUG)).toBe(6);
+    // Same id, other content: two databases claiming one instance.
+    const forged = { ...pending[1]!, value: 99 };
+    expect((await push([forged], 409)).detail).toContain('other content');
+  });
+
+  it("refuses movements of another account's units, from a clock far ahead, and malformed or oversized batches", async () => {
+    await shop.round();
+    await set(shop.server, shop.token, MUG, 7);
+    const [movement] = await shop.server.store.sync.pending(shop.account, (await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, north)).vector, 1);
+    const push = (body: unknown, status: number, token = north) => call(upstream, 'POST', SYNC_MOVEMENTS_PATH, token, body, status);
+    // kiosk's token: north's mug does not exist for it.
+    expect((await push({ movements: [movement] }, 422, upstream.tokens.kiosk!)).detail).toContain('does not have');
+    const wall = Date.now() + 25 * 3600_000;
+    const ahead = { ...movement!, hlc: `${String(wall).padStart(16, '0')}-00000-${movement!.origin}` };
+    expect((await push({ movements: [ahead] }, 422)).detail).toContain('ahead of this instance');
+    await push({ movements: [{ ...movement!, kind: 'teleport' }] }, 400);
+    await push({ movements: Array.from({ length: MAX_MOVEMENTS_PER_BATCH + 1 }, () => movement) }, 400);
+    await push({ movements: [] }, 400);
+    expect(await quantity(upstream, north, MUG)).toBe(5);
+  });
+
+  it('pulls pages in the order the upstream recorded them, and only the caller account\'s', async () => {
+    const page = await call<PullPage>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0&limit=2`, north);
+    expect(page.movements).toHaveLength(2);
+    expect(page.more).toBe(true);
+    const rest = await call<PullPage>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?after=${page.next_cursor}`, north);
+    expect(rest.more).toBe(false);
+    const barcodes = [...page.movements, ...rest.movements].map((m) => m.barcode);
+    expect(barcodes).not.toContain('111'); // kiosk's pen
+    expect(new Set(barcodes)).toEqual(new Set([MUG, SHIRT]));
+  });
+
+  it('refuses a catalogue import for a linked account, and says how the link goes', async () => {
+    const document = exampleCatalogue() as { accounts: { name: string }[] };
+    document.accounts = document.accounts.filter((a) => a.name === 'north');
+    const refused = await shop.server.store.catalogue.write(await parseCatalogue(document)).catch((error: unknown) => error);
+    expect(isCatalogueRefusal(refused) && refused.problems[0]).toContain(`follows ${upstream.url}`);
+
+    expect(await call<SyncStatus>(shop.server, 'GET', SYNC_STATUS_PATH, shop.token)).toMatchObject({ linked: true, state: 'waiting', last_success_at: null });
+    await shop.round();
+    await set(shop.server, shop.token, MUG, 2);
+    expect(await call<SyncStatus>(shop.server, 'GET', SYNC_STATUS_PATH, shop.token)).toMatchObject({ state: 'waiting', pending: 1, conflicts: 0 });
+    await shop.round();
+    const status = await call<SyncStatus>(shop.server, 'GET', SYNC_STATUS_PATH, shop.token);
+    expect(status).toMatchObject({ state: 'in_sync', pending: 0, clock_warning: null });
+    expect(Math.abs(status.clock_skew_ms!)).toBeLessThan(60_000);
+    // The upstream away: offline since the failed round, the work waiting.
+    await set(shop.server, shop.token, MUG, 3);
+    await upstream.stop();
+    await expect(shop.round()).rejects.toThrow('cannot be reached');
+    expect(await call<SyncStatus>(shop.server, 'GET', SYNC_STATUS_PATH, shop.token)).toMatchObject({ state: 'offline', pending: 1, offline_since: expect.any(String), last_error: expect.stringContaining('cannot be reached') });
+    upstream = await startTestServer(); // afterEach stops it again
+  });
+});
+
+describe('chains of instances', () => {
+  it('carries a laptop\'s movement through the shop PC to head office, and head office\'s back down', async () => {
+    const office = await startTestServer();
+    const token = office.tokens.north!;
+    const shop = await follow(office, token, 'north');
+    // The laptop follows the shop PC with a token of the shop PC.
+    const laptop = await follow(shop.server, shop.token, 'north');
+    try {
+      await shop.round();
+      await laptop.round();
+      await call(laptop.server, 'POST', ADJUST_PATH, laptop.token, [{ barcode: MUG, delta: -2, warehouse_name: 'Main', reference: 'laptop' }]);
+      await call(office, 'POST', ADJUST_PATH, token, [{ barcode: SHIRT, delta: 5, warehouse_name: 'Main', reference: 'delivery' }]);
+      await laptop.round(); // laptop → shop
+      await shop.round(); // shop → office, office → shop
+      await laptop.round(); // shop → laptop
+      for (const [server, t] of [[office, token], [shop.server, shop.token], [laptop.server, laptop.token]] as const) {
+        const body = await call<{ results: { barcode: string; warehouse: number; quantity: number }[] }>(server, 'GET', `${INVENTORY_PATH}?barcodes=${MUG},${SHIRT}`, t);
+        expect(body.results.filter((r) => r.warehouse === 10).map((r) => [r.barcode, r.quantity])).toEqual([[MUG, 3], [SHIRT, 8]]);
+      }
+    } finally {
+      await laptop.server.stop();
+      await shop.server.stop();
+      await office.stop();
+    }
+  });
+});
