@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import type { ConsistencyReport } from '../store/consistency.ts';
 import { backupDatabase, checkFile, describeProblems, restoreDatabase } from '../store/sqlite/backup.ts';
-import { databaseOption, databaseOf } from './database-option.ts';
+import { databaseOf, withDatabaseOptions } from './database-option.ts';
 
 function describeReport(file: string, report: ConsistencyReport): string {
   const counts = `${report.stockRows} stock figure(s), ${report.historyRows} history entr${report.historyRows === 1 ? 'y' : 'ies'}`;
@@ -11,12 +11,10 @@ function describeReport(file: string, report: ConsistencyReport): string {
 }
 
 export function registerBackupCommands(program: Command): void {
-  program
-    .command('backup')
+  withDatabaseOptions(program.command('backup'))
     .description('Write a consistent copy of the database to a new file; safe while the server runs.')
     .argument('<out>', 'backup file to create (must not exist)')
-    .option(...databaseOption)
-    .action(async (out: string, options: { db?: string }) => {
+    .action(async (out: string, options: { db?: string; database?: string }) => {
       const source = databaseOf(options);
       const report = await backupDatabase(source, out);
       console.log(`Backed up ${source} to ${out}.`);
@@ -24,12 +22,10 @@ export function registerBackupCommands(program: Command): void {
       if (!report.ok) process.exitCode = 1;
     });
 
-  program
-    .command('restore')
+  withDatabaseOptions(program.command('restore'))
     .description('Replace the database with a backup. The backup is checked first and the current database is saved beside it.')
     .argument('<backup>', 'backup file made by `backup`')
-    .option(...databaseOption)
-    .action(async (backup: string, options: { db?: string }) => {
+    .action(async (backup: string, options: { db?: string; database?: string }) => {
       const target = databaseOf(options);
       const { savedCurrentAs } = await restoreDatabase(backup, target);
       if (savedCurrentAs) console.log(`Saved the current database as ${savedCurrentAs}.`);
@@ -37,11 +33,9 @@ export function registerBackupCommands(program: Command): void {
       console.log(describeReport(target, await checkFile(target)));
     });
 
-  program
-    .command('check')
+  withDatabaseOptions(program.command('check'))
     .description('Check the database: SQLite integrity_check, foreign keys, and that the stock history agrees with the stock.')
-    .option(...databaseOption)
-    .action(async (options: { db?: string }) => {
+    .action(async (options: { db?: string; database?: string }) => {
       const file = databaseOf(options);
       const report = await checkFile(file);
       console.log(describeReport(file, report));

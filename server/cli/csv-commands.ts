@@ -7,7 +7,7 @@ import { stockCsv } from '../csv/stock-csv.ts';
 import { sessionCountsCsv } from '../csv/stocktake-csv.ts';
 import { badRequest } from '../errors.ts';
 import type { Account, Store } from '../store/store.ts';
-import { databaseOption, withStore } from './database-option.ts';
+import { withDatabaseOptions, withStore } from './database-option.ts';
 
 /** Files at least this large report progress while they are read. */
 const PROGRESS_FROM_BYTES = 1024 * 1024;
@@ -30,32 +30,27 @@ function output(text: string, file: string | undefined): void {
 export function registerCsvCommands(program: Command): void {
   const csv = program.command('csv').description('Export stock and stocktake counts as CSV; import a catalogue from CSV.');
 
-  csv
-    .command('export')
+  withDatabaseOptions(csv.command('export'))
     .description('Write the stock of an account as CSV (the columns csv import reads).')
     .requiredOption('--account <name>', 'account to export')
     .option('--warehouse <name>', 'only this warehouse')
     .option('--out <file>', 'write to a file instead of stdout')
-    .option(...databaseOption)
-    .action(async (options: { account: string; warehouse?: string; out?: string; db?: string }) => {
+    .action(async (options: { account: string; warehouse?: string; out?: string; db?: string; database?: string }) => {
       const text = await withStore(options, async (store) => stockCsv(await store.stock.exportRows(await accountOf(store, options.account), options.warehouse)));
       output(text, options.out);
     });
 
-  csv
-    .command('counts')
+  withDatabaseOptions(csv.command('counts'))
     .description("Write a stocktake session's counts as CSV.")
     .argument('<stocktake-id>', 'id of the session')
     .requiredOption('--account <name>', 'account the session belongs to')
     .option('--out <file>', 'write to a file instead of stdout')
-    .option(...databaseOption)
-    .action(async (id: string, options: { account: string; out?: string; db?: string }) => {
+    .action(async (id: string, options: { account: string; out?: string; db?: string; database?: string }) => {
       const text = await withStore(options, async (store) => sessionCountsCsv(await store.stocktakes.review(await accountOf(store, options.account), Number(id))));
       output(text, options.out);
     });
 
-  csv
-    .command('import')
+  withDatabaseOptions(csv.command('import'))
     .description(
       'Import a catalogue CSV (item_id,item_name,variant_id,variant_name,barcode,warehouse,quantity) into an existing account: ' +
         'all rows or none. --dry-run reports what would change and every bad line, and writes nothing.',
@@ -63,8 +58,7 @@ export function registerCsvCommands(program: Command): void {
     .argument('<file>', 'CSV file with a header row')
     .requiredOption('--account <name>', 'account to import into (create it and its warehouses with a JSON catalogue first)')
     .option('--dry-run', 'report what would change; write nothing')
-    .option(...databaseOption)
-    .action(async (file: string, options: { account: string; dryRun?: boolean; db?: string }) => {
+    .action(async (file: string, options: { account: string; dryRun?: boolean; db?: string; database?: string }) => {
       let size: number;
       try {
         size = statSync(file).size;

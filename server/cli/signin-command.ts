@@ -5,7 +5,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { signInLink } from '../launch/signin-link.ts';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../start.ts';
 import { DEFAULT_SIGNIN_TTL_MS } from '../store/signin-codes.ts';
-import { databaseOption, withStore } from './database-option.ts';
+import { withDatabaseOptions, withStore } from './database-option.ts';
 
 function minutes(value: string): number {
   const n = Number(value);
@@ -14,14 +14,12 @@ function minutes(value: string): number {
 }
 
 export function addSignInCommand(program: Command): void {
-  program
-    .command('signin-link')
+  withDatabaseOptions(program.command('signin-link'))
     .description('Print a one-time link that signs a browser in to the scanner UI as an account.')
     .requiredOption('--account <name>', 'account the browser will act for')
     .option('--url <url>', 'address of the running server as the browser reaches it', `http://${DEFAULT_HOST}:${DEFAULT_PORT}`)
     .option('--minutes <n>', 'how long the link works', minutes, DEFAULT_SIGNIN_TTL_MS / 60_000)
-    .option(...databaseOption)
-    .action(async (options: { account: string; url: string; minutes: number; db?: string }) => {
+    .action(async (options: { account: string; url: string; minutes: number; db?: string; database?: string }) => {
       const { code, expiresAt } = await withStore(options, (store) => store.signIn.createCode(options.account, options.minutes * 60_000));
       console.log(`One-time sign-in link for account "${options.account}", valid until ${expiresAt} (works once):`);
       console.log(signInLink(options.url, code));
