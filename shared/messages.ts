@@ -99,6 +99,7 @@ export const hardeningMessages = {
   hostNotAllowed: (host: string) =>
     `Host "${host}" is not allowed: this server only answers to 127.0.0.1, localhost and [::1] (start it with --host to open it to the network).`,
   originNotAllowed: (origin: string) => `Origin "${origin}" is not allowed to call this API.`,
+  crossSiteRefused: 'Requests from another site are not allowed to call this API (Sec-Fetch-Site).',
   tooManyAuthFailures: (seconds: number) =>
     `Too many failed authentication attempts from this address. Try again in ${seconds} seconds.`,
   storageUnavailable:
