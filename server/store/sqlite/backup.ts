@@ -1,11 +1,12 @@
 // Backups of a SQLite database: consistent copies through SQLite's online backup API (safe while
 // the server runs and writes), restoring one (the current file is saved first, the restored pages
 // written into the open file so a running server sees them), and the checks of a file.
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { badRequest } from '../../errors.ts';
 import type { ConsistencyReport } from '../consistency.ts';
+import { makePrivateDirectory, preparePrivateFile } from '../private-files.ts';
 import { createStore } from '../store.ts';
 import { BUSY_TIMEOUT_MS } from './pragmas.ts';
 import { SqliteEngine } from './sqlite-engine.ts';
@@ -30,12 +31,13 @@ function openExisting(file: string, readonly: boolean): BetterSqlite3.Database {
 export async function backupDatabase(source: string, target: string): Promise<ConsistencyReport> {
   if (path.resolve(source) === path.resolve(target)) throw badRequest('The backup file must not be the database itself.');
   if (existsSync(target)) throw badRequest(`${target} already exists; choose a new file name (nothing was written).`);
-  mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
+  makePrivateDirectory(path.dirname(path.resolve(target)));
   // Written under a temporary name and renamed when complete, so a failed backup (a full USB
   // stick) never leaves a file that looks like a backup.
   const partial = `${target}.partial-${process.pid}`;
   const sqlite = openExisting(source, true);
   try {
+    preparePrivateFile(partial); // a copy of the database is as private as the database
     await sqlite.backup(partial, { progress: () => ALL_PAGES });
     renameSync(partial, target);
   } catch (error) {
@@ -71,9 +73,8 @@ export async function restoreDatabase(backup: string, target: string): Promise<{
   if (existsSync(target)) {
     savedCurrentAs = `${target}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}.db`;
     await backupDatabase(target, savedCurrentAs);
-  } else {
-    mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
   }
+  preparePrivateFile(target);
   const source = openExisting(backup, true);
   try {
     await source.backup(target, { progress: () => ALL_PAGES });
