@@ -10,6 +10,7 @@ import type { Catalogue } from '../catalogue/catalogue-schema.ts';
 import { parseCatalogue } from '../catalogue/import-catalogue.ts';
 import { type ImportSummary, catalogueRefused, isCatalogueRefusal } from '../store/catalogue-writer.ts';
 import type { Store } from '../store/store.ts';
+import { fromSpreadsheetText } from './spreadsheet-cells.ts';
 import { CATALOGUE_CSV_COLUMNS } from './stock-csv.ts';
 
 /** One data row of the file, with the line it starts on. */
@@ -41,7 +42,10 @@ async function collectRows(input: Readable, onRow?: (count: number) => void): Pr
         throw catalogueRefused([`header: missing column(s) ${missing.join(', ')}; expected ${CATALOGUE_CSV_COLUMNS.join(',')}`]);
       }
     }
-    rows.push({ line: info.lines, cells: record });
+    // Text the export marked against formula injection reads back as it was (spreadsheet-cells.ts).
+    const cells: Record<string, string> = {};
+    for (const [column, value] of Object.entries(record)) cells[column] = fromSpreadsheetText(value);
+    rows.push({ line: info.lines, cells });
     onRow?.(rows.length);
   }
   return rows;

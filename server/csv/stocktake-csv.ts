@@ -1,6 +1,7 @@
 // A stocktake session's counts as CSV: every line, known or unknown, with book and difference.
 import { stringify } from 'csv-stringify/sync';
 import type { StocktakeReview } from '../../shared/index.ts';
+import { spreadsheetText } from './spreadsheet-cells.ts';
 
 export const COUNTS_CSV_COLUMNS = [
   'barcode', 'item_id', 'variant_id', 'name', 'known', 'resolution', 'counted', 'book_quantity', 'difference', 'commit',
@@ -8,10 +9,10 @@ export const COUNTS_CSV_COLUMNS = [
 
 export function sessionCountsCsv(review: StocktakeReview): string {
   const rows = [...review.lines, ...review.unknown].map((line) => [
-    line.barcode,
+    spreadsheetText(line.barcode),
     line.item ?? '',
     line.liquid_stock ?? '',
-    line.name ?? '',
+    spreadsheetText(line.name ?? ''),
     line.known ? 'yes' : 'no',
     line.resolution ?? '',
     line.counted,
