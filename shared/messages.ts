@@ -14,12 +14,16 @@ export const fieldMessages = {
   maxValue: (max: number) => `Ensure this value is less than or equal to ${max}.`,
   minValue: (min: number) => `Ensure this value is greater than or equal to ${min}.`,
   notAnObject: (got: string) => `Invalid data. Expected a dictionary, but got ${got}.`,
+  /** `where`: `U+0000 (NUL) at position 2` (shared/control-characters.ts). */
+  controlCharacter: (name: string, position: number) => `A barcode may not contain control characters: ${name} at position ${position}.`,
 } as const;
 
 export const requestMessages = {
   notAuthenticated: 'Authentication credentials were not provided.',
   invalidToken: 'Invalid token.',
   barcodesRequired: "Query parameter 'barcodes' is required: a comma-separated list of barcodes.",
+  barcodeListControlCharacter: (entry: number, name: string, position: number) =>
+    `Barcode ${entry} of the list contains a control character: ${name} at position ${position}. Barcodes may not contain control characters.`,
   tooManyBarcodes: (got: number) =>
     `Too many barcodes: at most ${MAX_BARCODES_PER_READ} per request, got ${got}.`,
   tooManyRows: (got: number) => `Too many rows: at most ${MAX_ROWS_PER_UPDATE} per request, got ${got}.`,
