@@ -2,9 +2,19 @@
 // Field messages follow Django REST Framework's wording, which clients of such APIs already handle.
 import { MAX_BARCODES_PER_READ, MAX_ROWS_PER_UPDATE } from './limits.ts';
 
+/** Longest piece of client input repeated inside a message; longer input is cut and marked with `…`. */
+export const MAX_QUOTED_CHARS = 256;
+
+/** Client input as a message quotes it: bounded, so a message (and a stored answer) never repeats megabytes. */
+function quoted(text: string): string {
+  if (text.length <= MAX_QUOTED_CHARS) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[MAX_QUOTED_CHARS - 1] ?? '') ? MAX_QUOTED_CHARS - 1 : MAX_QUOTED_CHARS;
+  return `${text.slice(0, end)}…`;
+}
+
 export const fieldMessages = {
-  barcodeNotFound: (barcode: string) => `No items or variants found with barcode: ${barcode}`,
-  warehouseNotFound: (name: string) => `No warehouses found with name: ${name}`,
+  barcodeNotFound: (barcode: string) => `No items or variants found with barcode: ${quoted(barcode)}`,
+  warehouseNotFound: (name: string) => `No warehouses found with name: ${quoted(name)}`,
   required: 'This field is required.',
   notNull: 'This field may not be null.',
   blank: 'This field may not be blank.',
@@ -70,7 +80,15 @@ export const posFieldMessages = {
     `Enter a short code of at most ${max} characters: letters, digits, "_", "-" or "." (e.g. sale, receipt, correction, count).`,
 } as const;
 
+const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
 export const idempotencyMessages = {
+  answerTooLarge: (limit: number) =>
+    `The answer to this request would be larger than the ${limit} bytes kept for an Idempotency-Key; nothing was written. Send fewer rows per request.`,
+  storedAnswersFull: (count: number, bytes: number, hours: number, maxCount: number, maxBytes: number, retryAfterSeconds: number) =>
+    `This account already has ${count} stored answers (${mebibytes(bytes)}) of requests sent with an Idempotency-Key in the last ${hours} hours; ` +
+    `at most ${maxCount} answers or ${mebibytes(maxBytes)} are kept. Nothing was written. Retry in ${retryAfterSeconds} seconds, when the oldest expires, ` +
+    'or send the request without an Idempotency-Key.',
   invalidKey: (max: number) => `Idempotency-Key must be 1 to ${max} visible ASCII characters.`,
   inFlight: 'A request with this Idempotency-Key is still being processed. Retry after it has finished.',
   reusedWithOtherRequest:

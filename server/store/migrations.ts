@@ -204,6 +204,17 @@ const readIndexes: Migration = {
   },
 };
 
+// Stored answers of Idempotency-Key requests are capped per account (docs/POS.md, "Safe retries"):
+// their size is kept beside them, and an index lets an account's count and bytes within the
+// retention window be summed from the index alone.
+const idempotencyAnswerSize: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('idempotency_keys').addColumn('response_bytes', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await sql`UPDATE idempotency_keys SET response_bytes = length(CAST(response_body AS BLOB))`.execute(db);
+    await db.schema.createIndex('idempotency_keys_account_usage').on('idempotency_keys').columns(['account_id', 'created_at', 'response_bytes']).execute();
+  },
+};
+
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -211,6 +222,7 @@ export const migrations: Record<string, Migration> = {
   '0003_stocktakes': stocktakes,
   '0005_ui_signin': uiSignin,
   '0006_read_indexes': readIndexes,
+  '0010_idempotency_answer_size': idempotencyAnswerSize,
 };
 
 export const migrationProvider: MigrationProvider = {

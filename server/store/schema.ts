@@ -86,6 +86,8 @@ export interface IdempotencyKeyTable {
   status: number;
   /** The first response's body, JSON. */
   response_body: string;
+  /** Its size in bytes (UTF-8), summed per account against the caps (migration 0010). */
+  response_bytes: Generated<number>;
   /** ISO 8601 UTC; keys older than IDEMPOTENCY_KEY_TTL_HOURS are purged lazily. */
   created_at: string;
 }
