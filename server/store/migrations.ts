@@ -215,6 +215,17 @@ const idempotencyAnswerSize: Migration = {
   },
 };
 
+// Tokens made by sign-in links expire after a time without use (docs/UI.md, "Signing in"): the token
+// remembers when it was last used and how long it may idle; the sign-in code carries the idle time
+// its link was made with. Tokens made with `token create` (tills, scripts) never expire.
+const tokenIdleExpiry: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('api_tokens').addColumn('last_used_at', 'text').execute();
+    await db.schema.alterTable('api_tokens').addColumn('idle_expiry_seconds', 'integer').execute();
+    await db.schema.alterTable('signin_codes').addColumn('token_idle_expiry_seconds', 'integer').execute();
+  },
+};
+
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -223,6 +234,7 @@ export const migrations: Record<string, Migration> = {
   '0005_ui_signin': uiSignin,
   '0006_read_indexes': readIndexes,
   '0010_idempotency_answer_size': idempotencyAnswerSize,
+  '0011_token_idle_expiry': tokenIdleExpiry,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -75,6 +75,10 @@ export interface ApiTokenTable {
   key_prefix: string;
   created_at: string;
   revoked_at: string | null;
+  /** Last authenticated use, recorded at most every TOUCH_EVERY_MS for tokens that expire when idle (migration 0011). */
+  last_used_at: string | null;
+  /** Sign-in link tokens: refused once unused this long (from last_used_at, else created_at); null: never. */
+  idle_expiry_seconds: number | null;
 }
 
 /** The answer of a write sent with an Idempotency-Key (migration 0002_pos, docs/POS.md). */
@@ -155,6 +159,8 @@ export interface SigninCodeTable {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+  /** The idle expiry the token made from this code gets; null: the default (migration 0011). */
+  token_idle_expiry_seconds: number | null;
 }
 
 export interface Schema {

@@ -57,7 +57,8 @@ export function createStore(engine: Engine) {
     },
 
     signIn: {
-      createCode: (accountName: string, ttlMs?: number) => write((q) => createSignInCode(q, accountName, ttlMs)),
+      /** `tokenIdleDays`: how long the token the code is exchanged for may go unused (0: never; default DEFAULT_SIGNIN_TOKEN_IDLE_DAYS). */
+      createCode: (accountName: string, ttlMs?: number, tokenIdleDays?: number) => write((q) => createSignInCode(q, accountName, ttlMs, new Date(), tokenIdleDays)),
       redeem: (code: string) => write((q) => redeemSignInCode(q, code)),
     },
 
