@@ -97,6 +97,17 @@ export const idempotencyMessages = {
 
 // Sign-in of the scanner UI with a one-time link (docs/UI.md).
 export const signInMessages = {
+  /** A sign-in link opened while this device is signed in as another account: asked before switching. */
+  switchQuestion: (current: string, offered: string) =>
+    `This device is signed in as "${current}". The sign-in link you opened is for "${offered}". Switch to "${offered}"?`,
+  switchConfirm: (offered: string) => `Switch to ${offered}`,
+  switchCancel: (current: string) => `Stay signed in as ${current}`,
+  /** A sign-in link that failed while this device stays signed in. */
+  linkFailedStaying: (reason: string, current: string) => `${reason} You are still signed in as "${current}".`,
+  dismiss: 'OK',
+  /** Signed out on the device, but the server was not reached to revoke the token. */
+  signOutNotRevoked:
+    'Signed out on this device, but the server could not be reached to revoke its token: revoke it on the server computer with `barcode-inventory token list` and `token revoke <id>`.',
   codeRequired: 'A sign-in code is required: {"code": "<code from the sign-in link>"}.',
   invalidCode: 'This sign-in link is not valid: it was already used, has expired, or is mistyped. Ask for a new one.',
 } as const;

@@ -8,6 +8,7 @@ import {
   MAX_BARCODES_PER_READ,
   MAX_ROWS_PER_UPDATE,
   SIGNIN_PATH,
+  SIGNOUT_PATH,
   STOCKTAKES_PATH,
   STOCK_HISTORY_PATH,
   WAREHOUSES_PATH,
@@ -33,6 +34,7 @@ import {
   commitResultSchema,
   historyPageSchema,
   labelsResponseSchema,
+  noContentSchema,
   readResponseSchema,
   scanResultSchema,
   signInResponseSchema,
@@ -86,6 +88,8 @@ export interface StocktakeCalls {
 
 export interface ApiClient {
   account(): Promise<AccountInfo>;
+  /** Revokes this client's token on the server (signing out of the device). */
+  signOut(): Promise<void>;
   warehouses(): Promise<Warehouse[]>;
   readStock(barcodes: readonly string[]): Promise<ReadResponse>;
   labels(barcodes: readonly string[]): Promise<Record<string, BarcodeLabel>>;
@@ -114,6 +118,7 @@ export function createApiClient(token: string): ApiClient {
 
   return {
     account: () => requestJson(accountInfoSchema, ACCOUNT_PATH, { token }),
+    signOut: () => requestJson(noContentSchema, SIGNOUT_PATH, { method: 'POST', token }),
     warehouses: () => requestJson(warehouseListSchema, WAREHOUSES_PATH, { token }),
     readStock: (barcodes) => requestJson(readResponseSchema, INVENTORY_PATH + barcodesQuery(barcodes), { token }),
     labels: async (barcodes) => (await requestJson(labelsResponseSchema, LABELS_PATH + barcodesQuery(barcodes), { token })).labels,
