@@ -17,7 +17,7 @@ import { listWarehouses, readStockRecords, warehousesOf } from './stock-read.ts'
 import { adjustRows, updateRows } from './stock-write.ts';
 import { type CommitHooks, commitStocktake } from './stocktake-commit.ts';
 import { createStocktake, getStocktake, listLines, listStocktakes, recordScan, reviewStocktake, undoLastScan, updateLine } from './stocktakes.ts';
-import { type Caller, authenticate, createToken, listTokens, revokeToken } from './tokens.ts';
+import { type Caller, authenticate, createToken, listTokens, reapplyRevocation, revokeToken } from './tokens.ts';
 
 export type { Account, Caller };
 export type { Answer, OnceKey } from './idempotent-answers.ts';
@@ -52,6 +52,8 @@ export function createStore(engine: Engine) {
       create: (accountName: string, label: string | null) => write((q) => createToken(q, accountName, label)),
       list: (accountName?: string) => read((q) => listTokens(q, accountName)),
       revoke: (id: number) => write((q) => revokeToken(q, id)),
+      /** Revokes again, at its original time, a token a restore brought back (matched by id and prefix). */
+      reapplyRevocation: (id: number, prefix: string, revokedAt: string) => write((q) => reapplyRevocation(q, id, prefix, revokedAt)),
       /** The caller a presented key stands for; undefined for an unknown or revoked key. */
       authenticate: (key: string) => authenticate(engine, key),
     },

@@ -90,6 +90,14 @@ export async function revokeToken(q: Queries, id: number): Promise<boolean> {
   return changes === 1;
 }
 
+/** Revokes a token again at the time it was first revoked (a restore keeping revocations made since the backup). */
+export async function reapplyRevocation(q: Queries, id: number, prefix: string, revokedAt: string): Promise<boolean> {
+  const { changes } = await q.run(
+    q.k.updateTable('api_tokens').set({ revoked_at: revokedAt }).where('id', '=', id).where('key_prefix', '=', prefix).where('revoked_at', 'is', null),
+  );
+  return changes === 1;
+}
+
 const tokenByHash = statement('tokens.byHash', (k, p: Param<{ hash: string }>) =>
   k
     .selectFrom('api_tokens as t')

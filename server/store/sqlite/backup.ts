@@ -8,6 +8,7 @@ import { badRequest } from '../../errors.ts';
 import type { ConsistencyReport } from '../consistency.ts';
 import { makePrivateDirectory, preparePrivateFile } from '../private-files.ts';
 import { createStore } from '../store.ts';
+import type { TokenInfo } from '../tokens.ts';
 import { BUSY_TIMEOUT_MS } from './pragmas.ts';
 import { SqliteEngine } from './sqlite-engine.ts';
 
@@ -61,14 +62,52 @@ export async function checkFile(file: string): Promise<ConsistencyReport> {
   }
 }
 
+/** The tokens of a database file, read-only. */
+async function tokensOf(file: string): Promise<TokenInfo[]> {
+  const store = createStore(await SqliteEngine.open(file, { readonly: true }));
+  try {
+    return await store.tokens.list();
+  } finally {
+    await store.close();
+  }
+}
+
+/** Tokens revoked in `current` that the backup holds unrevoked: restoring it alone would make them valid again. */
+async function revokedSinceBackup(backup: string, current: string): Promise<TokenInfo[]> {
+  if (!existsSync(current)) return [];
+  const inBackup = new Map((await tokensOf(backup)).map((t) => [t.id, t]));
+  return (await tokensOf(current)).filter((t) => {
+    const then = inBackup.get(t.id);
+    return t.revokedAt !== null && then !== undefined && then.prefix === t.prefix && then.revokedAt === null;
+  });
+}
+
+export interface RestoreOptions {
+  /**
+   * Asked when tokens were revoked after the backup was taken: true keeps them revoked (their
+   * revocation is applied again after the restore), false brings them back as they were in the backup.
+   */
+  keepRevocations(revoked: readonly TokenInfo[]): Promise<boolean> | boolean;
+}
+
+export interface RestoreResult {
+  savedCurrentAs: string | null;
+  /** Tokens revoked since the backup was taken, and whether they were kept revoked. */
+  revokedSince: TokenInfo[];
+  keptRevocations: boolean;
+}
+
 /**
  * Replaces the database at `target` with the backup: the backup is checked first, the current
  * database is copied aside (returned path), then the backup's pages are written into `target`
- * through the backup API, so a server that has the file open sees the restored data.
+ * through the backup API, so a server that has the file open sees the restored data. Tokens revoked
+ * since the backup was taken are named, and stay revoked unless `keepRevocations` says otherwise.
  */
-export async function restoreDatabase(backup: string, target: string): Promise<{ savedCurrentAs: string | null }> {
+export async function restoreDatabase(backup: string, target: string, options: RestoreOptions = { keepRevocations: () => true }): Promise<RestoreResult> {
   const report = await checkFile(backup);
   if (!report.ok) throw badRequest(`${backup} fails its checks (${describeProblems(report)}); nothing was restored.`);
+  const revokedSince = await revokedSinceBackup(backup, target);
+  const keptRevocations = revokedSince.length > 0 && (await options.keepRevocations(revokedSince));
   let savedCurrentAs: string | null = null;
   if (existsSync(target)) {
     savedCurrentAs = `${target}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}.db`;
@@ -81,7 +120,15 @@ export async function restoreDatabase(backup: string, target: string): Promise<{
   } finally {
     source.close();
   }
-  return { savedCurrentAs };
+  if (keptRevocations) {
+    const store = createStore(await SqliteEngine.open(target));
+    try {
+      for (const token of revokedSince) await store.tokens.reapplyRevocation(token.id, token.prefix, token.revokedAt!);
+    } finally {
+      await store.close();
+    }
+  }
+  return { savedCurrentAs, revokedSince, keptRevocations };
 }
 
 
