@@ -40,7 +40,7 @@ import {
   signInResponseSchema,
   stocktakeLineListSchema,
   stocktakeLineSchema,
-  stocktakeListSchema,
+  stocktakePageSchema,
   stocktakePath,
   stocktakeReviewSchema,
   stocktakeSchema,
@@ -160,7 +160,8 @@ export function createApiClient(token: string): ApiClient {
       stocktakeCall(historyPageSchema, `${STOCK_HISTORY_PATH}?${new URLSearchParams({ barcode, limit: '20', ...(cursor ? { cursor } : {}) })}`),
 
     stocktake: {
-      list: () => stocktakeCall(stocktakeListSchema, STOCKTAKES_PATH),
+      // The newest page of sessions (the server pages the list; older ones are for the API, not this screen).
+      list: async () => (await stocktakeCall(stocktakePageSchema, STOCKTAKES_PATH)).results,
       create: (body) => stocktakeCall(stocktakeSchema, STOCKTAKES_PATH, 'POST', body),
       get: (id) => stocktakeCall(stocktakeSchema, stocktakePath(id)),
       lines: (id) => stocktakeCall(stocktakeLineListSchema, stocktakePath(id, 'lines')),
