@@ -226,6 +226,15 @@ const tokenIdleExpiry: Migration = {
   },
 };
 
+// Lists read in pages (docs/API.md, "Lists"): the stock export walks an account's units in item
+// order, and the counts CSV of a session walks its lines in id order, each page a range of an index.
+const pagedLists: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.createIndex('stock_units_export_order').on('stock_units').columns(['account_id', 'item_id', 'variant_id']).execute();
+    await db.schema.createIndex('stocktake_lines_session_order').on('stocktake_lines').columns(['stocktake_id', 'id', 'unit_id']).execute();
+  },
+};
+
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -235,6 +244,7 @@ export const migrations: Record<string, Migration> = {
   '0006_read_indexes': readIndexes,
   '0010_idempotency_answer_size': idempotencyAnswerSize,
   '0011_token_idle_expiry': tokenIdleExpiry,
+  '0012_paged_lists': pagedLists,
 };
 
 export const migrationProvider: MigrationProvider = {
