@@ -6,6 +6,7 @@ export * from './messages.ts';
 export * from './schemas.ts';
 export * from './row-validation.ts';
 export * from './barcode-list.ts';
+export * from './control-characters.ts';
 export * from './partial-result.ts';
 export * from './pos-schemas.ts';
 export * from './ui-api.ts';

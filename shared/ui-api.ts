@@ -5,6 +5,10 @@ import { API_BASE } from './api-paths.ts';
 
 export const UI_API_BASE = `${API_BASE}/ui`;
 export const SIGNIN_PATH = `${UI_API_BASE}/signin/`;
+/** Revokes the token the request is made with: what signing out of a device does. */
+export const SIGNOUT_PATH = `${UI_API_BASE}/signout/`;
+/** The answer of sign-out: 204, no body. */
+export const noContentSchema = z.undefined();
 export const ACCOUNT_PATH = `${UI_API_BASE}/account/`;
 export const LABELS_PATH = `${UI_API_BASE}/labels/`;
 

@@ -1,9 +1,10 @@
-// What the scanner UI needs beyond the service spec (docs/UI.md): sign-in with a one-time code, who
-// the token belongs to, and the names behind barcodes.
+// What the scanner UI needs beyond the service spec (docs/UI.md): sign-in with a one-time code,
+// sign-out (revoking the device's token), who the token belongs to, and the names behind barcodes.
 import {
   ACCOUNT_PATH,
   LABELS_PATH,
   SIGNIN_PATH,
+  SIGNOUT_PATH,
   accountInfoSchema,
   labelsResponseSchema,
   parseBarcodeList,
@@ -30,6 +31,19 @@ export const ui: Resource = {
         const redeemed = await store.signIn.redeem(body.code);
         if (!redeemed) throw badRequest(signInMessages.invalidCode);
         return { body: { account: redeemed.account.name, warehouses_enabled: redeemed.account.warehousesEnabled, token: redeemed.token } };
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: SIGNOUT_PATH,
+      summary: 'Sign out: revoke the token of this request',
+      description:
+        'The scanner UI calls it when a device signs out, so the token it forgets cannot be used again by anyone. ' +
+        'Any token may revoke itself this way; a request with it answers 401 from then on.',
+      responses: { 204: { description: 'The token is revoked.' } },
+      async handler({ store, caller }) {
+        await store.tokens.revoke(caller.tokenId);
+        return { status: 204, body: null };
       },
     }),
     endpoint({

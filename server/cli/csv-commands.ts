@@ -1,10 +1,12 @@
 // `barcode-inventory csv …`: export stock or a stocktake's counts as CSV, and import a catalogue from
 // CSV (with --dry-run). Progress of large files goes to stderr, so stdout stays the data or the report.
-import { statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, statSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { csvToCatalogue, dryRunCatalogueImport, formatDryRun, importCatalogueCsv, readCatalogueCsv } from '../csv/catalogue-csv.ts';
-import { stockCsv } from '../csv/stock-csv.ts';
-import { sessionCountsCsv } from '../csv/stocktake-csv.ts';
+import { stockCsvChunks } from '../csv/stock-csv.ts';
+import { sessionCountsCsvChunks } from '../csv/stocktake-csv.ts';
 import { badRequest } from '../errors.ts';
 import type { Account, Store } from '../store/store.ts';
 import { withDatabaseOptions, withStore } from './database-option.ts';
@@ -18,12 +20,11 @@ async function accountOf(store: Store, name: string): Promise<Account> {
   return account;
 }
 
-function output(text: string, file: string | undefined): void {
-  if (file === undefined) process.stdout.write(text);
-  else {
-    writeFileSync(file, text);
-    console.error(`Wrote ${file}.`);
-  }
+/** Writes chunks of text to stdout or a new file as they come. */
+async function outputChunks(chunks: AsyncIterable<string>, file: string | undefined): Promise<void> {
+  const target = file === undefined ? process.stdout : createWriteStream(file);
+  await pipeline(Readable.from(chunks), target, { end: file !== undefined });
+  if (file !== undefined) console.error(`Wrote ${file}.`);
 }
 
 /** Registers the `csv` command group on the program. */
@@ -36,8 +37,8 @@ export function registerCsvCommands(program: Command): void {
     .option('--warehouse <name>', 'only this warehouse')
     .option('--out <file>', 'write to a file instead of stdout')
     .action(async (options: { account: string; warehouse?: string; out?: string; db?: string; database?: string }) => {
-      const text = await withStore(options, async (store) => stockCsv(await store.stock.exportRows(await accountOf(store, options.account), options.warehouse)));
-      output(text, options.out);
+      // Page by page, as the API streams it: the file grows while memory stays flat.
+      await withStore(options, async (store) => outputChunks(await stockCsvChunks(store, await accountOf(store, options.account), options.warehouse), options.out));
     });
 
   withDatabaseOptions(csv.command('counts'))
@@ -46,8 +47,7 @@ export function registerCsvCommands(program: Command): void {
     .requiredOption('--account <name>', 'account the session belongs to')
     .option('--out <file>', 'write to a file instead of stdout')
     .action(async (id: string, options: { account: string; out?: string; db?: string; database?: string }) => {
-      const text = await withStore(options, async (store) => sessionCountsCsv(await store.stocktakes.review(await accountOf(store, options.account), Number(id))));
-      output(text, options.out);
+      await withStore(options, async (store) => outputChunks(await sessionCountsCsvChunks(store, await accountOf(store, options.account), Number(id)), options.out));
     });
 
   withDatabaseOptions(csv.command('import'))

@@ -96,8 +96,13 @@ export function buildProgram(): Command {
     .action(async (options: { account?: string; db?: string; database?: string }) => {
       const tokens = await withStore(options, (store) => store.tokens.list(options.account));
       if (tokens.length === 0) return console.log('No tokens.');
-      console.log(['id', 'account', 'label', 'prefix', 'created', 'revoked'].join('\t'));
-      for (const t of tokens) console.log([t.id, t.account, t.label ?? '', `${t.prefix}…`, t.createdAt, t.revokedAt ?? ''].join('\t'));
+      console.log(['id', 'account', 'label', 'prefix', 'created', 'last used', 'expires', 'revoked'].join('\t'));
+      const now = new Date().toISOString();
+      for (const t of tokens) {
+        // A sign-in link's token expires after some days unused; a token made here never does.
+        const expires = t.expiresAt === null ? 'never' : `${t.expiresAt < now ? 'expired' : 'if unused until'} ${t.expiresAt} (${t.idleExpirySeconds! / 86_400} days idle)`;
+        console.log([t.id, t.account, t.label ?? '', `${t.prefix}…`, t.createdAt, t.lastUsedAt ?? '', expires, t.revokedAt ?? ''].join('\t'));
+      }
     });
   withDatabaseOptions(token.command('revoke'))
     .description('Revoke a token by id; requests with it get 401 from then on.')

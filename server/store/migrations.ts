@@ -360,6 +360,41 @@ const movements: Migration = {
   },
 };
 
+// Stored answers of Idempotency-Key requests are capped per account (docs/POS.md, "Safe retries"):
+// their size is kept beside them, and an index lets an account's count and bytes within the
+// retention window be summed from the index alone.
+const idempotencyAnswerSize: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('idempotency_keys').addColumn('response_bytes', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    // Bytes, not characters: the cap is on what the answers take up.
+    await (onPostgres(db)
+      ? sql`UPDATE idempotency_keys SET response_bytes = octet_length(response_body)`
+      : sql`UPDATE idempotency_keys SET response_bytes = length(CAST(response_body AS BLOB))`
+    ).execute(db);
+    await db.schema.createIndex('idempotency_keys_account_usage').on('idempotency_keys').columns(['account_id', 'created_at', 'response_bytes']).execute();
+  },
+};
+
+// Tokens made by sign-in links expire after a time without use (docs/UI.md, "Signing in"): the token
+// remembers when it was last used and how long it may idle; the sign-in code carries the idle time
+// its link was made with. Tokens made with `token create` (tills, scripts) never expire.
+const tokenIdleExpiry: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('api_tokens').addColumn('last_used_at', 'text').execute();
+    await db.schema.alterTable('api_tokens').addColumn('idle_expiry_seconds', 'integer').execute();
+    await db.schema.alterTable('signin_codes').addColumn('token_idle_expiry_seconds', 'integer').execute();
+  },
+};
+
+// Lists read in pages (docs/API.md, "Lists"): the stock export walks an account's units in item
+// order, and the counts CSV of a session walks its lines in id order, each page a range of an index.
+const pagedLists: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.createIndex('stock_units_export_order').on('stock_units').columns(['account_id', 'item_id', 'variant_id']).execute();
+    await db.schema.createIndex('stocktake_lines_session_order').on('stocktake_lines').columns(['stocktake_id', 'id', 'unit_id']).execute();
+  },
+};
+
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -368,6 +403,9 @@ export const migrations: Record<string, Migration> = {
   '0005_ui_signin': uiSignin,
   '0006_read_indexes': readIndexes,
   '0007_movements': movements,
+  '0010_idempotency_answer_size': idempotencyAnswerSize,
+  '0011_token_idle_expiry': tokenIdleExpiry,
+  '0012_paged_lists': pagedLists,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -8,6 +8,7 @@ import {
   MAX_BARCODES_PER_READ,
   MAX_ROWS_PER_UPDATE,
   SIGNIN_PATH,
+  SIGNOUT_PATH,
   STOCKTAKES_PATH,
   STOCK_HISTORY_PATH,
   WAREHOUSES_PATH,
@@ -33,12 +34,13 @@ import {
   commitResultSchema,
   historyPageSchema,
   labelsResponseSchema,
+  noContentSchema,
   readResponseSchema,
   scanResultSchema,
   signInResponseSchema,
   stocktakeLineListSchema,
   stocktakeLineSchema,
-  stocktakeListSchema,
+  stocktakePageSchema,
   stocktakePath,
   stocktakeReviewSchema,
   stocktakeSchema,
@@ -86,6 +88,8 @@ export interface StocktakeCalls {
 
 export interface ApiClient {
   account(): Promise<AccountInfo>;
+  /** Revokes this client's token on the server (signing out of the device). */
+  signOut(): Promise<void>;
   warehouses(): Promise<Warehouse[]>;
   readStock(barcodes: readonly string[]): Promise<ReadResponse>;
   labels(barcodes: readonly string[]): Promise<Record<string, BarcodeLabel>>;
@@ -114,6 +118,7 @@ export function createApiClient(token: string): ApiClient {
 
   return {
     account: () => requestJson(accountInfoSchema, ACCOUNT_PATH, { token }),
+    signOut: () => requestJson(noContentSchema, SIGNOUT_PATH, { method: 'POST', token }),
     warehouses: () => requestJson(warehouseListSchema, WAREHOUSES_PATH, { token }),
     readStock: (barcodes) => requestJson(readResponseSchema, INVENTORY_PATH + barcodesQuery(barcodes), { token }),
     labels: async (barcodes) => (await requestJson(labelsResponseSchema, LABELS_PATH + barcodesQuery(barcodes), { token })).labels,
@@ -155,7 +160,8 @@ export function createApiClient(token: string): ApiClient {
       stocktakeCall(historyPageSchema, `${STOCK_HISTORY_PATH}?${new URLSearchParams({ barcode, limit: '20', ...(cursor ? { cursor } : {}) })}`),
 
     stocktake: {
-      list: () => stocktakeCall(stocktakeListSchema, STOCKTAKES_PATH),
+      // The newest page of sessions (the server pages the list; older ones are for the API, not this screen).
+      list: async () => (await stocktakeCall(stocktakePageSchema, STOCKTAKES_PATH)).results,
       create: (body) => stocktakeCall(stocktakeSchema, STOCKTAKES_PATH, 'POST', body),
       get: (id) => stocktakeCall(stocktakeSchema, stocktakePath(id)),
       lines: (id) => stocktakeCall(stocktakeLineListSchema, stocktakePath(id, 'lines')),
