@@ -19,7 +19,8 @@ export interface SizeResult {
   http: { get1: LoadResult; get32: LoadResult; post1: LoadResult; post32: LoadResult };
   /** The load generator's own ceiling: a raw socket answering the same bytes (bench/trivial-server.ts). */
   generator: { get1: LoadResult; get32: LoadResult; post1: LoadResult; post32: LoadResult; mix32: LoadResult };
-  storage: { read: number; write: number };
+  /** serverReadLoop: the server's own read path (store + answer bytes) in the storage ceiling's kind of loop; not a ceiling. */
+  storage: { read: number; write: number; serverReadLoop?: number };
   /** The largest catalogue only: the server started without the launcher's memory measures. */
   withoutMemoryMeasures?: { peakRssKb: number; get32: LoadResult; mix32: LoadResult };
 }
@@ -153,6 +154,9 @@ export function renderReport(bench: BenchResults): string {
     out.push('');
     if (warnings.length > 0) out.push(...warnings.map((w) => `> ⚠️ ${w}`), '');
     else out.push(`Every rate in this table is below 1/${TARGETS.generatorMargin} of the load generator's own ceiling (last column): the load generator is not what limits it.`, '');
+    if (size.storage.serverReadLoop !== undefined) {
+      out.push(`- The server's own read path (store.stock.read + the answer's bytes, bench/server-read-loop.ts) in the same kind of loop, no HTTP: ${fmt(size.storage.serverReadLoop)} per second, ${ratio(size.storage.serverReadLoop / size.storage.read)} the storage ceiling.`);
+    }
     out.push(`- Import: ${fmt(size.import.seconds, 1)} s = ${fmt(size.import.rowsPerSecond)} rows/s (${fmt(size.barcodes / size.import.cpuSeconds)} rows per CPU-second), importer peak RSS ${fmt(size.import.maxRssKb / 1024)} MB.`);
     out.push(`- Cold start (process spawn to the first answered GET): ${fmt(size.coldStartMs)} ms. Server peak RSS after all load runs: ${fmt(s.peakRssKb / 1024)} MB${s.execArgv ? ` (node ${s.execArgv.length > 0 ? s.execArgv.map((a) => `\`${a}\``).join(' ') : 'without flags'}, as \`barcode-inventory serve\` starts itself)` : ''}.`);
     const without = size.withoutMemoryMeasures;

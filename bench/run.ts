@@ -87,8 +87,13 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
     const { stdout } = await runNode([path.join(ROOT, 'bench', 'storage-ceiling.ts'), ...args]);
     return (JSON.parse(stdout.trim().split('\n').pop()!) as { perSecond: number }).perSecond;
   };
-  log(`${label}: storage ceiling (in-process better-sqlite3, ${STORAGE_SECONDS} s each)`);
-  const firstPass = { read: await storage('read', 0), write: await storage('write', 0) };
+  const serverReadLoop = async (pass: number) => {
+    const args = [dbFile, String(STORAGE_SECONDS), String(generated.warehouseBarcodes), String(SEED + 4 + pass)];
+    const { stdout } = await runNode([path.join(ROOT, 'bench', 'server-read-loop.ts'), ...args]);
+    return (JSON.parse(stdout.trim().split('\n').pop()!) as { perSecond: number }).perSecond;
+  };
+  log(`${label}: storage ceiling (in-process better-sqlite3, ${STORAGE_SECONDS} s each) and the server's own read path in a loop`);
+  const firstPass = { read: await storage('read', 0), write: await storage('write', 0), serverRead: await serverReadLoop(0) };
 
   log(`${label}: cold start of the server`);
   const started = performance.now();
@@ -176,6 +181,7 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
   log(`${label}: storage ceiling again (the mean of the two passes counts)`);
   const storageRead = (firstPass.read + (await storage('read', 1))) / 2;
   const storageWrite = (firstPass.write + (await storage('write', 1))) / 2;
+  const serverRead = (firstPass.serverRead + (await serverReadLoop(1))) / 2;
 
   const result: SizeResult = {
     label,
@@ -188,7 +194,7 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
     server: loads,
     http,
     generator: generatorCeiling,
-    storage: { read: storageRead, write: storageWrite },
+    storage: { read: storageRead, write: storageWrite, serverReadLoop: serverRead },
     withoutMemoryMeasures,
   };
   if (!values.keep) {
