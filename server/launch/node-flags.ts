@@ -17,9 +17,10 @@ export const WITHOUT_NODE_FLAGS_ENV = 'BARCODE_INVENTORY_NO_NODE_FLAGS';
 
 /**
  * The server: V8 grows each young-generation semi-space up to 16 MB under the promise churn of 32
- * concurrent requests; 2 MB semi-spaces cost no measurable throughput and keep peak RSS down.
+ * concurrent requests. 1 MB semi-spaces keep the peak RSS of the 1M bench under 150 MB
+ * (docs/BENCHMARKS.md compares the same server without them, in the same run).
  */
-export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2'];
+export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1'];
 
 /** The catalogue import: a little more young generation than the server, for its throughput. */
 export const IMPORT_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
