@@ -72,7 +72,8 @@ export function storedQuantity(log: MovementLog, unitId: number, warehouseId: nu
 /**
  * Sets one quantity: a `set` movement, recorded even when the quantity does not change here (it is a
  * fact other instances must learn). `onlyIfChanged` records nothing when it would not change the
- * quantity (a catalogue import run twice writes nothing the second time). Runs in the caller's
+ * quantity (a catalogue import run twice writes nothing the second time); `current` is the stored
+ * quantity when the caller knows it (a unit created just now has none). Runs in the caller's
  * transaction; returns the quantity before (null without a stock definition).
  */
 export async function setQuantity(
@@ -82,13 +83,14 @@ export async function setQuantity(
   warehouseId: number,
   quantity: number,
   change: ChangeSource,
-  options: { onlyIfChanged?: boolean } = {},
+  options: { onlyIfChanged?: boolean; current?: number | null } = {},
 ): Promise<number | null> {
+  let current = options.current;
   if (options.onlyIfChanged) {
-    const current = await log.quantity(unit.id, warehouseId);
+    current ??= await log.quantity(unit.id, warehouseId);
     if (current === quantity) return current;
   }
-  return (await log.record(accountId, unit, warehouseId, 'set', quantity, change)).oldQuantity;
+  return (await log.record(accountId, unit, warehouseId, 'set', quantity, change, current !== undefined ? { current } : {})).oldQuantity;
 }
 
 export type AdjustOutcome =
