@@ -46,7 +46,10 @@ export function App() {
 
   // Without a message the person asked to sign out: the token is revoked on the server too. With one,
   // the server already refused the token, so there is nothing left to revoke.
-  const signOut = useCallback(async (message?: string) => {
+  // A refusal seen by a screen of an earlier session (its requests still in flight when the account was
+  // switched) is about a token already left behind: it must not sign the new session out.
+  const signOut = useCallback(async (message?: string, from?: Session) => {
+    if (from !== undefined && session.current !== from) return;
     const leaving = session.current;
     session.current = null;
     saveToken(null);
@@ -90,12 +93,17 @@ export function App() {
         await createApiClient(asked.token).signOut().catch(() => undefined);
         return;
       }
-      await session.current?.client.signOut().catch(() => undefined);
-      await signInWithToken(asked.token).catch((error: unknown) => {
-        session.current = null;
-        saveToken(null);
-        setState({ kind: 'signed-out', message: (error as Error).message });
-      });
+      // The new account first, then the old token is revoked: the screen never runs on a revoked token,
+      // and a link that fails now leaves the current account signed in.
+      const leaving = session.current;
+      try {
+        await signInWithToken(asked.token);
+      } catch (error) {
+        if (leaving) setPrompt({ kind: 'notice', text: signInMessages.linkFailedStaying((error as Error).message, leaving.account.account) });
+        else setState({ kind: 'signed-out', message: (error as Error).message });
+        return;
+      }
+      await leaving?.client.signOut().catch(() => undefined);
     },
     [prompt, signInWithToken],
   );
@@ -177,7 +185,7 @@ export function App() {
       // Stocktake views on #stocktake…, the scanner everywhere else.
       return (
         <SessionProvider session={state.session}>
-          <StocktakeRouter onSignOut={(m) => void signOut(m)} otherwise={<ScannerScreen onSignOut={(m) => void signOut(m)} />} />
+          <StocktakeRouter onSignOut={(m) => void signOut(m, state.session)} otherwise={<ScannerScreen onSignOut={(m) => void signOut(m, state.session)} />} />
           {prompt ? <SwitchAccountPrompt prompt={prompt} onSwitch={() => void answerPrompt(true)} onStay={() => void answerPrompt(false)} /> : null}
         </SessionProvider>
       );
