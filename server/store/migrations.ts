@@ -204,6 +204,14 @@ const readIndexes: Migration = {
   },
 };
 
+// GTIN equivalence (docs/API.md): an account may match GTINs by their 14-digit form. Off by default,
+// so every existing account keeps exact matching.
+const gtinEquivalence: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('accounts').addColumn('gtin_equivalence', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  },
+};
+
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -211,6 +219,7 @@ export const migrations: Record<string, Migration> = {
   '0003_stocktakes': stocktakes,
   '0005_ui_signin': uiSignin,
   '0006_read_indexes': readIndexes,
+  '0020_gtin_equivalence': gtinEquivalence,
 };
 
 export const migrationProvider: MigrationProvider = {

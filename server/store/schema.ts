@@ -6,6 +6,8 @@ export interface AccountTable {
   name: string;
   /** 1: stock per warehouse; 0: one stock figure per barcode. */
   warehouses_enabled: number;
+  /** 1: barcodes that are valid GTINs match by their 14-digit form (migration 0020). */
+  gtin_equivalence: Generated<number>;
 }
 
 export interface WarehouseTable {

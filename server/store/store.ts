@@ -3,7 +3,7 @@
 // connections or transactions; engines never see operations (engine.ts).
 import type { CommitBody, CreateStocktakeBody, HistoryQuery, ScanBody, UndoBody, UpdateLineBody } from '../../shared/index.ts';
 import type { Catalogue } from '../catalogue/catalogue-schema.ts';
-import { type Account, findAccountByName, listAccounts } from './accounts.ts';
+import { type Account, findAccountByName, gtinClashes, listAccounts, setGtinEquivalence } from './accounts.ts';
 import { readBarcodeLabels } from './barcode-labels.ts';
 import { dryRunCatalogue, writeCatalogueStream } from './catalogue-import.ts';
 import { type CatalogueWriter, writeCatalogue } from './catalogue-writer.ts';
@@ -12,6 +12,7 @@ import type { Engine, ScratchKeys } from './engine.ts';
 import { type OnceKey, answerOnce } from './idempotent-answers.ts';
 import { createSignInCode, redeemSignInCode } from './signin-codes.ts';
 import { readStockExport } from './stock-export.ts';
+import { readBarcodeLabelsByGtin, readStockRecordsByGtin } from './gtin-lookup.ts';
 import { readStockHistory } from './stock-history.ts';
 import { listWarehouses, readStockRecords, warehousesOf } from './stock-read.ts';
 import { adjustRows, updateRows } from './stock-write.ts';
@@ -46,6 +47,10 @@ export function createStore(engine: Engine) {
     accounts: {
       list: () => read((q) => listAccounts(q)),
       find: (name: string) => read((q) => findAccountByName(q, name)),
+      /** Turns GTIN equivalence on or off; undefined when there is no such account. */
+      setGtinEquivalence: (name: string, on: boolean) => write((q) => setGtinEquivalence(q, name, on)),
+      /** Barcodes of the account that are one GTIN written in different forms, on different units. */
+      gtinClashes: (account: Account) => read((q) => gtinClashes(q, account.id)),
     },
 
     tokens: {
@@ -64,6 +69,7 @@ export function createStore(engine: Engine) {
     stock: {
       async read(caller: Account, barcodes: readonly string[]) {
         const warehouses = caller.warehousesEnabled ? await warehousesOf(engine, caller) : [];
+        if (caller.gtinEquivalence) return read((q) => readStockRecordsByGtin(q, caller, barcodes, warehouses));
         return read((q) => readStockRecords(q, caller, barcodes, warehouses));
       },
       warehouses: (caller: Account) => listWarehouses(engine, caller),
@@ -71,7 +77,8 @@ export function createStore(engine: Engine) {
         write((q) => answerOnce(q, caller.id, once, async () => ({ status: 200, body: await updateRows(q, caller, rows, { ...source, tokenId: caller.tokenId }) }))),
       adjust: (caller: Caller, rows: readonly unknown[], { once, ...source }: WriteSource) =>
         write((q) => answerOnce(q, caller.id, once, async () => ({ status: 200, body: await adjustRows(q, caller, rows, { ...source, tokenId: caller.tokenId }) }))),
-      labels: (caller: Account, barcodes: readonly string[]) => read((q) => readBarcodeLabels(q, caller, barcodes)),
+      labels: (caller: Account, barcodes: readonly string[]) =>
+        read((q) => (caller.gtinEquivalence ? readBarcodeLabelsByGtin(q, caller, barcodes) : readBarcodeLabels(q, caller, barcodes))),
       exportRows: (caller: Account, warehouseName?: string) => read((q) => readStockExport(q, caller, warehouseName)),
     },
 

@@ -70,7 +70,7 @@ const tokenByHash = statement('tokens.byHash', (k, p: Param<{ hash: string }>) =
   k
     .selectFrom('api_tokens as t')
     .innerJoin('accounts as a', 'a.id', 't.account_id')
-    .select(['t.id as token_id', 't.key_hash', 't.revoked_at', 'a.id', 'a.name', 'a.warehouses_enabled'])
+    .select(['t.id as token_id', 't.key_hash', 't.revoked_at', 'a.id', 'a.name', 'a.warehouses_enabled', 'a.gtin_equivalence'])
     .where('t.key_hash', '=', p('hash')),
 );
 
@@ -86,6 +86,6 @@ export async function authenticate(engine: Engine, key: string): Promise<Caller 
     // The lookup is by hash, so timing says nothing about the key; compare once more in constant time.
     if (!row || row.revoked_at !== null) return undefined;
     if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
-    return Object.freeze({ id: row.id, name: row.name, warehousesEnabled: row.warehouses_enabled === 1, tokenId: row.token_id });
+    return Object.freeze({ id: row.id, name: row.name, warehousesEnabled: row.warehouses_enabled === 1, gtinEquivalence: row.gtin_equivalence === 1, tokenId: row.token_id });
   });
 }
