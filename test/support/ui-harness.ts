@@ -30,11 +30,17 @@ export interface VirtualKeyboard {
   press(key: string, options?: { gapMs?: number }): Promise<void>;
 }
 
-export async function virtualKeyboard(page: Page): Promise<VirtualKeyboard> {
+/**
+ * `anchored`: each scan's first key is stamped with the real time it is sent, and the others follow
+ * it at the scan's gaps, so key times never run ahead of the page's own clock, as a real scanner's
+ * keys do while the page is busy; for tests that compare key times with the page's clock, such as
+ * scanning while the page loads.
+ */
+export async function virtualKeyboard(page: Page, { anchored = false }: { anchored?: boolean } = {}): Promise<VirtualKeyboard> {
   const cdp: CDPSession = await page.context().newCDPSession(page);
   let clock = Date.now(); // ms; only the differences between keys matter
-  const send = async (key: string, gapMs: number) => {
-    clock += gapMs;
+  const send = async (key: string, gapMs: number, startsScan = false) => {
+    clock = anchored && startsScan ? Date.now() : clock + gapMs;
     const timestamp = clock / 1000;
     const named = NAMED_KEYS[key];
     if (named) {
@@ -50,7 +56,7 @@ export async function virtualKeyboard(page: Page): Promise<VirtualKeyboard> {
     async scan(text, { gapMs = 1, suffix = 'Enter' } = {}) {
       let first = true;
       for (const ch of text) {
-        await send(ch, first ? 1000 : gapMs); // a pause before the scan: it starts a new run
+        await send(ch, first ? 1000 : gapMs, first); // a pause before the scan: it starts a new run
         first = false;
       }
       await send(suffix, gapMs);

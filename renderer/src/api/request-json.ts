@@ -22,12 +22,14 @@ export interface RequestOptions {
   token?: string | null;
   /** What the user is told when the request never gets an answer: each screen says what happens to its work. */
   unreachable?: string;
+  /** Extra request headers (an Idempotency-Key). */
+  headers?: Record<string, string>;
 }
 
 /** One request to the server: an answer that matches `schema`, or an ApiError with a message for the user. */
 export async function requestJson<S extends z.ZodType>(schema: S, path: string, options: RequestOptions = {}): Promise<z.infer<S>> {
   const { method = 'GET', body, token, unreachable = 'The server cannot be reached. Is barcode-inventory still running?' } = options;
-  const headers = new Headers({ Accept: 'application/json' });
+  const headers = new Headers({ Accept: 'application/json', ...options.headers });
   if (token) headers.set('Authorization', `Token ${token}`);
   if (body !== undefined) headers.set('Content-Type', 'application/json');
   let response: Response;

@@ -10,6 +10,7 @@ import { SignInScreen } from './SignInScreen.tsx';
 import { StocktakeRouter } from '../stocktake/StocktakeScreen.tsx';
 import { takeSignInCode } from './signin-link.ts';
 import { loadToken, saveToken } from './account-storage.ts';
+import { appTexts } from '../common/texts.ts';
 
 type State =
   | { kind: 'starting' }
@@ -102,7 +103,7 @@ export function App() {
 
   switch (state.kind) {
     case 'starting':
-      return <main className="starting">Starting…</main>;
+      return <main className="starting">{appTexts.starting}</main>;
     case 'signed-out':
       return (
         <SignInScreen
