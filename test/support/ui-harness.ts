@@ -21,6 +21,15 @@ const NAMED_KEYS: Record<string, { code: string; keyCode: number; text?: string 
   F4: { code: 'F4', keyCode: 115 },
 };
 
+/** One key as a keyboard reports it: the character (or key name), its position, and modifiers. */
+export interface KeyStroke {
+  key: string;
+  /** KeyboardEvent.code; none by default (as many virtual keyboards send). */
+  code?: string;
+  shift?: boolean;
+  ctrl?: boolean;
+}
+
 export interface VirtualKeyboard {
   /** Types `text` then `suffix`, `gapMs` apart (scanner speed by default). */
   scan(text: string, options?: { gapMs?: number; suffix?: 'Enter' | 'Tab' }): Promise<void>;
@@ -28,6 +37,8 @@ export interface VirtualKeyboard {
   type(text: string, options?: { gapMs?: number }): Promise<void>;
   /** One named key (Enter, Tab, Escape, F2…) after a human pause. */
   press(key: string, options?: { gapMs?: number }): Promise<void>;
+  /** Key strokes with positions and modifiers (a scanner on another layout, Ctrl+] for GS1), then the suffix. */
+  strokes(strokes: readonly KeyStroke[], options?: { gapMs?: number; suffix?: 'Enter' | 'Tab' | null }): Promise<void>;
 }
 
 /**
@@ -52,7 +63,25 @@ export async function virtualKeyboard(page: Page, { anchored = false }: { anchor
       await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key, timestamp });
     }
   };
+  const stroke = async ({ key, code, shift = false, ctrl = false }: KeyStroke, gapMs: number, startsScan: boolean) => {
+    clock = anchored && startsScan ? Date.now() : clock + gapMs;
+    const timestamp = clock / 1000;
+    const modifiers = (ctrl ? 2 : 0) | (shift ? 8 : 0);
+    const common = { key, modifiers, timestamp, ...(code ? { code } : {}) };
+    // A character typed with Ctrl types no text (as Ctrl+] for a scanner's FNC1).
+    if (ctrl) await cdp.send('Input.dispatchKeyEvent', { type: 'rawKeyDown', ...common });
+    else await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', text: key, unmodifiedText: key, ...common });
+    await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', ...common });
+  };
   return {
+    async strokes(strokes, { gapMs = 1, suffix = 'Enter' } = {}) {
+      let first = true;
+      for (const s of strokes) {
+        await stroke(s, first ? 1000 : gapMs, first);
+        first = false;
+      }
+      if (suffix) await send(suffix, gapMs);
+    },
     async scan(text, { gapMs = 1, suffix = 'Enter' } = {}) {
       let first = true;
       for (const ch of text) {
@@ -71,8 +100,13 @@ export async function virtualKeyboard(page: Page, { anchored = false }: { anchor
 }
 
 /** Opens the UI through a fresh one-time sign-in link of `account` and waits until it is signed in. */
-export async function signedInPage(browser: Browser, server: TestServer, account: string): Promise<{ page: Page; keys: VirtualKeyboard }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+export async function signedInPage(
+  browser: Browser,
+  server: TestServer,
+  account: string,
+  viewport: { width: number; height: number } = { width: 1280, height: 860 },
+): Promise<{ page: Page; keys: VirtualKeyboard }> {
+  const context = await browser.newContext({ viewport });
   context.setDefaultTimeout(10_000); // a failing step names itself well before the test's own timeout
   const page = await context.newPage();
   const { code } = await server.store.signIn.createCode(account);

@@ -253,8 +253,11 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
                       onChange={(e) => editRow(row.id, { quantity: e.target.value, ...(row.state === 'rejected' ? { state: 'pending', result: undefined } : {}) })}
                     />
                   </td>
-                  <td className="row-stock" data-testid="row-stock">
+                  <td className="row-stock">
+                    <span className="cell-label">{listTexts.columns.stock} </span>
+                    <span data-testid="row-stock">
                     {row.state === 'saved' || row.known === false ? (current === undefined ? '' : listTexts.willBe(action, current, null)) : listTexts.willBe(action, current, countedOf(row))}
+                    </span>
                   </td>
                   <td className="row-result">{row.result ?? ''}</td>
                   <td className="row-remove">

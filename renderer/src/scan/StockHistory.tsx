@@ -31,7 +31,7 @@ export function StockHistory({ barcode, open }: { barcode: string; open?: boolea
         <p className="muted">{historyTexts.none}</p>
       ) : (
         <div className="table-scroll">
-          <table className="table">
+          <table className="table stack">
             <thead>
               <tr>
                 <th scope="col">{historyTexts.when}</th>
@@ -43,12 +43,12 @@ export function StockHistory({ barcode, open }: { barcode: string; open?: boolea
             <tbody>
               {entries.map((h) => (
                 <tr key={h.id} data-testid="history-entry" data-source={h.source}>
-                  <td>{formatDateTime(h.created_at)}</td>
-                  <td>{h.warehouse_name ?? ''}</td>
-                  <td className="num">
+                  <td data-label={historyTexts.when}>{formatDateTime(h.created_at)}</td>
+                  <td data-label={historyTexts.where}>{h.warehouse_name ?? ''}</td>
+                  <td className="num" data-label={historyTexts.change}>
                     {h.old_quantity === null ? '–' : formatNumber(h.old_quantity)} → <strong>{formatNumber(h.new_quantity)}</strong>
                   </td>
-                  <td>
+                  <td data-label={historyTexts.by}>
                     {historyTexts.sources[h.source] ?? h.source}
                     {h.reference ? ` (${h.reference})` : ''}
                     {h.reason ? `: ${h.reason}` : ''}

@@ -254,7 +254,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
 
       <h3>{texts.counted(known.length)}</h3>
       <div className="table-scroll">
-        <table className="table" data-testid="lines">
+        <table className="table stack" data-testid="lines">
           <thead>
             <tr>
               <th scope="col">{texts.columnsCount.name}</th>
@@ -276,7 +276,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
                   <strong>{line.name}</strong>
                   <code>{line.barcode}</code>
                 </td>
-                <td className="num">
+                <td className="num" data-label={texts.columnsCount.counted}>
                   {editing?.line === line.id ? (
                     <form onSubmit={saveEdit} className="inline-form compact">
                       <input
@@ -294,7 +294,11 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
                   )}
                   {pendingBy.get(line.barcode) ? <span className="muted"> {texts.waitingFor(pendingBy.get(line.barcode)!)}</span> : null}
                 </td>
-                {session?.blind ? null : <td className="num">{line.book_quantity === undefined ? '' : formatNumber(line.book_quantity)}</td>}
+                {session?.blind ? null : (
+                  <td className="num" data-label={texts.columnsCount.book}>
+                    {line.book_quantity === undefined ? '' : formatNumber(line.book_quantity)}
+                  </td>
+                )}
                 <td className="actions">
                   <button type="button" onClick={() => setEditing({ line: line.id, value: String(line.counted) })} disabled={readOnly} aria-label={texts.editOf(line.barcode)}>
                     {texts.edit}
@@ -315,7 +319,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
         <p className="muted">{texts.noneUnknown}</p>
       ) : (
         <div className="table-scroll">
-          <table className="table" data-testid="unknown-lines">
+          <table className="table stack" data-testid="unknown-lines">
             <thead>
               <tr>
                 <th scope="col">{texts.columnsCount.barcode}</th>
@@ -329,13 +333,13 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
             <tbody>
               {unknown.map((line) => (
                 <tr key={line.id} data-testid="unknown-line" data-barcode={line.barcode} data-counted={line.counted} data-resolution={line.resolution}>
-                  <td>
+                  <td className="cell-item">
                     <code>{line.barcode}</code>
                   </td>
-                  <td className="num">
+                  <td className="num" data-label={texts.columnsCount.scanned}>
                     <strong>{formatNumber(line.counted)}</strong>
                   </td>
-                  <td>{texts.resolution[line.resolution ?? 'pending']}</td>
+                  <td data-label={texts.columnsCount.resolution}>{texts.resolution[line.resolution ?? 'pending']}</td>
                   <td className="actions">
                     <button type="button" onClick={() => void resolveUnknown(line, 'ignored')} disabled={readOnly}>
                       {texts.ignore}

@@ -64,7 +64,7 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
 
       <h3>{texts.reviewCounted(lines.length, changed)}</h3>
       <div className="table-scroll">
-        <table className="table" data-testid="review-lines">
+        <table className="table stack" data-testid="review-lines">
           <thead>
             <tr>
               <th scope="col">{texts.columnsReview.name}</th>
@@ -87,10 +87,16 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
                   <strong>{l.name}</strong>
                   <code>{l.barcode}</code>
                 </td>
-                <td className="num">{l.book_quantity === undefined ? '' : formatNumber(l.book_quantity)}</td>
-                <td className="num">{formatNumber(l.counted)}</td>
-                <td className="num">{l.difference === undefined ? '' : formatDifference(l.difference)}</td>
-                <td>{l.commit ? `${texts.commitState[l.commit.state] ?? l.commit.state}${l.commit.errors ? `: ${friendlyErrors(l.commit.errors)}` : ''}` : l.zeroed ? texts.setToZero : ''}</td>
+                <td className="num" data-label={texts.columnsReview.book}>
+                  {l.book_quantity === undefined ? '' : formatNumber(l.book_quantity)}
+                </td>
+                <td className="num" data-label={texts.columnsReview.counted}>
+                  {formatNumber(l.counted)}
+                </td>
+                <td className="num" data-label={texts.columnsReview.difference}>
+                  {l.difference === undefined ? '' : formatDifference(l.difference)}
+                </td>
+                <td data-label={texts.columnsReview.result}>{l.commit ? `${texts.commitState[l.commit.state] ?? l.commit.state}${l.commit.errors ? `: ${friendlyErrors(l.commit.errors)}` : ''}` : l.zeroed ? texts.setToZero : ''}</td>
               </tr>
             ))}
           </tbody>
@@ -102,7 +108,7 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
         <p className="muted">{texts.noneUnknown}</p>
       ) : (
         <div className="table-scroll">
-          <table className="table" data-testid="not-scanned">
+          <table className="table stack" data-testid="not-scanned">
             <thead>
               <tr>
                 <th scope="col">{texts.columnsReview.name}</th>
@@ -118,7 +124,9 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
                     <strong>{n.name}</strong>
                     <code>{n.barcode}</code>
                   </td>
-                  <td className="num">{formatNumber(n.book_quantity)}</td>
+                  <td className="num" data-label={texts.columnsReview.book}>
+                    {formatNumber(n.book_quantity)}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -131,7 +139,7 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
         <p className="muted">{texts.noneUnknown}</p>
       ) : (
         <div className="table-scroll">
-          <table className="table" data-testid="review-unknown">
+          <table className="table stack" data-testid="review-unknown">
             <thead>
               <tr>
                 <th scope="col">{texts.columnsCount.barcode}</th>
@@ -144,11 +152,13 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
             <tbody>
               {unknown.map((u) => (
                 <tr key={u.id} data-barcode={u.barcode} data-resolution={u.resolution} className={u.resolution === 'pending' ? 'row-attention' : undefined}>
-                  <td>
+                  <td className="cell-item">
                     <code>{u.barcode}</code>
                   </td>
-                  <td className="num">{formatNumber(u.counted)}</td>
-                  <td>{texts.resolution[u.resolution ?? 'pending']}</td>
+                  <td className="num" data-label={texts.columnsCount.scanned}>
+                    {formatNumber(u.counted)}
+                  </td>
+                  <td data-label={texts.columnsCount.resolution}>{texts.resolution[u.resolution ?? 'pending']}</td>
                 </tr>
               ))}
             </tbody>

@@ -35,11 +35,11 @@ export function StocktakeRouter({ onSignOut, otherwise }: { onSignOut: (message?
     <div className="app stocktake">
       <TopBar view="stocktake" onSignOut={() => onSignOut()} />
       <main className="content">
-        <nav className="breadcrumbs" aria-label={texts.title}>
-          <a href={stocktakeHref({ view: 'list' })} aria-current={route.view === 'list' ? 'page' : undefined}>
-            {texts.all}
-          </a>
-        </nav>
+        {route.view !== 'list' ? (
+          <nav className="breadcrumbs" aria-label={texts.title}>
+            <a href={stocktakeHref({ view: 'list' })}>{texts.all}</a>
+          </nav>
+        ) : null}
         {problem ? (
           <p className="notice notice-error" role="alert" data-testid="stocktake-problem">
             {problem}
@@ -114,7 +114,7 @@ function StocktakeList({ onFailure }: { onFailure: OnFailure }) {
           <p className="muted">{texts.none}</p>
         ) : (
           <div className="table-scroll">
-            <table className="table">
+            <table className="table stack">
               <thead>
                 <tr>
                   <th scope="col">{texts.columns.name}</th>
@@ -128,13 +128,15 @@ function StocktakeList({ onFailure }: { onFailure: OnFailure }) {
               <tbody>
                 {sessions.map((s) => (
                   <tr key={s.id} data-testid="stocktake-row" data-id={s.id} data-status={s.status}>
-                    <td>{s.name}</td>
-                    {withWarehouses ? <td>{s.warehouse_name ?? ''}</td> : null}
-                    <td>
+                    <td className="cell-item">
+                      <strong>{s.name}</strong>
+                    </td>
+                    {withWarehouses ? <td data-label={texts.columns.warehouse}>{s.warehouse_name ?? ''}</td> : null}
+                    <td data-label={texts.columns.status}>
                       <span className={`badge badge-${s.status}`}>{texts.status[s.status] ?? s.status}</span>
                     </td>
-                    <td>{texts.lines(s.totals.known_lines, s.totals.unknown_lines)}</td>
-                    <td>{formatDateTime(s.created_at)}</td>
+                    <td data-label={texts.columns.lines}>{texts.lines(s.totals.known_lines, s.totals.unknown_lines)}</td>
+                    <td data-label={texts.columns.started}>{formatDateTime(s.created_at)}</td>
                     <td className="links">
                       {s.status === 'open' ? <a href={stocktakeHref({ view: 'count', id: s.id })}>{texts.count}</a> : null}
                       <a href={stocktakeHref({ view: 'review', id: s.id })}>{texts.review}</a>
