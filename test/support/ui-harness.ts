@@ -19,6 +19,9 @@ const NAMED_KEYS: Record<string, { code: string; keyCode: number; text?: string 
   F2: { code: 'F2', keyCode: 113 },
   F3: { code: 'F3', keyCode: 114 },
   F4: { code: 'F4', keyCode: 115 },
+  Space: { code: 'Space', keyCode: 32, text: ' ' },
+  ArrowDown: { code: 'ArrowDown', keyCode: 40 },
+  ArrowUp: { code: 'ArrowUp', keyCode: 38 },
 };
 
 /** One key as a keyboard reports it: the character (or key name), its position, and modifiers. */
@@ -35,7 +38,7 @@ export interface VirtualKeyboard {
   scan(text: string, options?: { gapMs?: number; suffix?: 'Enter' | 'Tab' }): Promise<void>;
   /** Types like a person: `gapMs` (default 250 ms) between keys. */
   type(text: string, options?: { gapMs?: number }): Promise<void>;
-  /** One named key (Enter, Tab, Escape, F2…) after a human pause. */
+  /** One named key (Enter, Tab, Escape, Space, arrows, F2…) after a human pause. */
   press(key: string, options?: { gapMs?: number }): Promise<void>;
   /** Key strokes with positions and modifiers (a scanner on another layout, Ctrl+] for GS1), then the suffix. */
   strokes(strokes: readonly KeyStroke[], options?: { gapMs?: number; suffix?: 'Enter' | 'Tab' | null }): Promise<void>;
@@ -55,7 +58,7 @@ export async function virtualKeyboard(page: Page, { anchored = false }: { anchor
     const timestamp = clock / 1000;
     const named = NAMED_KEYS[key];
     if (named) {
-      const common = { key, code: named.code, windowsVirtualKeyCode: named.keyCode, nativeVirtualKeyCode: named.keyCode, timestamp };
+      const common = { key: key === 'Space' ? ' ' : key, code: named.code, windowsVirtualKeyCode: named.keyCode, nativeVirtualKeyCode: named.keyCode, timestamp };
       await cdp.send('Input.dispatchKeyEvent', { type: named.text ? 'keyDown' : 'rawKeyDown', ...common, ...(named.text ? { text: named.text, unmodifiedText: named.text } : {}) });
       await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', ...common });
     } else {

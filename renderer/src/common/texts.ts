@@ -92,10 +92,6 @@ export const cardTexts = {
 export const historyTexts = {
   summary: 'History',
   none: 'No changes recorded.',
-  when: 'When',
-  where: 'Where',
-  change: 'Change',
-  by: 'By',
   older: 'Older changes',
   sources: { api: 'App or till', import: 'Import', stocktake: 'Stocktake', ui: 'Scanner' } as Record<string, string>,
 };

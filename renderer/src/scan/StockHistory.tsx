@@ -1,5 +1,6 @@
 // The stock history of one barcode, newest first, loaded when opened; "Older changes" pages back with
-// the cursor. Times in the browser's locale.
+// the cursor. Times in the browser's locale. One line per change (when · where · old → new · by), so
+// it fits a narrow card without a table to scroll.
 import { useState } from 'react';
 import type { HistoryEntry } from '../../../shared/index.ts';
 import { useSession } from '../api/session-context.tsx';
@@ -30,34 +31,22 @@ export function StockHistory({ barcode, open }: { barcode: string; open?: boolea
       {entries === null ? null : entries.length === 0 ? (
         <p className="muted">{historyTexts.none}</p>
       ) : (
-        <div className="table-scroll">
-          <table className="table stack">
-            <thead>
-              <tr>
-                <th scope="col">{historyTexts.when}</th>
-                <th scope="col">{historyTexts.where}</th>
-                <th scope="col">{historyTexts.change}</th>
-                <th scope="col">{historyTexts.by}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((h) => (
-                <tr key={h.id} data-testid="history-entry" data-source={h.source}>
-                  <td data-label={historyTexts.when}>{formatDateTime(h.created_at)}</td>
-                  <td data-label={historyTexts.where}>{h.warehouse_name ?? ''}</td>
-                  <td className="num" data-label={historyTexts.change}>
-                    {h.old_quantity === null ? '–' : formatNumber(h.old_quantity)} → <strong>{formatNumber(h.new_quantity)}</strong>
-                  </td>
-                  <td data-label={historyTexts.by}>
-                    {historyTexts.sources[h.source] ?? h.source}
-                    {h.reference ? ` (${h.reference})` : ''}
-                    {h.reason ? `: ${h.reason}` : ''}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ul className="history-list">
+          {entries.map((h) => (
+            <li key={h.id} data-testid="history-entry" data-source={h.source}>
+              <span className="h-when">{formatDateTime(h.created_at)}</span>
+              {h.warehouse_name ? <span className="h-where">{h.warehouse_name}</span> : null}
+              <span className="h-change">
+                {h.old_quantity === null ? '–' : formatNumber(h.old_quantity)} → <strong>{formatNumber(h.new_quantity)}</strong>
+              </span>
+              <span className="h-by">
+                {historyTexts.sources[h.source] ?? h.source}
+                {h.reference ? ` (${h.reference})` : ''}
+                {h.reason ? `: ${h.reason}` : ''}
+              </span>
+            </li>
+          ))}
+        </ul>
       )}
       {cursor ? (
         <button type="button" onClick={() => load(cursor)}>
