@@ -4,7 +4,7 @@ import { type FormEvent, useCallback, useRef, useState } from 'react';
 import { MAX_BARCODES_PER_READ } from '../../../shared/index.ts';
 import { useSession } from '../api/session-context.tsx';
 import { lookupTexts, scanTexts } from '../common/texts.ts';
-import { describe, lookUpScans, quantityIn, splitBarcodeList } from './barcode-lookup.ts';
+import { describe, lookUpScans, splitBarcodeList } from './barcode-lookup.ts';
 import { type Scan, hasControlCharacter, plainScan } from './scanned-code.ts';
 import { useScans } from './scan-router.ts';
 import { MAX_KEPT, type ModeProps } from './scanner-mode.ts';
@@ -31,7 +31,12 @@ export function LookupMode({ warehouse, status, scans }: ModeProps) {
           if (infos.length === 1) {
             const info = infos[0]!;
             if (unknown.length === 1) feedback('error', scanTexts.unknown(info.scanned ?? info.barcode));
-            else feedback('ok', scanTexts.stockIn(describe(info), quantityIn(info.records, warehouse), warehouse));
+            else {
+              // Before the warehouse list has arrived, name the warehouse of the figure shown.
+              const record = warehouse === null ? info.records[0] : info.records.find((r) => 'warehouse_name' in r && r.warehouse_name === warehouse);
+              const where = record && 'warehouse_name' in record ? (record.warehouse_name as string) : null;
+              feedback('ok', scanTexts.stockIn(describe(info), record?.quantity, where));
+            }
           } else if (unknown.length > 0) feedback('error', scanTexts.unknownOfMany(unknown.length, infos.length));
           else feedback('ok', scanTexts.foundAll(infos.length));
         },

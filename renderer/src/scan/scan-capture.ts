@@ -80,12 +80,25 @@ export function useScanCapture(settings: ScanSettings, handlers: ScanHandlers, e
   useEffect(() => {
     const detector = createScanDetector(settings);
     let snapshot: Snapshot | null = null;
-    // The burst in progress began so soon after the page started listening that a key before it may
-    // have been lost: such a scan is refused (scan again) rather than taken cut short.
-    let suspect = false;
+    const early = window.barcodeInventoryEarlyKeys;
+    // The burst in progress: when it began, its last key, its longest pause between keys.
+    let burst = { start: 0, last: 0, gap: 0 };
+    const track = (verdict: ReturnType<typeof detector.feed>, timeStamp: number) => {
+      if (verdict.kind !== 'char') return;
+      burst = verdict.startsBurst ? { start: timeStamp, last: timeStamp, gap: 0 } : { ...burst, last: timeStamp, gap: Math.max(burst.gap, timeStamp - burst.last) };
+    };
+    /**
+     * Whether a key of this scan may have come before the page listened at all (and is lost): its
+     * first key came within one of its own pauses (a scanner types evenly) after the page started.
+     */
+    const cutShort = (endTime: number) => {
+      if (!early) return false;
+      const pause = Math.max(burst.gap, endTime - burst.last);
+      return burst.start - early.startedAt <= Math.min(settings.maxGapMs, 2 * pause + 5);
+    };
 
-    const report = (verdict: ReturnType<typeof detector.feed>) => {
-      if (verdict.kind === 'scan' && suspect) handlersRef.current.onRefused?.({ kind: 'cut-short', code: verdict.code });
+    const report = (verdict: ReturnType<typeof detector.feed>, timeStamp: number) => {
+      if (verdict.kind === 'scan' && cutShort(timeStamp)) handlersRef.current.onRefused?.({ kind: 'cut-short', code: verdict.code });
       else if (verdict.kind === 'scan') handlersRef.current.onScan(verdict.code);
       else if (verdict.kind === 'refused') handlersRef.current.onRefused?.({ kind: 'control-character', code: verdict.code });
       else if (verdict.kind === 'other' && verdict.slow) handlersRef.current.onRefused?.({ kind: 'slow', ...verdict.slow, maxGapMs: settings.maxGapMs });
@@ -97,11 +110,9 @@ export function useScanCapture(settings: ScanSettings, handlers: ScanHandlers, e
       const focused = document.activeElement;
       const inTextField = isTextField(focused);
       const verdict = detector.feed(keyOf(event), { inTextField });
+      track(verdict, event.timeStamp);
       if (verdict.kind === 'char') {
-        if (verdict.startsBurst) {
-          snapshot = inTextField ? { field: focused, value: focused.value } : null;
-          suspect = false;
-        }
+        if (verdict.startsBurst) snapshot = inTextField ? { field: focused, value: focused.value } : null;
         // Outside text fields a character does nothing useful, but Space would press a focused button.
         if (!inTextField && !(verdict.startsBurst && event.key === ' ')) event.preventDefault();
         return;
@@ -113,32 +124,27 @@ export function useScanCapture(settings: ScanSettings, handlers: ScanHandlers, e
           setFieldValue(snapshot.field, snapshot.value);
         }
         snapshot = null;
-        report(verdict);
-        suspect = false;
+        report(verdict, event.timeStamp);
         return;
       }
       if (verdict.kind === 'other') {
         snapshot = null;
-        suspect = false;
-        report(verdict);
+        report(verdict, event.timeStamp);
       }
     };
     const onBlur = () => detector.reset();
 
     // Keys that arrived before this listener: a scan begun while the page loaded is completed by the
     // keys still to come, so it is neither lost nor cut short.
-    const early = window.barcodeInventoryEarlyKeys;
     if (early) {
       early.listening = false;
       const since = performance.now() - EARLY_KEYS_MS;
       for (const key of early.keys.splice(0)) {
-        const verdict = key.timeStamp >= since ? detector.feed(key) : undefined;
-        if (verdict?.kind === 'char' && verdict.startsBurst) suspect = key.timeStamp - early.startedAt <= settings.maxGapMs;
+        if (key.timeStamp < since) continue;
+        const verdict = detector.feed(key);
+        track(verdict, key.timeStamp);
         // Only scans: what a person typed on the sign-in screen was for that screen.
-        if (verdict?.kind === 'scan') {
-          report(verdict);
-          suspect = false;
-        }
+        if (verdict.kind === 'scan') report(verdict, key.timeStamp);
       }
     }
     window.addEventListener('keydown', onKeyDown, { capture: true });
