@@ -42,7 +42,7 @@ export async function ensureTools(): Promise<void> {
     await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { env, timeout: APT_TIMEOUT_MS });
   } catch (error) {
     const detail = (String((error as { stderr?: string }).stderr ?? '').trim() || (error as Error).message).split('\n').at(-1);
-    throw new Error(`apt-get could not install ${packages.join(' ')}: ${detail}`);
+    throw new Error(`apt-get could not install ${packages.join(' ')}: ${detail}`, { cause: error });
   }
   const still = await missingTools();
   if (still.length > 0) throw new Error(`apt-get ran but ${still.join(', ')} is still missing.`);
