@@ -93,6 +93,16 @@ describe.each(widths)('views at %i px', (width) => {
     await page.context().close();
   });
 
+  it('settings: the scanner test after a scan of its barcode', async () => {
+    const { page, keys } = await open();
+    await page.getByTestId('settings-button').click();
+    await page.getByTestId('start-scanner-test').click();
+    await keys.scan('Yz-Qa/Mi.07', { gapMs: 2 });
+    await page.getByTestId('scanner-test-result').waitFor();
+    await shoot(page, 'settings', width);
+    await page.context().close();
+  });
+
   it('stocktake: the sessions, the count and the review', async () => {
     const { page } = await open();
     await page.getByTestId('stocktake-nav').click();

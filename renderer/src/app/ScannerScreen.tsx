@@ -177,6 +177,7 @@ export function ScannerScreen({ onSignOut }: { onSignOut: (message?: string) => 
           <SettingsPanel
             settings={settings}
             gtinEquivalence={account.gtin_equivalence}
+            account={account.account}
             onSave={(next) => {
               saveNewSettings(next);
               setShowSettings(false);

@@ -160,7 +160,7 @@ export const settingsTexts = {
   fastGap: "Keys this close (ms) are always a scanner's",
   suffix: 'Scanner suffix',
   reading: 'Scanner keyboard layout',
-  readingPositions: 'US (as scanners leave the factory)',
+  readingPositions: 'US (the factory setting)',
   readingCharacters: "This computer's layout",
   prefix: 'Prefix the scanner sends (removed)',
   separator: 'GS1 separator sent instead of GS (optional)',
@@ -172,7 +172,8 @@ export const settingsTexts = {
   fastRange: (min: number, max: number) => `Fast keys: a whole number from ${min} to ${max}.`,
   separatorOne: 'The separator is one character, not a letter or digit.',
   gtinOn: 'GTIN matching is on for this account: UPC-A, EAN-13 and GTIN-14 forms of one product find each other.',
-  gtinOff: 'Barcodes match exactly. An administrator can turn on GTIN matching (UPC-A = EAN-13 = GTIN-14) with: barcode-inventory account set --account NAME --gtin-equivalence on',
+  gtinOff: 'Barcodes match exactly. An administrator can turn on GTIN matching (UPC-A = EAN-13 = GTIN-14) on the server computer with:',
+  gtinCommand: (account: string) => `npx barcode-inventory account set --account ${account} --gtin-equivalence on`,
 };
 
 export const scannerTestTexts = {
@@ -197,7 +198,7 @@ export const scannerTestTexts = {
   suffix: (suffix: string) => `It ends each scan with ${suffix}.`,
   noSuffix: 'It sends nothing after the code. Set it to send Enter (see its manual): without it, a scan cannot be told from typing.',
   timing: (fastest: number, slowest: number, maxGap: number) =>
-    `Its keys came ${formatNumber(fastest)}–${formatNumber(slowest)} ms apart: a scan is now keys at most ${formatNumber(maxGap)} ms apart.`,
+    `Its keys came ${fastest === slowest ? formatNumber(fastest) : `${formatNumber(fastest)}–${formatNumber(slowest)}`} ms apart; with these settings a scan is keys at most ${formatNumber(maxGap)} ms apart.`,
 };
 
 export const stocktakeTexts = {

@@ -10,6 +10,7 @@ import { MAX_PREFIX_LENGTH, SCAN_LIMITS, SUFFIX_CHOICES, type UiSettings, isVali
 export function SettingsPanel(props: {
   settings: UiSettings;
   gtinEquivalence: boolean;
+  account: string;
   onSave: (settings: UiSettings) => void;
   /** Saves without closing (the scanner test's findings). */
   onApply: (settings: UiSettings) => void;
@@ -110,7 +111,13 @@ export function SettingsPanel(props: {
         </div>
       </form>
       <p className="muted" data-testid="gtin-setting">
-        {props.gtinEquivalence ? texts.gtinOn : texts.gtinOff}
+        {props.gtinEquivalence ? (
+          texts.gtinOn
+        ) : (
+          <>
+            {texts.gtinOff} <code>{texts.gtinCommand(props.account)}</code>
+          </>
+        )}
       </p>
       <ScannerTest scan={props.settings.scan} onTesting={props.onTesting} onApply={applyTest} />
     </section>
