@@ -236,6 +236,12 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
             {rows.map((row) => {
               const stateName = row.known === false && row.state !== 'saved' ? 'unknown' : row.state;
               const current = row.stock?.[warehouse ?? ''];
+              const stockText =
+                row.state === 'saved' || row.known === false
+                  ? current === undefined
+                    ? ''
+                    : listTexts.willBe(action, current, null)
+                  : listTexts.willBe(action, current, countedOf(row));
               return (
                 <tr key={row.id} data-barcode={row.scanned ?? row.barcode} data-state={stateName} className={`row-${stateName}`}>
                   <td className="row-name">
@@ -254,10 +260,8 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
                     />
                   </td>
                   <td className="row-stock">
-                    <span className="cell-label">{listTexts.columns.stock} </span>
-                    <span data-testid="row-stock">
-                    {row.state === 'saved' || row.known === false ? (current === undefined ? '' : listTexts.willBe(action, current, null)) : listTexts.willBe(action, current, countedOf(row))}
-                    </span>
+                    {stockText ? <span className="cell-label">{listTexts.columns.stock} </span> : null}
+                    <span data-testid="row-stock">{stockText}</span>
                   </td>
                   <td className="row-result">{row.result ?? ''}</td>
                   <td className="row-remove">

@@ -179,10 +179,12 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
               </label>
             </div>
           ) : null}
-          <label className="check">
-            <input type="checkbox" checked={zero} disabled={stocktake.status === 'committing'} onChange={(e) => setZero(e.target.checked)} data-testid="zero-uncounted" />{' '}
-            {texts.zeroOption(notScanned.length)}
-          </label>
+          {notScanned.length > 0 || zero ? (
+            <label className="check">
+              <input type="checkbox" checked={zero} disabled={stocktake.status === 'committing'} onChange={(e) => setZero(e.target.checked)} data-testid="zero-uncounted" />{' '}
+              {texts.zeroOption(notScanned.length)}
+            </label>
+          ) : null}
           {confirming ? (
             <div className="notice notice-error" data-testid="confirm-panel">
               <p>{texts.confirm(lines.length, zero ? notScanned.length : 0)}</p>
