@@ -51,6 +51,7 @@ import {
   updateResponseSchema,
   warehouseListSchema,
 } from '../../../shared/index.ts';
+import { apiTexts } from '../common/texts.ts';
 import { ApiError, requestJson } from './request-json.ts';
 
 /** Exchanges a one-time code of a sign-in link for the account's token; the only call made before sign-in. */
@@ -116,13 +117,13 @@ export interface ApiClient {
 }
 
 /** What stocktake calls tell the user when the server is away: counting goes on offline. */
-const STOCKTAKE_UNREACHABLE = 'The server cannot be reached. Scans are kept and sent when it is back.';
+const STOCKTAKE_UNREACHABLE = apiTexts.stocktakeUnreachable;
 /** What the history of a barcode says when the server is away: nothing is kept, it is only read. */
-const HISTORY_UNREACHABLE = 'The server cannot be reached, so the history cannot be shown now. Try again in a moment.';
+const HISTORY_UNREACHABLE = apiTexts.historyUnreachable;
 
 function barcodesQuery(barcodes: readonly string[]): string {
   if (barcodes.length === 0 || barcodes.length > MAX_BARCODES_PER_READ) {
-    throw new ApiError(400, `Between 1 and ${MAX_BARCODES_PER_READ} barcodes at a time.`);
+    throw new ApiError(400, apiTexts.barcodesPerRead(MAX_BARCODES_PER_READ));
   }
   // Commas separate barcodes on the wire; a barcode containing one cannot be read by this endpoint.
   return `?barcodes=${encodeURIComponent(barcodes.join(','))}`;
@@ -143,7 +144,7 @@ export function createApiClient(token: string): ApiClient {
     check: (row: unknown) => { ok: true; row: Row } | { ok: false; errors: FieldErrors },
     options: WriteOptions,
   ): Promise<RowOutcome[]> {
-    if (rows.length > MAX_ROWS_PER_UPDATE) throw new ApiError(400, `At most ${MAX_ROWS_PER_UPDATE} rows at a time.`);
+    if (rows.length > MAX_ROWS_PER_UPDATE) throw new ApiError(400, apiTexts.rowsPerWrite(MAX_ROWS_PER_UPDATE));
     const outcomes: (RowOutcome | undefined)[] = rows.map(() => undefined);
     const send: { index: number; row: Row }[] = [];
     rows.forEach((row, index) => {
@@ -169,11 +170,11 @@ export function createApiClient(token: string): ApiClient {
           rejected.splice(at, 1);
         } else {
           const record = results.shift();
-          outcomes[index] = record ? { ok: true, quantity: record.quantity } : { ok: false, errors: { non_field_errors: 'No answer for this row.' } };
+          outcomes[index] = record ? { ok: true, quantity: record.quantity } : { ok: false, errors: { non_field_errors: apiTexts.noAnswerForRow } };
         }
       }
     }
-    return outcomes.map((o) => o ?? { ok: false, errors: { non_field_errors: 'Not sent.' } });
+    return outcomes.map((o) => o ?? { ok: false, errors: { non_field_errors: apiTexts.notSent } });
   }
 
   return {

@@ -19,6 +19,19 @@ export const appTexts = {
   signedOut: (message: string) => `Signed out: ${message}`,
 };
 
+/** What the UI's one client says when a request fails as a whole. */
+export const apiTexts = {
+  unreachable: 'The server cannot be reached. Is barcode-inventory still running?',
+  stocktakeUnreachable: 'The server cannot be reached. Scans are kept and sent when it is back.',
+  historyUnreachable: 'The server cannot be reached, so the history cannot be shown now. Try again in a moment.',
+  answered: (status: number) => `The server answered ${status}.`,
+  notUnderstood: 'The server sent an answer this UI does not understand.',
+  barcodesPerRead: (max: number) => `Between 1 and ${formatNumber(max)} barcodes at a time.`,
+  rowsPerWrite: (max: number) => `At most ${formatNumber(max)} rows at a time.`,
+  noAnswerForRow: 'No answer for this row.',
+  notSent: 'Not sent.',
+};
+
 export const modeTexts = {
   nav: 'Mode',
   lookup: { label: 'Look up', hint: `Scan to see stock. Several scans or a pasted list of up to ${MAX_BARCODES_PER_READ} barcodes work too.`, ready: 'Ready: scan a barcode' },
@@ -40,6 +53,8 @@ export const scanTexts = {
   lookingUpMany: (n: number) => `Looking up ${count(n, 'barcode', 'barcodes')}…`,
   unknownOfMany: (unknown: number, all: number) => `${formatNumber(unknown)} of ${count(all, 'barcode is', 'barcodes are')} unknown`,
   foundAll: (n: number) => (n === 1 ? 'Found the barcode' : `Found all ${count(n, 'barcode', 'barcodes')}`),
+  /** A found barcode whose names could not be read: its ids. */
+  itemIds: (item: number, variant: number | null) => (variant === null ? `Item ${item}` : `Item ${item} · variant ${variant}`),
   stockIn: (name: string, quantity: number | undefined, warehouse: string | null) =>
     `${name}: ${quantity === undefined ? '–' : formatNumber(quantity)}${warehouse ? ` in ${warehouse}` : ' in stock'}`,
   tooManyPasted: (n: number) => `At most ${formatNumber(MAX_BARCODES_PER_READ)} barcodes at a time (got ${formatNumber(n)})`,

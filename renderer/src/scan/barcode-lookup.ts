@@ -2,6 +2,7 @@
 // them. A GS1 scan brings several forms of its GTIN; the first one the account has is the item.
 import { type BarcodeLabel, type Gs1Data, MAX_BARCODES_PER_READ, type ReadResponse, type StockRecord } from '../../../shared/index.ts';
 import type { ApiClient } from '../api/api-client.ts';
+import { scanTexts } from '../common/texts.ts';
 import { type Scan, plainScan } from './scanned-code.ts';
 
 export interface BarcodeInfo {
@@ -56,7 +57,7 @@ export function describe(info: { records: StockRecord[]; label: BarcodeLabel | u
   if (info.label) return info.label.variant_name ? `${info.label.item_name} · ${info.label.variant_name}` : info.label.item_name;
   const first = info.records[0];
   if (!first) return '';
-  return first.liquid_stock === null ? `Item ${first.item}` : `Item ${first.item} · variant ${first.liquid_stock}`;
+  return scanTexts.itemIds(first.item, first.liquid_stock);
 }
 
 /** Quantity of a barcode's records in one warehouse (or the only figure without warehouses). */
