@@ -33,7 +33,7 @@ export function readAnswerJson(barcodes: readonly string[], recordsOf: (barcode:
       for (const record of records) {
         // `"barcode":…` and the warehouse tail are written from the record, not from the request:
         // they are the stored values.
-        const head = `{"item":${record.item},"liquid_stock":${numberOrNull(record.liquid_stock)},"barcode":${JSON.stringify(record.barcode)},"quantity":${record.quantity}`;
+        const head = `{"item":${record.item},"liquid_stock":${numberOrNull(record.liquid_stock)},"barcode":${JSON.stringify(record.barcode)},"quantity":${record.quantity}${record.matched_barcode === undefined ? '' : `,"matched_barcode":${JSON.stringify(record.matched_barcode)}`}`;
         const tail = 'warehouse' in record ? warehouseTail(record.warehouse, record.warehouse_name) : '}';
         results += results === '' ? head + tail : `,${head}${tail}`;
       }

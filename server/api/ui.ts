@@ -50,8 +50,8 @@ export const ui: Resource = {
       method: 'GET',
       path: ACCOUNT_PATH,
       summary: 'Who the token belongs to',
-      responses: { 200: { description: 'Account name and scenario.', schema: accountInfoSchema } },
-      handler: ({ caller }) => ({ body: { account: caller.name, warehouses_enabled: caller.warehousesEnabled } }),
+      responses: { 200: { description: 'Account name, scenario, and whether GTINs match by their 14-digit form.', schema: accountInfoSchema } },
+      handler: ({ caller }) => ({ body: { account: caller.name, warehouses_enabled: caller.warehousesEnabled, gtin_equivalence: caller.gtinEquivalence === true } }),
     }),
     endpoint({
       method: 'GET',

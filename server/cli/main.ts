@@ -1,5 +1,5 @@
-// The `barcode-inventory` command line: serve, import, token, signin-link, csv, backup, restore,
-// check. Each command has --help. Failures of the error family (server/errors.ts) print their text
+// The `barcode-inventory` command line: serve, import, token, account, signin-link, csv, backup,
+// restore, check. Each command has --help. Failures of the error family (server/errors.ts) print their text
 // and exit 1; anything else prints `barcode-inventory: <message>`.
 import { Command, InvalidArgumentError } from 'commander';
 import pino from 'pino';
@@ -8,6 +8,7 @@ import { badRequest, isApiError } from '../errors.ts';
 import { launch } from '../launch/launch.ts';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../start.ts';
 import type { ImportSummary } from '../store/catalogue-writer.ts';
+import { registerAccountCommands } from './account-commands.ts';
 import { registerBackupCommands } from './backup-commands.ts';
 import { registerCsvCommands } from './csv-commands.ts';
 import { databaseOf, withDatabaseOptions, withStore } from './database-option.ts';
@@ -113,6 +114,7 @@ export function buildProgram(): Command {
       console.log(`Revoked token ${id}.`);
     });
 
+  registerAccountCommands(program);
   registerBackupCommands(program);
   registerCsvCommands(program);
   addSignInCommand(program);

@@ -395,6 +395,14 @@ const pagedLists: Migration = {
   },
 };
 
+// GTIN equivalence (docs/API.md): an account may match GTINs by their 14-digit form. Off by default,
+// so every existing account keeps exact matching.
+const gtinEquivalence: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('accounts').addColumn('gtin_equivalence', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  },
+};
+
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -406,6 +414,7 @@ export const migrations: Record<string, Migration> = {
   '0010_idempotency_answer_size': idempotencyAnswerSize,
   '0011_token_idle_expiry': tokenIdleExpiry,
   '0012_paged_lists': pagedLists,
+  '0020_gtin_equivalence': gtinEquivalence,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -10,6 +10,8 @@ export interface AccountTable {
   seen_vector: Generated<number | null>;
   /** Moves with every catalogue write that changes the account; downstream instances copy the catalogue when it moves. */
   catalogue_version: Generated<number>;
+  /** 1: barcodes that are valid GTINs match by their 14-digit form (migration 0020). */
+  gtin_equivalence: Generated<number>;
 }
 
 export interface WarehouseTable {

@@ -400,6 +400,10 @@ export async function reviewStocktake(q: Queries, account: Account, id: number):
 export async function recordScan(log: MovementLog, caller: StocktakeCaller, id: number, body: ScanBody): Promise<ScanResult> {
   const { q } = log;
   const session = await loadStocktake(q, caller, id);
+  const unit = (await findUnits(q, caller.id, [body.barcode], caller.gtinEquivalence)).get(body.barcode);
+  // Under GTIN equivalence another form of a known GTIN counts on the line of the catalogue's barcode,
+  // so one product never gets two lines (the commit would set it twice).
+  const barcode = unit?.matchedBarcode ?? body.barcode;
   if (body.scan_id !== undefined) {
     const earlier = await q.first(
       q.k
@@ -410,12 +414,11 @@ export async function recordScan(log: MovementLog, caller: StocktakeCaller, id: 
         .where('sc.client_scan_id', '=', body.scan_id),
     );
     if (earlier) {
-      if (earlier.barcode !== body.barcode || earlier.amount !== body.amount) throw apiError(409, stocktakeMessages.scanIdReused);
+      if (earlier.barcode !== barcode || earlier.amount !== body.amount) throw apiError(409, stocktakeMessages.scanIdReused);
       return { scan: { id: earlier.id, amount: earlier.amount, duplicate: true }, line: await lineOf(q, session, earlier.line_id) };
     }
   }
   requireOpen(session);
-  const unit = (await findUnits(q, caller.id, [body.barcode])).get(body.barcode);
   const at = now();
   // The increment is done by the database, never read-modify-write in JavaScript. A barcode unknown when
   // first scanned but imported since is resolved on its next scan.
@@ -424,7 +427,7 @@ export async function recordScan(log: MovementLog, caller: StocktakeCaller, id: 
       .insertInto('stocktake_lines')
       .values({
         stocktake_id: id,
-        barcode: body.barcode,
+        barcode,
         unit_id: unit?.id ?? null,
         counted: body.amount,
         resolution: unit ? null : 'pending',
@@ -443,7 +446,7 @@ export async function recordScan(log: MovementLog, caller: StocktakeCaller, id: 
         }),
       ),
   );
-  const line = (await q.first(q.k.selectFrom('stocktake_lines').select('id').where('stocktake_id', '=', id).where('barcode', '=', body.barcode)))!;
+  const line = (await q.first(q.k.selectFrom('stocktake_lines').select('id').where('stocktake_id', '=', id).where('barcode', '=', barcode)))!;
   const scan = await q.first(
     q.k
       .insertInto('stocktake_scans')

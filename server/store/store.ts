@@ -5,7 +5,7 @@ import type { CommitBody, CreateStocktakeBody, HistoryQuery, PullPage, PushAnswe
 import { badRequest } from '../errors.ts';
 import { syncMessages } from '../../shared/index.ts';
 import type { Catalogue } from '../catalogue/catalogue-schema.ts';
-import { type Account, findAccountByName, listAccounts } from './accounts.ts';
+import { type Account, findAccountByName, gtinClashes, listAccounts, setGtinEquivalence } from './accounts.ts';
 import { readBarcodeLabels } from './barcode-labels.ts';
 import { dryRunCatalogue, writeCatalogueStream } from './catalogue-import.ts';
 import { type CatalogueWriter, writeCatalogue } from './catalogue-writer.ts';
@@ -15,6 +15,7 @@ import { type OnceKey, answerOnce } from './idempotent-answers.ts';
 import { MovementLog, type StoreClock, systemClock } from './movements.ts';
 import { createSignInCode, redeemSignInCode } from './signin-codes.ts';
 import { type ExportCursor, exportWarehouseId, readStockExportPage } from './stock-export.ts';
+import { readBarcodeLabelsByGtin, readStockRecordsByGtin } from './gtin-lookup.ts';
 import { readStockHistory } from './stock-history.ts';
 import { listWarehouses, readStockRecords, warehousesOf } from './stock-read.ts';
 import { adjustRows, updateRows } from './stock-write.ts';
@@ -81,6 +82,10 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
     accounts: {
       list: () => read((q) => listAccounts(q)),
       find: (name: string) => read((q) => findAccountByName(q, name)),
+      /** Turns GTIN equivalence on or off; undefined when there is no such account. */
+      setGtinEquivalence: (name: string, on: boolean) => write((q) => setGtinEquivalence(q, name, on)),
+      /** Barcodes of the account that are one GTIN written in different forms, on different units. */
+      gtinClashes: (account: Account) => read((q) => gtinClashes(q, account.id)),
     },
 
     tokens: {
@@ -102,6 +107,7 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
     stock: {
       async read(caller: Account, barcodes: readonly string[]) {
         const warehouses = caller.warehousesEnabled ? await warehousesOf(engine, caller) : [];
+        if (caller.gtinEquivalence) return read((q) => readStockRecordsByGtin(q, caller, barcodes, warehouses));
         return read((q) => readStockRecords(q, caller, barcodes, warehouses));
       },
       warehouses: (caller: Account) => listWarehouses(engine, caller),
@@ -109,7 +115,8 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
         writeMovements((log, q) => answerOnce(q, caller.id, once, async () => ({ status: 200, body: await updateRows(log, caller, rows, { ...source, tokenId: caller.tokenId }) }))),
       adjust: (caller: Caller, rows: readonly unknown[], { once, ...source }: WriteSource) =>
         writeMovements((log, q) => answerOnce(q, caller.id, once, async () => ({ status: 200, body: await adjustRows(log, caller, rows, { ...source, tokenId: caller.tokenId }) }))),
-      labels: (caller: Account, barcodes: readonly string[]) => read((q) => readBarcodeLabels(q, caller, barcodes)),
+      labels: (caller: Account, barcodes: readonly string[]) =>
+        read((q) => (caller.gtinEquivalence ? readBarcodeLabelsByGtin(q, caller, barcodes) : readBarcodeLabels(q, caller, barcodes))),
       /** The warehouse an export is limited to (400 for an unknown name or an account without warehouses). */
       exportWarehouse: (caller: Account, warehouseName: string) => read((q) => exportWarehouseId(q, caller, warehouseName)),
       /** One page of the stock export, each its own read (store/stock-export.ts). */

@@ -102,7 +102,7 @@ const tokenByHash = statement('tokens.byHash', (k, p: Param<{ hash: string }>) =
   k
     .selectFrom('api_tokens as t')
     .innerJoin('accounts as a', 'a.id', 't.account_id')
-    .select(['t.id as token_id', 't.key_hash', 't.revoked_at', 't.created_at', 't.last_used_at', 't.idle_expiry_seconds', 'a.id', 'a.name', 'a.warehouses_enabled'])
+    .select(['t.id as token_id', 't.key_hash', 't.revoked_at', 't.created_at', 't.last_used_at', 't.idle_expiry_seconds', 'a.id', 'a.name', 'a.warehouses_enabled', 'a.gtin_equivalence'])
     .where('t.key_hash', '=', p('hash')),
 );
 
@@ -132,7 +132,7 @@ export async function authenticate(engine: Engine, key: string, now = Date.now()
     // The lookup is by hash, so timing says nothing about the key; compare once more in constant time.
     if (!row || row.revoked_at !== null) return undefined;
     if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
-    const caller = Object.freeze({ id: row.id, name: row.name, warehousesEnabled: row.warehouses_enabled === 1, tokenId: row.token_id });
+    const caller = Object.freeze({ id: row.id, name: row.name, warehousesEnabled: row.warehouses_enabled === 1, gtinEquivalence: row.gtin_equivalence === 1, tokenId: row.token_id });
     return { caller, usedAt: Date.parse(row.last_used_at ?? row.created_at), idleMs: row.idle_expiry_seconds === null ? null : row.idle_expiry_seconds * 1000 };
   });
   if (!known) return undefined;

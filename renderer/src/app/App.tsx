@@ -14,6 +14,7 @@ import { type SwitchPrompt, SwitchAccountPrompt } from './SwitchAccountPrompt.ts
 import { StocktakeRouter } from '../stocktake/StocktakeScreen.tsx';
 import { takeSignInCode } from './signin-link.ts';
 import { loadToken, saveToken } from './account-storage.ts';
+import { appTexts } from '../common/texts.ts';
 
 type State =
   | { kind: 'starting' }
@@ -170,7 +171,7 @@ export function App() {
 
   switch (state.kind) {
     case 'starting':
-      return <main className="starting">Starting…</main>;
+      return <main className="starting">{appTexts.starting}</main>;
     case 'signed-out':
       return (
         <SignInScreen
