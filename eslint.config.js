@@ -61,4 +61,9 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
     extends: [tseslint.configs.disableTypeChecked],
   },
+  {
+    // The one plain script of the UI, loaded before its bundle (renderer/public/early-keys.js).
+    files: ['renderer/public/**/*.js'],
+    languageOptions: { globals: { window: 'readonly', performance: 'readonly' } },
+  },
 );

@@ -20,9 +20,9 @@ export interface Child {
  * server's request log) goes to that file, as it would in production, rather than through a pipe
  * into this busy process, which would hold the server back or make it buffer its log in memory.
  */
-export function startNode(args: string[], logFile?: string): Child {
+export function startNode(args: string[], logFile?: string, env?: Record<string, string>): Child {
   const logFd = logFile === undefined ? undefined : openSync(logFile, 'a');
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', logFd ?? 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', logFd ?? 'pipe'], env: { ...process.env, ...env } });
   if (logFd !== undefined) closeSync(logFd);
   let out = '';
   let err = '';
@@ -67,6 +67,16 @@ export async function stopChild(child: Child): Promise<void> {
   const timer = setTimeout(() => child.process.kill('SIGKILL'), 15_000);
   await child.exited;
   clearTimeout(timer);
+}
+
+/** The Node options a live process runs with (after the launcher's restart with its flags), from /proc. */
+export function execArgvOf(pid: number): string[] {
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(1);
+    return args.slice(0, Math.max(0, args.findIndex((arg) => !arg.startsWith('-'))));
+  } catch {
+    return [];
+  }
 }
 
 /** Peak and current resident memory of a live process, in kB (Linux /proc). */

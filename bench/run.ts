@@ -1,20 +1,24 @@
 // `npm run bench`: generates catalogues, imports them with the project's importer, starts the real
-// server as a separate process, drives it with autocannon from this process, measures the ceilings
-// in the same run, and regenerates docs/BENCHMARKS.md. Not part of `npm test`.
+// server as a separate process the way users start it, drives it with wrk (another process; the
+// bench installs it with apt-get where it can, else falls back to autocannon in a child process and
+// says so), measures the ceilings in the same run, and regenerates docs/BENCHMARKS.md. Not part of
+// `npm test`.
 //   --sizes 10k,100k,1m   catalogue sizes (default: all three; the 1M one takes about half the time)
 //   --seconds 5           length of each load run
 //   --out FILE            where the report goes (default docs/BENCHMARKS.md)
 //   --keep                keep the generated catalogues and databases (printed at the end)
 //   --render-only         rewrite the report from the last run's BENCHMARKS.json (after editing NOTES.md)
+//   --no-install-wrk      do not try `apt-get install wrk` when wrk is missing
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { INVENTORY_PATH } from '../shared/index.ts';
 import { WAREHOUSE_ACCOUNT, generateCatalogue } from './catalogue-generator.ts';
-import { runLoad, runSerial } from './load.ts';
-import { CLI, ROOT, memoryOf, runNode, startNode, stopChild, waitForUrl } from './processes.ts';
+import { chooseLoadGenerator, runLoad } from './load.ts';
+import { CLI, ROOT, execArgvOf, memoryOf, runNode, startNode, stopChild, waitForUrl } from './processes.ts';
 import { type BenchResults, type SizeResult, machineInfo, renderReport } from './report.ts';
+import { WITHOUT_NODE_FLAGS_ENV } from '../server/launch/node-flags.ts';
 import { getRequests, mixedRequests, postRequests } from './workloads.ts';
 
 const { values } = parseArgs({
@@ -24,6 +28,7 @@ const { values } = parseArgs({
     out: { type: 'string', default: path.join(ROOT, 'docs', 'BENCHMARKS.md') },
     keep: { type: 'boolean', default: false },
     'render-only': { type: 'boolean', default: false },
+    'no-install-wrk': { type: 'boolean', default: false },
   },
 });
 
@@ -39,7 +44,6 @@ const sizes = values.sizes.split(',').map(parseSize);
 const seconds = Number(values.seconds);
 const SEED = 7;
 const STORAGE_SECONDS = 3;
-const SMALL_YOUNG_GENERATION = '--max-semi-space-size=2';
 
 function parseSize(text: string): number {
   const match = /^(\d+)([km]?)$/i.exec(text.trim());
@@ -51,6 +55,9 @@ const log = (text: string) => console.log(`[bench ${((performance.now() - t0) / 
 const t0 = performance.now();
 const work = mkdtempSync(path.join(tmpdir(), 'bi-bench-'));
 const startMachine = machineInfo();
+const generator = chooseLoadGenerator({ install: !values['no-install-wrk'], log });
+log(`load generator: ${generator.description} (${generator.note})`);
+const load = (options: Parameters<typeof runLoad>[1]) => runLoad(generator, options);
 
 async function benchSize(barcodes: number): Promise<SizeResult> {
   const label = barcodes >= 1_000_000 ? `${barcodes / 1_000_000}M` : `${barcodes / 1000}k`;
@@ -80,12 +87,18 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
     const { stdout } = await runNode([path.join(ROOT, 'bench', 'storage-ceiling.ts'), ...args]);
     return (JSON.parse(stdout.trim().split('\n').pop()!) as { perSecond: number }).perSecond;
   };
-  log(`${label}: storage ceiling (in-process better-sqlite3, ${STORAGE_SECONDS} s each)`);
-  const firstPass = { read: await storage('read', 0), write: await storage('write', 0) };
+  const serverReadLoop = async (pass: number) => {
+    const args = [dbFile, String(STORAGE_SECONDS), String(generated.warehouseBarcodes), String(SEED + 4 + pass)];
+    const { stdout } = await runNode([path.join(ROOT, 'bench', 'server-read-loop.ts'), ...args]);
+    return (JSON.parse(stdout.trim().split('\n').pop()!) as { perSecond: number }).perSecond;
+  };
+  log(`${label}: storage ceiling (in-process better-sqlite3, ${STORAGE_SECONDS} s each) and the server's own read path in a loop`);
+  const firstPass = { read: await storage('read', 0), write: await storage('write', 0), serverRead: await serverReadLoop(0) };
 
   log(`${label}: cold start of the server`);
   const started = performance.now();
   const logFile = path.join(work, 'server.log');
+  // As users start it: bin/barcode-inventory.js restarts itself with the memory flags (node-flags.ts).
   const server = startNode([CLI, 'serve', '--db', dbFile, '--port', '0'], logFile);
   let coldStartMs: number;
   let getBody: Buffer;
@@ -103,29 +116,30 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
     if (posted.status !== 200) throw new Error(`first POST answered ${posted.status}: ${postBody.toString()}`);
 
     log(`${label}: load on the server (${seconds} s per run)`);
-    await runLoad({ url, token, requests: gets, connections: 32, seconds: 1 }); // warm-up
-    loads.get1 = await runSerial({ url, token, requests: gets, seconds });
-    loads.get32 = await runLoad({ url, token, requests: gets, connections: 32, seconds });
-    loads.post1 = await runSerial({ url, token, requests: posts, seconds });
-    loads.post32 = await runLoad({ url, token, requests: posts32, connections: 32, seconds });
-    loads.mix32 = await runLoad({ url, token, requests: mixed, connections: 32, seconds });
+    await load({ url, token, requests: gets, connections: 32, seconds: 1 }); // warm-up
+    loads.get1 = await load({ url, token, requests: gets, connections: 1, seconds });
+    loads.get32 = await load({ url, token, requests: gets, connections: 32, seconds });
+    loads.post1 = await load({ url, token, requests: posts, connections: 1, seconds });
+    loads.post32 = await load({ url, token, requests: posts32, connections: 32, seconds });
+    loads.mix32 = await load({ url, token, requests: mixed, connections: 32, seconds });
     loads.peakRssKb = memoryOf(server.pid)?.peakKb ?? Number.NaN;
+    loads.execArgv = execArgvOf(server.pid);
   } finally {
     await stopChild(server);
   }
 
-  // The same server with a smaller young generation (a Node flag, so it must be on the command
-  // line that starts the server): what the launcher could buy in peak memory, and what it costs.
-  let smallYoungGeneration: SizeResult['smallYoungGeneration'];
+  // The same server without the memory measures of the launcher (node-flags.ts): what they buy in
+  // peak memory, and what they cost in throughput.
+  let withoutMemoryMeasures: SizeResult['withoutMemoryMeasures'];
   if (barcodes === Math.max(...sizes)) {
-    log(`${label}: the server again, started with node ${SMALL_YOUNG_GENERATION}`);
-    const again = startNode([SMALL_YOUNG_GENERATION, CLI, 'serve', '--db', dbFile, '--port', '0'], logFile);
+    log(`${label}: the server again, started without the memory measures (${WITHOUT_NODE_FLAGS_ENV}=1 NODE_DISABLE_COMPILE_CACHE=1)`);
+    const again = startNode([CLI, 'serve', '--db', dbFile, '--port', '0'], logFile, { [WITHOUT_NODE_FLAGS_ENV]: '1', NODE_DISABLE_COMPILE_CACHE: '1' });
     try {
       const url = await waitForUrl(again);
-      await runLoad({ url, token, requests: gets, connections: 32, seconds: 1 }); // warm-up
-      const get32 = await runLoad({ url, token, requests: gets, connections: 32, seconds });
-      const mix32 = await runLoad({ url, token, requests: mixedRequests(generated.warehouseBarcodes, SEED + 10), connections: 32, seconds });
-      smallYoungGeneration = { flag: SMALL_YOUNG_GENERATION, peakRssKb: memoryOf(again.pid)?.peakKb ?? Number.NaN, get32, mix32 };
+      await load({ url, token, requests: gets, connections: 32, seconds: 1 }); // warm-up
+      const get32 = await load({ url, token, requests: gets, connections: 32, seconds });
+      const mix32 = await load({ url, token, requests: mixedRequests(generated.warehouseBarcodes, SEED + 10), connections: 32, seconds });
+      withoutMemoryMeasures = { peakRssKb: memoryOf(again.pid)?.peakKb ?? Number.NaN, get32, mix32 };
     } finally {
       await stopChild(again);
     }
@@ -140,18 +154,34 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
   const http = {} as SizeResult['http'];
   try {
     const url = await waitForUrl(ceilingServer);
-    await runLoad({ url, requests: gets, connections: 32, seconds: 1 }); // warm-up
-    http.get1 = await runSerial({ url, requests: gets, seconds });
-    http.get32 = await runLoad({ url, requests: gets, connections: 32, seconds });
-    http.post1 = await runSerial({ url, requests: posts, seconds });
-    http.post32 = await runLoad({ url, requests: posts, connections: 32, seconds });
+    await load({ url, requests: gets, connections: 32, seconds: 1 }); // warm-up
+    http.get1 = await load({ url, requests: gets, connections: 1, seconds });
+    http.get32 = await load({ url, requests: gets, connections: 32, seconds });
+    http.post1 = await load({ url, requests: posts, connections: 1, seconds });
+    http.post32 = await load({ url, requests: posts, connections: 32, seconds });
   } finally {
     await stopChild(ceilingServer);
+  }
+
+  log(`${label}: load generator ceiling (a raw socket answering the same bytes)`);
+  const trivialServer = startNode([path.join(ROOT, 'bench', 'trivial-server.ts'), getFile, postFile], logFile);
+  const generatorCeiling = {} as SizeResult['generator'];
+  try {
+    const url = await waitForUrl(trivialServer);
+    await load({ url, requests: gets, connections: 32, seconds: 1 }); // warm-up
+    generatorCeiling.get1 = await load({ url, requests: gets, connections: 1, seconds });
+    generatorCeiling.get32 = await load({ url, requests: gets, connections: 32, seconds });
+    generatorCeiling.post1 = await load({ url, requests: posts, connections: 1, seconds });
+    generatorCeiling.post32 = await load({ url, requests: posts, connections: 32, seconds });
+    generatorCeiling.mix32 = await load({ url, requests: mixed, connections: 32, seconds });
+  } finally {
+    await stopChild(trivialServer);
   }
 
   log(`${label}: storage ceiling again (the mean of the two passes counts)`);
   const storageRead = (firstPass.read + (await storage('read', 1))) / 2;
   const storageWrite = (firstPass.write + (await storage('write', 1))) / 2;
+  const serverRead = (firstPass.serverRead + (await serverReadLoop(1))) / 2;
 
   const result: SizeResult = {
     label,
@@ -163,8 +193,9 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
     responseBytes: { get: getBody.length, post: postBody.length },
     server: loads,
     http,
-    storage: { read: storageRead, write: storageWrite },
-    smallYoungGeneration,
+    generator: generatorCeiling,
+    storage: { read: storageRead, write: storageWrite, serverReadLoop: serverRead },
+    withoutMemoryMeasures,
   };
   if (!values.keep) {
     rmSync(catalogueFile, { force: true });
@@ -183,6 +214,7 @@ try {
     totalSeconds: (performance.now() - t0) / 1000,
     loadSeconds: seconds,
     machine: startMachine,
+    loadGenerator: generator,
     loadAverageAfter: machineInfo().loadAverage,
     sizes: results,
   };

@@ -2,13 +2,21 @@
 // or its binary cannot be downloaded), says so in one line and serves the same UI headless, printing
 // the address and one-time sign-in links. Options: --port <n> (headless port, default 8270; 0 = any
 // free one), --no-demo (serve an empty database as it is), --headless (do not try Electron).
+// Either way the server runs with its memory flags (server/launch/node-flags.ts): this process
+// restarts itself in place with them before loading the server, and Electron's main process gets
+// them as `--js-flags`.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import module, { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { BUILT_UI_DIR, hasBuiltUi } from '../server/http/static-ui.ts';
-import { DEFAULT_PORT, type Launched, launch } from '../server/launch/launch.ts';
+import type { Launched } from '../server/launch/launch.ts';
+import { SERVER_NODE_FLAGS, restartWithNodeFlags } from '../server/launch/node-flags.ts';
+
+module.enableCompileCache?.();
+restartWithNodeFlags(SERVER_NODE_FLAGS);
+const { BUILT_UI_DIR, hasBuiltUi } = await import('../server/http/static-ui.ts');
+const { DEFAULT_PORT, launch } = await import('../server/launch/launch.ts');
 
 const root = path.resolve(import.meta.dirname, '..');
 /** Electron that exits this soon with an error did not get a window up: serve headless instead. */
@@ -79,7 +87,8 @@ async function main(): Promise<void> {
   if ('reason' in found) return serveHeadless(found.reason);
 
   const startedAt = Date.now();
-  const child = spawn(found.binary, [root], { stdio: 'inherit' });
+  // Electron's main process reads V8 flags only from its own command line (app.commandLine is too late for it).
+  const child = spawn(found.binary, [`--js-flags=${SERVER_NODE_FLAGS.join(' ')}`, root], { stdio: 'inherit' });
   const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
   process.on('SIGINT', forward('SIGINT'));
   process.on('SIGTERM', forward('SIGTERM'));

@@ -6,9 +6,13 @@ export * from './messages.ts';
 export * from './schemas.ts';
 export * from './row-validation.ts';
 export * from './barcode-list.ts';
+export * from './control-characters.ts';
 export * from './partial-result.ts';
 export * from './pos-schemas.ts';
 export * from './ui-api.ts';
+// Barcodes as GS1 defines them: GTIN forms and GS1 element strings
+export * from './gtin.ts';
+export * from './gs1.ts';
 // Stocktakes, stock history and data exchange
 export * from './stocktake-api-paths.ts';
 export * from './stocktake-schemas.ts';

@@ -15,3 +15,8 @@ export const MAX_REFERENCE_LENGTH = 128;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** How long an Idempotency-Key is remembered; older keys are purged lazily. */
 export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
+/** Largest answer kept for a request sent with an Idempotency-Key (JSON, bytes); a 50-row answer stays far below it. */
+export const MAX_STORED_ANSWER_BYTES = 256 * 1024;
+/** Stored answers an account may have within IDEMPOTENCY_KEY_TTL_HOURS: how many, and how many bytes together. */
+export const MAX_STORED_ANSWERS_PER_ACCOUNT = 10_000;
+export const MAX_STORED_ANSWER_BYTES_PER_ACCOUNT = 64 * 1024 * 1024;

@@ -2,9 +2,19 @@
 // Field messages follow Django REST Framework's wording, which clients of such APIs already handle.
 import { MAX_BARCODES_PER_READ, MAX_ROWS_PER_UPDATE } from './limits.ts';
 
+/** Longest piece of client input repeated inside a message; longer input is cut and marked with `…`. */
+export const MAX_QUOTED_CHARS = 256;
+
+/** Client input as a message quotes it: bounded, so a message (and a stored answer) never repeats megabytes. */
+function quoted(text: string): string {
+  if (text.length <= MAX_QUOTED_CHARS) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[MAX_QUOTED_CHARS - 1] ?? '') ? MAX_QUOTED_CHARS - 1 : MAX_QUOTED_CHARS;
+  return `${text.slice(0, end)}…`;
+}
+
 export const fieldMessages = {
-  barcodeNotFound: (barcode: string) => `No items or variants found with barcode: ${barcode}`,
-  warehouseNotFound: (name: string) => `No warehouses found with name: ${name}`,
+  barcodeNotFound: (barcode: string) => `No items or variants found with barcode: ${quoted(barcode)}`,
+  warehouseNotFound: (name: string) => `No warehouses found with name: ${quoted(name)}`,
   required: 'This field is required.',
   notNull: 'This field may not be null.',
   blank: 'This field may not be blank.',
@@ -14,12 +24,16 @@ export const fieldMessages = {
   maxValue: (max: number) => `Ensure this value is less than or equal to ${max}.`,
   minValue: (min: number) => `Ensure this value is greater than or equal to ${min}.`,
   notAnObject: (got: string) => `Invalid data. Expected a dictionary, but got ${got}.`,
+  /** `where`: `U+0000 (NUL) at position 2` (shared/control-characters.ts). */
+  controlCharacter: (name: string, position: number) => `A barcode may not contain control characters: ${name} at position ${position}.`,
 } as const;
 
 export const requestMessages = {
   notAuthenticated: 'Authentication credentials were not provided.',
   invalidToken: 'Invalid token.',
   barcodesRequired: "Query parameter 'barcodes' is required: a comma-separated list of barcodes.",
+  barcodeListControlCharacter: (entry: number, name: string, position: number) =>
+    `Barcode ${entry} of the list contains a control character: ${name} at position ${position}. Barcodes may not contain control characters.`,
   tooManyBarcodes: (got: number) =>
     `Too many barcodes: at most ${MAX_BARCODES_PER_READ} per request, got ${got}.`,
   tooManyRows: (got: number) => `Too many rows: at most ${MAX_ROWS_PER_UPDATE} per request, got ${got}.`,
@@ -66,7 +80,15 @@ export const posFieldMessages = {
     `Enter a short code of at most ${max} characters: letters, digits, "_", "-" or "." (e.g. sale, receipt, correction, count).`,
 } as const;
 
+const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
 export const idempotencyMessages = {
+  answerTooLarge: (limit: number) =>
+    `The answer to this request would be larger than the ${limit} bytes kept for an Idempotency-Key; nothing was written. Send fewer rows per request.`,
+  storedAnswersFull: (count: number, bytes: number, hours: number, maxCount: number, maxBytes: number, retryAfterSeconds: number) =>
+    `This account already has ${count} stored answers (${mebibytes(bytes)}) of requests sent with an Idempotency-Key in the last ${hours} hours; ` +
+    `at most ${maxCount} answers or ${mebibytes(maxBytes)} are kept. Nothing was written. Retry in ${retryAfterSeconds} seconds, when the oldest expires, ` +
+    'or send the request without an Idempotency-Key.',
   invalidKey: (max: number) => `Idempotency-Key must be 1 to ${max} visible ASCII characters.`,
   inFlight: 'A request with this Idempotency-Key is still being processed. Retry after it has finished.',
   reusedWithOtherRequest:
@@ -75,6 +97,17 @@ export const idempotencyMessages = {
 
 // Sign-in of the scanner UI with a one-time link (docs/UI.md).
 export const signInMessages = {
+  /** A sign-in link opened while this device is signed in as another account: asked before switching. */
+  switchQuestion: (current: string, offered: string) =>
+    `This device is signed in as "${current}". The sign-in link you opened is for "${offered}". Switch to "${offered}"?`,
+  switchConfirm: (offered: string) => `Switch to ${offered}`,
+  switchCancel: (current: string) => `Stay signed in as ${current}`,
+  /** A sign-in link that failed while this device stays signed in. */
+  linkFailedStaying: (reason: string, current: string) => `${reason} You are still signed in as "${current}".`,
+  dismiss: 'OK',
+  /** Signed out on the device, but the server was not reached to revoke the token. */
+  signOutNotRevoked:
+    'Signed out on this device, but the server could not be reached to revoke its token: revoke it on the server computer with `barcode-inventory token list` and `token revoke <id>`.',
   codeRequired: 'A sign-in code is required: {"code": "<code from the sign-in link>"}.',
   invalidCode: 'This sign-in link is not valid: it was already used, has expired, or is mistyped. Ask for a new one.',
 } as const;
@@ -99,6 +132,7 @@ export const hardeningMessages = {
   hostNotAllowed: (host: string) =>
     `Host "${host}" is not allowed: this server only answers to 127.0.0.1, localhost and [::1] (start it with --host to open it to the network).`,
   originNotAllowed: (origin: string) => `Origin "${origin}" is not allowed to call this API.`,
+  crossSiteRefused: 'Requests from another site are not allowed to call this API (Sec-Fetch-Site).',
   tooManyAuthFailures: (seconds: number) =>
     `Too many failed authentication attempts from this address. Try again in ${seconds} seconds.`,
   storageUnavailable:

@@ -10,6 +10,7 @@ import {
   MIN_DELTA,
   MIN_QUANTITY,
 } from './limits.ts';
+import { findControlCharacter } from './control-characters.ts';
 import { fieldMessages, jsonTypeName, posFieldMessages } from './messages.ts';
 import type { AdjustRow } from './pos-schemas.ts';
 import type { FieldErrors, UpdateRow } from './schemas.ts';
@@ -48,11 +49,15 @@ function requiredString(input: z.core.$ZodRawIssue): string {
   return fieldMessages.notAString;
 }
 
-/** A barcode as sent: kept exactly (no trimming), never a number (that would lose leading zeros). */
+/** A barcode as sent: kept exactly (no trimming), never a number (that would lose leading zeros), no control characters. */
 export const barcodeInputSchema = z
   .string({ error: requiredString })
   .min(1, { error: fieldMessages.blank })
-  .max(MAX_BARCODE_LENGTH, { error: fieldMessages.maxLength(MAX_BARCODE_LENGTH) });
+  .max(MAX_BARCODE_LENGTH, { error: fieldMessages.maxLength(MAX_BARCODE_LENGTH) })
+  .superRefine((value, ctx) => {
+    const control = findControlCharacter(value);
+    if (control) ctx.addIssue({ code: 'custom', message: fieldMessages.controlCharacter(control.name, control.position) });
+  });
 
 export const quantityInputSchema = z.unknown().transform((input, ctx) => {
   const parsed = parseQuantity(input);

@@ -15,6 +15,8 @@ export const plainStockRecordSchema = z.strictObject({
   liquid_stock: z.number().int().nullable(),
   barcode: z.string(),
   quantity: z.number().int(),
+  /** The catalogue's barcode, present only when it differs from `barcode` (an account with GTIN equivalence on). */
+  matched_barcode: z.string().optional().describe("The catalogue's barcode when another form of the same GTIN was asked for (GTIN equivalence); absent otherwise."),
 });
 
 /** A stock record of the warehouse scenario. */

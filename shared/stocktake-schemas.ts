@@ -187,3 +187,24 @@ export const commitResultSchema = z
 export type CommitResult = z.infer<typeof commitResultSchema>;
 
 export const stocktakeListSchema = z.array(stocktakeSchema);
+
+export const MAX_STOCKTAKE_PAGE = 100;
+export const DEFAULT_STOCKTAKE_PAGE = 50;
+
+export const stocktakeListQuerySchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(MAX_STOCKTAKE_PAGE).default(DEFAULT_STOCKTAKE_PAGE).describe(`Sessions per page, at most ${MAX_STOCKTAKE_PAGE}.`),
+    cursor: z.string().regex(/^\d{1,15}$/).optional().describe('The next_cursor of the previous page.'),
+  })
+  .meta({ id: 'StocktakeListQuery' });
+export type StocktakeListQuery = z.infer<typeof stocktakeListQuerySchema>;
+
+/** One page of sessions, newest first; follow `next` (or pass `next_cursor` as `cursor`) for the next. */
+export const stocktakePageSchema = z
+  .strictObject({
+    results: stocktakeListSchema,
+    next_cursor: z.string().nullable(),
+    next: z.string().nullable().describe('Path of the next page, or null on the last one.'),
+  })
+  .meta({ id: 'StocktakePage' });
+export type StocktakePage = z.infer<typeof stocktakePageSchema>;

@@ -5,6 +5,10 @@ import { API_BASE } from './api-paths.ts';
 
 export const UI_API_BASE = `${API_BASE}/ui`;
 export const SIGNIN_PATH = `${UI_API_BASE}/signin/`;
+/** Revokes the token the request is made with: what signing out of a device does. */
+export const SIGNOUT_PATH = `${UI_API_BASE}/signout/`;
+/** The answer of sign-out: 204, no body. */
+export const noContentSchema = z.undefined();
 export const ACCOUNT_PATH = `${UI_API_BASE}/account/`;
 export const LABELS_PATH = `${UI_API_BASE}/labels/`;
 
@@ -17,10 +21,13 @@ export type SignInRequest = z.infer<typeof signInRequestSchema>;
 export const accountInfoSchema = z.strictObject({
   account: z.string(),
   warehouses_enabled: z.boolean(),
+  /** Barcodes that are valid GTINs match by their 14-digit form (docs/API.md, "GTIN equivalence"). */
+  gtin_equivalence: z.boolean(),
 });
 export type AccountInfo = z.infer<typeof accountInfoSchema>;
 
-export const signInResponseSchema = accountInfoSchema.extend({ token: z.string().min(1) });
+/** The UI reads the account's settings from the account endpoint after signing in. */
+export const signInResponseSchema = accountInfoSchema.pick({ account: true, warehouses_enabled: true }).extend({ token: z.string().min(1) });
 export type SignInResponse = z.infer<typeof signInResponseSchema>;
 
 /** Names of what a barcode stands for: the item, and the variant when the barcode names one. */

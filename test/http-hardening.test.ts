@@ -9,6 +9,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../server/app.ts';
+import { clientKey } from '../server/http/auth-rate-limit.ts';
 import { CONTENT_SECURITY_POLICY } from '../server/http/security-headers.ts';
 import { lanNotice } from '../server/launch/lan-notice.ts';
 import { type RunningServer, startServer } from '../server/start.ts';
@@ -158,19 +159,45 @@ describe('failed-authentication rate limit', () => {
     remove();
   });
 
-  it('answers 429 with Retry-After after the limit, per client address', async () => {
-    const from = (localAddress: string, token: string) =>
-      sendRaw(server.port, { method: 'GET', target: WAREHOUSES_PATH, localAddress, headers: [['Authorization', `Token ${token}`]] });
-    for (let i = 0; i < 5; i++) expect((await from('127.0.0.3', `wrong-${i}`)).status).toBe(401);
-    const limited = await from('127.0.0.3', 'wrong-again');
+  const from = (localAddress: string, token?: string, headers: [string, string][] = []) =>
+    sendRaw(server.port, { method: 'GET', target: WAREHOUSES_PATH, localAddress, headers: [...(token === undefined ? [] : [['Authorization', `Token ${token}`] as [string, string]]), ...headers] });
+
+  it('does not count requests without a token, so a page cannot lock valid clients out', async () => {
+    // What `<img src="http://127.0.0.1:8270/api/v1/core/warehouse/">` on any web page makes a browser send.
+    for (let i = 0; i < 31; i++) expect((await from('127.0.0.2')).status).toBe(401);
+    expect((await from('127.0.0.2', tokens.north!)).status).toBe(200);
+    expect((await from('127.0.0.2', 'wrong')).status).toBe(401);
+  });
+
+  it('answers 429 with Retry-After to further wrong tokens, and never refuses a valid token', async () => {
+    // Every loopback address is one client: the window, the browser and the tills of this computer.
+    for (let i = 0; i < 4; i++) expect((await from(i % 2 === 0 ? '127.0.0.3' : '127.0.0.4', `wrong-${i}`)).status).toBe(401);
+    const limited = await from('127.0.0.5', 'wrong-again');
     expect(limited.status).toBe(429);
     expect(limited.head).toMatch(/^retry-after: \d+$/im);
     expect(JSON.parse(limited.body).detail).toMatch(/^Too many failed authentication attempts/);
-    // The limited address gets 429 even with a valid token (a lucky guess must not get through)…
-    expect((await from('127.0.0.3', tokens.north!)).status).toBe(429);
-    // …while other clients are not affected.
-    expect((await from('127.0.0.4', tokens.north!)).status).toBe(200);
-    expect((await from('127.0.0.4', 'wrong')).status).toBe(401);
+    expect((await from('127.0.0.3', 'a-revoked-token')).status).toBe(429);
+    // A valid token still works from every loopback address, and a missing one is still a plain 401.
+    for (const address of ['127.0.0.1', '127.0.0.3', '127.0.0.4']) expect((await from(address, tokens.north!)).status).toBe(200);
+    expect((await from('127.0.0.3')).status).toBe(401);
+  });
+
+  it('counts loopback as one client, an IPv6 client by its /64, and IPv4 through IPv6 as IPv4', () => {
+    for (const address of ['127.0.0.1', '127.1.2.3', '::1', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1']) expect(clientKey(address), address).toBe('loopback');
+    expect(clientKey('192.168.1.5')).toBe('192.168.1.5');
+    expect(clientKey('::ffff:192.168.1.5')).toBe('192.168.1.5');
+    expect(clientKey('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe(clientKey('2001:db8:1:2::9'));
+    expect(clientKey('2001:db8:1:2::9')).not.toBe(clientKey('2001:db8:1:3::9'));
+    expect(clientKey('192.168.1.5')).not.toBe(clientKey('192.168.1.6'));
+  });
+
+  it('refuses cross-site requests without CORS before authentication', async () => {
+    for (const site of ['cross-site', 'same-site']) {
+      const refused = await from('127.0.0.6', 'wrong', [['Sec-Fetch-Site', site]]);
+      expect(refused.status, site).toBe(403);
+      expect(JSON.parse(refused.body)).toEqual({ detail: hardeningMessages.crossSiteRefused });
+    }
+    for (const site of ['same-origin', 'none']) expect((await from('127.0.0.6', tokens.north!, [['Sec-Fetch-Site', site]])).status, site).toBe(200);
   });
 });
 

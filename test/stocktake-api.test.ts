@@ -28,7 +28,7 @@ describe('stocktake API', () => {
     expect(missing.detail).toContain('warehouse_name: This field is required.');
     const unknown = await call(server, 'POST', STOCKTAKES_PATH, token, { warehouse_name: 'Attic' }, 400);
     expect(unknown.detail).toContain('No warehouses found with name: Attic');
-    const listed = await call<Stocktake[]>(server, 'GET', STOCKTAKES_PATH, token);
+    const listed = (await call<{ results: Stocktake[] }>(server, 'GET', STOCKTAKES_PATH, token)).results;
     expect(listed.map((s) => s.id)).toContain(session.id);
   });
 
@@ -138,7 +138,7 @@ describe('stocktake API', () => {
     await call(server, 'GET', stocktakePath(id), other, undefined, 404);
     await call(server, 'POST', stocktakePath(id, 'scans'), other, { barcode: 'B0001' }, 404);
     await call(server, 'POST', stocktakePath(id, 'commit'), other, {}, 404);
-    const theirs = await call<Stocktake[]>(server, 'GET', STOCKTAKES_PATH, other);
+    const theirs = (await call<{ results: Stocktake[] }>(server, 'GET', STOCKTAKES_PATH, other)).results;
     expect(theirs.map((s) => s.id)).not.toContain(id);
     await call(server, 'GET', STOCKTAKES_PATH, 'bad-token', undefined, 401);
   });

@@ -98,12 +98,18 @@ describe('stocktake in the browser', () => {
     expect(await review('B0002')).toEqual(['10', '2']);
     expect(await review('0042/M')).toEqual(['4', '1']);
     expect(await a.page.getByTestId('not-scanned-line').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-barcode')))).toEqual(['B0000']);
-    await hasText(a.page.getByTestId('review-unknown'), 'X-404 scanned 2');
+    await a.page.locator('[data-testid="review-unknown"] tr[data-barcode="X-404"][data-resolution="pending"]').filter({ hasText: '2' }).waitFor();
+    await hasText(a.page.getByTestId('review-unknown-heading'), 'Unknown barcodes: 1 (1 not resolved)');
+
+    // An unresolved unknown barcode holds the commit back with a warning until the person chooses.
+    await hasText(a.page.getByTestId('unresolved-warning'), '1 unknown barcode is not resolved');
+    expect(await a.page.getByTestId('commit-button').isDisabled()).toBe(true);
+    await a.page.getByTestId('commit-with-unresolved').check();
 
     // Commit, setting the uncounted to zero: an explicit choice, confirmed.
     await a.page.getByTestId('zero-uncounted').check();
     await a.page.getByTestId('commit-button').click();
-    await hasText(a.page.getByTestId('confirm-panel'), 'set 1 line(s) to 0');
+    await hasText(a.page.getByTestId('confirm-panel'), 'Apply 3 counts and set 1 item to 0?');
     await a.page.getByTestId('confirm-commit').click();
     await a.page.locator('[data-testid="commit-result"][data-applied="4"][data-failed="0"]').waitFor();
     await a.page.locator('[data-testid="review-view"][data-status="committed"]').waitFor();

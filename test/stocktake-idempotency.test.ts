@@ -23,7 +23,7 @@ describe('stocktake writes with Idempotency-Key', () => {
     expect([first.status, again.status]).toEqual([201, 201]);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect((await again.json()).id).toBe((await first.json()).id);
-    const sessions = await call<Stocktake[]>(server, 'GET', STOCKTAKES_PATH, token);
+    const sessions = (await call<{ results: Stocktake[] }>(server, 'GET', STOCKTAKES_PATH, token)).results;
     expect(sessions.filter((s) => s.name === 'retry')).toHaveLength(1);
     const other = await send('POST', STOCKTAKES_PATH, { warehouse_name: 'Main', name: 'different' }, 'create-1');
     expect(other.status).toBe(422);

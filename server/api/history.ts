@@ -1,7 +1,8 @@
 // The stock history and the stock export (CSV in the columns `csv import` reads).
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { STOCK_EXPORT_PATH, STOCK_HISTORY_PATH, historyPageSchema, historyQuerySchema } from '../../shared/index.ts';
-import { stockCsv } from '../csv/stock-csv.ts';
+import { stockCsvChunks } from '../csv/stock-csv.ts';
 import { type Resource, endpoint } from './endpoint.ts';
 
 export const history: Resource = {
@@ -37,12 +38,14 @@ export const dataExchange: Resource = {
       method: 'GET',
       path: STOCK_EXPORT_PATH,
       summary: 'Export stock as CSV',
-      description: 'Columns item_id, item_name, variant_id, variant_name, barcode, warehouse, quantity: the format `barcode-inventory csv import` reads.',
+      description:
+        'Columns item_id, item_name, variant_id, variant_name, barcode, warehouse, quantity: the format `barcode-inventory csv import` reads. ' +
+        'Streamed in pages of 1000 barcodes, each read on its own: a change made during a long export may show on a later page.',
       query: { schema: z.object({ warehouse_name: z.string().optional().describe('Only this warehouse; all when absent.') }) },
       responses: { 200: { description: 'CSV with a header row.', contentType: 'text/csv' }, 400: { description: 'Unknown warehouse.' } },
       async handler({ store, caller, query }) {
-        const rows = await store.stock.exportRows(caller, query.warehouse_name === '' ? undefined : query.warehouse_name);
-        return { body: stockCsv(rows), type: 'text/csv; charset=utf-8', headers: { 'Content-Disposition': 'attachment; filename="stock.csv"' } };
+        const chunks = await stockCsvChunks(store, caller, query.warehouse_name === '' ? undefined : query.warehouse_name);
+        return { body: Readable.from(chunks), type: 'text/csv; charset=utf-8', headers: { 'Content-Disposition': 'attachment; filename="stock.csv"' } };
       },
     }),
   ],

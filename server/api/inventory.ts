@@ -9,7 +9,6 @@ import {
   MIN_QUANTITY,
   WAREHOUSES_PATH,
   WAREHOUSE_PATH,
-  assembleReadResponse,
   parseBarcodeList,
   plainRowInputSchema,
   readResponseSchema,
@@ -22,6 +21,7 @@ import {
 import { badRequest, notFound } from '../errors.ts';
 import { type Resource, endpoint } from './endpoint.ts';
 import { barcodesQuery } from './barcodes-query.ts';
+import { readAnswerJson } from './read-answer.ts';
 import { rowListBody } from './row-list.ts';
 
 // The row schemas turn `quantity` from unknown input in code (a transform), which JSON Schema cannot
@@ -51,7 +51,7 @@ export const inventory: Resource = {
         const parsed = parseBarcodeList(query.barcodes);
         if (!parsed.ok) throw badRequest(parsed.detail);
         const records = await store.stock.read(caller, parsed.barcodes);
-        return { body: assembleReadResponse(parsed.barcodes, (barcode) => records.get(barcode)) };
+        return { body: readAnswerJson(parsed.barcodes, (barcode) => records.get(barcode)), type: 'application/json' };
       },
     }),
     endpoint({

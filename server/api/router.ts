@@ -1,7 +1,8 @@
 // Builds the Koa router from the endpoint table: for each endpoint the token check, the
 // Idempotency-Key, the path ids, the query and the body are handled here, once, in that order, before
 // its handler runs; each path answers its other methods with 405 and an `Allow` header, OPTIONS with
-// 204. Routing is case-sensitive and every path is served with and without its trailing slash.
+// 204. Routing is case-sensitive and strict: every path is served with and without its one trailing
+// slash, and in no other spelling (no `//`, no other case).
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
@@ -25,6 +26,11 @@ const invalidQuery: DescribeIssues = (issues) => stocktakeMessages.invalidQuery(
 export function routerPath(path: string): string {
   const koa = path.replace(/\{(\w+)\}/g, ':$1');
   return koa.endsWith('/') ? `${koa.slice(0, -1)}{/}` : koa;
+}
+
+/** The declared path with its ids filled in: how a request is named wherever a path is compared. */
+export function canonicalPath(path: string, params: Record<string, number>): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]));
 }
 
 /** Every method the table serves: the CORS preflight answer lists them. */
@@ -83,7 +89,8 @@ function handle(store: Store, inFlight: InFlightKeys, endpoint: Endpoint): Middl
       let once: OnceKey | undefined;
       if (endpoint.body) {
         const sent = endpoint.body.required === false && hasNoBody(ctx) ? {} : await readJsonBody(ctx);
-        if (key !== undefined) once = { key, requestHash: requestHash(ctx.method, ctx.path, sent) };
+        // The declared path with the parsed ids, not the spelling sent (`/12/` and `/012`): one request, one hash.
+        if (key !== undefined) once = { key, requestHash: requestHash(ctx.method, canonicalPath(endpoint.path, params), sent) };
         const parsed = endpoint.body.schema.safeParse(sent);
         if (!parsed.success) {
           const refusal = badRequest((endpoint.body.invalid ?? invalidBody)(parsed.error.issues));
@@ -122,7 +129,9 @@ export function keysInFlight(store: Store): number {
 }
 
 export function apiRouter(store: Store, resources: readonly Resource[]): Router {
-  const router = new Router({ sensitive: true });
+  // Case-sensitive and strict: the table's paths (each with one optional trailing slash) are the only
+  // spellings served, so every check keyed on a path (no-store, idempotency hash) sees one path.
+  const router = new Router({ sensitive: true, strict: true });
   let inFlight = inFlightByStore.get(store);
   if (!inFlight) inFlightByStore.set(store, (inFlight = new InFlightKeys()));
   const byPath = new Map<string, Endpoint[]>();

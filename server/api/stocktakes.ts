@@ -10,14 +10,16 @@ import {
   scanResultSchema,
   stocktakeLineListSchema,
   stocktakeLineSchema,
-  stocktakeListSchema,
+  stocktakeListQuerySchema,
+  stocktakePageSchema,
   stocktakeReviewSchema,
   stocktakeSchema,
   undoBodySchema,
   undoResultSchema,
   updateLineBodySchema,
 } from '../../shared/index.ts';
-import { sessionCountsCsv } from '../csv/stocktake-csv.ts';
+import { Readable } from 'node:stream';
+import { sessionCountsCsvChunks } from '../csv/stocktake-csv.ts';
 import { type Resource, endpoint } from './endpoint.ts';
 
 const base = STOCKTAKES_PATH;
@@ -33,9 +35,17 @@ export const stocktakes: Resource = {
       method: 'GET',
       path: base,
       summary: 'List stocktakes',
-      description: 'Every session of the calling account, newest first; committed ones are kept.',
-      responses: { 200: { description: 'Sessions.', schema: stocktakeListSchema } },
-      handler: async ({ store, caller }) => ({ body: await store.stocktakes.list(caller) }),
+      description:
+        'The sessions of the calling account, newest first, committed ones included, one page at a time: follow `next` (or pass ' +
+        '`next_cursor` as `cursor`) for older ones. Pages stay stable while new sessions are started.',
+      query: { schema: stocktakeListQuerySchema },
+      responses: { 200: { description: 'One page of sessions.', schema: stocktakePageSchema }, 400: { description: 'Invalid limit or cursor.' } },
+      async handler({ store, caller, query }) {
+        const page = await store.stocktakes.list(caller, query.limit, query.cursor === undefined ? undefined : Number(query.cursor));
+        const nextCursor = page.nextCursor === null ? null : String(page.nextCursor);
+        const next = nextCursor === null ? null : `${base}?${new URLSearchParams({ limit: String(query.limit), cursor: nextCursor }).toString()}`;
+        return { body: { results: page.sessions, next_cursor: nextCursor, next } };
+      },
     }),
     endpoint({
       method: 'POST',
@@ -144,11 +154,13 @@ export const stocktakes: Resource = {
       method: 'GET',
       path: `${one}counts.csv`,
       summary: "The session's counts as CSV",
-      description: 'Columns: barcode, item_id, variant_id, name, known, resolution, counted, book_quantity, difference, commit.',
+      description:
+        'Columns: barcode, item_id, variant_id, name, known, resolution, counted, book_quantity, difference, commit. ' +
+        'Known lines first, then unknown ones; streamed in pages of 1000 lines, each read on its own.',
       params: id,
       responses: { 200: { description: 'CSV with a header row.', contentType: 'text/csv' }, 404: notFound },
       handler: async ({ store, caller, params }) => ({
-        body: sessionCountsCsv(await store.stocktakes.review(caller, params.id!)),
+        body: Readable.from(await sessionCountsCsvChunks(store, caller, params.id!)),
         type: 'text/csv; charset=utf-8',
         headers: { 'Content-Disposition': `attachment; filename="stocktake-${params.id!}.csv"` },
       }),

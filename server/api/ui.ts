@@ -1,9 +1,10 @@
-// What the scanner UI needs beyond the service spec (docs/UI.md): sign-in with a one-time code, who
-// the token belongs to, and the names behind barcodes.
+// What the scanner UI needs beyond the service spec (docs/UI.md): sign-in with a one-time code,
+// sign-out (revoking the device's token), who the token belongs to, and the names behind barcodes.
 import {
   ACCOUNT_PATH,
   LABELS_PATH,
   SIGNIN_PATH,
+  SIGNOUT_PATH,
   accountInfoSchema,
   labelsResponseSchema,
   parseBarcodeList,
@@ -33,11 +34,24 @@ export const ui: Resource = {
       },
     }),
     endpoint({
+      method: 'POST',
+      path: SIGNOUT_PATH,
+      summary: 'Sign out: revoke the token of this request',
+      description:
+        'The scanner UI calls it when a device signs out, so the token it forgets cannot be used again by anyone. ' +
+        'Any token may revoke itself this way; a request with it answers 401 from then on.',
+      responses: { 204: { description: 'The token is revoked.' } },
+      async handler({ store, caller }) {
+        await store.tokens.revoke(caller.tokenId);
+        return { status: 204, body: null };
+      },
+    }),
+    endpoint({
       method: 'GET',
       path: ACCOUNT_PATH,
       summary: 'Who the token belongs to',
-      responses: { 200: { description: 'Account name and scenario.', schema: accountInfoSchema } },
-      handler: ({ caller }) => ({ body: { account: caller.name, warehouses_enabled: caller.warehousesEnabled } }),
+      responses: { 200: { description: 'Account name, scenario, and whether GTINs match by their 14-digit form.', schema: accountInfoSchema } },
+      handler: ({ caller }) => ({ body: { account: caller.name, warehouses_enabled: caller.warehousesEnabled, gtin_equivalence: caller.gtinEquivalence === true } }),
     }),
     endpoint({
       method: 'GET',

@@ -1,13 +1,15 @@
 // `barcode-inventory csv …`: export stock or a stocktake's counts as CSV, and import a catalogue from
 // CSV (with --dry-run). Progress of large files goes to stderr, so stdout stays the data or the report.
-import { statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, statSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { csvToCatalogue, dryRunCatalogueImport, formatDryRun, importCatalogueCsv, readCatalogueCsv } from '../csv/catalogue-csv.ts';
-import { stockCsv } from '../csv/stock-csv.ts';
-import { sessionCountsCsv } from '../csv/stocktake-csv.ts';
+import { stockCsvChunks } from '../csv/stock-csv.ts';
+import { sessionCountsCsvChunks } from '../csv/stocktake-csv.ts';
 import { badRequest } from '../errors.ts';
 import type { Account, Store } from '../store/store.ts';
-import { databaseOption, withStore } from './database-option.ts';
+import { withDatabaseOptions, withStore } from './database-option.ts';
 
 /** Files at least this large report progress while they are read. */
 const PROGRESS_FROM_BYTES = 1024 * 1024;
@@ -18,44 +20,37 @@ async function accountOf(store: Store, name: string): Promise<Account> {
   return account;
 }
 
-function output(text: string, file: string | undefined): void {
-  if (file === undefined) process.stdout.write(text);
-  else {
-    writeFileSync(file, text);
-    console.error(`Wrote ${file}.`);
-  }
+/** Writes chunks of text to stdout or a new file as they come. */
+async function outputChunks(chunks: AsyncIterable<string>, file: string | undefined): Promise<void> {
+  const target = file === undefined ? process.stdout : createWriteStream(file);
+  await pipeline(Readable.from(chunks), target, { end: file !== undefined });
+  if (file !== undefined) console.error(`Wrote ${file}.`);
 }
 
 /** Registers the `csv` command group on the program. */
 export function registerCsvCommands(program: Command): void {
   const csv = program.command('csv').description('Export stock and stocktake counts as CSV; import a catalogue from CSV.');
 
-  csv
-    .command('export')
+  withDatabaseOptions(csv.command('export'))
     .description('Write the stock of an account as CSV (the columns csv import reads).')
     .requiredOption('--account <name>', 'account to export')
     .option('--warehouse <name>', 'only this warehouse')
     .option('--out <file>', 'write to a file instead of stdout')
-    .option(...databaseOption)
-    .action(async (options: { account: string; warehouse?: string; out?: string; db?: string }) => {
-      const text = await withStore(options, async (store) => stockCsv(await store.stock.exportRows(await accountOf(store, options.account), options.warehouse)));
-      output(text, options.out);
+    .action(async (options: { account: string; warehouse?: string; out?: string; db?: string; database?: string }) => {
+      // Page by page, as the API streams it: the file grows while memory stays flat.
+      await withStore(options, async (store) => outputChunks(await stockCsvChunks(store, await accountOf(store, options.account), options.warehouse), options.out));
     });
 
-  csv
-    .command('counts')
+  withDatabaseOptions(csv.command('counts'))
     .description("Write a stocktake session's counts as CSV.")
     .argument('<stocktake-id>', 'id of the session')
     .requiredOption('--account <name>', 'account the session belongs to')
     .option('--out <file>', 'write to a file instead of stdout')
-    .option(...databaseOption)
-    .action(async (id: string, options: { account: string; out?: string; db?: string }) => {
-      const text = await withStore(options, async (store) => sessionCountsCsv(await store.stocktakes.review(await accountOf(store, options.account), Number(id))));
-      output(text, options.out);
+    .action(async (id: string, options: { account: string; out?: string; db?: string; database?: string }) => {
+      await withStore(options, async (store) => outputChunks(await sessionCountsCsvChunks(store, await accountOf(store, options.account), Number(id)), options.out));
     });
 
-  csv
-    .command('import')
+  withDatabaseOptions(csv.command('import'))
     .description(
       'Import a catalogue CSV (item_id,item_name,variant_id,variant_name,barcode,warehouse,quantity) into an existing account: ' +
         'all rows or none. --dry-run reports what would change and every bad line, and writes nothing.',
@@ -63,8 +58,7 @@ export function registerCsvCommands(program: Command): void {
     .argument('<file>', 'CSV file with a header row')
     .requiredOption('--account <name>', 'account to import into (create it and its warehouses with a JSON catalogue first)')
     .option('--dry-run', 'report what would change; write nothing')
-    .option(...databaseOption)
-    .action(async (file: string, options: { account: string; dryRun?: boolean; db?: string }) => {
+    .action(async (file: string, options: { account: string; dryRun?: boolean; db?: string; database?: string }) => {
       let size: number;
       try {
         size = statSync(file).size;

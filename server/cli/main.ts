@@ -1,5 +1,5 @@
-// The `barcode-inventory` command line: serve, import, token, signin-link, csv, backup, restore,
-// check. Each command has --help. Failures of the error family (server/errors.ts) print their text
+// The `barcode-inventory` command line: serve, import, token, account, signin-link, csv, backup,
+// restore, check. Each command has --help. Failures of the error family (server/errors.ts) print their text
 // and exit 1; anything else prints `barcode-inventory: <message>`.
 import { Command, InvalidArgumentError } from 'commander';
 import pino from 'pino';
@@ -8,9 +8,10 @@ import { badRequest, isApiError } from '../errors.ts';
 import { launch } from '../launch/launch.ts';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../start.ts';
 import type { ImportSummary } from '../store/catalogue-writer.ts';
+import { registerAccountCommands } from './account-commands.ts';
 import { registerBackupCommands } from './backup-commands.ts';
 import { registerCsvCommands } from './csv-commands.ts';
-import { databaseOf, databaseOption, withStore } from './database-option.ts';
+import { databaseOf, withDatabaseOptions, withStore } from './database-option.ts';
 import { addSignInCommand } from './signin-command.ts';
 import { registerSyncCommands } from './sync-commands.ts';
 
@@ -32,16 +33,14 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .configureOutput({ outputError: (text, write) => write(text) });
 
-  program
-    .command('serve')
+  withDatabaseOptions(program.command('serve'))
     .description('Start the HTTP API (and the scanner UI once built). Stops cleanly on Ctrl-C (SIGINT) or SIGTERM.')
-    .option(...databaseOption)
     .option('--host <host>', 'address to listen on; 0.0.0.0 opens it to the local network', DEFAULT_HOST)
     .option('--port <n>', 'port to listen on (0 picks a free one)', port, DEFAULT_PORT)
     .option('--log-level <level>', 'fatal, error, warn, info, debug or silent', 'info')
     .option('--allow-origin <origin...>', 'browser origins (e.g. http://till.local:3000) allowed to call the API; none by default')
     .option('--no-announce', 'do not announce the API on the local network over mDNS (only LAN binds announce; see docs/POS.md)')
-    .action(async (options: { db?: string; host: string; port: number; logLevel: string; allowOrigin?: string[]; announce: boolean }) => {
+    .action(async (options: { db?: string; database?: string; host: string; port: number; logLevel: string; allowOrigin?: string[]; announce: boolean }) => {
       const launched = await launch({
         database: databaseOf(options),
         host: options.host,
@@ -60,12 +59,10 @@ export function buildProgram(): Command {
       process.once('SIGTERM', () => stop('SIGTERM'));
     });
 
-  program
-    .command('import')
+  withDatabaseOptions(program.command('import'))
     .description('Load a catalogue file (JSON, see the README) in one transaction: all of it or nothing.')
     .argument('<catalogue>', 'catalogue file, JSON')
-    .option(...databaseOption)
-    .action(async (file: string, options: { db?: string }) => {
+    .action(async (file: string, options: { db?: string; database?: string }) => {
       // Streams the file (a million barcodes never sit in memory); a progress line on stderr for big files.
       let shown = false;
       const onProgress = ({ bytesRead, totalBytes, barcodes }: ImportProgress) => {
@@ -85,39 +82,39 @@ export function buildProgram(): Command {
     });
 
   const token = program.command('token').description('Create, list and revoke API tokens.');
-  token
-    .command('create')
+  withDatabaseOptions(token.command('create'))
     .description('Create an API token for an account; the token is printed once, alone on the last line.')
     .requiredOption('--account <name>', 'account the token acts for')
     .option('--label <text>', 'a name to tell the token apart (e.g. "till 2")')
-    .option(...databaseOption)
-    .action(async (options: { account: string; label?: string; db?: string }) => {
+    .action(async (options: { account: string; label?: string; db?: string; database?: string }) => {
       const { id, key } = await withStore(options, (store) => store.tokens.create(options.account, options.label ?? null));
       console.log(`Created token ${id} for account "${options.account}". Keep it secret: it is not shown again.`);
       console.log(key);
     });
-  token
-    .command('list')
+  withDatabaseOptions(token.command('list'))
     .description('List tokens (never the keys themselves).')
     .option('--account <name>', 'only the tokens of this account')
-    .option(...databaseOption)
-    .action(async (options: { account?: string; db?: string }) => {
+    .action(async (options: { account?: string; db?: string; database?: string }) => {
       const tokens = await withStore(options, (store) => store.tokens.list(options.account));
       if (tokens.length === 0) return console.log('No tokens.');
-      console.log(['id', 'account', 'label', 'prefix', 'created', 'revoked'].join('\t'));
-      for (const t of tokens) console.log([t.id, t.account, t.label ?? '', `${t.prefix}…`, t.createdAt, t.revokedAt ?? ''].join('\t'));
+      console.log(['id', 'account', 'label', 'prefix', 'created', 'last used', 'expires', 'revoked'].join('\t'));
+      const now = new Date().toISOString();
+      for (const t of tokens) {
+        // A sign-in link's token expires after some days unused; a token made here never does.
+        const expires = t.expiresAt === null ? 'never' : `${t.expiresAt < now ? 'expired' : 'if unused until'} ${t.expiresAt} (${t.idleExpirySeconds! / 86_400} days idle)`;
+        console.log([t.id, t.account, t.label ?? '', `${t.prefix}…`, t.createdAt, t.lastUsedAt ?? '', expires, t.revokedAt ?? ''].join('\t'));
+      }
     });
-  token
-    .command('revoke')
+  withDatabaseOptions(token.command('revoke'))
     .description('Revoke a token by id; requests with it get 401 from then on.')
     .argument('<id>', 'token id, as shown by token list', positiveInt)
-    .option(...databaseOption)
-    .action(async (id: number, options: { db?: string }) => {
+    .action(async (id: number, options: { db?: string; database?: string }) => {
       const revoked = await withStore(options, (store) => store.tokens.revoke(id));
       if (!revoked) throw badRequest(`No active token with id ${id}.`);
       console.log(`Revoked token ${id}.`);
     });
 
+  registerAccountCommands(program);
   registerBackupCommands(program);
   registerCsvCommands(program);
   addSignInCommand(program);

@@ -4,8 +4,8 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { signInLink } from '../launch/signin-link.ts';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../start.ts';
-import { DEFAULT_SIGNIN_TTL_MS } from '../store/signin-codes.ts';
-import { databaseOption, withStore } from './database-option.ts';
+import { DEFAULT_SIGNIN_TOKEN_IDLE_DAYS, DEFAULT_SIGNIN_TTL_MS } from '../store/signin-codes.ts';
+import { withDatabaseOptions, withStore } from './database-option.ts';
 
 function minutes(value: string): number {
   const n = Number(value);
@@ -13,17 +13,23 @@ function minutes(value: string): number {
   return n;
 }
 
+function days(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 3650) throw new InvalidArgumentError('days: a number from 0 (never expires) to 3650.');
+  return n;
+}
+
 export function addSignInCommand(program: Command): void {
-  program
-    .command('signin-link')
+  withDatabaseOptions(program.command('signin-link'))
     .description('Print a one-time link that signs a browser in to the scanner UI as an account.')
     .requiredOption('--account <name>', 'account the browser will act for')
     .option('--url <url>', 'address of the running server as the browser reaches it', `http://${DEFAULT_HOST}:${DEFAULT_PORT}`)
     .option('--minutes <n>', 'how long the link works', minutes, DEFAULT_SIGNIN_TTL_MS / 60_000)
-    .option(...databaseOption)
-    .action(async (options: { account: string; url: string; minutes: number; db?: string }) => {
-      const { code, expiresAt } = await withStore(options, (store) => store.signIn.createCode(options.account, options.minutes * 60_000));
-      console.log(`One-time sign-in link for account "${options.account}", valid until ${expiresAt} (works once):`);
+    .option('--idle-days <n>', 'the token the link signs in with expires after this many days unused (0: never)', days, DEFAULT_SIGNIN_TOKEN_IDLE_DAYS)
+    .action(async (options: { account: string; url: string; minutes: number; idleDays: number; db?: string; database?: string }) => {
+      const { code, expiresAt } = await withStore(options, (store) => store.signIn.createCode(options.account, options.minutes * 60_000, options.idleDays));
+      const idle = options.idleDays === 0 ? 'never expires' : `expires after ${options.idleDays} days unused`;
+      console.log(`One-time sign-in link for account "${options.account}", valid until ${expiresAt} (works once; the device's sign-in ${idle}):`);
       console.log(signInLink(options.url, code));
     });
 }

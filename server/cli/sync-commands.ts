@@ -8,7 +8,7 @@ import { badRequest } from '../errors.ts';
 import type { Account, Store } from '../store/store.ts';
 import { syncRound } from '../sync/sync-round.ts';
 import { UpstreamClient } from '../sync/upstream-client.ts';
-import { databaseOption, withStore } from './database-option.ts';
+import { withDatabaseOptions, withStore } from './database-option.ts';
 
 function upstreamUrl(value: string): string {
   let url: URL;
@@ -37,14 +37,12 @@ async function linkedAccount(store: Store, name: string) {
 export function registerSyncCommands(program: Command): void {
   const sync = program.command('sync').description('Follow an upstream instance (a shop PC, head office): link, status, now, conflicts, unlink.');
 
-  sync
-    .command('link')
+  withDatabaseOptions(sync.command('link'))
     .description("Make an account follow an upstream instance: its catalogue is copied from there, and stock movements flow both ways.")
     .requiredOption('--upstream <url>', 'the upstream server, e.g. http://head-office:8270', upstreamUrl)
     .requiredOption('--account <name>', 'the account, by the name it has upstream')
     .requiredOption('--token <token>', 'an API token of that account on the upstream (barcode-inventory token create there)')
-    .option(...databaseOption)
-    .action(async (options: { upstream: string; account: string; token: string; db?: string }) => {
+    .action(async (options: { upstream: string; account: string; token: string; db?: string; database?: string }) => {
       await withStore(options, async (store) => {
         const client = new UpstreamClient(options.upstream, options.token);
         const state = await client.state();
@@ -66,12 +64,10 @@ export function registerSyncCommands(program: Command): void {
       });
     });
 
-  sync
-    .command('status')
+  withDatabaseOptions(sync.command('status'))
     .description('How the sync of each linked account goes: last success, movements waiting, conflicts, clock difference.')
     .option('--account <name>', 'only this account')
-    .option(...databaseOption)
-    .action(async (options: { account?: string; db?: string }) => {
+    .action(async (options: { account?: string; db?: string; database?: string }) => {
       await withStore(options, async (store) => {
         const links = (await store.sync.links()).filter((l) => options.account === undefined || l.account === options.account);
         if (links.length === 0) return console.log(options.account ? syncMessages.notLinked(options.account) : 'No account follows an upstream.');
@@ -87,12 +83,10 @@ export function registerSyncCommands(program: Command): void {
       });
     });
 
-  sync
-    .command('now')
+  withDatabaseOptions(sync.command('now'))
     .description('Run one round of sync of every linked account (or one) now, and say what it did.')
     .option('--account <name>', 'only this account')
-    .option(...databaseOption)
-    .action(async (options: { account?: string; db?: string }) => {
+    .action(async (options: { account?: string; db?: string; database?: string }) => {
       await withStore(options, async (store) => {
         const links = (await store.sync.links()).filter((l) => options.account === undefined || l.account === options.account);
         if (links.length === 0) throw badRequest(options.account ? syncMessages.notLinked(options.account) : 'No account follows an upstream: barcode-inventory sync link …');
@@ -110,13 +104,11 @@ export function registerSyncCommands(program: Command): void {
       });
     });
 
-  sync
-    .command('conflicts')
+  withDatabaseOptions(sync.command('conflicts'))
     .description('List sets and counts made without seeing each other (open ones; --all for resolved too).')
     .requiredOption('--account <name>', 'the account')
     .option('--all', 'resolved conflicts too')
-    .option(...databaseOption)
-    .action(async (options: { account: string; all?: boolean; db?: string }) => {
+    .action(async (options: { account: string; all?: boolean; db?: string; database?: string }) => {
       await withStore(options, async (store) => {
         const account = await accountNamed(store, options.account);
         const conflicts = await store.sync.conflicts(account, options.all ? 'all' : 'open', 500);
@@ -131,12 +123,10 @@ export function registerSyncCommands(program: Command): void {
       });
     });
 
-  sync
-    .command('unlink')
+  withDatabaseOptions(sync.command('unlink'))
     .description('Stop following the upstream; the account and its movements stay here.')
     .requiredOption('--account <name>', 'the account')
-    .option(...databaseOption)
-    .action(async (options: { account: string; db?: string }) => {
+    .action(async (options: { account: string; db?: string; database?: string }) => {
       await withStore(options, async (store) => {
         const { account, link } = await linkedAccount(store, options.account);
         await store.sync.unlink(account);

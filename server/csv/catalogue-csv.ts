@@ -5,11 +5,12 @@
 import { createReadStream, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import { MAX_BARCODE_LENGTH, parseQuantity } from '../../shared/index.ts';
+import { MAX_BARCODE_LENGTH, fieldMessages, findControlCharacter, parseQuantity } from '../../shared/index.ts';
 import type { Catalogue } from '../catalogue/catalogue-schema.ts';
 import { parseCatalogue } from '../catalogue/import-catalogue.ts';
 import { type ImportSummary, catalogueRefused, isCatalogueRefusal } from '../store/catalogue-writer.ts';
 import type { Store } from '../store/store.ts';
+import { fromSpreadsheetText } from './spreadsheet-cells.ts';
 import { CATALOGUE_CSV_COLUMNS } from './stock-csv.ts';
 
 /** One data row of the file, with the line it starts on. */
@@ -41,7 +42,10 @@ async function collectRows(input: Readable, onRow?: (count: number) => void): Pr
         throw catalogueRefused([`header: missing column(s) ${missing.join(', ')}; expected ${CATALOGUE_CSV_COLUMNS.join(',')}`]);
       }
     }
-    rows.push({ line: info.lines, cells: record });
+    // Text the export marked against formula injection reads back as it was (spreadsheet-cells.ts).
+    const cells: Record<string, string> = {};
+    for (const [column, value] of Object.entries(record)) cells[column] = fromSpreadsheetText(value);
+    rows.push({ line: info.lines, cells });
     onRow?.(rows.length);
   }
   return rows;
@@ -123,7 +127,11 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
     if (variantId === null && variantName !== '') bad('variant_name', 'a variant name needs a variant_id');
     const barcode = cells.barcode ?? '';
     if (barcode === '') bad('barcode', 'This field may not be blank.');
-    else if (barcode.length > MAX_BARCODE_LENGTH) bad('barcode', `Ensure this field has no more than ${MAX_BARCODE_LENGTH} characters.`);
+    else if (barcode.length > MAX_BARCODE_LENGTH) bad('barcode', fieldMessages.maxLength(MAX_BARCODE_LENGTH));
+    else {
+      const control = findControlCharacter(barcode);
+      if (control) bad('barcode', fieldMessages.controlCharacter(control.name, control.position));
+    }
     const warehouse = cells.warehouse ?? '';
     const quantityText = (cells.quantity ?? '').trim();
     let quantity: number | undefined;

@@ -5,8 +5,12 @@
 // - Cross-origin calls: a request that carries an Origin other than the server's own is refused,
 //   unless that origin is allow-listed; allow-listed origins get CORS headers. Clients that are
 //   not browsers send no Origin and are not affected.
+// - Cross-site requests without CORS: a page elsewhere can make a browser send a request that carries
+//   no Origin (`<img src="http://127.0.0.1:8270/api/v1/…">`). Browsers mark such requests with
+//   `Sec-Fetch-Site: cross-site` (or `same-site` from another port of the same host); the API refuses
+//   them before authentication, unless they come from an allow-listed origin.
 import type { Middleware } from 'koa';
-import { hardeningMessages } from '../../shared/index.ts';
+import { API_BASE, hardeningMessages } from '../../shared/index.ts';
 import { apiError } from '../errors.ts';
 
 export interface HostOriginOptions {
@@ -60,7 +64,15 @@ export function hostOriginGuard({ bindHost, allowedOrigins = [], methods }: Host
       }
     }
     const origin = ctx.get('origin');
-    if (origin === '') return next();
+    if (origin === '') {
+      // Absent (not a browser, or an old one), same-origin (the UI) or none (typed into the address bar) pass.
+      const site = ctx.get('sec-fetch-site').toLowerCase();
+      const apiPath = ctx.path.toLowerCase();
+      if ((site === 'cross-site' || site === 'same-site') && (apiPath === API_BASE || apiPath.startsWith(`${API_BASE}/`))) {
+        throw apiError(403, hardeningMessages.crossSiteRefused);
+      }
+      return next();
+    }
     const own = hostHeader === '' ? null : normalizeOrigin(`${ctx.protocol}://${hostHeader}`);
     const normalized = normalizeOrigin(origin);
     if (normalized !== null && normalized === own) return next();

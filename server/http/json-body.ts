@@ -1,6 +1,8 @@
 // Reads a request body as JSON: JSON content type (else 415), at most 1 MiB (else 413), valid UTF-8
-// and JSON (else 400). Nesting is bounded so that echoing a hostile row
+// and JSON (else 400). The Content-Type header is parsed as RFC 9110 has it (optional white space
+// around `;` and `=`, quoted values, case-insensitive names) by the `content-type` package. Nesting is bounded so that echoing a hostile row
 // back can never exhaust the stack.
+import { isTypeValid, parse as parseContentType } from 'content-type';
 import getRawBody from 'raw-body';
 import type { Context } from 'koa';
 import { MAX_BODY_BYTES, requestMessages } from '../../shared/index.ts';
@@ -25,9 +27,10 @@ export function jsonDepthExceeds(value: unknown, limit: number): boolean {
 }
 
 export async function readJsonBody(ctx: Context): Promise<unknown> {
-  const mime = ctx.request.type.toLowerCase();
-  if (!isJsonType(mime)) throw apiError(415, requestMessages.unsupportedMediaType(ctx.get('content-type')));
-  const charset = ctx.request.charset.toLowerCase();
+  const header = ctx.get('content-type');
+  const { type, parameters } = parseContentType(header);
+  if (!isTypeValid(type) || !isJsonType(type)) throw apiError(415, requestMessages.unsupportedMediaType(header));
+  const charset = (parameters.charset ?? '').toLowerCase();
   if (charset !== '' && charset !== 'utf-8' && charset !== 'utf8') {
     throw apiError(415, requestMessages.unsupportedMediaType(ctx.get('content-type')));
   }

@@ -34,7 +34,9 @@ export function securityHeaders(): Middleware {
   });
   const apiPrefix = `${API_BASE}/`;
   return async (ctx, next) => {
-    if (ctx.path === API_BASE || ctx.path.startsWith(apiPrefix)) ctx.set('Cache-Control', 'no-store');
+    // Routing is case-sensitive, so `/API/V1/…` is only ever a 404; it is kept out of caches all the same.
+    const path = ctx.path.toLowerCase();
+    if (path === API_BASE || path.startsWith(apiPrefix)) ctx.set('Cache-Control', 'no-store');
     await headers(ctx, next);
   };
 }

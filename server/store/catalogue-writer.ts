@@ -171,7 +171,8 @@ export class CatalogueWriter {
   }
 
   /** `created`: the item or variant was inserted just now, so no unit can hold it yet (one lookup saved per row). */
-  private async upsertUnit(barcode: string, itemId: number, variantId: number | null, where: string, created: boolean): Promise<StockUnit | undefined> {
+  /** `isNew`: the unit was inserted just now, so it holds no stock anywhere yet. */
+  private async upsertUnit(barcode: string, itemId: number, variantId: number | null, where: string, created: boolean): Promise<(StockUnit & { isNew?: boolean }) | undefined> {
     const { q } = this;
     const account = this.account!;
     const holder = created ? undefined : variantId === null ? await q.first(unitOfItem, { itemId }) : await q.first(unitOfVariant, { variantId });
@@ -185,7 +186,7 @@ export class CatalogueWriter {
       await q.run(insertUnit, { accountId: account.id, barcode, itemId, variantId });
       this.changedAccounts.add(account.id);
       const inserted = await q.first(unitByBarcode, { accountId: account.id, barcode });
-      return { id: inserted!.id, barcode, itemId, variantId };
+      return { id: inserted!.id, barcode, itemId, variantId, isNew: true };
     }
     if (holder.barcode !== barcode) {
       await q.run(setUnitBarcode, { id: holder.id, barcode });
@@ -201,12 +202,13 @@ export class CatalogueWriter {
     }
   }
 
-  private async applyStock(unit: StockUnit, stock: CatalogueStockEntry[] | undefined): Promise<void> {
+  private async applyStock(unit: StockUnit & { isNew?: boolean }, stock: CatalogueStockEntry[] | undefined): Promise<void> {
     const account = this.account!;
     for (const entry of stock ?? []) {
       const warehouseId = entry.warehouse === undefined ? NO_WAREHOUSE : account.warehouseIds.get(entry.warehouse);
       if (warehouseId === undefined) continue; // only after a warehouse problem already reported
-      const before = await setQuantity(this.log, account.id, unit, warehouseId, entry.quantity, this.change, { onlyIfChanged: true });
+      // A unit created just now holds no stock yet: no need to read a quantity that cannot exist.
+      const before = await setQuantity(this.log, account.id, unit, warehouseId, entry.quantity, this.change, { onlyIfChanged: true, ...(unit.isNew ? { current: null } : {}) });
       if (before !== entry.quantity) this.summary.quantitiesChanged++;
     }
   }

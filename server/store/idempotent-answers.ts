@@ -3,14 +3,49 @@
 // JSON body) and the first answer. answerOnce runs in the write's own transaction, so an answer is
 // stored if and only if its write committed: a crash in between leaves neither, and the retry
 // applies the write once.
-import { IDEMPOTENCY_KEY_TTL_HOURS, idempotencyMessages } from '../../shared/index.ts';
+//
+// What one account may keep is capped (docs/POS.md): each answer at MAX_STORED_ANSWER_BYTES (a
+// larger one is refused with 413 and its write rolled back), and all of them within the window at
+// MAX_STORED_ANSWERS_PER_ACCOUNT answers or MAX_STORED_ANSWER_BYTES_PER_ACCOUNT bytes (a new key is
+// then refused with 429 and Retry-After until the oldest expires; replays are still answered).
+import {
+  IDEMPOTENCY_KEY_TTL_HOURS,
+  MAX_STORED_ANSWERS_PER_ACCOUNT,
+  MAX_STORED_ANSWER_BYTES,
+  MAX_STORED_ANSWER_BYTES_PER_ACCOUNT,
+  idempotencyMessages,
+} from '../../shared/index.ts';
 import { apiError } from '../errors.ts';
-import type { Queries } from './engine.ts';
+import { type Param, type Queries, statement } from './engine.ts';
 
 const TTL_MS = IDEMPOTENCY_KEY_TTL_HOURS * 3600_000;
 /** Expired keys are purged at most this often per database, inside a write that stores a key. */
 const PURGE_INTERVAL_MS = 10 * 60_000;
 const lastPurge = new WeakMap<object, number>();
+
+/** An account's stored answers within the window: read from the index idempotency_keys_account_usage alone. */
+const storedUsage = statement('idempotency.usage', (k, p: Param<{ accountId: number; notBefore: string }>) =>
+  k
+    .selectFrom('idempotency_keys')
+    .select((eb) => [eb.fn.countAll<number>().as('answers'), eb.fn.coalesce(eb.fn.sum<number>('response_bytes'), eb.lit(0)).as('bytes'), eb.fn.min<string>('created_at').as('oldest')])
+    .where('account_id', '=', p('accountId'))
+    .where('created_at', '>=', p('notBefore')),
+);
+
+/** Refuses a new key when the account keeps as many answers (or bytes) as it may. */
+async function checkRoom(q: Queries, accountId: number, notBefore: string, now: number): Promise<void> {
+  const usage = await q.first(storedUsage, { accountId, notBefore });
+  const answers = Number(usage?.answers ?? 0);
+  const bytes = Number(usage?.bytes ?? 0);
+  if (answers < MAX_STORED_ANSWERS_PER_ACCOUNT && bytes < MAX_STORED_ANSWER_BYTES_PER_ACCOUNT) return;
+  const oldest = usage?.oldest ? Date.parse(usage.oldest) : now;
+  const seconds = Math.max(1, Math.ceil((oldest + TTL_MS - now) / 1000));
+  throw apiError(
+    429,
+    idempotencyMessages.storedAnswersFull(answers, bytes, IDEMPOTENCY_KEY_TTL_HOURS, MAX_STORED_ANSWERS_PER_ACCOUNT, MAX_STORED_ANSWER_BYTES_PER_ACCOUNT, seconds),
+    { headers: { 'Retry-After': String(seconds) } },
+  );
+}
 
 /** The key a client sent and the hash of the request it came with. */
 export interface OnceKey {
@@ -50,8 +85,13 @@ export async function answerOnce<T>(q: Queries, accountId: number, once: OnceKey
     if (stored.request_hash !== once.requestHash) throw apiError(422, idempotencyMessages.reusedWithOtherRequest);
     return { status: stored.status, body: JSON.parse(stored.response_body) as T, replayed: true };
   }
+  await checkRoom(q, accountId, notBefore, now);
   const fresh = await work();
-  const values = { request_hash: once.requestHash, status: fresh.status, response_body: JSON.stringify(fresh.body), created_at: new Date(now).toISOString() };
+  const body = JSON.stringify(fresh.body);
+  const bytes = Buffer.byteLength(body, 'utf8');
+  // Thrown inside the write's transaction: the write is rolled back with it.
+  if (bytes > MAX_STORED_ANSWER_BYTES) throw apiError(413, idempotencyMessages.answerTooLarge(MAX_STORED_ANSWER_BYTES));
+  const values = { request_hash: once.requestHash, status: fresh.status, response_body: body, response_bytes: bytes, created_at: new Date(now).toISOString() };
   // An expired entry under the same key (not yet purged) is replaced.
   await q.run(q.k.insertInto('idempotency_keys').values({ account_id: accountId, key: once.key, ...values }).onConflict((oc) => oc.columns(['account_id', 'key']).doUpdateSet(values)));
   return { ...fresh, replayed: false };

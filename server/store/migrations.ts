@@ -1,15 +1,37 @@
 // Versioned schema migrations, kept in code so they survive bundling (kysely's file-based provider
-// does not). Forward-only: a released migration is never edited; add a new one instead.
+// does not), one definition for every engine. Forward-only: a released migration never changes what
+// it does to a database; add a new one instead. Where engines spell a column differently, the
+// helpers below say it once (an id that numbers itself; timestamps compared as plain text).
+
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type ColumnDefinitionBuilder, type Kysely, PostgresAdapter } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import { sql } from 'kysely';
 
+/** True when the migration runs on PostgreSQL. */
+function onPostgres(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** An integer primary key that numbers itself: AUTOINCREMENT on SQLite (ids never reused), an identity on PostgreSQL. */
+function autoId(db: Kysely<any>): (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder {
+  return onPostgres(db) ? (c) => c.primaryKey().generatedByDefaultAsIdentity() : (c) => c.primaryKey().autoIncrement();
+}
+
+/**
+ * Text compared byte by byte (hybrid logical clock timestamps: their text order is time order).
+ * SQLite compares text that way already; PostgreSQL would use the database's locale, in which
+ * punctuation may not count.
+ */
+function bytewiseText(db: Kysely<any>) {
+  return onPostgres(db) ? sql`text collate "C"` : ('text' as const);
+}
+
 const initial: Migration = {
-  async up(db: Kysely<unknown>) {
+  async up(db: Kysely<any>) {
     await db.schema
       .createTable('accounts')
-      .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('id', 'integer', autoId(db))
       .addColumn('name', 'text', (c) => c.notNull().unique())
       .addColumn('warehouses_enabled', 'integer', (c) => c.notNull())
       .execute();
@@ -35,7 +57,7 @@ const initial: Migration = {
       .execute();
     await db.schema
       .createTable('stock_units')
-      .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('id', 'integer', autoId(db))
       .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
       .addColumn('barcode', 'text', (c) => c.notNull())
       .addColumn('item_id', 'integer', (c) => c.notNull().references('items.id'))
@@ -60,7 +82,7 @@ const initial: Migration = {
       .execute();
     await db.schema
       .createTable('stock_history')
-      .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('id', 'integer', autoId(db))
       .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
       .addColumn('unit_id', 'integer', (c) => c.notNull().references('stock_units.id'))
       .addColumn('item_id', 'integer', (c) => c.notNull())
@@ -86,7 +108,7 @@ const initial: Migration = {
       .execute();
     await db.schema
       .createTable('api_tokens')
-      .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('id', 'integer', autoId(db))
       .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
       .addColumn('label', 'text')
       .addColumn('key_hash', 'text', (c) => c.notNull().unique())
@@ -100,7 +122,7 @@ const initial: Migration = {
 // POS integration (docs/POS.md): the answers of writes sent with an Idempotency-Key, per
 // account, so a retried request is answered again instead of applied again, also after a restart.
 const pos: Migration = {
-  async up(db: Kysely<unknown>) {
+  async up(db: Kysely<any>) {
     await db.schema
       .createTable('idempotency_keys')
       .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
@@ -118,10 +140,10 @@ const pos: Migration = {
 // Stocktakes: count sessions, their lines (known and unknown barcodes) and the scans that
 // built them; indexes that let the stock history be paged by id per account and per unit.
 const stocktakes: Migration = {
-  async up(db: Kysely<unknown>) {
+  async up(db: Kysely<any>) {
     await db.schema
       .createTable('stocktakes')
-      .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('id', 'integer', autoId(db))
       .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
       .addColumn('warehouse_id', 'integer', (c) => c.notNull())
       .addColumn('name', 'text', (c) => c.notNull())
@@ -136,7 +158,7 @@ const stocktakes: Migration = {
     await db.schema.createIndex('stocktakes_account').on('stocktakes').columns(['account_id', 'id']).execute();
     await db.schema
       .createTable('stocktake_lines')
-      .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('id', 'integer', autoId(db))
       .addColumn('stocktake_id', 'integer', (c) => c.notNull().references('stocktakes.id'))
       .addColumn('barcode', 'text', (c) => c.notNull())
       .addColumn('unit_id', 'integer', (c) => c.references('stock_units.id'))
@@ -154,7 +176,7 @@ const stocktakes: Migration = {
     await db.schema.createIndex('stocktake_lines_unit').on('stocktake_lines').columns(['stocktake_id', 'unit_id']).execute();
     await db.schema
       .createTable('stocktake_scans')
-      .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('id', 'integer', autoId(db))
       .addColumn('stocktake_id', 'integer', (c) => c.notNull().references('stocktakes.id'))
       // No foreign key: undoing the only scan of a line deletes the line; its scans stay as the record.
       .addColumn('line_id', 'integer', (c) => c.notNull())
@@ -181,10 +203,10 @@ const stocktakes: Migration = {
 
 /** One-time sign-in codes of the scanner UI: stored hashed, expire, work once. */
 const uiSignin: Migration = {
-  async up(db: Kysely<unknown>) {
+  async up(db: Kysely<any>) {
     await db.schema
       .createTable('signin_codes')
-      .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('id', 'integer', autoId(db))
       .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
       .addColumn('code_hash', 'text', (c) => c.notNull().unique())
       .addColumn('created_at', 'text', (c) => c.notNull())
@@ -199,7 +221,7 @@ const uiSignin: Migration = {
 // On a 1M-barcode database most of those pages miss SQLite's cache; fewer searches is what keeps
 // a read there nearly as fast as on a small catalogue.
 const readIndexes: Migration = {
-  async up(db: Kysely<unknown>) {
+  async up(db: Kysely<any>) {
     await db.schema.createIndex('stock_units_read').on('stock_units').columns(['account_id', 'barcode', 'item_id', 'variant_id']).execute();
     await db.schema.createIndex('stock_read').on('stock').columns(['unit_id', 'warehouse_id', 'quantity']).execute();
   },
@@ -226,7 +248,7 @@ const movements: Migration = {
 
     await db.schema
       .createTable('stock_movements')
-      .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('id', 'integer', autoId(db))
       .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
       .addColumn('unit_id', 'integer', (c) => c.notNull().references('stock_units.id'))
       .addColumn('item_id', 'integer', (c) => c.notNull())
@@ -236,7 +258,7 @@ const movements: Migration = {
       .addColumn('seq', 'integer', (c) => c.notNull())
       .addColumn('kind', 'text', (c) => c.notNull())
       .addColumn('value', 'integer', (c) => c.notNull())
-      .addColumn('hlc', 'text', (c) => c.notNull())
+      .addColumn('hlc', bytewiseText(db), (c) => c.notNull())
       .addColumn('seen_vector', 'integer')
       .addColumn('old_quantity', 'integer')
       .addColumn('new_quantity', 'integer', (c) => c.notNull())
@@ -287,7 +309,7 @@ const movements: Migration = {
     // set and count made between two syncs shares one.
     await db.schema
       .createTable('sync_vectors')
-      .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('id', 'integer', autoId(db))
       .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
       .addColumn('body', 'text', (c) => c.notNull())
       .addUniqueConstraint('sync_vectors_body', ['account_id', 'body'])
@@ -301,7 +323,7 @@ const movements: Migration = {
     // seeing the earlier: the fold keeps the later, and both are listed for review.
     await db.schema
       .createTable('stock_conflicts')
-      .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('id', 'integer', autoId(db))
       .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
       .addColumn('unit_id', 'integer', (c) => c.notNull())
       .addColumn('warehouse_id', 'integer', (c) => c.notNull())
@@ -338,6 +360,49 @@ const movements: Migration = {
   },
 };
 
+// Stored answers of Idempotency-Key requests are capped per account (docs/POS.md, "Safe retries"):
+// their size is kept beside them, and an index lets an account's count and bytes within the
+// retention window be summed from the index alone.
+const idempotencyAnswerSize: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('idempotency_keys').addColumn('response_bytes', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    // Bytes, not characters: the cap is on what the answers take up.
+    await (onPostgres(db)
+      ? sql`UPDATE idempotency_keys SET response_bytes = octet_length(response_body)`
+      : sql`UPDATE idempotency_keys SET response_bytes = length(CAST(response_body AS BLOB))`
+    ).execute(db);
+    await db.schema.createIndex('idempotency_keys_account_usage').on('idempotency_keys').columns(['account_id', 'created_at', 'response_bytes']).execute();
+  },
+};
+
+// Tokens made by sign-in links expire after a time without use (docs/UI.md, "Signing in"): the token
+// remembers when it was last used and how long it may idle; the sign-in code carries the idle time
+// its link was made with. Tokens made with `token create` (tills, scripts) never expire.
+const tokenIdleExpiry: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('api_tokens').addColumn('last_used_at', 'text').execute();
+    await db.schema.alterTable('api_tokens').addColumn('idle_expiry_seconds', 'integer').execute();
+    await db.schema.alterTable('signin_codes').addColumn('token_idle_expiry_seconds', 'integer').execute();
+  },
+};
+
+// Lists read in pages (docs/API.md, "Lists"): the stock export walks an account's units in item
+// order, and the counts CSV of a session walks its lines in id order, each page a range of an index.
+const pagedLists: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.createIndex('stock_units_export_order').on('stock_units').columns(['account_id', 'item_id', 'variant_id']).execute();
+    await db.schema.createIndex('stocktake_lines_session_order').on('stocktake_lines').columns(['stocktake_id', 'id', 'unit_id']).execute();
+  },
+};
+
+// GTIN equivalence (docs/API.md): an account may match GTINs by their 14-digit form. Off by default,
+// so every existing account keeps exact matching.
+const gtinEquivalence: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('accounts').addColumn('gtin_equivalence', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  },
+};
+
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -346,6 +411,10 @@ export const migrations: Record<string, Migration> = {
   '0005_ui_signin': uiSignin,
   '0006_read_indexes': readIndexes,
   '0007_movements': movements,
+  '0010_idempotency_answer_size': idempotencyAnswerSize,
+  '0011_token_idle_expiry': tokenIdleExpiry,
+  '0012_paged_lists': pagedLists,
+  '0020_gtin_equivalence': gtinEquivalence,
 };
 
 export const migrationProvider: MigrationProvider = {

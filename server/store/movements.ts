@@ -200,7 +200,8 @@ export class MovementLog {
   }
 
   /**
-   * Records a movement made here. `set` and `adjust` happen now (the fold's newest step; an adjust is
+   * Records a movement made here (`options.current`: the stored quantity, when the caller has just
+   * read it). `set` and `adjust` happen now (the fold's newest step; an adjust is
    * added in SQL by the caller through `applyAdjust`); `count` may carry the earlier time it was
    * counted at (`hlc`), and is then folded in at that place.
    */
@@ -211,7 +212,7 @@ export class MovementLog {
     kind: MovementKind,
     value: number,
     source: MovementSource,
-    options: { hlc?: string; applied?: Applied } = {},
+    options: { hlc?: string; applied?: Applied; current?: number | null } = {},
   ): Promise<Applied> {
     const hlc = options.hlc ?? this.nextHlc();
     const seq = await this.nextSeq(accountId);
@@ -220,7 +221,7 @@ export class MovementLog {
     let applied: Applied;
     if (options.applied) applied = options.applied;
     else if (late) applied = { oldQuantity: null, newQuantity: value }; // refolded below
-    else applied = await this.applyOnTop(unit.id, warehouseId, kind, value);
+    else applied = await this.applyOnTop(unit.id, warehouseId, kind, value, options.current);
     await this.q.run(insertMovement, {
       accountId,
       unitId: unit.id,
@@ -287,8 +288,9 @@ export class MovementLog {
   }
 
   /** The newest step of the fold: a set or count replaces, an adjust adds. */
-  private async applyOnTop(unitId: number, warehouseId: number, kind: string, value: number): Promise<Applied> {
-    const oldQuantity = await this.quantity(unitId, warehouseId);
+  /** `current`: the stored quantity when the caller has just read it (or knows there is none). */
+  private async applyOnTop(unitId: number, warehouseId: number, kind: string, value: number, current?: number | null): Promise<Applied> {
+    const oldQuantity = current !== undefined ? current : await this.quantity(unitId, warehouseId);
     const newQuantity = isAbsolute(kind) ? value : (oldQuantity ?? 0) + value;
     if (newQuantity !== oldQuantity) await this.q.run(upsertQuantity, { unitId, warehouseId, quantity: newQuantity });
     return { oldQuantity, newQuantity };

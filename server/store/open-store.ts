@@ -1,11 +1,23 @@
-// Opens the store at a location: a SQLite file (or `:memory:`), the default. The folder of a new
-// file is created on the way.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
+// Opens the store at a location: a PostgreSQL URL (postgres://user@host:5432/db) or a SQLite file
+// (or `:memory:`), the default. The folder of a new SQLite file is created on the way; both are
+// private to the user (private-files.ts).
+import { PostgresEngine } from './postgres/postgres-engine.ts';
+import { preparePrivateFile } from './private-files.ts';
 import { SqliteEngine } from './sqlite/sqlite-engine.ts';
 import { type Store, type StoreOptions, createStore } from './store.ts';
 
-export async function openStore(location: string, options: StoreOptions = {}): Promise<Store> {
-  if (location !== ':memory:') mkdirSync(path.dirname(path.resolve(location)), { recursive: true });
+/** True for a location that names a PostgreSQL database rather than a SQLite file. */
+export function isPostgresLocation(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+export interface OpenOptions extends StoreOptions {
+  /** PostgreSQL: connections per process. */
+  poolSize?: number;
+}
+
+export async function openStore(location: string, { poolSize, ...options }: OpenOptions = {}): Promise<Store> {
+  if (isPostgresLocation(location)) return createStore(await PostgresEngine.open(location, poolSize !== undefined ? { poolSize } : {}), options);
+  if (location !== ':memory:') preparePrivateFile(location);
   return createStore(await SqliteEngine.open(location), options);
 }

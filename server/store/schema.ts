@@ -10,6 +10,8 @@ export interface AccountTable {
   seen_vector: Generated<number | null>;
   /** Moves with every catalogue write that changes the account; downstream instances copy the catalogue when it moves. */
   catalogue_version: Generated<number>;
+  /** 1: barcodes that are valid GTINs match by their 14-digit form (migration 0020). */
+  gtin_equivalence: Generated<number>;
 }
 
 export interface WarehouseTable {
@@ -142,6 +144,10 @@ export interface ApiTokenTable {
   key_prefix: string;
   created_at: string;
   revoked_at: string | null;
+  /** Last authenticated use, recorded at most every TOUCH_EVERY_MS for tokens that expire when idle (migration 0011). */
+  last_used_at: string | null;
+  /** Sign-in link tokens: refused once unused this long (from last_used_at, else created_at); null: never. */
+  idle_expiry_seconds: number | null;
 }
 
 /** The answer of a write sent with an Idempotency-Key (migration 0002_pos, docs/POS.md). */
@@ -153,6 +159,8 @@ export interface IdempotencyKeyTable {
   status: number;
   /** The first response's body, JSON. */
   response_body: string;
+  /** Its size in bytes (UTF-8), summed per account against the caps (migration 0010). */
+  response_bytes: Generated<number>;
   /** ISO 8601 UTC; keys older than IDEMPOTENCY_KEY_TTL_HOURS are purged lazily. */
   created_at: string;
 }
@@ -222,6 +230,8 @@ export interface SigninCodeTable {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+  /** The idle expiry the token made from this code gets; null: the default (migration 0011). */
+  token_idle_expiry_seconds: number | null;
 }
 
 export interface Schema {

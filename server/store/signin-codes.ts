@@ -12,6 +12,9 @@ import { insertToken, noSuchAccount } from './tokens.ts';
 export const DEFAULT_SIGNIN_TTL_MS = 15 * 60 * 1000;
 /** Label of the tokens that sign-in links create, as `token list` shows them. */
 export const SIGNIN_TOKEN_LABEL = 'scanner UI (sign-in link)';
+/** How long a token made by a sign-in link may go unused before it is refused (docs/UI.md). */
+export const DEFAULT_SIGNIN_TOKEN_IDLE_DAYS = 30;
+const DAY_SECONDS = 24 * 3600;
 
 export interface SignInCode {
   code: string;
@@ -19,12 +22,31 @@ export interface SignInCode {
   expiresAt: string;
 }
 
-export async function createSignInCode(q: Queries, accountName: string, ttlMs = DEFAULT_SIGNIN_TTL_MS, now = new Date()): Promise<SignInCode> {
+/**
+ * A new one-time code of `accountName`, working for `ttlMs`; the token it is exchanged for expires
+ * after `tokenIdleDays` without use (0: never).
+ */
+export async function createSignInCode(
+  q: Queries,
+  accountName: string,
+  ttlMs = DEFAULT_SIGNIN_TTL_MS,
+  now = new Date(),
+  tokenIdleDays = DEFAULT_SIGNIN_TOKEN_IDLE_DAYS,
+): Promise<SignInCode> {
   const account = await findAccountByName(q, accountName);
   if (!account) throw noSuchAccount(accountName);
   const code = randomBytes(24).toString('base64url');
   const expiresAt = new Date(now.getTime() + ttlMs).toISOString();
-  await q.run(q.k.insertInto('signin_codes').values({ account_id: account.id, code_hash: hashSecret(code), created_at: now.toISOString(), expires_at: expiresAt }));
+  await q.run(
+    q.k.insertInto('signin_codes').values({
+      account_id: account.id,
+      code_hash: hashSecret(code),
+      created_at: now.toISOString(),
+      expires_at: expiresAt,
+      // 0 is stored as such (never expires); null only on codes made before idle expiry existed.
+      token_idle_expiry_seconds: Math.round(tokenIdleDays * DAY_SECONDS),
+    }),
+  );
   return { code, account: account.name, expiresAt };
 }
 
@@ -43,13 +65,14 @@ export async function redeemSignInCode(q: Queries, code: string, now = new Date(
     q.k
       .selectFrom('signin_codes as c')
       .innerJoin('accounts as a', 'a.id', 'c.account_id')
-      .select(['c.id', 'c.expires_at', 'c.used_at', 'a.id as account_id', 'a.name', 'a.warehouses_enabled'])
+      .select(['c.id', 'c.expires_at', 'c.used_at', 'c.token_idle_expiry_seconds', 'a.id as account_id', 'a.name', 'a.warehouses_enabled'])
       .where('c.code_hash', '=', hashSecret(code)),
   );
   if (!row || row.used_at !== null || row.expires_at <= at) return undefined;
   const { changes } = await q.run(q.k.updateTable('signin_codes').set({ used_at: at }).where('id', '=', row.id).where('used_at', 'is', null));
   if (changes !== 1) return undefined;
   const account = { id: row.account_id, name: row.name, warehousesEnabled: row.warehouses_enabled === 1 };
-  const { key } = await insertToken(q, account, SIGNIN_TOKEN_LABEL);
+  const idle = row.token_idle_expiry_seconds ?? DEFAULT_SIGNIN_TOKEN_IDLE_DAYS * DAY_SECONDS;
+  const { key } = await insertToken(q, account, SIGNIN_TOKEN_LABEL, idle === 0 ? null : idle);
   return { account, token: key };
 }

@@ -21,11 +21,16 @@ export async function listWarehouses(engine: Engine, account: Account): Promise<
   return (await warehousesOf(engine, account)).map((w) => ({ ...w }));
 }
 
+// Both statements return ready records: the columns are named, ordered and defaulted as the
+// answer's records are (item, liquid_stock, barcode, quantity[, warehouse]), so a row becomes the
+// record itself instead of being copied into a new object. The warehouse's name is not joined in
+// SQL: the account's warehouse list (warehousesOf, kept between requests) already has it, and a
+// lookup of the warehouses table per record was 16% of the query's time (docs/BENCHMARKS.md).
 const plainRecords = statement('stock.read.plain', (k, p: Param<{ accountId: number; barcodes: string[] }>) =>
   k
     .selectFrom('stock_units as u')
     .leftJoin('stock as s', (join) => join.onRef('s.unit_id', '=', 'u.id').on('s.warehouse_id', '=', NO_WAREHOUSE))
-    .select(['u.barcode', 'u.item_id', 'u.variant_id', 's.quantity'])
+    .select((eb) => ['u.item_id as item', 'u.variant_id as liquid_stock', 'u.barcode', eb.fn.coalesce('s.quantity', eb.lit(0)).as('quantity')])
     .where('u.account_id', '=', p('accountId'))
     .where('u.barcode', 'in', p.list('barcodes')),
 );
@@ -34,13 +39,22 @@ const warehouseRecords = statement('stock.read.warehouses', (k, p: Param<{ accou
   k
     .selectFrom('stock_units as u')
     .leftJoin('stock as s', 's.unit_id', 'u.id')
-    .leftJoin('warehouses as w', (join) => join.onRef('w.id', '=', 's.warehouse_id').onRef('w.account_id', '=', 'u.account_id'))
-    .select(['u.barcode', 'u.item_id', 'u.variant_id', 's.quantity', 'w.id as warehouse_id', 'w.name as warehouse_name'])
+    .select((eb) => ['u.item_id as item', 'u.variant_id as liquid_stock', 'u.barcode', eb.fn.coalesce('s.quantity', eb.lit(0)).as('quantity'), 's.warehouse_id as warehouse'])
     .where('u.account_id', '=', p('accountId'))
     .where('u.barcode', 'in', p.list('barcodes')),
 );
 
-const byWarehouse = (a: StockRecord, b: StockRecord) => ((a as { warehouse: number }).warehouse ?? 0) - ((b as { warehouse: number }).warehouse ?? 0);
+type WarehouseRecord = Extract<StockRecord, { warehouse: number }>;
+const byWarehouse = (a: WarehouseRecord, b: WarehouseRecord) => a.warehouse - b.warehouse;
+
+/** Warehouse names by id, made once per kept warehouse list. */
+const namesOfList = new WeakMap<readonly Warehouse[], Map<number, string>>();
+
+function namesOf(warehouses: readonly Warehouse[]): Map<number, string> {
+  let names = namesOfList.get(warehouses);
+  if (!names) namesOfList.set(warehouses, (names = new Map(warehouses.map((w) => [w.id, w.name]))));
+  return names;
+}
 
 /**
  * Stock records of the given barcodes of one account, grouped by barcode, each group ordered by
@@ -50,42 +64,41 @@ export async function readStockRecords(
   q: Queries,
   account: Account,
   barcodes: readonly string[],
-  /** The account's warehouses (warehousesOf, read before the transaction): a barcode without stock gets a zero record in each. */
+  /**
+   * The account's warehouses (warehousesOf, read just before the transaction): they name the
+   * records' warehouses, and a barcode without stock gets a zero record in each.
+   */
   warehouses: readonly Warehouse[],
 ): Promise<Map<string, StockRecord[]>> {
   const byBarcode = new Map<string, StockRecord[]>();
   if (barcodes.length === 0) return byBarcode;
   const params = { accountId: account.id, barcodes: barcodes as string[] };
   if (!account.warehousesEnabled) {
-    for (const row of await q.all(plainRecords, params)) {
-      byBarcode.set(row.barcode, [{ item: row.item_id, liquid_stock: row.variant_id, barcode: row.barcode, quantity: row.quantity ?? 0 }]);
-    }
+    for (const record of await q.all(plainRecords, params)) byBarcode.set(record.barcode, [record]);
     return byBarcode;
   }
-  const withoutStock = new Map<string, { item_id: number; variant_id: number | null }>();
+  const names = namesOf(warehouses);
+  const grouped = byBarcode as Map<string, WarehouseRecord[]>;
+  // A known barcode whose rows name none of the account's warehouses (no stock definition): its unit, for the zero records.
+  const withoutStock = new Map<string, { item: number; liquid_stock: number | null }>();
   for (const row of await q.all(warehouseRecords, params)) {
-    let records = byBarcode.get(row.barcode);
-    if (!records) byBarcode.set(row.barcode, (records = []));
-    if (row.warehouse_id !== null && row.warehouse_name !== null) {
-      records.push({
-        item: row.item_id,
-        liquid_stock: row.variant_id,
-        barcode: row.barcode,
-        quantity: row.quantity ?? 0,
-        warehouse: row.warehouse_id,
-        warehouse_name: row.warehouse_name,
-      });
-    } else {
-      withoutStock.set(row.barcode, row);
-    }
+    let records = grouped.get(row.barcode);
+    if (!records) grouped.set(row.barcode, (records = []));
+    const name = row.warehouse === null ? undefined : names.get(row.warehouse);
+    if (name !== undefined) {
+      // The row becomes the record: its one missing field is added in the answer's key order.
+      const record = row as typeof row & { warehouse_name?: string };
+      record.warehouse_name = name;
+      records.push(record as WarehouseRecord);
+    } else withoutStock.set(row.barcode, row);
   }
-  for (const [barcode, records] of byBarcode) {
+  for (const [barcode, records] of grouped) {
     if (records.length > 1) records.sort(byWarehouse);
     else if (records.length === 0) {
       // A known barcode with no stock definition: one zero record per warehouse of the account.
       const unit = withoutStock.get(barcode)!;
       for (const warehouse of warehouses) {
-        records.push({ item: unit.item_id, liquid_stock: unit.variant_id, barcode, quantity: 0, warehouse: warehouse.id, warehouse_name: warehouse.name });
+        records.push({ item: unit.item, liquid_stock: unit.liquid_stock, barcode, quantity: 0, warehouse: warehouse.id, warehouse_name: warehouse.name });
       }
     }
   }

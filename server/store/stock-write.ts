@@ -21,6 +21,7 @@ import {
 import type { Account } from './accounts.ts';
 import { type Param, type Queries, statement } from './engine.ts';
 import type { Applied, MovementLog } from './movements.ts';
+import { findUnitsByGtin } from './gtin-lookup.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 
 /** What a barcode names in an account. */
@@ -29,6 +30,8 @@ export interface StockUnit {
   barcode: string;
   itemId: number;
   variantId: number | null;
+  /** The catalogue's barcode when another form of the same GTIN was asked for (GTIN equivalence). */
+  matchedBarcode?: string;
 }
 
 export interface NamedWarehouse {
@@ -44,7 +47,8 @@ const unitsByBarcode = statement('stock.units', (k, p: Param<{ accountId: number
   k.selectFrom('stock_units').select(['id', 'barcode', 'item_id', 'variant_id']).where('account_id', '=', p('accountId')).where('barcode', 'in', p.list('barcodes')),
 );
 
-export async function findUnits(q: Queries, accountId: number, barcodes: readonly string[]): Promise<Map<string, StockUnit>> {
+export async function findUnits(q: Queries, accountId: number, barcodes: readonly string[], gtinEquivalence = false): Promise<Map<string, StockUnit>> {
+  if (gtinEquivalence) return findUnitsByGtin(q, accountId, barcodes);
   const units = new Map<string, StockUnit>();
   if (barcodes.length === 0) return units;
   for (const row of await q.all(unitsByBarcode, { accountId, barcodes: [...new Set(barcodes)] })) {
@@ -72,7 +76,8 @@ export function storedQuantity(log: MovementLog, unitId: number, warehouseId: nu
 /**
  * Sets one quantity: a `set` movement, recorded even when the quantity does not change here (it is a
  * fact other instances must learn). `onlyIfChanged` records nothing when it would not change the
- * quantity (a catalogue import run twice writes nothing the second time). Runs in the caller's
+ * quantity (a catalogue import run twice writes nothing the second time); `current` is the stored
+ * quantity when the caller knows it (a unit created just now has none). Runs in the caller's
  * transaction; returns the quantity before (null without a stock definition).
  */
 export async function setQuantity(
@@ -82,13 +87,14 @@ export async function setQuantity(
   warehouseId: number,
   quantity: number,
   change: ChangeSource,
-  options: { onlyIfChanged?: boolean } = {},
+  options: { onlyIfChanged?: boolean; current?: number | null } = {},
 ): Promise<number | null> {
+  let current = options.current;
   if (options.onlyIfChanged) {
-    const current = await log.quantity(unit.id, warehouseId);
+    current ??= await log.quantity(unit.id, warehouseId);
     if (current === quantity) return current;
   }
-  return (await log.record(accountId, unit, warehouseId, 'set', quantity, change)).oldQuantity;
+  return (await log.record(accountId, unit, warehouseId, 'set', quantity, change, current !== undefined ? { current } : {})).oldQuantity;
 }
 
 export type AdjustOutcome =
@@ -145,7 +151,7 @@ function changeOf(change: ChangeSource, row: { reason?: string | undefined; refe
 }
 
 function recordOf(unit: StockUnit, warehouse: NamedWarehouse | null, quantity: number): StockRecord {
-  const record: StockRecord = { item: unit.itemId, liquid_stock: unit.variantId, barcode: unit.barcode, quantity };
+  const record: StockRecord = { item: unit.itemId, liquid_stock: unit.variantId, barcode: unit.barcode, quantity, ...(unit.matchedBarcode ? { matched_barcode: unit.matchedBarcode } : {}) };
   return warehouse ? { ...record, warehouse: warehouse.id, warehouse_name: warehouse.name } : record;
 }
 
@@ -167,7 +173,7 @@ async function writeRows<Row extends RowTarget>(
   applyRow: (row: Row, unit: StockUnit, warehouse: NamedWarehouse | null, index: number) => Promise<AppliedRow>,
 ): Promise<UpdateResponse> {
   const keys = lookupKeys(checks);
-  const units = await findUnits(log.q, account.id, keys.barcodes);
+  const units = await findUnits(log.q, account.id, keys.barcodes, account.gtinEquivalence);
   const warehouses = account.warehousesEnabled ? await findWarehouses(log.q, account.id, keys.warehouseNames) : new Map<string, NamedWarehouse>();
   const lookups = { warehousesEnabled: account.warehousesEnabled, unitOf: (b: string) => units.get(b), warehouseOf: (n: string) => warehouses.get(n) };
   const outcomes: AppliedRow[] = [];

@@ -79,22 +79,26 @@ export async function describeStocktake(q: Queries, session: StocktakeRow): Prom
       .where('kind', '=', 'scan')
       .where('undone_at', 'is', null),
   );
+  return toStocktake(session, await warehouseName(q, session.warehouse_id), {
+    known_lines: lines?.known ?? 0,
+    unknown_lines: lines?.unknown ?? 0,
+    counted_units: lines?.units ?? 0,
+    scans: scans?.n ?? 0,
+  });
+}
+
+function toStocktake(session: StocktakeRow, warehouseName: string | null, totals: Stocktake['totals']): Stocktake {
   return {
     id: session.id,
     name: session.name,
     warehouse: session.warehouse_id === NO_WAREHOUSE ? null : session.warehouse_id,
-    warehouse_name: await warehouseName(q, session.warehouse_id),
+    warehouse_name: warehouseName,
     blind: session.blind === 1,
     status: session.status as StocktakeStatus,
     zero_uncounted: session.zero_uncounted === null ? null : session.zero_uncounted === 1,
     created_at: session.created_at,
     committed_at: session.committed_at,
-    totals: {
-      known_lines: lines?.known ?? 0,
-      unknown_lines: lines?.unknown ?? 0,
-      counted_units: lines?.units ?? 0,
-      scans: scans?.n ?? 0,
-    },
+    totals,
   };
 }
 
@@ -134,25 +138,62 @@ export async function createStocktake(q: Queries, caller: StocktakeCaller, body:
   return describeStocktake(q, await loadStocktake(q, caller, created!.id));
 }
 
-export async function listStocktakes(q: Queries, account: Account): Promise<Stocktake[]> {
-  const rows = await q.all(
+/**
+ * One page of an account's sessions, newest first, after the session `before` (exclusive). Four
+ * statements whatever the page size: the sessions (index stocktakes_account), then the line totals,
+ * the scan totals and the warehouse names of the whole page at once, each grouped by session.
+ */
+export async function listStocktakes(q: Queries, account: Account, limit: number, before?: number): Promise<{ sessions: Stocktake[]; nextCursor: number | null }> {
+  let query = q.k.selectFrom('stocktakes').select(STOCKTAKE_COLUMNS).where('account_id', '=', account.id).orderBy('id', 'desc').limit(limit + 1);
+  if (before !== undefined) query = query.where('id', '<', before);
+  const rows = await q.all(query);
+  const page = rows.slice(0, limit);
+  if (page.length === 0) return { sessions: [], nextCursor: null };
+  const ids = page.map((row) => row.id);
+  const lines = await q.all(
     q.k
-      .selectFrom('stocktakes')
-      .select(STOCKTAKE_COLUMNS)
-      .where('account_id', '=', account.id)
-      .orderBy('id', 'desc'),
+      .selectFrom('stocktake_lines')
+      .select([
+        'stocktake_id',
+        sql<number>`count(unit_id)`.as('known'),
+        sql<number>`count(*) - count(unit_id)`.as('unknown'),
+        sql<number>`coalesce(sum(case when unit_id is not null then counted else 0 end), 0)`.as('units'),
+      ])
+      .where('stocktake_id', 'in', ids)
+      .groupBy('stocktake_id'),
   );
-  const sessions: Stocktake[] = [];
-  for (const row of rows) sessions.push(await describeStocktake(q, row));
-  return sessions;
+  const scans = await q.all(
+    q.k
+      .selectFrom('stocktake_scans')
+      .select(['stocktake_id', sql<number>`count(*)`.as('n')])
+      .where('stocktake_id', 'in', ids)
+      .where('kind', '=', 'scan')
+      .where('undone_at', 'is', null)
+      .groupBy('stocktake_id'),
+  );
+  const warehouseIds = [...new Set(page.map((row) => row.warehouse_id).filter((id) => id !== NO_WAREHOUSE))];
+  const warehouses = warehouseIds.length === 0 ? [] : await q.all(q.k.selectFrom('warehouses').select(['id', 'name']).where('id', 'in', warehouseIds));
+  const linesOf = new Map(lines.map((l) => [l.stocktake_id, l]));
+  const scansOf = new Map(scans.map((c) => [c.stocktake_id, Number(c.n)]));
+  const nameOf = new Map(warehouses.map((w) => [w.id, w.name]));
+  const sessions = page.map((session) => {
+    const counted = linesOf.get(session.id);
+    return toStocktake(session, nameOf.get(session.warehouse_id) ?? null, {
+      known_lines: Number(counted?.known ?? 0),
+      unknown_lines: Number(counted?.unknown ?? 0),
+      counted_units: Number(counted?.units ?? 0),
+      scans: scansOf.get(session.id) ?? 0,
+    });
+  });
+  return { sessions, nextCursor: rows.length > limit ? page.at(-1)!.id : null };
 }
 
 export async function getStocktake(q: Queries, account: Account, id: number): Promise<Stocktake> {
   return describeStocktake(q, await loadStocktake(q, account, id));
 }
 
-/** The lines of a session with names and book quantities; `lineId` narrows to one line. */
-async function selectLines(q: Queries, session: StocktakeRow, lineId?: number) {
+/** The lines of a session with names and book quantities; `lineId` narrows to one line, `page` to a range. */
+async function selectLines(q: Queries, session: StocktakeRow, lineId?: number, page?: { known: boolean; afterId: number; limit: number }) {
   let query = q.k
     .selectFrom('stocktake_lines as l')
     .leftJoin('stock_units as u', 'u.id', 'l.unit_id')
@@ -180,7 +221,35 @@ async function selectLines(q: Queries, session: StocktakeRow, lineId?: number) {
     .where('l.stocktake_id', '=', session.id)
     .orderBy('l.id');
   if (lineId !== undefined) query = query.where('l.id', '=', lineId);
+  if (page !== undefined) {
+    // The page's line ids first, from the covering index stocktake_lines_session_order (session, id,
+    // unit): one range of it per page, however many lines the session or later sessions have.
+    const { known, afterId, limit } = page;
+    query = query.where('l.id', 'in', (eb) =>
+      eb
+        .selectFrom('stocktake_lines as p')
+        .select('p.id')
+        .where('p.stocktake_id', '=', session.id)
+        .where('p.id', '>', afterId)
+        .where('p.unit_id', known ? 'is not' : 'is', null)
+        .orderBy('p.id')
+        .limit(limit),
+    );
+  }
   return q.all(query);
+}
+
+/** Lines per page of a session's counts CSV. */
+export const COUNTS_PAGE_LINES = 1000;
+
+/**
+ * One page of a session's lines as the review shows them (book quantity and difference always), known
+ * or unknown ones, after line `afterId`: the counts CSV of a session of any size, page by page
+ * (index stocktake_lines_session_order).
+ */
+export async function reviewLinesPage(q: Queries, account: Account, id: number, known: boolean, afterId: number, limit = COUNTS_PAGE_LINES): Promise<StocktakeLine[]> {
+  const session = await loadStocktake(q, account, id);
+  return (await selectLines(q, session, undefined, { known, afterId, limit })).map((row) => toLine(row, true));
 }
 
 type LineRow = Awaited<ReturnType<typeof selectLines>>[number];
@@ -331,6 +400,10 @@ export async function reviewStocktake(q: Queries, account: Account, id: number):
 export async function recordScan(log: MovementLog, caller: StocktakeCaller, id: number, body: ScanBody): Promise<ScanResult> {
   const { q } = log;
   const session = await loadStocktake(q, caller, id);
+  const unit = (await findUnits(q, caller.id, [body.barcode], caller.gtinEquivalence)).get(body.barcode);
+  // Under GTIN equivalence another form of a known GTIN counts on the line of the catalogue's barcode,
+  // so one product never gets two lines (the commit would set it twice).
+  const barcode = unit?.matchedBarcode ?? body.barcode;
   if (body.scan_id !== undefined) {
     const earlier = await q.first(
       q.k
@@ -341,12 +414,11 @@ export async function recordScan(log: MovementLog, caller: StocktakeCaller, id: 
         .where('sc.client_scan_id', '=', body.scan_id),
     );
     if (earlier) {
-      if (earlier.barcode !== body.barcode || earlier.amount !== body.amount) throw apiError(409, stocktakeMessages.scanIdReused);
+      if (earlier.barcode !== barcode || earlier.amount !== body.amount) throw apiError(409, stocktakeMessages.scanIdReused);
       return { scan: { id: earlier.id, amount: earlier.amount, duplicate: true }, line: await lineOf(q, session, earlier.line_id) };
     }
   }
   requireOpen(session);
-  const unit = (await findUnits(q, caller.id, [body.barcode])).get(body.barcode);
   const at = now();
   // The increment is done by the database, never read-modify-write in JavaScript. A barcode unknown when
   // first scanned but imported since is resolved on its next scan.
@@ -355,7 +427,7 @@ export async function recordScan(log: MovementLog, caller: StocktakeCaller, id: 
       .insertInto('stocktake_lines')
       .values({
         stocktake_id: id,
-        barcode: body.barcode,
+        barcode,
         unit_id: unit?.id ?? null,
         counted: body.amount,
         resolution: unit ? null : 'pending',
@@ -374,7 +446,7 @@ export async function recordScan(log: MovementLog, caller: StocktakeCaller, id: 
         }),
       ),
   );
-  const line = (await q.first(q.k.selectFrom('stocktake_lines').select('id').where('stocktake_id', '=', id).where('barcode', '=', body.barcode)))!;
+  const line = (await q.first(q.k.selectFrom('stocktake_lines').select('id').where('stocktake_id', '=', id).where('barcode', '=', barcode)))!;
   const scan = await q.first(
     q.k
       .insertInto('stocktake_scans')

@@ -5,7 +5,7 @@ import type { CommitBody, CreateStocktakeBody, HistoryQuery, PullPage, PushAnswe
 import { badRequest } from '../errors.ts';
 import { syncMessages } from '../../shared/index.ts';
 import type { Catalogue } from '../catalogue/catalogue-schema.ts';
-import { type Account, findAccountByName, listAccounts } from './accounts.ts';
+import { type Account, findAccountByName, gtinClashes, listAccounts, setGtinEquivalence } from './accounts.ts';
 import { readBarcodeLabels } from './barcode-labels.ts';
 import { dryRunCatalogue, writeCatalogueStream } from './catalogue-import.ts';
 import { type CatalogueWriter, writeCatalogue } from './catalogue-writer.ts';
@@ -14,14 +14,15 @@ import type { Engine, ScratchKeys } from './engine.ts';
 import { type OnceKey, answerOnce } from './idempotent-answers.ts';
 import { MovementLog, type StoreClock, systemClock } from './movements.ts';
 import { createSignInCode, redeemSignInCode } from './signin-codes.ts';
-import { readStockExport } from './stock-export.ts';
+import { type ExportCursor, exportWarehouseId, readStockExportPage } from './stock-export.ts';
+import { readBarcodeLabelsByGtin, readStockRecordsByGtin } from './gtin-lookup.ts';
 import { readStockHistory } from './stock-history.ts';
 import { listWarehouses, readStockRecords, warehousesOf } from './stock-read.ts';
 import { adjustRows, updateRows } from './stock-write.ts';
 import type { Queries } from './engine.ts';
 import { type CommitHooks, commitStocktake } from './stocktake-commit.ts';
-import { createStocktake, getStocktake, listLines, listStocktakes, recordScan, reviewStocktake, undoLastScan, updateLine } from './stocktakes.ts';
-import { type Caller, authenticate, createToken, listTokens, revokeToken } from './tokens.ts';
+import { createStocktake, getStocktake, listLines, listStocktakes, recordScan, reviewLinesPage, reviewStocktake, undoLastScan, updateLine } from './stocktakes.ts';
+import { type Caller, authenticate, createToken, listTokens, reapplyRevocation, revokeToken } from './tokens.ts';
 import {
   type Link,
   advanceLink,
@@ -81,24 +82,32 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
     accounts: {
       list: () => read((q) => listAccounts(q)),
       find: (name: string) => read((q) => findAccountByName(q, name)),
+      /** Turns GTIN equivalence on or off; undefined when there is no such account. */
+      setGtinEquivalence: (name: string, on: boolean) => write((q) => setGtinEquivalence(q, name, on)),
+      /** Barcodes of the account that are one GTIN written in different forms, on different units. */
+      gtinClashes: (account: Account) => read((q) => gtinClashes(q, account.id)),
     },
 
     tokens: {
       create: (accountName: string, label: string | null) => write((q) => createToken(q, accountName, label)),
       list: (accountName?: string) => read((q) => listTokens(q, accountName)),
       revoke: (id: number) => write((q) => revokeToken(q, id)),
+      /** Revokes again, at its original time, a token a restore brought back (matched by id and prefix). */
+      reapplyRevocation: (id: number, prefix: string, revokedAt: string) => write((q) => reapplyRevocation(q, id, prefix, revokedAt)),
       /** The caller a presented key stands for; undefined for an unknown or revoked key. */
       authenticate: (key: string) => authenticate(engine, key),
     },
 
     signIn: {
-      createCode: (accountName: string, ttlMs?: number) => write((q) => createSignInCode(q, accountName, ttlMs)),
+      /** `tokenIdleDays`: how long the token the code is exchanged for may go unused (0: never; default DEFAULT_SIGNIN_TOKEN_IDLE_DAYS). */
+      createCode: (accountName: string, ttlMs?: number, tokenIdleDays?: number) => write((q) => createSignInCode(q, accountName, ttlMs, new Date(), tokenIdleDays)),
       redeem: (code: string) => write((q) => redeemSignInCode(q, code)),
     },
 
     stock: {
       async read(caller: Account, barcodes: readonly string[]) {
         const warehouses = caller.warehousesEnabled ? await warehousesOf(engine, caller) : [];
+        if (caller.gtinEquivalence) return read((q) => readStockRecordsByGtin(q, caller, barcodes, warehouses));
         return read((q) => readStockRecords(q, caller, barcodes, warehouses));
       },
       warehouses: (caller: Account) => listWarehouses(engine, caller),
@@ -106,8 +115,13 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
         writeMovements((log, q) => answerOnce(q, caller.id, once, async () => ({ status: 200, body: await updateRows(log, caller, rows, { ...source, tokenId: caller.tokenId }) }))),
       adjust: (caller: Caller, rows: readonly unknown[], { once, ...source }: WriteSource) =>
         writeMovements((log, q) => answerOnce(q, caller.id, once, async () => ({ status: 200, body: await adjustRows(log, caller, rows, { ...source, tokenId: caller.tokenId }) }))),
-      labels: (caller: Account, barcodes: readonly string[]) => read((q) => readBarcodeLabels(q, caller, barcodes)),
-      exportRows: (caller: Account, warehouseName?: string) => read((q) => readStockExport(q, caller, warehouseName)),
+      labels: (caller: Account, barcodes: readonly string[]) =>
+        read((q) => (caller.gtinEquivalence ? readBarcodeLabelsByGtin(q, caller, barcodes) : readBarcodeLabels(q, caller, barcodes))),
+      /** The warehouse an export is limited to (400 for an unknown name or an account without warehouses). */
+      exportWarehouse: (caller: Account, warehouseName: string) => read((q) => exportWarehouseId(q, caller, warehouseName)),
+      /** One page of the stock export, each its own read (store/stock-export.ts). */
+      exportPage: (caller: Account, warehouseId: number | undefined, after: ExportCursor | null, units?: number) =>
+        read((q) => readStockExportPage(q, caller, warehouseId, after, units)),
     },
 
     history: {
@@ -115,7 +129,8 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
     },
 
     stocktakes: {
-      list: (caller: Account) => read((q) => listStocktakes(q, caller)),
+      /** One page, newest first, of sessions older than `before` (a session id). */
+      list: (caller: Account, limit: number, before?: number) => read((q) => listStocktakes(q, caller, limit, before)),
       create: (caller: Caller, body: CreateStocktakeBody, { once }: WriteOnce = {}) =>
         write((q) => answerOnce(q, caller.id, once, async () => ({ status: 201, body: await createStocktake(q, caller, body) }))),
       get: (caller: Account, id: number) => read((q) => getStocktake(q, caller, id)),
@@ -132,6 +147,9 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
       undo: (caller: Caller, id: number, body: UndoBody, { once }: WriteOnce = {}) =>
         write((q) => answerOnce(q, caller.id, once, async () => ({ status: 200, body: await undoLastScan(q, caller, id, body) }))),
       review: (caller: Account, id: number) => read((q) => reviewStocktake(q, caller, id)),
+      /** One page of the review's lines (known or unknown) after line `afterId`, each its own read: for the counts CSV. */
+      reviewLinesPage: (caller: Account, id: number, known: boolean, afterId: number, limit?: number) =>
+        read((q) => reviewLinesPage(q, caller, id, known, afterId, limit)),
       /** Resumable: one transaction per batch of lines, so a commit cut short is finished by committing again. */
       commit: (caller: Caller, id: number, body: CommitBody, hooks?: CommitHooks) => commitStocktake(engine, clock, caller, id, body, hooks),
     },

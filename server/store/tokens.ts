@@ -16,6 +16,20 @@ export interface TokenInfo {
   prefix: string;
   createdAt: string;
   revokedAt: string | null;
+  /** Recorded for tokens that expire when idle (at most every TOUCH_EVERY_MS); null otherwise or before first use. */
+  lastUsedAt: string | null;
+  /** Seconds without use after which the token is refused; null: it never expires. */
+  idleExpirySeconds: number | null;
+  /** When it expires if unused until then (or expired); null when it never does. */
+  expiresAt: string | null;
+}
+
+/** How often a token that expires when idle records its use: an expiry is exact to within this. */
+export const TOUCH_EVERY_MS = 3600_000;
+
+/** When a token of `idleSeconds` last used (or created) at `since` expires; null when it never does. */
+function idleExpiry(since: string, idleSeconds: number | null): string | null {
+  return idleSeconds === null ? null : new Date(Date.parse(since) + idleSeconds * 1000).toISOString();
 }
 
 /** The account a request acts for, and the token it used (recorded in the stock history). */
@@ -26,12 +40,19 @@ export interface Caller extends Account {
 export const noSuchAccount = (name: string) => badRequest(`No account named "${name}". Import a catalogue that defines it first.`);
 
 /** Creates a token inside the transaction `q`; the returned key is shown once and never stored. */
-export async function insertToken(q: Queries, account: Account, label: string | null): Promise<{ id: number; key: string }> {
+export async function insertToken(q: Queries, account: Account, label: string | null, idleExpirySeconds: number | null = null): Promise<{ id: number; key: string }> {
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
   const row = await q.first(
     q.k
       .insertInto('api_tokens')
-      .values({ account_id: account.id, label, key_hash: hashSecret(key), key_prefix: key.slice(0, PREFIX_SHOWN), created_at: new Date().toISOString() })
+      .values({
+        account_id: account.id,
+        label,
+        key_hash: hashSecret(key),
+        key_prefix: key.slice(0, PREFIX_SHOWN),
+        created_at: new Date().toISOString(),
+        idle_expiry_seconds: idleExpirySeconds,
+      })
       .returning('id'),
   );
   return { id: row!.id, key };
@@ -47,7 +68,7 @@ export async function listTokens(q: Queries, accountName?: string): Promise<Toke
   let query = q.k
     .selectFrom('api_tokens as t')
     .innerJoin('accounts as a', 'a.id', 't.account_id')
-    .select(['t.id', 'a.name as account', 't.label', 't.key_prefix', 't.created_at', 't.revoked_at'])
+    .select(['t.id', 'a.name as account', 't.label', 't.key_prefix', 't.created_at', 't.revoked_at', 't.last_used_at', 't.idle_expiry_seconds'])
     .orderBy('t.id');
   if (accountName !== undefined) query = query.where('a.name', '=', accountName);
   return (await q.all(query)).map((row) => ({
@@ -57,6 +78,9 @@ export async function listTokens(q: Queries, accountName?: string): Promise<Toke
     prefix: row.key_prefix,
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
+    idleExpirySeconds: row.idle_expiry_seconds,
+    expiresAt: idleExpiry(row.last_used_at ?? row.created_at, row.idle_expiry_seconds),
   }));
 }
 
@@ -66,26 +90,56 @@ export async function revokeToken(q: Queries, id: number): Promise<boolean> {
   return changes === 1;
 }
 
+/** Revokes a token again at the time it was first revoked (a restore keeping revocations made since the backup). */
+export async function reapplyRevocation(q: Queries, id: number, prefix: string, revokedAt: string): Promise<boolean> {
+  const { changes } = await q.run(
+    q.k.updateTable('api_tokens').set({ revoked_at: revokedAt }).where('id', '=', id).where('key_prefix', '=', prefix).where('revoked_at', 'is', null),
+  );
+  return changes === 1;
+}
+
 const tokenByHash = statement('tokens.byHash', (k, p: Param<{ hash: string }>) =>
   k
     .selectFrom('api_tokens as t')
     .innerJoin('accounts as a', 'a.id', 't.account_id')
-    .select(['t.id as token_id', 't.key_hash', 't.revoked_at', 'a.id', 'a.name', 'a.warehouses_enabled'])
+    .select(['t.id as token_id', 't.key_hash', 't.revoked_at', 't.created_at', 't.last_used_at', 't.idle_expiry_seconds', 'a.id', 'a.name', 'a.warehouses_enabled', 'a.gtin_equivalence'])
     .where('t.key_hash', '=', p('hash')),
 );
 
+const touchToken = statement('tokens.touch', (k, p: Param<{ id: number; at: string }>) =>
+  k.updateTable('api_tokens').set({ last_used_at: p('at') }).where('id', '=', p('id')),
+);
+
+interface KnownToken {
+  caller: Caller;
+  /** Milliseconds since the epoch of the last recorded use (or creation). */
+  usedAt: number;
+  idleMs: number | null;
+}
+
 /**
- * Resolves a presented key to its account, or undefined for an unknown or revoked key. Runs on every
- * request, so the answer is kept until the database changes in any way (engine.kept): a token
- * revoked from the command line (another process) is refused at once.
+ * Resolves a presented key to its account, or undefined for an unknown, revoked or idle-expired key.
+ * Runs on every request, so the lookup is kept until the database changes in any way (engine.kept):
+ * a token revoked from the command line (another process) is refused at once. Expiry depends on the
+ * clock, so it is checked outside what is kept. A token that expires when idle records its use at
+ * most every TOUCH_EVERY_MS (one small write an hour per token); if that write cannot be made right
+ * now (disk full, read-only, busy) the request goes on, and the use is recorded next time.
  */
-export async function authenticate(engine: Engine, key: string): Promise<Caller | undefined> {
+export async function authenticate(engine: Engine, key: string, now = Date.now()): Promise<Caller | undefined> {
   const hash = hashSecret(key);
-  return engine.kept(`token:${hash}`, async (q) => {
+  const known = await engine.kept<KnownToken | undefined>(`token:${hash}`, async (q) => {
     const row = await q.first(tokenByHash, { hash });
     // The lookup is by hash, so timing says nothing about the key; compare once more in constant time.
     if (!row || row.revoked_at !== null) return undefined;
     if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
-    return Object.freeze({ id: row.id, name: row.name, warehousesEnabled: row.warehouses_enabled === 1, tokenId: row.token_id });
+    const caller = Object.freeze({ id: row.id, name: row.name, warehousesEnabled: row.warehouses_enabled === 1, gtinEquivalence: row.gtin_equivalence === 1, tokenId: row.token_id });
+    return { caller, usedAt: Date.parse(row.last_used_at ?? row.created_at), idleMs: row.idle_expiry_seconds === null ? null : row.idle_expiry_seconds * 1000 };
   });
+  if (!known) return undefined;
+  if (known.idleMs === null) return known.caller;
+  if (now - known.usedAt >= known.idleMs) return undefined;
+  if (now - known.usedAt >= Math.min(TOUCH_EVERY_MS, known.idleMs / 10)) {
+    await engine.write((q) => q.run(touchToken, { id: known.caller.tokenId, at: new Date(now).toISOString() })).catch(() => undefined);
+  }
+  return known.caller;
 }

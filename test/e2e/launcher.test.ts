@@ -1,10 +1,12 @@
 // `npm start`'s launcher where Electron cannot run (no display here): one clear line, then the same
 // UI served headless with working one-time sign-in links, on the demo data while the database is empty.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { INVENTORY_PATH, SIGNIN_PATH } from '../../shared/index.ts';
+import { SERVER_NODE_FLAGS } from '../../server/launch/node-flags.ts';
 import { tempDir } from '../support/test-server.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -42,6 +44,9 @@ describe('npm start launcher without a display', () => {
     const demoFile = path.join(temp.dir, 'demo.db');
     expect(lines.some((l) => l.startsWith('barcode-inventory is serving ') && l.endsWith(`(database: ${demoFile})`))).toBe(true);
     expect(lines.some((l) => l.startsWith(`Demo data: your database ${path.join(temp.dir, 'inventory.db')} has no account yet`))).toBe(true);
+
+    // The headless server runs with the server's memory flags, in the process that was started.
+    if (process.platform === 'linux') expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining([...SERVER_NODE_FLAGS]));
 
     const page = await fetch(`${url}/`);
     expect(page.status).toBe(200);

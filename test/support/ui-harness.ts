@@ -19,26 +19,46 @@ const NAMED_KEYS: Record<string, { code: string; keyCode: number; text?: string 
   F2: { code: 'F2', keyCode: 113 },
   F3: { code: 'F3', keyCode: 114 },
   F4: { code: 'F4', keyCode: 115 },
+  Space: { code: 'Space', keyCode: 32, text: ' ' },
+  ArrowDown: { code: 'ArrowDown', keyCode: 40 },
+  ArrowUp: { code: 'ArrowUp', keyCode: 38 },
 };
+
+/** One key as a keyboard reports it: the character (or key name), its position, and modifiers. */
+export interface KeyStroke {
+  key: string;
+  /** KeyboardEvent.code; none by default (as many virtual keyboards send). */
+  code?: string;
+  shift?: boolean;
+  ctrl?: boolean;
+}
 
 export interface VirtualKeyboard {
   /** Types `text` then `suffix`, `gapMs` apart (scanner speed by default). */
   scan(text: string, options?: { gapMs?: number; suffix?: 'Enter' | 'Tab' }): Promise<void>;
   /** Types like a person: `gapMs` (default 250 ms) between keys. */
   type(text: string, options?: { gapMs?: number }): Promise<void>;
-  /** One named key (Enter, Tab, Escape, F2…) after a human pause. */
+  /** One named key (Enter, Tab, Escape, Space, arrows, F2…) after a human pause. */
   press(key: string, options?: { gapMs?: number }): Promise<void>;
+  /** Key strokes with positions and modifiers (a scanner on another layout, Ctrl+] for GS1), then the suffix. */
+  strokes(strokes: readonly KeyStroke[], options?: { gapMs?: number; suffix?: 'Enter' | 'Tab' | null }): Promise<void>;
 }
 
-export async function virtualKeyboard(page: Page): Promise<VirtualKeyboard> {
+/**
+ * `anchored`: each scan's first key is stamped with the real time it is sent, and the others follow
+ * it at the scan's gaps, so key times never run ahead of the page's own clock, as a real scanner's
+ * keys do while the page is busy; for tests that compare key times with the page's clock, such as
+ * scanning while the page loads.
+ */
+export async function virtualKeyboard(page: Page, { anchored = false }: { anchored?: boolean } = {}): Promise<VirtualKeyboard> {
   const cdp: CDPSession = await page.context().newCDPSession(page);
   let clock = Date.now(); // ms; only the differences between keys matter
-  const send = async (key: string, gapMs: number) => {
-    clock += gapMs;
+  const send = async (key: string, gapMs: number, startsScan = false) => {
+    clock = anchored && startsScan ? Date.now() : clock + gapMs;
     const timestamp = clock / 1000;
     const named = NAMED_KEYS[key];
     if (named) {
-      const common = { key, code: named.code, windowsVirtualKeyCode: named.keyCode, nativeVirtualKeyCode: named.keyCode, timestamp };
+      const common = { key: key === 'Space' ? ' ' : key, code: named.code, windowsVirtualKeyCode: named.keyCode, nativeVirtualKeyCode: named.keyCode, timestamp };
       await cdp.send('Input.dispatchKeyEvent', { type: named.text ? 'keyDown' : 'rawKeyDown', ...common, ...(named.text ? { text: named.text, unmodifiedText: named.text } : {}) });
       await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', ...common });
     } else {
@@ -46,11 +66,29 @@ export async function virtualKeyboard(page: Page): Promise<VirtualKeyboard> {
       await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key, timestamp });
     }
   };
+  const stroke = async ({ key, code, shift = false, ctrl = false }: KeyStroke, gapMs: number, startsScan: boolean) => {
+    clock = anchored && startsScan ? Date.now() : clock + gapMs;
+    const timestamp = clock / 1000;
+    const modifiers = (ctrl ? 2 : 0) | (shift ? 8 : 0);
+    const common = { key, modifiers, timestamp, ...(code ? { code } : {}) };
+    // A character typed with Ctrl types no text (as Ctrl+] for a scanner's FNC1).
+    if (ctrl) await cdp.send('Input.dispatchKeyEvent', { type: 'rawKeyDown', ...common });
+    else await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', text: key, unmodifiedText: key, ...common });
+    await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', ...common });
+  };
   return {
+    async strokes(strokes, { gapMs = 1, suffix = 'Enter' } = {}) {
+      let first = true;
+      for (const s of strokes) {
+        await stroke(s, first ? 1000 : gapMs, first);
+        first = false;
+      }
+      if (suffix) await send(suffix, gapMs);
+    },
     async scan(text, { gapMs = 1, suffix = 'Enter' } = {}) {
       let first = true;
       for (const ch of text) {
-        await send(ch, first ? 1000 : gapMs); // a pause before the scan: it starts a new run
+        await send(ch, first ? 1000 : gapMs, first); // a pause before the scan: it starts a new run
         first = false;
       }
       await send(suffix, gapMs);
@@ -65,8 +103,13 @@ export async function virtualKeyboard(page: Page): Promise<VirtualKeyboard> {
 }
 
 /** Opens the UI through a fresh one-time sign-in link of `account` and waits until it is signed in. */
-export async function signedInPage(browser: Browser, server: TestServer, account: string): Promise<{ page: Page; keys: VirtualKeyboard }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+export async function signedInPage(
+  browser: Browser,
+  server: TestServer,
+  account: string,
+  viewport: { width: number; height: number } = { width: 1280, height: 860 },
+): Promise<{ page: Page; keys: VirtualKeyboard }> {
+  const context = await browser.newContext({ viewport });
   context.setDefaultTimeout(10_000); // a failing step names itself well before the test's own timeout
   const page = await context.newPage();
   const { code } = await server.store.signIn.createCode(account);

@@ -3,15 +3,19 @@
 import type { z } from 'zod';
 import {
   ACCOUNT_PATH,
+  ADJUST_PATH,
+  IDEMPOTENCY_KEY_HEADER,
   INVENTORY_PATH,
   LABELS_PATH,
   MAX_BARCODES_PER_READ,
   MAX_ROWS_PER_UPDATE,
   SIGNIN_PATH,
+  SIGNOUT_PATH,
   STOCKTAKES_PATH,
   STOCK_HISTORY_PATH,
   WAREHOUSES_PATH,
   type AccountInfo,
+  type AdjustRow,
   type BarcodeLabel,
   type CommitResult,
   type CreateStocktakeBody,
@@ -29,16 +33,19 @@ import {
   type UpdateRow,
   type Warehouse,
   accountInfoSchema,
+  adjustResponseSchema,
+  checkAdjustRow,
   checkUpdateRow,
   commitResultSchema,
   historyPageSchema,
   labelsResponseSchema,
+  noContentSchema,
   readResponseSchema,
   scanResultSchema,
   signInResponseSchema,
   stocktakeLineListSchema,
   stocktakeLineSchema,
-  stocktakeListSchema,
+  stocktakePageSchema,
   stocktakePath,
   stocktakeReviewSchema,
   stocktakeSchema,
@@ -46,6 +53,7 @@ import {
   updateResponseSchema,
   warehouseListSchema,
 } from '../../../shared/index.ts';
+import { apiTexts } from '../common/texts.ts';
 import { ApiError, requestJson } from './request-json.ts';
 
 /** Exchanges a one-time code of a sign-in link for the account's token; the only call made before sign-in. */
@@ -60,8 +68,20 @@ export interface RowInput {
   warehouse_name?: string;
 }
 
+/** A row to add to stock as the user entered it: the delta is still text. */
+export interface AdjustInput {
+  barcode: string;
+  delta: string;
+  warehouse_name?: string;
+}
+
 /** Outcome of a row sent in an update: its record, or its errors (found locally or by the server). */
 export type RowOutcome = { ok: true; quantity: number } | { ok: false; errors: FieldErrors };
+
+/** How a write is sent: with an Idempotency-Key, sending it again (after a reload) never applies it twice. */
+export interface WriteOptions {
+  idempotencyKey?: string;
+}
 
 /** One scan of a stocktake as the count view sends it. */
 export interface StocktakeScan {
@@ -86,22 +106,28 @@ export interface StocktakeCalls {
 
 export interface ApiClient {
   account(): Promise<AccountInfo>;
+  /** Revokes this client's token on the server (signing out of the device). */
+  signOut(): Promise<void>;
   warehouses(): Promise<Warehouse[]>;
   readStock(barcodes: readonly string[]): Promise<ReadResponse>;
   labels(barcodes: readonly string[]): Promise<Record<string, BarcodeLabel>>;
   /** Posts valid rows in one request; returns one outcome per given row, in order. */
-  updateStock(rows: readonly RowInput[], warehousesEnabled: boolean): Promise<RowOutcome[]>;
+  updateStock(rows: readonly RowInput[], warehousesEnabled: boolean, options?: WriteOptions): Promise<RowOutcome[]>;
+  /** Adds each valid row's delta to the stock in one request (the adjust endpoint); one outcome per row. */
+  adjustStock(rows: readonly AdjustInput[], warehousesEnabled: boolean, options?: WriteOptions): Promise<RowOutcome[]>;
   /** One page (20 entries, newest first) of a barcode's stock changes; `cursor` pages back. */
   history(barcode: string, cursor?: string): Promise<HistoryPage>;
   stocktake: StocktakeCalls;
 }
 
-/** What stocktake (and history) calls tell the user when the server is away: counting goes on offline. */
-const STOCKTAKE_UNREACHABLE = 'The server cannot be reached. Scans are kept and sent when it is back.';
+/** What stocktake calls tell the user when the server is away: counting goes on offline. */
+const STOCKTAKE_UNREACHABLE = apiTexts.stocktakeUnreachable;
+/** What the history of a barcode says when the server is away: nothing is kept, it is only read. */
+const HISTORY_UNREACHABLE = apiTexts.historyUnreachable;
 
 function barcodesQuery(barcodes: readonly string[]): string {
   if (barcodes.length === 0 || barcodes.length > MAX_BARCODES_PER_READ) {
-    throw new ApiError(400, `Between 1 and ${MAX_BARCODES_PER_READ} barcodes at a time.`);
+    throw new ApiError(400, apiTexts.barcodesPerRead(MAX_BARCODES_PER_READ));
   }
   // Commas separate barcodes on the wire; a barcode containing one cannot be read by this endpoint.
   return `?barcodes=${encodeURIComponent(barcodes.join(','))}`;
@@ -112,50 +138,69 @@ export function createApiClient(token: string): ApiClient {
   const stocktakeCall = <S extends z.ZodType>(schema: S, path: string, method = 'GET', body?: unknown): Promise<z.infer<S>> =>
     requestJson(schema, path, { method, body, token, unreachable: STOCKTAKE_UNREACHABLE });
 
+  /**
+   * Checks each row with the server's own rules, posts the valid ones in one request, and answers one
+   * outcome per row in order: rejected rows are matched to the server's errors by what was sent.
+   */
+  async function writeRows<Row extends object>(
+    path: string,
+    rows: readonly object[],
+    check: (row: unknown) => { ok: true; row: Row } | { ok: false; errors: FieldErrors },
+    options: WriteOptions,
+  ): Promise<RowOutcome[]> {
+    if (rows.length > MAX_ROWS_PER_UPDATE) throw new ApiError(400, apiTexts.rowsPerWrite(MAX_ROWS_PER_UPDATE));
+    const outcomes: (RowOutcome | undefined)[] = rows.map(() => undefined);
+    const send: { index: number; row: Row }[] = [];
+    rows.forEach((row, index) => {
+      const checked = check(row);
+      if (checked.ok) send.push({ index, row: checked.row }); // normalised: numbers as JSON integers
+      else outcomes[index] = { ok: false, errors: checked.errors };
+    });
+    if (send.length > 0) {
+      const answer: UpdateResponse = await requestJson(path === ADJUST_PATH ? adjustResponseSchema : updateResponseSchema, path, {
+        method: 'POST',
+        body: send.map((s) => s.row),
+        token,
+        ...(options.idempotencyKey ? { headers: { [IDEMPOTENCY_KEY_HEADER]: options.idempotencyKey } } : {}),
+      });
+      // The server answers applied rows in request order in `results`, rejected ones in `errors`
+      // with the row echoed; match the rejected ones by identity of what was sent.
+      const rejected = answer.errors.slice();
+      const results = answer.results.slice();
+      for (const { index, row } of send) {
+        const at = rejected.findIndex((e) => sameRow(e.data, row));
+        if (at >= 0) {
+          outcomes[index] = { ok: false, errors: rejected[at]!.errors };
+          rejected.splice(at, 1);
+        } else {
+          const record = results.shift();
+          outcomes[index] = record ? { ok: true, quantity: record.quantity } : { ok: false, errors: { non_field_errors: apiTexts.noAnswerForRow } };
+        }
+      }
+    }
+    return outcomes.map((o) => o ?? { ok: false, errors: { non_field_errors: apiTexts.notSent } });
+  }
+
   return {
     account: () => requestJson(accountInfoSchema, ACCOUNT_PATH, { token }),
+    signOut: () => requestJson(noContentSchema, SIGNOUT_PATH, { method: 'POST', token }),
     warehouses: () => requestJson(warehouseListSchema, WAREHOUSES_PATH, { token }),
     readStock: (barcodes) => requestJson(readResponseSchema, INVENTORY_PATH + barcodesQuery(barcodes), { token }),
     labels: async (barcodes) => (await requestJson(labelsResponseSchema, LABELS_PATH + barcodesQuery(barcodes), { token })).labels,
 
-    async updateStock(rows, warehousesEnabled) {
-      if (rows.length > MAX_ROWS_PER_UPDATE) throw new ApiError(400, `At most ${MAX_ROWS_PER_UPDATE} rows at a time.`);
-      const outcomes: (RowOutcome | undefined)[] = rows.map(() => undefined);
-      const send: { index: number; row: UpdateRow }[] = [];
-      rows.forEach((row, index) => {
-        const check = checkUpdateRow(row, warehousesEnabled);
-        if (check.ok) send.push({ index, row: check.row }); // normalised: quantity as a JSON integer
-        else outcomes[index] = { ok: false, errors: check.errors };
-      });
-      if (send.length > 0) {
-        const answer: UpdateResponse = await requestJson(updateResponseSchema, INVENTORY_PATH, {
-          method: 'POST',
-          body: send.map((s) => s.row),
-          token,
-        });
-        // The server answers applied rows in request order in `results`, rejected ones in `errors`
-        // with the row echoed; match the rejected ones by identity of what was sent.
-        const rejected = answer.errors.slice();
-        const results = answer.results.slice();
-        for (const { index, row } of send) {
-          const at = rejected.findIndex((e) => sameRow(e.data, row));
-          if (at >= 0) {
-            outcomes[index] = { ok: false, errors: rejected[at]!.errors };
-            rejected.splice(at, 1);
-          } else {
-            const record = results.shift();
-            outcomes[index] = record ? { ok: true, quantity: record.quantity } : { ok: false, errors: { non_field_errors: 'No answer for this row.' } };
-          }
-        }
-      }
-      return outcomes.map((o) => o ?? { ok: false, errors: { non_field_errors: 'Not sent.' } });
-    },
+    updateStock: (rows, warehousesEnabled, options = {}) =>
+      writeRows<UpdateRow>(INVENTORY_PATH, rows, (row) => checkUpdateRow(row, warehousesEnabled), options),
+    adjustStock: (rows, warehousesEnabled, options = {}) => writeRows<AdjustRow>(ADJUST_PATH, rows, (row) => checkAdjustRow(row, warehousesEnabled), options),
 
     history: (barcode, cursor) =>
-      stocktakeCall(historyPageSchema, `${STOCK_HISTORY_PATH}?${new URLSearchParams({ barcode, limit: '20', ...(cursor ? { cursor } : {}) })}`),
+      requestJson(historyPageSchema, `${STOCK_HISTORY_PATH}?${new URLSearchParams({ barcode, limit: '20', ...(cursor ? { cursor } : {}) })}`, {
+        token,
+        unreachable: HISTORY_UNREACHABLE,
+      }),
 
     stocktake: {
-      list: () => stocktakeCall(stocktakeListSchema, STOCKTAKES_PATH),
+      // The newest page of sessions (the server pages the list; older ones are for the API, not this screen).
+      list: async () => (await stocktakeCall(stocktakePageSchema, STOCKTAKES_PATH)).results,
       create: (body) => stocktakeCall(stocktakeSchema, STOCKTAKES_PATH, 'POST', body),
       get: (id) => stocktakeCall(stocktakeSchema, stocktakePath(id)),
       lines: (id) => stocktakeCall(stocktakeLineListSchema, stocktakePath(id, 'lines')),
@@ -169,8 +214,10 @@ export function createApiClient(token: string): ApiClient {
   };
 }
 
-function sameRow(data: unknown, row: UpdateRow): boolean {
+/** Whether an echoed row is the row sent: same barcode, number and warehouse. */
+function sameRow(data: unknown, row: object): boolean {
   if (typeof data !== 'object' || data === null) return false;
   const d = data as Record<string, unknown>;
-  return d.barcode === row.barcode && d.quantity === row.quantity && d.warehouse_name === row.warehouse_name;
+  const r = row as Record<string, unknown>;
+  return d.barcode === r.barcode && d.quantity === r.quantity && d.delta === r.delta && d.warehouse_name === r.warehouse_name;
 }

@@ -2,6 +2,7 @@
 // schema, and whose failure becomes an ApiError carrying a message the user can read.
 import type { z } from 'zod';
 import { requestErrorSchema } from '../../../shared/index.ts';
+import { apiTexts } from '../common/texts.ts';
 
 /** A request the server refused as a whole (`{"detail": …}`), or that never got an answer (status 0). */
 export class ApiError extends Error {
@@ -22,12 +23,14 @@ export interface RequestOptions {
   token?: string | null;
   /** What the user is told when the request never gets an answer: each screen says what happens to its work. */
   unreachable?: string;
+  /** Extra request headers (an Idempotency-Key). */
+  headers?: Record<string, string>;
 }
 
 /** One request to the server: an answer that matches `schema`, or an ApiError with a message for the user. */
 export async function requestJson<S extends z.ZodType>(schema: S, path: string, options: RequestOptions = {}): Promise<z.infer<S>> {
-  const { method = 'GET', body, token, unreachable = 'The server cannot be reached. Is barcode-inventory still running?' } = options;
-  const headers = new Headers({ Accept: 'application/json' });
+  const { method = 'GET', body, token, unreachable = apiTexts.unreachable } = options;
+  const headers = new Headers({ Accept: 'application/json', ...options.headers });
   if (token) headers.set('Authorization', `Token ${token}`);
   if (body !== undefined) headers.set('Content-Type', 'application/json');
   let response: Response;
@@ -39,9 +42,9 @@ export async function requestJson<S extends z.ZodType>(schema: S, path: string, 
   const json: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
     const parsed = requestErrorSchema.safeParse(json);
-    throw new ApiError(response.status, parsed.success ? parsed.data.detail : `The server answered ${response.status}.`);
+    throw new ApiError(response.status, parsed.success ? parsed.data.detail : apiTexts.answered(response.status));
   }
   const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new ApiError(response.status, 'The server sent an answer this UI does not understand.');
+  if (!parsed.success) throw new ApiError(response.status, apiTexts.notUnderstood);
   return parsed.data;
 }

@@ -1,15 +1,20 @@
 // Who is signed in decides what is shown: the sign-in screen, or the scanner and stocktake views with
-// the session's one API client. Signs in by link code, remembered token or the desktop's offer.
-import { useCallback, useEffect, useState } from 'react';
+// the session's one API client. Signs in by link code, remembered token or the desktop's offer. A
+// link opened while signed in as another account is asked about first (SwitchAccountPrompt), and
+// signing out revokes the device's token on the server.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { signInMessages } from '../../../shared/index.ts';
 import { createApiClient, redeemSignInCode } from '../api/api-client.ts';
 import { ApiError } from '../api/request-json.ts';
 import { type Session, SessionProvider } from '../api/session-context.tsx';
 import { type SignInOffer, desktopBridge } from './desktop-bridge.ts';
 import { ScannerScreen } from './ScannerScreen.tsx';
 import { SignInScreen } from './SignInScreen.tsx';
+import { type SwitchPrompt, SwitchAccountPrompt } from './SwitchAccountPrompt.tsx';
 import { StocktakeRouter } from '../stocktake/StocktakeScreen.tsx';
 import { takeSignInCode } from './signin-link.ts';
 import { loadToken, saveToken } from './account-storage.ts';
+import { appTexts } from '../common/texts.ts';
 
 type State =
   | { kind: 'starting' }
@@ -18,6 +23,9 @@ type State =
 
 export function App() {
   const [state, setState] = useState<State>({ kind: 'starting' });
+  const [prompt, setPrompt] = useState<(SwitchPrompt & { token?: string }) | null>(null);
+  // The signed-in session, for the callbacks below (state updates arrive later than they run).
+  const session = useRef<Session | null>(null);
 
   // A sign-in link's code (`#signin=…`) is exchanged once and removed from the address bar; the token
   // is kept on this device until sign-out.
@@ -25,7 +33,8 @@ export function App() {
     const client = createApiClient(token);
     const account = await client.account();
     saveToken(token);
-    setState({ kind: 'signed-in', session: { client, account } });
+    session.current = { client, account };
+    setState({ kind: 'signed-in', session: session.current });
   }, []);
 
   const signInWithCode = useCallback(
@@ -36,37 +45,97 @@ export function App() {
     [signInWithToken],
   );
 
-  const signOut = useCallback((message?: string) => {
+  // Without a message the person asked to sign out: the token is revoked on the server too. With one,
+  // the server already refused the token, so there is nothing left to revoke.
+  // A refusal seen by a screen of an earlier session (its requests still in flight when the account was
+  // switched) is about a token already left behind: it must not sign the new session out.
+  const signOut = useCallback(async (message?: string, from?: Session) => {
+    if (from !== undefined && session.current !== from) return;
+    const leaving = session.current;
+    session.current = null;
     saveToken(null);
-    setState({ kind: 'signed-out', ...(message ? { message } : {}) });
+    let note = message;
+    if (leaving && message === undefined) {
+      await leaving.client.signOut().catch((error: unknown) => {
+        if (!(error instanceof ApiError && error.unauthorized)) note = signInMessages.signOutNotRevoked;
+      });
+    }
+    setState({ kind: 'signed-out', ...(note ? { message: note } : {}) });
   }, []);
+
+  // A code that arrives while signed in: the same account changes nothing (its new token is revoked
+  // at once); another account is asked about before anything changes.
+  const takeCode = useCallback(
+    async (code: string) => {
+      const current = session.current;
+      if (!current) return signInWithCode(code);
+      let offered;
+      try {
+        offered = await redeemSignInCode(code);
+      } catch (error) {
+        setPrompt({ kind: 'notice', text: signInMessages.linkFailedStaying((error as Error).message, current.account.account) });
+        return;
+      }
+      if (offered.account === current.account.account) {
+        await createApiClient(offered.token).signOut().catch(() => undefined);
+        return;
+      }
+      setPrompt({ kind: 'ask', current: current.account.account, offered: offered.account, token: offered.token });
+    },
+    [signInWithCode],
+  );
+
+  const answerPrompt = useCallback(
+    async (switchAccount: boolean) => {
+      const asked = prompt;
+      setPrompt(null);
+      if (asked?.kind !== 'ask' || asked.token === undefined) return;
+      if (!switchAccount) {
+        await createApiClient(asked.token).signOut().catch(() => undefined);
+        return;
+      }
+      // The new account first, then the old token is revoked: the screen never runs on a revoked token,
+      // and a link that fails now leaves the current account signed in.
+      const leaving = session.current;
+      try {
+        await signInWithToken(asked.token);
+      } catch (error) {
+        if (leaving) setPrompt({ kind: 'notice', text: signInMessages.linkFailedStaying((error as Error).message, leaving.account.account) });
+        else setState({ kind: 'signed-out', message: (error as Error).message });
+        return;
+      }
+      await leaving?.client.signOut().catch(() => undefined);
+    },
+    [prompt, signInWithToken],
+  );
 
   useEffect(() => {
     let cancelled = false;
     const start = async () => {
       const code = takeSignInCode();
-      if (code !== null) {
-        try {
-          await signInWithCode(code);
-          return;
-        } catch (error) {
-          if (!cancelled) setState({ kind: 'signed-out', message: (error as Error).message });
-          return;
-        }
-      }
       const token = loadToken();
       if (token) {
         try {
           await signInWithToken(token);
-          return;
         } catch (error) {
           const unauthorized = error instanceof ApiError && error.unauthorized;
           if (unauthorized) saveToken(null); // otherwise the token is kept: a reload retries it
           const message = unauthorized ? `Please sign in again: ${(error as Error).message}` : `${(error as Error).message} Reload the page to try again.`;
-          if (!cancelled) setState({ kind: 'signed-out', message });
-          return;
+          if (code === null) {
+            if (!cancelled) setState({ kind: 'signed-out', message });
+            return;
+          }
         }
       }
+      if (code !== null) {
+        try {
+          await takeCode(code);
+        } catch (error) {
+          if (!cancelled) setState({ kind: 'signed-out', message: (error as Error).message });
+        }
+        return;
+      }
+      if (session.current) return;
       // The desktop shell hands over sign-in codes for the local accounts: with one account, use it.
       const offers = (await desktopBridge()?.signInOffers().catch(() => [])) ?? [];
       if (offers.length === 1) {
@@ -84,25 +153,25 @@ export function App() {
     return () => {
       cancelled = true;
     };
-  }, [signInWithCode, signInWithToken]);
+  }, [signInWithCode, signInWithToken, takeCode]);
 
   // A sign-in link opened in a tab that already shows the UI changes only the fragment: take it too.
   useEffect(() => {
     const onHashChange = () => {
       const code = takeSignInCode();
       if (code === null) return;
-      signInWithCode(code).catch((error: unknown) => {
+      takeCode(code).catch((error: unknown) => {
         saveToken(null);
         setState({ kind: 'signed-out', message: (error as Error).message });
       });
     };
     window.addEventListener('hashchange', onHashChange);
     return () => window.removeEventListener('hashchange', onHashChange);
-  }, [signInWithCode]);
+  }, [takeCode]);
 
   switch (state.kind) {
     case 'starting':
-      return <main className="starting">Starting…</main>;
+      return <main className="starting">{appTexts.starting}</main>;
     case 'signed-out':
       return (
         <SignInScreen
@@ -117,7 +186,8 @@ export function App() {
       // Stocktake views on #stocktake…, the scanner everywhere else.
       return (
         <SessionProvider session={state.session}>
-          <StocktakeRouter onSignOut={signOut} otherwise={<ScannerScreen onSignOut={signOut} />} />
+          <StocktakeRouter onSignOut={(m) => void signOut(m, state.session)} otherwise={<ScannerScreen onSignOut={(m) => void signOut(m, state.session)} />} />
+          {prompt ? <SwitchAccountPrompt prompt={prompt} onSwitch={() => void answerPrompt(true)} onStay={() => void answerPrompt(false)} /> : null}
         </SessionProvider>
       );
   }

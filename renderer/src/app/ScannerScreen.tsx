@@ -1,69 +1,102 @@
 // The scanner screen: top bar (account, warehouse, sounds, settings, sign out), the mode switch and
-// the status banner around the three modes. F2/F3/F4 switch modes, Esc lets go of a field.
-import { Activity, useCallback, useEffect, useMemo, useState } from 'react';
-import { MAX_ROWS_PER_UPDATE, type Warehouse } from '../../../shared/index.ts';
+// the visible mode's status banner around the three modes. F2/F3/F4 switch modes, Esc lets go of a
+// field. The one scan capture reads each scan (plain or GS1) and hands it to the visible mode.
+import { Activity, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Warehouse } from '../../../shared/index.ts';
 import { ApiError } from '../api/request-json.ts';
 import { useSession } from '../api/session-context.tsx';
+import { appTexts, modeTexts, scanTexts } from '../common/texts.ts';
+import { TopBar } from '../common/TopBar.tsx';
 import { WarehouseSelect } from '../common/WarehouseSelect.tsx';
 import { ListMode } from '../list/ListMode.tsx';
 import { playError, playSuccess, warmUpAudio } from '../scan/feedback-sounds.ts';
 import { LookupMode } from '../scan/LookupMode.tsx';
-import { useScanCapture } from '../scan/scan-capture.ts';
+import { type Refusal, useScanCapture } from '../scan/scan-capture.ts';
 import { createScanRouter } from '../scan/scan-router.ts';
+import { readScan, visibleText } from '../scan/scanned-code.ts';
 import type { Banner, ModeProps, StatusBanner, Tone } from '../scan/scanner-mode.ts';
 import { SetStockMode } from '../set/SetStockMode.tsx';
 import { SettingsPanel } from '../settings/SettingsPanel.tsx';
-import { type UiSettings, loadSettings, saveSettings } from '../settings/ui-settings.ts';
-import { loadWarehouse, saveWarehouse } from './account-storage.ts';
+import { type UiSettings, loadSettings, saveSettings, separatorsOf } from '../settings/ui-settings.ts';
+import { loadMode, loadWarehouse, saveMode, saveWarehouse } from './account-storage.ts';
 
 type Mode = 'lookup' | 'set' | 'list';
-const MODES: { mode: Mode; label: string; key: string; hint: string }[] = [
-  { mode: 'lookup', label: 'Look up', key: 'F2', hint: 'Scan to see stock. Several scans or a pasted list of up to 50 barcodes work too.' },
-  { mode: 'set', label: 'Set stock', key: 'F3', hint: 'Scan, type the new quantity, press Enter.' },
-  { mode: 'list', label: 'List', key: 'F4', hint: `Each scan counts one. Correct the numbers, then send up to ${MAX_ROWS_PER_UPDATE} rows at once.` },
+const MODES: { mode: Mode; key: string }[] = [
+  { mode: 'lookup', key: 'F2' },
+  { mode: 'set', key: 'F3' },
+  { mode: 'list', key: 'F4' },
 ];
+
+const readyBanners = (): Record<Mode, Banner> => ({
+  lookup: { tone: 'idle', text: modeTexts.lookup.ready },
+  set: { tone: 'idle', text: modeTexts.set.ready },
+  list: { tone: 'idle', text: modeTexts.list.ready },
+});
 
 export function ScannerScreen({ onSignOut }: { onSignOut: (message?: string) => void }) {
   const { client, account } = useSession();
   const withWarehouses = account.warehouses_enabled;
-  const [mode, setMode] = useState<Mode>('lookup');
+  const [mode, setModeState] = useState<Mode>(() => MODES.find((m) => m.mode === loadMode(account.account))?.mode ?? 'lookup');
+  const setMode = useCallback(
+    (next: Mode) => {
+      setModeState(next);
+      saveMode(account.account, next);
+    },
+    [account.account],
+  );
+  const modeRef = useRef(mode);
+  modeRef.current = mode;
   const [settings, setSettings] = useState<UiSettings>(loadSettings);
   const [showSettings, setShowSettings] = useState(false);
+  // While the scanner test listens, the capture lets every key through to it.
+  const [testing, setTesting] = useState(false);
   const [warehouses, setWarehouses] = useState<Warehouse[]>([]);
   const [warehouse, setWarehouse] = useState<string | null>(null);
-  const [banner, setBanner] = useState<Banner>({ tone: 'idle', text: 'Ready: scan a barcode' });
-  const [sending, setSending] = useState(false);
+  const [banners, setBanners] = useState<Record<Mode, Banner>>(readyBanners);
   const [scans] = useState(createScanRouter);
-  const soundOn = settings.sound;
+  const soundRef = useRef(settings.sound);
+  soundRef.current = settings.sound;
 
-  const feedback = useCallback(
-    (tone: Tone, text: string) => {
-      setBanner({ tone, text });
-      if (!soundOn) return;
-      if (tone === 'ok') playSuccess();
-      if (tone === 'error') playError();
+  /** A revoked token signs out at once; true when it did. */
+  const signOutOn = useCallback(
+    (error: unknown): boolean => {
+      if (!(error instanceof ApiError && error.unauthorized)) return false;
+      onSignOut(appTexts.signedOut(error.message));
+      return true;
     },
-    [soundOn],
+    [onSignOut],
   );
 
-  const failed = useCallback(
-    (error: unknown) => {
-      if (error instanceof ApiError && error.unauthorized) return onSignOut(`Signed out: ${error.message}`);
-      feedback('error', (error as Error).message);
+  // One status line per mode; only the shown mode sounds.
+  const statusOf = useCallback(
+    (of: Mode): StatusBanner => {
+      const show = (banner: Banner) => setBanners((prev) => ({ ...prev, [of]: banner }));
+      const feedback = (tone: Tone, text: string) => {
+        show({ tone, text });
+        if (!soundRef.current || modeRef.current !== of) return;
+        if (tone === 'ok') playSuccess();
+        if (tone === 'error' || tone === 'warn') playError();
+      };
+      const failed = (error: unknown) => {
+        if (!signOutOn(error)) feedback('error', (error as Error).message);
+      };
+      return { show, feedback, failed };
     },
-    [feedback, onSignOut],
+    [signOutOn],
   );
-
-  const status = useMemo<StatusBanner>(() => ({ show: setBanner, feedback, failed }), [feedback, failed]);
+  const statuses = useMemo(() => ({ lookup: statusOf('lookup'), set: statusOf('set'), list: statusOf('list') }), [statusOf]);
 
   useEffect(() => {
     if (!withWarehouses) return;
-    client.warehouses().then((list) => {
-      setWarehouses(list);
-      const remembered = loadWarehouse(account.account);
-      setWarehouse(list.find((w) => w.name === remembered)?.name ?? list[0]?.name ?? null);
-    }, failed);
-  }, [client, account.account, withWarehouses, failed]);
+    client.warehouses().then(
+      (list) => {
+        setWarehouses(list);
+        const remembered = loadWarehouse(account.account);
+        setWarehouse(list.find((w) => w.name === remembered)?.name ?? list[0]?.name ?? null);
+      },
+      (error: unknown) => statuses[modeRef.current].failed(error),
+    );
+  }, [client, account.account, withWarehouses, statuses]);
 
   const chooseWarehouse = (name: string) => {
     setWarehouse(name);
@@ -71,7 +104,27 @@ export function ScannerScreen({ onSignOut }: { onSignOut: (message?: string) => 
   };
 
   // Scans come from anywhere on the page and go to the mode that is shown (it claims them).
-  useScanCapture(settings.scan, scans.deliver, warmUpAudio);
+  const separators = useMemo(() => separatorsOf(settings), [settings]);
+  useScanCapture(
+    settings.scan,
+    {
+      onScan: (text) => {
+        const reading = readScan(text, separators);
+        if (reading.ok) return scans.deliver(reading.scan);
+        const status = statuses[modeRef.current];
+        if (reading.problem.kind === 'gs1') status.feedback('error', scanTexts.gs1(reading.problem.error, reading.problem.ai, visibleText(reading.text)));
+        else status.feedback('error', scanTexts.controlCharacter(visibleText(reading.text)));
+      },
+      onRefused: (refusal: Refusal) => {
+        const status = statuses[modeRef.current];
+        if (refusal.kind === 'control-character') status.feedback('error', scanTexts.controlCharacter(visibleText(refusal.code)));
+        else if (refusal.kind === 'cut-short') status.feedback('error', scanTexts.cutShort(visibleText(refusal.code)));
+        else status.feedback('warn', scanTexts.slow(refusal.length, refusal.gapMs, refusal.maxGapMs));
+      },
+      onKey: warmUpAudio,
+    },
+    !testing,
+  );
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -81,72 +134,83 @@ export function ScannerScreen({ onSignOut }: { onSignOut: (message?: string) => 
         setMode(chosen.mode);
       } else if (event.key === 'Escape' && document.activeElement instanceof HTMLElement) {
         document.activeElement.blur();
-        setShowSettings(false);
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [setMode]);
 
   const saveNewSettings = (next: UiSettings) => {
     saveSettings(next);
     setSettings(next);
-    setShowSettings(false);
   };
 
-  const modeProps: ModeProps = { warehouse: withWarehouses ? warehouse : null, status, scans };
-  const sendingProps = { sending, setSending };
+  const modeProps = (m: Mode): ModeProps => ({ warehouse: withWarehouses ? warehouse : null, status: statuses[m], scans });
   // Activity keeps a hidden mode's state (cards, target, counted rows) for when the person comes back,
   // and takes its scan claim and effects away while it is hidden.
   const shown = (m: Mode) => (m === mode ? 'visible' : 'hidden');
+  const banner = banners[mode];
 
   return (
-    <div className="scanner" data-ready={!withWarehouses || warehouse !== null}>
-      <header className="topbar">
-        <h1>Barcode inventory</h1>
-        <span className="account" data-testid="account">
-          {account.account}
-        </span>
+    <div className="app scanner" data-ready={!withWarehouses || warehouse !== null}>
+      <TopBar
+        view="scanner"
+        onSignOut={() => onSignOut()}
+        actions={
+          <>
+            <button type="button" onClick={() => saveNewSettings({ ...settings, sound: !settings.sound })} aria-pressed={settings.sound}>
+              {settings.sound ? appTexts.soundOn : appTexts.soundOff}
+            </button>
+            <button type="button" onClick={() => setShowSettings((s) => !s)} aria-expanded={showSettings} data-testid="settings-button">
+              {appTexts.settings}
+            </button>
+          </>
+        }
+      >
         {withWarehouses ? (
           <WarehouseSelect className="warehouse" warehouses={warehouses} value={warehouse ?? ''} onChange={chooseWarehouse} testId="warehouse-select" />
         ) : null}
-        <span className="spacer" />
-        <a href="#stocktake" data-testid="stocktake-nav">Stocktake</a>
-        <button type="button" onClick={() => saveNewSettings({ ...settings, sound: !settings.sound })} aria-pressed={settings.sound}>
-          {settings.sound ? 'Sound on' : 'Sound off'}
-        </button>
-        <button type="button" onClick={() => setShowSettings((s) => !s)} aria-expanded={showSettings}>
-          Settings
-        </button>
-        <button type="button" onClick={() => onSignOut()} data-testid="sign-out">
-          Sign out
-        </button>
-      </header>
+      </TopBar>
 
-      <nav className="modes" aria-label="Mode">
-        {MODES.map((m) => (
-          <button key={m.mode} type="button" className={m.mode === mode ? 'active' : undefined} aria-current={m.mode === mode} onClick={() => setMode(m.mode)}>
-            {m.label} <kbd>{m.key}</kbd>
-          </button>
-        ))}
-      </nav>
+      <main className="content">
+        {showSettings ? (
+          <SettingsPanel
+            settings={settings}
+            gtinEquivalence={account.gtin_equivalence}
+            account={account.account}
+            onSave={(next) => {
+              saveNewSettings(next);
+              setShowSettings(false);
+            }}
+            onApply={saveNewSettings}
+            onCancel={() => setShowSettings(false)}
+            onTesting={setTesting}
+          />
+        ) : null}
 
-      {showSettings ? <SettingsPanel settings={settings} onSave={saveNewSettings} onCancel={() => setShowSettings(false)} /> : null}
+        <nav className="modes" aria-label={modeTexts.nav}>
+          {MODES.map((m) => (
+            <button key={m.mode} type="button" className={m.mode === mode ? 'active' : undefined} aria-current={m.mode === mode} onClick={() => setMode(m.mode)}>
+              {modeTexts[m.mode].label} <kbd>{m.key}</kbd>
+            </button>
+          ))}
+        </nav>
 
-      <div className={`banner banner-${banner.tone}`} role="status" aria-live="polite" data-testid="banner" data-tone={banner.tone}>
-        {banner.text}
-      </div>
-      <p className="mode-hint">{MODES.find((m) => m.mode === mode)!.hint}</p>
+        <div className={`banner banner-${banner.tone}`} role="status" aria-live="polite" data-testid="banner" data-tone={banner.tone}>
+          {banner.text}
+        </div>
+        <p className="mode-hint">{modeTexts[mode].hint}</p>
 
-      <Activity mode={shown('lookup')}>
-        <LookupMode {...modeProps} />
-      </Activity>
-      <Activity mode={shown('set')}>
-        <SetStockMode {...modeProps} {...sendingProps} />
-      </Activity>
-      <Activity mode={shown('list')}>
-        <ListMode {...modeProps} {...sendingProps} />
-      </Activity>
+        <Activity mode={shown('lookup')}>
+          <LookupMode {...modeProps('lookup')} />
+        </Activity>
+        <Activity mode={shown('set')}>
+          <SetStockMode {...modeProps('set')} />
+        </Activity>
+        <Activity mode={shown('list')}>
+          <ListMode {...modeProps('list')} />
+        </Activity>
+      </main>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 // The warehouse picker of the scanner's top bar and of the new-stocktake form.
 import type { Warehouse } from '../../../shared/index.ts';
+import { appTexts } from './texts.ts';
 
 export function WarehouseSelect(props: {
   warehouses: readonly Warehouse[];
@@ -12,7 +13,7 @@ export function WarehouseSelect(props: {
   const { warehouses, value, onChange, testId, className } = props;
   return (
     <label className={className}>
-      Warehouse
+      <span className="label-text">{appTexts.warehouse}</span>
       <select value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId}>
         {warehouses.map((w) => (
           <option key={w.id} value={w.name}>

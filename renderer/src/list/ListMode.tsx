@@ -1,128 +1,280 @@
-// List mode: each scan counts one of its barcode; the counted rows stay editable and go to the server
-// in one request, and rejected rows stay in the list with their error.
-import { useCallback, useRef, useState } from 'react';
-import { MAX_ROWS_PER_UPDATE } from '../../../shared/index.ts';
-import type { RowInput } from '../api/api-client.ts';
+// List mode: each scan counts one of its barcode (or a GS1 scan's count); the counted rows stay
+// editable and go to the server in one request, either setting the stock to the counted numbers or
+// adding them to it, as the list says before it is sent. Unknown barcodes are held back; the result
+// is shown per row (saved in green, to correct in red). The list is kept on the device throughout.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { MAX_ROWS_PER_UPDATE, parseQuantity } from '../../../shared/index.ts';
+import type { RowOutcome } from '../api/api-client.ts';
+import { ApiError } from '../api/request-json.ts';
 import { useSession } from '../api/session-context.tsx';
-import { describe, lookUpBarcodes } from '../scan/barcode-lookup.ts';
+import { friendlyErrors, listTexts, scanTexts } from '../common/texts.ts';
+import { describe, lookUpScans, quantitiesOf } from '../scan/barcode-lookup.ts';
+import { type Scan, visibleText } from '../scan/scanned-code.ts';
 import { useScans } from '../scan/scan-router.ts';
-import type { ModeProps, SendingProps } from '../scan/scanner-mode.ts';
+import type { ModeProps } from '../scan/scanner-mode.ts';
+import { type InFlight, type ListAction, type ListRow, type ListState, loadList, saveList } from './list-storage.ts';
 
-interface ListRow {
-  id: number;
-  barcode: string;
-  quantity: string;
-  /** Item (and variant) name once looked up; `known` false for a barcode the account does not have. */
-  name?: string | undefined;
-  known?: boolean | undefined;
-  errors?: Record<string, string> | undefined;
+/** The counted number as a whole number, or null while it is not one. */
+function countedOf(row: ListRow): number | null {
+  const n = parseQuantity(row.quantity);
+  return typeof n === 'number' ? n : null;
 }
 
-export function ListMode({ warehouse, status, scans, sending, setSending }: ModeProps & SendingProps) {
+export function ListMode({ warehouse, status, scans }: ModeProps) {
   const { client, account } = useSession();
   const withWarehouses = account.warehouses_enabled;
   const { show, feedback, failed } = status;
-  const [rows, setRows] = useState<ListRow[]>([]);
-  const nextId = useRef(1);
+  const [list, setList] = useState<ListState>(() => loadList(account.account));
+  const [sending, setSending] = useState(false);
+  const [confirmClear, setConfirmClear] = useState(false);
 
-  // Scans can arrive faster than React renders, so the list's latest value is kept in a ref as well.
-  const rowsRef = useRef<ListRow[]>([]);
-  const updateRows = useCallback((change: (rows: ListRow[]) => ListRow[]) => {
-    rowsRef.current = change(rowsRef.current);
-    setRows(rowsRef.current);
-  }, []);
-
-  const editQuantity = (id: number, quantity: string) => updateRows((prev) => prev.map((r) => (r.id === id ? { ...r, quantity } : r)));
+  // Scans can arrive faster than React renders, so the list's latest value is kept in a ref as well;
+  // every change is stored on the device at once.
+  const listRef = useRef<ListState>(list);
+  const nextId = useRef(Math.max(0, ...list.rows.map((r) => r.id)) + 1);
+  const update = useCallback(
+    (change: (state: ListState) => ListState) => {
+      listRef.current = change(listRef.current);
+      saveList(account.account, listRef.current);
+      setList(listRef.current);
+    },
+    [account.account],
+  );
+  const updateRows = useCallback((change: (rows: ListRow[]) => ListRow[]) => update((s) => ({ ...s, rows: change(s.rows) })), [update]);
+  const editRow = useCallback((id: number, change: Partial<ListRow>) => updateRows((rows) => rows.map((r) => (r.id === id ? { ...r, ...change } : r))), [updateRows]);
 
   const addToList = useCallback(
-    (barcode: string) => {
-      const prev = rowsRef.current;
-      const same = prev.find((r) => r.barcode === barcode);
-      if (!same && prev.length >= MAX_ROWS_PER_UPDATE) return feedback('error', `The list is full (${MAX_ROWS_PER_UPDATE} rows): send it first`);
+    (scan: Scan) => {
+      const howMany = scan.gs1?.count ?? 1;
+      const rows = listRef.current.rows;
+      const same = rows.find((r) => r.state !== 'saved' && (r.scanned ?? r.barcode) === scan.text) ?? rows.find((r) => r.state !== 'saved' && scan.barcodes.includes(r.barcode));
       if (same) {
-        const count = (Number.parseInt(same.quantity, 10) || 0) + 1;
-        updateRows((list) => list.map((r) => (r.id === same.id ? { ...r, quantity: String(count), errors: undefined } : r)));
-        return feedback(same.known === false ? 'error' : 'ok', `${same.name ?? barcode}: ${count}`);
+        const counted = (countedOf(same) ?? 0) + howMany;
+        editRow(same.id, { quantity: String(counted), state: 'pending', result: undefined });
+        return feedback(same.known === false ? 'error' : 'ok', listTexts.counted(same.name ?? visibleText(scan.text), counted));
       }
+      if (rows.filter((r) => r.state !== 'saved').length >= MAX_ROWS_PER_UPDATE) return feedback('error', listTexts.full);
       const id = nextId.current++;
-      updateRows((list) => [...list, { id, barcode, quantity: '1' }]);
-      show({ tone: 'busy', text: `Counted ${barcode}…` });
-      // Names the row, and warns at once (tone included) when the barcode is unknown.
-      lookUpBarcodes(client, [barcode]).then(([info]) => {
+      const row: ListRow = { id, barcode: scan.barcodes[0]!, quantity: String(howMany), state: 'pending' };
+      if (scan.text !== row.barcode) row.scanned = scan.text;
+      if (scan.gs1?.batch !== undefined) row.batch = scan.gs1.batch;
+      if (scan.gs1?.expiry !== undefined) row.expiry = scan.gs1.expiry;
+      updateRows((list) => [...list, row]);
+      show({ tone: 'busy', text: listTexts.counted(visibleText(scan.text), howMany) });
+      // Names the row and shows its stock; warns at once (tone included) when the barcode is unknown.
+      lookUpScans(client, [scan]).then(([info]) => {
         const known = info!.records.length > 0;
-        updateRows((list) => list.map((r) => (r.id === id ? { ...r, known, name: known ? describe(info!) : undefined } : r)));
-        if (known) feedback('ok', `${describe(info!)}: 1`);
-        else feedback('error', `Unknown barcode: ${barcode}`);
+        const change: Partial<ListRow> = { known, barcode: info!.barcode };
+        if (known) Object.assign(change, { name: describe(info!), stock: quantitiesOf(info!.records) });
+        editRow(id, change);
+        if (!known) feedback('error', scanTexts.unknown(visibleText(scan.text)));
+        else if (howMany !== 1) feedback('ok', listTexts.countFromScan(describe(info!), howMany));
+        else feedback('ok', listTexts.counted(describe(info!), 1));
       }, failed);
     },
-    [client, show, feedback, failed, updateRows],
+    [client, show, feedback, failed, updateRows, editRow],
   );
 
   useScans(scans, addToList);
 
+  /** Sends (or sends again) exactly what `inFlight` holds, then shows the answer row by row. */
+  const perform = useCallback(
+    (inFlight: InFlight) => {
+      setSending(true);
+      show({ tone: 'busy', text: listTexts.sending(inFlight.rows.length) });
+      const where = inFlight.warehouse !== null ? { warehouse_name: inFlight.warehouse } : {};
+      const options = { idempotencyKey: inFlight.key };
+      const request: Promise<RowOutcome[]> =
+        inFlight.action === 'set'
+          ? client.updateStock(inFlight.rows.map((r) => ({ barcode: r.barcode, quantity: r.quantity, ...where })), withWarehouses, options)
+          : client.adjustStock(inFlight.rows.map((r) => ({ barcode: r.barcode, delta: r.quantity, ...where })), withWarehouses, options);
+      request
+        .then(
+          (outcomes) => {
+            const byId = new Map(inFlight.rows.map((sent, i) => [sent.id, { sent, outcome: outcomes[i]! }]));
+            const stockKey = inFlight.warehouse ?? '';
+            update((state) => ({
+              ...state,
+              inFlight: null,
+              rows: state.rows.map((row) => {
+                const answer = byId.get(row.id);
+                if (!answer) return row;
+                const { sent, outcome } = answer;
+                if (!outcome.ok) return { ...row, state: 'rejected', result: friendlyErrors(outcome.errors) };
+                const before = row.stock?.[stockKey];
+                const stock = { ...row.stock, [stockKey]: outcome.quantity };
+                const result = listTexts.savedRow(outcome.quantity, before);
+                // Counted again (or edited) while the request was on its way: what was sent is saved,
+                // the rest stays to be sent.
+                if (row.quantity !== sent.quantity) {
+                  const now = parseQuantity(row.quantity);
+                  const was = parseQuantity(sent.quantity);
+                  const rest = inFlight.action === 'add' && typeof now === 'number' && typeof was === 'number' ? String(now - was) : row.quantity;
+                  return { ...row, stock, quantity: rest, state: 'pending', result };
+                }
+                return { ...row, stock, state: 'saved', result };
+              }),
+            }));
+            const saved = outcomes.filter((o) => o.ok).length;
+            const refused = outcomes.length - saved;
+            if (refused === 0) feedback('ok', listTexts.savedAll(saved));
+            else if (saved > 0) feedback('warn', listTexts.savedSome(saved, refused));
+            else feedback('error', listTexts.savedNone(refused));
+          },
+          (error: unknown) => {
+            // No answer: the send may or may not have been applied. It stays, with its key, to be
+            // sent again; a refusal of the whole request (4xx) will not change by resending it.
+            if (!(error instanceof ApiError && (error.status === 0 || error.status >= 500))) update((state) => ({ ...state, inFlight: null }));
+            failed(error);
+          },
+        )
+        .finally(() => setSending(false));
+    },
+    [client, withWarehouses, show, feedback, failed, update],
+  );
+
+  // A send that was on its way when the page closed is finished first, under its own key.
+  const resumed = useRef(false);
+  useEffect(() => {
+    if (resumed.current) return;
+    resumed.current = true;
+    const { inFlight, rows } = listRef.current;
+    if (inFlight) {
+      show({ tone: 'busy', text: listTexts.resending });
+      perform(inFlight);
+    } else if (rows.some((r) => r.state !== 'saved')) {
+      show({ tone: 'idle', text: listTexts.restored(rows.filter((r) => r.state !== 'saved').length) });
+    }
+  }, [perform, show]);
+
   const sendList = () => {
-    if (rowsRef.current.length === 0 || sending) return;
-    if (withWarehouses && warehouse === null) return feedback('error', 'Choose a warehouse first (top bar)');
-    const sent = rowsRef.current;
-    const inputs: RowInput[] = sent.map((r) => ({ barcode: r.barcode, quantity: r.quantity.trim(), ...(warehouse !== null ? { warehouse_name: warehouse } : {}) }));
-    setSending(true);
-    show({ tone: 'busy', text: `Sending ${sent.length} rows…` });
-    client
-      .updateStock(inputs, withWarehouses)
-      .then((results) => {
-        const rejected = new Map<number, Record<string, string>>();
-        results.forEach((r, i) => {
-          if (!r.ok) rejected.set(sent[i]!.id, r.errors);
-        });
-        // Saved rows leave the list; rejected ones stay, with their errors, for correction.
-        // A row changed while the request was on its way (scanned again, edited) is not the row sent: it stays.
-        updateRows((prev) => prev.filter((r) => !sent.includes(r) || rejected.has(r.id)).map((r) => (rejected.has(r.id) ? { ...r, errors: rejected.get(r.id) } : r)));
-        const saved = sent.length - rejected.size;
-        if (rejected.size === 0) feedback('ok', `Saved all ${saved} rows`);
-        else feedback('error', `Saved ${saved} rows; ${rejected.size} need correcting`);
-      }, failed)
-      .finally(() => setSending(false));
+    if (sending) return;
+    if (listRef.current.inFlight) return perform(listRef.current.inFlight);
+    if (withWarehouses && warehouse === null) return feedback('error', listTexts.chooseWarehouse);
+    const sendable = listRef.current.rows.filter((r) => r.state !== 'saved' && r.known !== false);
+    if (sendable.length === 0) return feedback('error', listTexts.nothingToSend);
+    const inFlight: InFlight = {
+      key: crypto.randomUUID(),
+      action: listRef.current.action,
+      warehouse,
+      rows: sendable.map((r) => ({ id: r.id, barcode: r.barcode, quantity: r.quantity.trim() })),
+    };
+    update((state) => ({ ...state, inFlight }));
+    perform(inFlight);
   };
 
+  const { rows, action, inFlight } = list;
+  const open = rows.filter((r) => r.state !== 'saved');
+  const unknown = open.filter((r) => r.known === false);
+  const sendable = open.length - unknown.length;
+  const hasSaved = rows.some((r) => r.state === 'saved');
+  const setAction = (next: ListAction) => update((s) => ({ ...s, action: next }));
+
   return (
-    <section className="panel" aria-label="List">
+    <section className="panel" aria-label={listTexts.panel}>
+      <fieldset className="list-action" disabled={sending || inFlight !== null}>
+        <legend>{listTexts.whatToDo}</legend>
+        <label>
+          <input type="radio" name="list-action" checked={action === 'set'} onChange={() => setAction('set')} data-testid="list-action-set" /> {listTexts.setMode}
+        </label>
+        <label>
+          <input type="radio" name="list-action" checked={action === 'add'} onChange={() => setAction('add')} data-testid="list-action-add" /> {listTexts.addMode}
+        </label>
+      </fieldset>
       <div className="list-actions">
-        <button type="button" className="primary" disabled={rows.length === 0 || sending} onClick={sendList} data-testid="send-list">
-          Send {rows.length} row{rows.length === 1 ? '' : 's'}
-          {warehouse ? ` to ${warehouse}` : ''}
+        <button type="button" className="primary" disabled={(sendable === 0 && !inFlight) || sending} onClick={sendList} data-testid="send-list">
+          {listTexts.send(inFlight?.action ?? action, inFlight ? inFlight.rows.length : sendable, withWarehouses ? (inFlight?.warehouse ?? warehouse) : null)}
         </button>
-        <button type="button" disabled={rows.length === 0 || sending} onClick={() => updateRows(() => [])}>
-          Clear list
-        </button>
+        {hasSaved ? (
+          <button type="button" onClick={() => updateRows((list) => list.filter((r) => r.state !== 'saved'))} data-testid="clear-saved">
+            {listTexts.clearSaved}
+          </button>
+        ) : null}
+        {confirmClear ? (
+          <span className="confirm-inline" role="group" aria-label={listTexts.confirmClear(open.length)}>
+            {listTexts.confirmClear(open.length)}{' '}
+            <button
+              type="button"
+              className="danger"
+              onClick={() => {
+                update((s) => ({ ...s, rows: [] }));
+                setConfirmClear(false);
+              }}
+            >
+              {listTexts.clearAll}
+            </button>{' '}
+            <button type="button" onClick={() => setConfirmClear(false)}>
+              {listTexts.keepList}
+            </button>
+          </span>
+        ) : (
+          <button type="button" disabled={rows.length === 0 || sending} onClick={() => (open.length > 0 ? setConfirmClear(true) : update((s) => ({ ...s, rows: [] })))}>
+            {listTexts.clearAll}
+          </button>
+        )}
       </div>
-      {rows.length === 0 ? <p className="placeholder">Scan items to count them.</p> : null}
-      <table className="rows" data-testid="list-rows">
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.id} data-barcode={row.barcode} data-state={row.errors ? 'rejected' : 'pending'} className={row.errors || row.known === false ? 'error' : undefined}>
-              <td className="row-name">
-                <strong>{row.known === false ? 'Unknown barcode' : (row.name ?? '…')}</strong>
-                <code>{row.barcode}</code>
-              </td>
-              <td>
-                <input
-                  type="text"
-                  inputMode="numeric"
-                  aria-label={`Quantity of ${row.barcode}`}
-                  value={row.quantity}
-                  onChange={(e) => editQuantity(row.id, e.target.value)}
-                />
-              </td>
-              <td className="row-error">{row.errors ? Object.values(row.errors).join(' ') : ''}</td>
-              <td>
-                <button type="button" onClick={() => updateRows((prev) => prev.filter((r) => r.id !== row.id))} aria-label={`Remove ${row.barcode}`}>
-                  Remove
-                </button>
-              </td>
+      {unknown.length > 0 ? (
+        <p className="notice notice-error" data-testid="held-back">
+          {listTexts.heldBack(unknown.length)}
+        </p>
+      ) : null}
+      {rows.length === 0 ? <p className="placeholder">{listTexts.placeholder}</p> : null}
+      {rows.length > 0 ? (
+        <table className="rows" data-testid="list-rows">
+          <thead>
+            <tr>
+              <th scope="col">{listTexts.columns.item}</th>
+              <th scope="col">{listTexts.columns.counted}</th>
+              <th scope="col">{listTexts.columns.stock}</th>
+              <th scope="col">{listTexts.columns.result}</th>
+              <th scope="col">
+                <span className="visually-hidden">{listTexts.columns.remove}</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((row) => {
+              const stateName = row.known === false && row.state !== 'saved' ? 'unknown' : row.state;
+              const current = row.stock?.[warehouse ?? ''];
+              const stockText =
+                row.state === 'saved' || row.known === false
+                  ? current === undefined
+                    ? ''
+                    : listTexts.willBe(action, current, null)
+                  : listTexts.willBe(action, current, countedOf(row));
+              return (
+                <tr key={row.id} data-barcode={row.scanned ?? row.barcode} data-state={stateName} className={`row-${stateName}`}>
+                  <td className="row-name">
+                    <strong>{row.known === false ? listTexts.unknownRow : (row.name ?? listTexts.looking)}</strong>
+                    <code>{visibleText(row.barcode)}</code>
+                    {row.batch || row.expiry ? <small>{[row.batch, row.expiry].filter(Boolean).join(' · ')}</small> : null}
+                  </td>
+                  <td className="row-count">
+                    <input
+                      type="text"
+                      inputMode="numeric"
+                      aria-label={listTexts.quantityOf(row.barcode)}
+                      value={row.quantity}
+                      readOnly={row.state === 'saved'}
+                      onChange={(e) => editRow(row.id, { quantity: e.target.value, ...(row.state === 'rejected' ? { state: 'pending', result: undefined } : {}) })}
+                    />
+                  </td>
+                  <td className="row-stock">
+                    {stockText ? <span className="cell-label">{listTexts.columns.stock} </span> : null}
+                    <span data-testid="row-stock">{stockText}</span>
+                  </td>
+                  <td className="row-result">{row.result ?? ''}</td>
+                  <td className="row-remove">
+                    <button type="button" onClick={() => updateRows((list) => list.filter((r) => r.id !== row.id))} aria-label={listTexts.removeRow(row.barcode)} disabled={sending}>
+                      {listTexts.columns.remove}
+                    </button>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      ) : null}
     </section>
   );
 }

@@ -1,6 +1,9 @@
-// One barcode as a person at the shelf sees it: big name, barcode, and quantity per warehouse.
-import type { StockRecord } from '../../../shared/index.ts';
+// One barcode as a person at the shelf sees it: big name, barcode, quantity per warehouse, and what a
+// GS1 scan said about this very pack (batch, expiry, serial, count).
+import type { Gs1Data, StockRecord } from '../../../shared/index.ts';
+import { cardTexts } from '../common/texts.ts';
 import { type BarcodeInfo, describe } from './barcode-lookup.ts';
+import { visibleText } from './scanned-code.ts';
 import { StockHistory } from './StockHistory.tsx';
 
 export type CardState = 'loading' | 'found' | 'unknown' | 'error';
@@ -8,6 +11,7 @@ export type CardState = 'loading' | 'found' | 'unknown' | 'error';
 /** A barcode shown on a StockCard: a looked-up one, or the target of Set stock. */
 export interface CardEntry {
   id: number;
+  /** As scanned or typed. */
   barcode: string;
   state: CardState;
   info?: BarcodeInfo;
@@ -18,25 +22,22 @@ export function cardStateOf(info: BarcodeInfo): CardState {
   return info.records.length > 0 ? 'found' : 'unknown';
 }
 
-export function StockCard(props: {
-  barcode: string;
-  state: CardState;
-  info?: BarcodeInfo | undefined;
-  message?: string | undefined;
-  currentWarehouse: string | null;
-}) {
-  const { barcode, state, info, message, currentWarehouse } = props;
+export function StockCard({ entry, currentWarehouse }: { entry: CardEntry; currentWarehouse: string | null }) {
+  const { state, info, message } = entry;
+  const shownBarcode = state === 'found' && info ? info.barcode : entry.barcode;
   return (
-    <article className={`card card-${state}`} data-barcode={barcode} data-state={state}>
+    <article className={`card card-${state}`} data-barcode={entry.barcode} data-catalogue-barcode={info?.barcode} data-state={state}>
       <header className="card-head">
-        <span className="card-name">
-          {state === 'found' && info ? describe(info) : state === 'unknown' ? 'Unknown barcode' : state === 'loading' ? 'Looking up…' : 'Could not look up'}
-        </span>
-        <code className="card-barcode">{barcode}</code>
+        <h3 className="card-name">
+          {state === 'found' && info ? describe(info) : state === 'unknown' ? cardTexts.unknown : state === 'loading' ? cardTexts.loading : cardTexts.failed}
+        </h3>
+        <code className="card-barcode">{visibleText(shownBarcode)}</code>
+        {state === 'found' && info?.scanned && info.scanned !== info.barcode ? <span className="card-scanned">{cardTexts.scannedAs(visibleText(info.scanned))}</span> : null}
       </header>
       {state === 'found' && info ? <Quantities records={info.records} currentWarehouse={currentWarehouse} /> : null}
+      {info?.gs1 ? <Gs1Details data={info.gs1} /> : null}
       {message ? <p className="card-message">{message}</p> : null}
-      {state === 'found' ? <StockHistory barcode={barcode} /> : null}
+      {state === 'found' && info ? <StockHistory barcode={info.barcode} /> : null}
     </article>
   );
 }
@@ -44,9 +45,13 @@ export function StockCard(props: {
 function Quantities({ records, currentWarehouse }: { records: StockRecord[]; currentWarehouse: string | null }) {
   const perWarehouse = records.filter((r): r is StockRecord & { warehouse_name: string } => 'warehouse_name' in r);
   if (perWarehouse.length === 0) {
+    const quantity = records[0]?.quantity;
     return (
       <p className="qty-single">
-        <span className="qty" data-quantity={records[0]?.quantity}>{records[0]?.quantity}</span> in stock
+        <span className="qty" data-quantity={quantity}>
+          {quantity === undefined ? '' : cardTexts.quantity(quantity)}
+        </span>{' '}
+        {cardTexts.inStock}
       </p>
     );
   }
@@ -54,10 +59,32 @@ function Quantities({ records, currentWarehouse }: { records: StockRecord[]; cur
     <ul className="qty-list">
       {perWarehouse.map((r) => (
         <li key={r.warehouse_name} data-warehouse={r.warehouse_name} className={r.warehouse_name === currentWarehouse ? 'current' : undefined}>
-          <span className="qty">{r.quantity}</span>
+          <span className="qty" data-quantity={r.quantity}>
+            {cardTexts.quantity(r.quantity)}
+          </span>
           <span className="wh">{r.warehouse_name}</span>
         </li>
       ))}
     </ul>
+  );
+}
+
+/** The pack-level data of a GS1 scan; nothing for what the scan did not carry. */
+export function Gs1Details({ data }: { data: Gs1Data }) {
+  const rows: [string, string, string][] = [];
+  if (data.batch !== undefined) rows.push(['batch', cardTexts.batch, data.batch]);
+  if (data.expiry !== undefined) rows.push(['expiry', cardTexts.expiry, cardTexts.expiryDate(data.expiry)]);
+  if (data.serial !== undefined) rows.push(['serial', cardTexts.serial, data.serial]);
+  if (data.count !== undefined) rows.push(['count', cardTexts.countInScan, cardTexts.quantity(data.count)]);
+  if (rows.length === 0) return null;
+  return (
+    <dl className="gs1" data-testid="gs1-details">
+      {rows.map(([key, label, value]) => (
+        <div key={key} data-gs1={key}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }

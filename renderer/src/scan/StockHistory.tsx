@@ -1,9 +1,13 @@
-// The stock history of one barcode, newest first, loaded when opened; "Older" pages back with the cursor.
+// The stock history of one barcode, newest first, loaded when opened; "Older changes" pages back with
+// the cursor. Times in the browser's locale. One line per change (when · where · old → new · by), so
+// it fits a narrow card without a table to scroll.
 import { useState } from 'react';
 import type { HistoryEntry } from '../../../shared/index.ts';
 import { useSession } from '../api/session-context.tsx';
+import { formatDateTime, formatNumber } from '../common/format.ts';
+import { historyTexts } from '../common/texts.ts';
 
-export function StockHistory({ barcode }: { barcode: string }) {
+export function StockHistory({ barcode, open }: { barcode: string; open?: boolean }) {
   const { client } = useSession();
   const [entries, setEntries] = useState<HistoryEntry[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
@@ -21,42 +25,32 @@ export function StockHistory({ barcode }: { barcode: string }) {
   };
 
   return (
-    <details className="stock-history" data-testid="stock-history" onToggle={(e) => (e.currentTarget.open ? load() : undefined)}>
-      <summary>History</summary>
-      {error ? <p className="st-error">{error}</p> : null}
+    <details className="stock-history" data-testid="stock-history" open={open} onToggle={(e) => (e.currentTarget.open ? load() : undefined)}>
+      <summary>{historyTexts.summary}</summary>
+      {error ? <p className="error-text">{error}</p> : null}
       {entries === null ? null : entries.length === 0 ? (
-        <p className="st-muted">No changes recorded.</p>
+        <p className="muted">{historyTexts.none}</p>
       ) : (
-        <table className="st-table">
-          <thead>
-            <tr>
-              <th>when</th>
-              <th>where</th>
-              <th>change</th>
-              <th>by</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((h) => (
-              <tr key={h.id} data-testid="history-entry" data-source={h.source}>
-                <td>{new Date(h.created_at).toLocaleString()}</td>
-                <td>{h.warehouse_name ?? ''}</td>
-                <td>
-                  {h.old_quantity ?? '–'} → <strong>{h.new_quantity}</strong>
-                </td>
-                <td>
-                  {h.source}
-                  {h.reference ? ` (${h.reference})` : ''}
-                  {h.reason ? `: ${h.reason}` : ''}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ul className="history-list">
+          {entries.map((h) => (
+            <li key={h.id} data-testid="history-entry" data-source={h.source}>
+              <span className="h-when">{formatDateTime(h.created_at)}</span>
+              {h.warehouse_name ? <span className="h-where">{h.warehouse_name}</span> : null}
+              <span className="h-change">
+                {h.old_quantity === null ? '–' : formatNumber(h.old_quantity)} → <strong>{formatNumber(h.new_quantity)}</strong>
+              </span>
+              <span className="h-by">
+                {historyTexts.sources[h.source] ?? h.source}
+                {h.reference ? ` (${h.reference})` : ''}
+                {h.reason ? `: ${h.reason}` : ''}
+              </span>
+            </li>
+          ))}
+        </ul>
       )}
       {cursor ? (
         <button type="button" onClick={() => load(cursor)}>
-          Older
+          {historyTexts.older}
         </button>
       ) : null}
     </details>

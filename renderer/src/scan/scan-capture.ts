@@ -1,7 +1,8 @@
 // Window-level capture of scans: one keydown listener in the capture phase feeds the scan detector,
-// whatever has focus, and reports each scan.
+// whatever has focus, and reports each scan. Keys that came before it listened (the page was still
+// loading) are taken from public/early-keys.js first.
 import { useEffect, useRef } from 'react';
-import { type ScanSettings, createScanDetector } from './scan-detector.ts';
+import { type KeyLike, type ScanSettings, createScanDetector } from './scan-detector.ts';
 
 function isTextField(element: Element | null): element is HTMLInputElement | HTMLTextAreaElement {
   if (element instanceof HTMLTextAreaElement) return true;
@@ -15,57 +16,143 @@ export function setFieldValue(field: HTMLInputElement | HTMLTextAreaElement, val
   field.dispatchEvent(new Event('input', { bubbles: true }));
 }
 
+/** What public/early-keys.js keeps while no capture listens. */
+interface EarlyKeys {
+  keys: KeyLike[];
+  listening: boolean;
+  /** When the page started listening: keys before it were lost. */
+  startedAt: number;
+}
+
+declare global {
+  interface Window {
+    barcodeInventoryEarlyKeys?: EarlyKeys;
+  }
+}
+
+/** Keys older than this when a capture starts are not part of a scan still coming in. */
+const EARLY_KEYS_MS = 3000;
+
+/** Input that looked like a scan, or was meant as one, but is not taken: the person is told why. */
+export type Refusal =
+  | { kind: 'control-character'; code: string }
+  /** A scan that began while the page was loading: its first characters may never have reached it. */
+  | { kind: 'cut-short'; code: string }
+  | { kind: 'slow'; length: number; gapMs: number; maxGapMs: number };
+
+export interface ScanHandlers {
+  onScan: (code: string) => void;
+  onRefused?: (refusal: Refusal) => void;
+  /** Sees every key first (used to unlock audio). */
+  onKey?: () => void;
+}
+
 interface Snapshot {
   field: HTMLInputElement | HTMLTextAreaElement;
   value: string;
 }
 
+function keyOf(event: KeyboardEvent): KeyLike {
+  return {
+    key: event.key,
+    code: event.code,
+    timeStamp: event.timeStamp,
+    shiftKey: event.shiftKey,
+    ctrlKey: event.ctrlKey,
+    altKey: event.altKey,
+    metaKey: event.metaKey,
+    altGraph: event.getModifierState('AltGraph'),
+  };
+}
+
 /**
  * Calls `onScan(code)` for every scan, in the order scanned. A scan's suffix key is swallowed here,
  * before any button or form sees it; characters of a scan that landed in a focused text field are
- * taken back out of it. `onKey` sees every key first (used to unlock audio). The listener stays the
- * same while settings change; the latest callbacks are used.
+ * taken back out of it. While `enabled` is false (the scanner test listens itself) keys pass
+ * untouched. The listener stays the same while settings change; the latest handlers are used.
  */
-export function useScanCapture(settings: ScanSettings, onScan: (code: string) => void, onKey?: () => void): void {
-  const onScanRef = useRef(onScan);
-  const onKeyRef = useRef(onKey);
-  onScanRef.current = onScan;
-  onKeyRef.current = onKey;
+export function useScanCapture(settings: ScanSettings, handlers: ScanHandlers, enabled = true): void {
+  const handlersRef = useRef(handlers);
+  handlersRef.current = handlers;
+  const enabledRef = useRef(enabled);
+  enabledRef.current = enabled;
 
   useEffect(() => {
     const detector = createScanDetector(settings);
     let snapshot: Snapshot | null = null;
+    const early = window.barcodeInventoryEarlyKeys;
+    // The burst in progress: when it began, its last key, its longest pause between keys.
+    let burst = { start: 0, last: 0, gap: 0 };
+    const track = (verdict: ReturnType<typeof detector.feed>, timeStamp: number) => {
+      if (verdict.kind !== 'char') return;
+      burst = verdict.startsBurst ? { start: timeStamp, last: timeStamp, gap: 0 } : { ...burst, last: timeStamp, gap: Math.max(burst.gap, timeStamp - burst.last) };
+    };
+    /**
+     * Whether a key of this scan may have come before the page listened at all (and is lost): its
+     * first key came within one of its own pauses (a scanner types evenly) after the page started.
+     */
+    const cutShort = (endTime: number) => {
+      if (!early) return false;
+      const pause = Math.max(burst.gap, endTime - burst.last);
+      return burst.start - early.startedAt <= Math.min(settings.maxGapMs, 2 * pause + 5);
+    };
+
+    const report = (verdict: ReturnType<typeof detector.feed>, timeStamp: number) => {
+      if (verdict.kind === 'scan' && cutShort(timeStamp)) handlersRef.current.onRefused?.({ kind: 'cut-short', code: verdict.code });
+      else if (verdict.kind === 'scan') handlersRef.current.onScan(verdict.code);
+      else if (verdict.kind === 'refused') handlersRef.current.onRefused?.({ kind: 'control-character', code: verdict.code });
+      else if (verdict.kind === 'other' && verdict.slow) handlersRef.current.onRefused?.({ kind: 'slow', ...verdict.slow, maxGapMs: settings.maxGapMs });
+    };
 
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.isComposing) return;
-      onKeyRef.current?.();
+      if (event.isComposing || !enabledRef.current) return;
+      handlersRef.current.onKey?.();
       const focused = document.activeElement;
-      const verdict = detector.feed(event);
+      const inTextField = isTextField(focused);
+      const verdict = detector.feed(keyOf(event), { inTextField });
+      track(verdict, event.timeStamp);
       if (verdict.kind === 'char') {
-        if (verdict.startsBurst) snapshot = isTextField(focused) ? { field: focused, value: focused.value } : null;
+        if (verdict.startsBurst) snapshot = inTextField ? { field: focused, value: focused.value } : null;
         // Outside text fields a character does nothing useful, but Space would press a focused button.
-        if (!isTextField(focused) && !(verdict.startsBurst && event.key === ' ')) event.preventDefault();
+        if (!inTextField && !(verdict.startsBurst && event.key === ' ')) event.preventDefault();
         return;
       }
-      if (verdict.kind === 'scan') {
+      if (verdict.kind === 'scan' || verdict.kind === 'refused') {
         event.preventDefault();
         event.stopImmediatePropagation();
         if (snapshot && snapshot.field.isConnected && snapshot.field.value !== snapshot.value) {
           setFieldValue(snapshot.field, snapshot.value);
         }
         snapshot = null;
-        onScanRef.current(verdict.code);
+        report(verdict, event.timeStamp);
         return;
       }
-      if (verdict.kind === 'other') snapshot = null;
+      if (verdict.kind === 'other') {
+        snapshot = null;
+        report(verdict, event.timeStamp);
+      }
     };
     const onBlur = () => detector.reset();
 
+    // Keys that arrived before this listener: a scan begun while the page loaded is completed by the
+    // keys still to come, so it is neither lost nor cut short.
+    if (early) {
+      early.listening = false;
+      const since = performance.now() - EARLY_KEYS_MS;
+      for (const key of early.keys.splice(0)) {
+        if (key.timeStamp < since) continue;
+        const verdict = detector.feed(key);
+        track(verdict, key.timeStamp);
+        // Only scans: what a person typed on the sign-in screen was for that screen.
+        if (verdict.kind === 'scan') report(verdict, key.timeStamp);
+      }
+    }
     window.addEventListener('keydown', onKeyDown, { capture: true });
     window.addEventListener('blur', onBlur);
     return () => {
       window.removeEventListener('keydown', onKeyDown, { capture: true });
       window.removeEventListener('blur', onBlur);
+      if (early) early.listening = true;
     };
   }, [settings]);
 }

@@ -1,12 +1,13 @@
 // Hands each scan to the one scanner mode that is shown: that mode claims the scans while it is
 // shown, and the screen's single scan capture delivers to whoever holds the claim.
 import { useLayoutEffect, useRef } from 'react';
+import type { Scan } from './scanned-code.ts';
 
-export type ScanHandler = (code: string) => void;
+export type ScanHandler = (scan: Scan) => void;
 
 export interface ScanRouter {
   /** Gives a scan to the mode holding the claim; with none (between modes) the scan is dropped. */
-  deliver(code: string): void;
+  deliver(scan: Scan): void;
   /** Makes `handler` the receiver of every scan until the returned release is called. */
   claim(handler: ScanHandler): () => void;
 }
@@ -14,7 +15,7 @@ export interface ScanRouter {
 export function createScanRouter(): ScanRouter {
   let current: ScanHandler | null = null;
   return {
-    deliver: (code) => current?.(code),
+    deliver: (scan) => current?.(scan),
     claim(handler) {
       current = handler;
       return () => {
@@ -33,5 +34,5 @@ export function createScanRouter(): ScanRouter {
 export function useScans(router: ScanRouter, onScan: ScanHandler): void {
   const latest = useRef(onScan);
   latest.current = onScan;
-  useLayoutEffect(() => router.claim((code) => latest.current(code)), [router]);
+  useLayoutEffect(() => router.claim((scan) => latest.current(scan)), [router]);
 }

@@ -1,122 +1,188 @@
 // Set stock mode: scan the item whose stock was counted, type the new quantity, Enter; each save (or
-// refusal) is listed newest first.
-import { type FormEvent, useCallback, useRef, useState } from 'react';
+// refusal) is listed newest first. A quantity typed but not confirmed is never dropped: the next scan
+// saves it first (or, if it is not a number, keeps it and says so), and it survives a reload.
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { checkUpdateRow } from '../../../shared/index.ts';
 import type { RowInput } from '../api/api-client.ts';
 import { useSession } from '../api/session-context.tsx';
-import { type BarcodeInfo, describe, lookUpBarcodes, quantityIn } from '../scan/barcode-lookup.ts';
+import { friendlyErrors, scanTexts, setTexts } from '../common/texts.ts';
+import { type BarcodeInfo, describe, lookUpScans, quantityIn } from '../scan/barcode-lookup.ts';
+import { type Scan, plainScan } from '../scan/scanned-code.ts';
 import { useScans } from '../scan/scan-router.ts';
-import { MAX_KEPT, type ModeProps, type SendingProps } from '../scan/scanner-mode.ts';
+import { MAX_KEPT, type ModeProps } from '../scan/scanner-mode.ts';
 import { type CardEntry, StockCard, cardStateOf } from '../scan/StockCard.tsx';
+import { loadSetDraft, saveSetDraft } from './set-draft.ts';
 
 interface SetOutcome {
   id: number;
   barcode: string;
   name: string;
-  quantity: string;
   warehouse: string | null;
   ok: boolean;
   text: string;
 }
 
-function errorText(errors: Record<string, string>): string {
-  return Object.values(errors).join(' ');
-}
-
-export function SetStockMode({ warehouse, status, scans, sending, setSending }: ModeProps & SendingProps) {
+export function SetStockMode({ warehouse, status, scans }: ModeProps) {
   const { client, account } = useSession();
   const withWarehouses = account.warehouses_enabled;
   const { show, feedback, failed } = status;
   const [target, setTarget] = useState<CardEntry | null>(null);
-  const [quantity, setQuantity] = useState('');
+  const [quantity, setQuantityState] = useState('');
   const [outcomes, setOutcomes] = useState<SetOutcome[]>([]);
+  const [sending, setSending] = useState(false);
   const nextId = useRef(1);
   const quantityField = useRef<HTMLInputElement>(null);
+  // Scans can come faster than React renders: the latest target and typed text are kept in refs too.
+  const targetRef = useRef<CardEntry | null>(null);
+  const quantityRef = useRef('');
+
+  const setQuantity = useCallback(
+    (text: string) => {
+      quantityRef.current = text;
+      setQuantityState(text);
+      const t = targetRef.current;
+      saveSetDraft(account.account, t ? { barcode: t.info?.barcode ?? t.barcode, quantity: text } : null);
+    },
+    [account.account],
+  );
+
+  const changeTarget = (change: (t: CardEntry | null) => CardEntry | null) => {
+    targetRef.current = change(targetRef.current);
+    setTarget(targetRef.current);
+  };
+
+  /** Saves `typed` as the quantity of `entry` in the current warehouse; records the outcome. */
+  const save = useCallback(
+    (entry: CardEntry, typed: string, note?: string): Promise<boolean> => {
+      if (withWarehouses && warehouse === null) {
+        feedback('error', setTexts.chooseWarehouse);
+        return Promise.resolve(false);
+      }
+      const barcode = entry.info?.barcode ?? entry.barcode;
+      const row: RowInput = { barcode, quantity: typed.trim(), ...(warehouse !== null ? { warehouse_name: warehouse } : {}) };
+      const name = entry.info ? describe(entry.info) : barcode;
+      const before = entry.info ? quantityIn(entry.info.records, warehouse) : undefined;
+      const record = (ok: boolean, text: string) =>
+        setOutcomes((prev) => [{ id: nextId.current++, barcode, name, warehouse, ok, text: note ? `${text} (${note})` : text }, ...prev].slice(0, MAX_KEPT));
+      setSending(true);
+      return client
+        .updateStock([row], withWarehouses)
+        .then(
+          ([outcome]) => {
+            if (outcome!.ok) {
+              record(true, setTexts.savedRow(outcome!.quantity, before));
+              changeTarget((t) => (t?.id === entry.id && t.info ? { ...t, info: withQuantity(t.info, warehouse, outcome!.quantity) } : t));
+              feedback('ok', setTexts.saved(name, outcome!.quantity, warehouse));
+              return true;
+            }
+            const text = friendlyErrors(outcome!.errors);
+            record(false, text);
+            feedback('error', `${name}: ${text}`);
+            return false;
+          },
+          (error: unknown) => {
+            failed(error);
+            return false;
+          },
+        )
+        .finally(() => setSending(false));
+    },
+    [client, warehouse, withWarehouses, feedback, failed],
+  );
 
   const pick = useCallback(
-    (barcode: string) => {
+    (scan: Scan, restoredQuantity?: string) => {
+      // A quantity typed for the item on screen but not confirmed with Enter: save it first, or
+      // keep it (and the item) when it cannot be saved, rather than drop it.
+      const current = targetRef.current;
+      const typed = quantityRef.current.trim();
+      if (current && current.state === 'found' && typed !== '' && restoredQuantity === undefined) {
+        const check = checkUpdateRow({ barcode: current.info!.barcode, quantity: typed, ...(warehouse !== null ? { warehouse_name: warehouse } : {}) }, withWarehouses);
+        if (!check.ok && check.errors.quantity) {
+          return feedback('error', setTexts.unconfirmedInvalid(describe(current.info!), typed, friendlyErrors({ quantity: check.errors.quantity })));
+        }
+        void save(current, typed, setTexts.savedOnScan);
+      }
       const id = nextId.current++;
-      setTarget({ id, barcode, state: 'loading' });
-      setQuantity('');
-      show({ tone: 'busy', text: `Looking up ${barcode}…` });
-      lookUpBarcodes(client, [barcode]).then(
+      changeTarget(() => ({ id, barcode: scan.text, state: 'loading' }));
+      setQuantity(restoredQuantity ?? '');
+      show({ tone: 'busy', text: scanTexts.lookingUp(scan.text) });
+      lookUpScans(client, [scan]).then(
         ([info]) => {
           const state = cardStateOf(info!);
-          setTarget((t) => (t?.id === id ? { ...t, state, info: info! } : t));
-          if (state === 'unknown') feedback('error', `Unknown barcode: ${barcode}`);
-          else {
-            show({ tone: 'idle', text: `${describe(info!)}: type the new quantity, then Enter` });
-            quantityField.current?.focus();
-          }
+          changeTarget((t) => (t?.id === id ? { ...t, state, info: info! } : t));
+          if (targetRef.current?.id === id) setQuantity(quantityRef.current); // remembers the catalogue's barcode
+          if (state === 'unknown') return feedback('error', setTexts.unknownTarget);
+          const name = describe(info!);
+          // A GS1 count (30)/(37) is what was counted: it fills the field, the person confirms it.
+          if (info!.gs1?.count !== undefined && restoredQuantity === undefined) {
+            setQuantity(String(info!.gs1.count));
+            show({ tone: 'idle', text: setTexts.countFromScan(name, info!.gs1.count) });
+          } else show({ tone: 'idle', text: setTexts.typeNow(name) });
         },
         (error: unknown) => {
-          setTarget((t) => (t?.id === id ? { ...t, state: 'error', message: (error as Error).message } : t));
+          changeTarget((t) => (t?.id === id ? { ...t, state: 'error', message: (error as Error).message } : t));
           failed(error);
         },
       );
     },
-    [client, show, feedback, failed],
+    [client, warehouse, withWarehouses, show, feedback, failed, save, setQuantity],
   );
 
   useScans(scans, pick);
 
+  // The item and the typed quantity of before a reload come back.
+  const restored = useRef(false);
+  useEffect(() => {
+    if (restored.current) return;
+    restored.current = true;
+    const draft = loadSetDraft(account.account);
+    if (draft) pick(plainScan(draft.barcode), draft.quantity);
+  }, [account.account, pick]);
+
+  // A found item, or coming back to Set stock with one on screen: the quantity field is ready for
+  // typing (the field is enabled by the render that shows the item, so this runs after it).
+  const targetId = target?.id;
+  const targetState = target?.state;
+  useEffect(() => {
+    if (targetState === 'found') quantityField.current?.focus();
+  }, [targetId, targetState]);
+
   const submitQuantity = (event: FormEvent) => {
     event.preventDefault();
-    if (!target || sending) return;
-    if (withWarehouses && warehouse === null) return feedback('error', 'Choose a warehouse first (top bar)');
-    const row: RowInput = { barcode: target.barcode, quantity: quantity.trim(), ...(warehouse !== null ? { warehouse_name: warehouse } : {}) };
-    const name = target.info ? describe(target.info) : target.barcode;
-    const before = target.info ? quantityIn(target.info.records, warehouse) : undefined;
-    setSending(true);
-    client
-      .updateStock([row], withWarehouses)
-      .then(([outcome]) => {
-        const id = nextId.current++;
-        if (outcome!.ok) {
-          const text = `Saved: ${outcome!.quantity}${before !== undefined ? ` (was ${before})` : ''}`;
-          setOutcomes((prev) => [{ id, barcode: row.barcode, name, quantity: row.quantity, warehouse, ok: true, text }, ...prev].slice(0, MAX_KEPT));
-          setTarget((t) => (t && t.info ? { ...t, info: withQuantity(t.info, warehouse, outcome!.quantity) } : t));
-          setQuantity('');
-          quantityField.current?.blur();
-          feedback('ok', `${name}: ${outcome!.quantity}${warehouse ? ` in ${warehouse}` : ''} saved`);
-        } else {
-          const text = errorText(outcome!.errors);
-          setOutcomes((prev) => [{ id, barcode: row.barcode, name, quantity: row.quantity, warehouse, ok: false, text }, ...prev].slice(0, MAX_KEPT));
-          feedback('error', text);
-        }
-      }, failed)
-      .finally(() => setSending(false));
+    const entry = targetRef.current;
+    if (!entry || entry.state !== 'found' || sending) return;
+    const typed = quantityRef.current;
+    void save(entry, typed).then((ok) => {
+      if (!ok || targetRef.current?.id !== entry.id) return;
+      setQuantity('');
+      quantityField.current?.blur();
+    });
   };
 
+  const found = target?.state === 'found';
   return (
-    <section className="panel" aria-label="Set stock">
+    <section className="panel" aria-label={setTexts.panel}>
       <div className="set-row">
-        <div className="set-target">
-          {target ? (
-            <StockCard barcode={target.barcode} state={target.state} info={target.info} message={target.message} currentWarehouse={warehouse} />
-          ) : (
-            <p className="placeholder">Scan the item whose stock you counted.</p>
-          )}
-        </div>
         <form onSubmit={submitQuantity} className="quantity-form">
-          <label htmlFor="quantity">
-            New quantity{warehouse ? ` in ${warehouse}` : ''}
-          </label>
+          <label htmlFor="quantity">{setTexts.quantityLabel(warehouse)}</label>
           <input
             id="quantity"
             ref={quantityField}
             type="text"
             inputMode="numeric"
             autoComplete="off"
-            disabled={!target}
+            disabled={!found}
             value={quantity}
             onChange={(e) => setQuantity(e.target.value)}
           />
-          <button type="submit" disabled={!target || sending}>
-            Save
+          <button type="submit" className="primary" disabled={!found || sending}>
+            {setTexts.save}
           </button>
         </form>
+        <div className="set-target">{target ? <StockCard entry={target} currentWarehouse={warehouse} /> : <p className="placeholder">{setTexts.placeholder}</p>}</div>
       </div>
-      <ul className="outcomes" data-testid="outcomes">
+      <ul className="outcomes" data-testid="outcomes" aria-label={setTexts.results}>
         {outcomes.map((o) => (
           <li key={o.id} className={o.ok ? 'ok' : 'error'} data-barcode={o.barcode} data-state={o.ok ? 'saved' : 'rejected'}>
             <span className="o-name">{o.name}</span>

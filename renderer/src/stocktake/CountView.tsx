@@ -1,26 +1,32 @@
-// Scan to count: every scan adds one to its line (a typed amount with the form), and waits in a stored
-// queue until the server has it. Other terminals' lines appear as they count; undo and edits fix counts.
+// Scan to count: every scan adds one to its line (a GS1 scan its count, the form a typed amount), and
+// waits in a stored queue until the server has it. Other terminals' lines appear as they count; undo
+// and edits fix counts; unknown barcodes are listed apart until someone decides about them.
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import type { Stocktake, StocktakeLine } from '../../../shared/index.ts';
 import { ApiError } from '../api/request-json.ts';
 import { useSession } from '../api/session-context.tsx';
+import { formatDate, formatNumber } from '../common/format.ts';
+import { cardTexts, scanTexts, stocktakeTexts as texts } from '../common/texts.ts';
 import { playError, playSuccess, warmUpAudio } from '../scan/feedback-sounds.ts';
 import { useScanCapture } from '../scan/scan-capture.ts';
-import { loadSettings } from '../settings/ui-settings.ts';
-import { type QueuedScan, loadQueue, newScanId, saveQueue, terminalName } from './scan-queue.ts';
+import { type Scan, plainScan, readScan, visibleText } from '../scan/scanned-code.ts';
+import type { Banner, Tone } from '../scan/scanner-mode.ts';
 import { StockHistory } from '../scan/StockHistory.tsx';
+import { loadSettings, separatorsOf } from '../settings/ui-settings.ts';
+import { type QueuedScan, loadQueue, newScanId, saveQueue, terminalName } from './scan-queue.ts';
+import type { OnFailure } from './StocktakeScreen.tsx';
 import { go, stocktakeHref } from './stocktake-route.ts';
 
 const RETRY_MS = 1000;
 const REFRESH_MS = 2000;
 
-export function CountView({ id, onFailure }: { id: number; onFailure: (error: unknown) => void }) {
+export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure }) {
   const { client } = useSession();
   const [settings] = useState(loadSettings);
   const [session, setSession] = useState<Stocktake | null>(null);
   const [lines, setLines] = useState<StocktakeLine[]>([]);
   const [pending, setPending] = useState<QueuedScan[]>(() => loadQueue(id));
-  const [banner, setBanner] = useState<{ tone: 'ok' | 'error' | 'idle'; text: string }>({ tone: 'idle', text: 'Ready: scan to count' });
+  const [banner, setBanner] = useState<Banner>({ tone: 'idle', text: texts.ready });
   const [offline, setOffline] = useState(false);
   const [barcode, setBarcode] = useState('');
   const [amount, setAmount] = useState('1');
@@ -34,9 +40,9 @@ export function CountView({ id, onFailure }: { id: number; onFailure: (error: un
   offlineRef.current = offline;
 
   const feedback = useCallback(
-    (tone: 'ok' | 'error', text: string) => {
+    (tone: Tone, text: string) => {
       setBanner({ tone, text });
-      if (settings.sound) (tone === 'ok' ? playSuccess : playError)();
+      if (settings.sound && tone !== 'idle' && tone !== 'busy') (tone === 'ok' ? playSuccess : playError)();
     },
     [settings.sound],
   );
@@ -68,23 +74,38 @@ export function CountView({ id, onFailure }: { id: number; onFailure: (error: un
     [id],
   );
 
+  /** A GS1 scan's barcode: the first form of its GTIN the catalogue has, fixed in the queue before sending. */
+  const resolve = useCallback(
+    async (scan: QueuedScan): Promise<QueuedScan> => {
+      if (!scan.candidates || scan.candidates.length < 2) return scan;
+      const { results } = await client.readStock(scan.candidates);
+      const found = scan.candidates.find((b) => results.some((r) => r.barcode === b));
+      const record = results.find((r) => r.barcode === found);
+      const resolved: QueuedScan = { scan_id: scan.scan_id, barcode: record?.matched_barcode ?? found ?? scan.barcode, amount: scan.amount };
+      setQueue(queue.current.map((s) => (s.scan_id === scan.scan_id ? resolved : s)));
+      return resolved;
+    },
+    [client, setQueue],
+  );
+
   /** Sends queued scans one at a time, in order; on no answer, tries again shortly. */
   const flush = useCallback(async () => {
     if (flushing.current) return;
     flushing.current = true;
     try {
       while (queue.current.length > 0) {
-        const next = queue.current[0]!;
+        let next = queue.current[0]!;
         try {
-          const result = await client.stocktake.scan(id, { ...next, terminal: terminal.current });
+          next = await resolve(next);
+          const result = await client.stocktake.scan(id, { scan_id: next.scan_id, barcode: next.barcode, amount: next.amount, terminal: terminal.current });
           mergeLine(result.line);
           setOffline(false);
           // The sound says what the server made of the scan: counted, or queued as unknown.
-          if (result.line.known) feedback('ok', `${result.line.name ?? next.barcode}: ${result.line.counted}`);
-          else feedback('error', `Unknown barcode ${next.barcode}: kept in the unknown queue (${result.line.counted})`);
+          if (result.line.known) feedback('ok', texts.counting(result.line.name ?? next.barcode, result.line.counted));
+          else feedback('error', texts.unknownScan(next.barcode, result.line.counted));
         } catch (error) {
           if (error instanceof ApiError && (error.status === 0 || error.status >= 500)) {
-            if (!offlineRef.current) feedback('error', 'The server cannot be reached: scans are kept on this device.');
+            if (!offlineRef.current) feedback('error', texts.offlineNow);
             setOffline(true);
             clearTimeout(retry.current);
             retry.current = setTimeout(() => void flush(), RETRY_MS);
@@ -98,7 +119,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: (error: un
     } finally {
       flushing.current = false;
     }
-  }, [client, id, mergeLine, feedback, onFailure, setQueue]);
+  }, [client, id, mergeLine, feedback, onFailure, setQueue, resolve]);
 
   useEffect(() => {
     refresh();
@@ -113,21 +134,40 @@ export function CountView({ id, onFailure }: { id: number; onFailure: (error: un
   }, [refresh, flush]);
 
   const count = useCallback(
-    (code: string, howMany = 1) => {
-      setQueue([...queue.current, { scan_id: newScanId(), barcode: code, amount: howMany }]);
-      setBanner({ tone: 'idle', text: `${code}: +${howMany}` }); // the server's answer follows at once
+    (scan: Scan, typed?: number) => {
+      const howMany = typed ?? scan.gs1?.count ?? 1;
+      const queued: QueuedScan = { scan_id: newScanId(), barcode: scan.barcodes[0]!, amount: howMany };
+      if (scan.barcodes.length > 1) queued.candidates = scan.barcodes;
+      setQueue([...queue.current, queued]);
+      const details: string[] = [];
+      if (scan.gs1?.batch !== undefined) details.push(`${cardTexts.batch} ${scan.gs1.batch}`);
+      if (scan.gs1?.expiry !== undefined) details.push(`${cardTexts.expiry} ${formatDate(scan.gs1.expiry)}`);
+      setBanner({ tone: 'busy', text: texts.plus(visibleText(scan.text), howMany) + texts.gs1Details(details) }); // the server's answer follows at once
       void flush();
     },
     [setQueue, flush],
   );
 
-  useScanCapture(settings.scan, count, warmUpAudio);
+  useScanCapture(settings.scan, {
+    onScan: (text) => {
+      const reading = readScan(text, separatorsOf(settings));
+      if (reading.ok) return count(reading.scan);
+      if (reading.problem.kind === 'gs1') feedback('error', scanTexts.gs1(reading.problem.error, reading.problem.ai, visibleText(reading.text)));
+      else feedback('error', scanTexts.controlCharacter(visibleText(reading.text)));
+    },
+    onRefused: (refusal) => {
+      if (refusal.kind === 'control-character') feedback('error', scanTexts.controlCharacter(visibleText(refusal.code)));
+      else if (refusal.kind === 'cut-short') feedback('error', scanTexts.cutShort(visibleText(refusal.code)));
+      else feedback('warn', scanTexts.slow(refusal.length, refusal.gapMs, refusal.maxGapMs));
+    },
+    onKey: warmUpAudio,
+  });
 
   const submitManual = (event: FormEvent) => {
     event.preventDefault();
     const n = Number(amount);
-    if (barcode === '' || !Number.isInteger(n) || n < 1) return feedback('error', 'Give a barcode and a whole amount of at least 1.');
-    count(barcode, n);
+    if (barcode === '' || !Number.isInteger(n) || n < 1) return feedback('error', texts.manualInvalid);
+    count(plainScan(barcode), n);
     setBarcode('');
     setAmount('1');
   };
@@ -137,11 +177,11 @@ export function CountView({ id, onFailure }: { id: number; onFailure: (error: un
     if (queue.current.length > 0) {
       const last = queue.current.at(-1)!;
       setQueue(queue.current.slice(0, -1));
-      return feedback('ok', `Undone: ${last.barcode} -${last.amount}`);
+      return feedback('ok', texts.undone(last.barcode, last.amount));
     }
     client.stocktake.undo(id, terminal.current).then(
       (result) => {
-        feedback('ok', `Undone: ${result.undone.barcode} -${result.undone.amount}`);
+        feedback('ok', texts.undone(result.undone.barcode, result.undone.amount));
         refresh();
       },
       (e: unknown) => feedback('error', (e as Error).message),
@@ -152,132 +192,168 @@ export function CountView({ id, onFailure }: { id: number; onFailure: (error: un
     event.preventDefault();
     if (!editing) return;
     const n = Number(editing.value);
-    if (!Number.isInteger(n) || n < 0) return feedback('error', 'A count is a whole number of at least 0.');
+    if (editing.value.trim() === '' || !Number.isInteger(n) || n < 0) return feedback('error', texts.countInvalid);
     client.stocktake.setCount(id, editing.line, n).then(
       (line) => {
         mergeLine(line);
         setEditing(null);
-        feedback('ok', `${line.barcode}: count set to ${line.counted}`);
+        feedback('ok', texts.countSet(line.barcode, line.counted));
       },
       (e: unknown) => feedback('error', (e as Error).message),
     );
   };
 
-  const resolve = (line: StocktakeLine, resolution: 'ignored' | 'kept') =>
+  const resolveUnknown = (line: StocktakeLine, resolution: 'ignored' | 'kept') =>
     client.stocktake.resolve(id, line.id, resolution).then(mergeLine, (e: unknown) => feedback('error', (e as Error).message));
 
   const pendingBy = new Map<string, number>();
   for (const scan of pending) pendingBy.set(scan.barcode, (pendingBy.get(scan.barcode) ?? 0) + scan.amount);
   const known = lines.filter((l) => l.known);
   const unknown = lines.filter((l) => !l.known);
+  const unresolved = unknown.filter((l) => l.resolution === 'pending').length;
   const readOnly = session !== null && session.status !== 'open';
 
   return (
-    <main className="st-main" data-testid="count-view" data-stocktake={id}>
-      <h2>
-        {session?.name ?? 'Stocktake'} {session?.warehouse_name ? <span className="st-muted">in {session.warehouse_name}</span> : null}
-        {session?.blind ? <span className="st-badge">blind</span> : null}
+    <section className="count-view" data-testid="count-view" data-stocktake={id} aria-labelledby="count-title">
+      <h2 id="count-title" className="view-title">
+        <span>{session?.name ?? texts.title}</span>
+        {session?.warehouse_name ? <span className="muted">{texts.inWarehouse(session.warehouse_name)}</span> : null}
+        {session?.blind ? <span className="badge">{texts.blindBadge}</span> : null}
       </h2>
-      <p className={`banner banner-${banner.tone}`} data-testid="count-banner">
+      <div className={`banner banner-${banner.tone}`} role="status" aria-live="polite" data-testid="count-banner" data-tone={banner.tone}>
         {banner.text}
-      </p>
+      </div>
       {readOnly ? (
-        <p className="st-error">
-          This stocktake is {session?.status}: counting is closed. <a href={stocktakeHref({ view: 'review', id })}>See the review</a>.
+        <p className="notice notice-error">
+          {texts.closed(texts.status[session.status] ?? session.status)} <a href={stocktakeHref({ view: 'review', id })}>{texts.seeReview}</a>
         </p>
       ) : null}
-      <p className={offline ? 'st-error' : 'st-muted'} data-testid="pending" data-pending={pending.length}>
-        {offline ? 'The server cannot be reached: scans are kept on this device and sent when it is back. ' : ''}
-        {pending.length > 0 ? `${pending.length} scan(s) waiting to be sent.` : 'All scans are saved on the server.'}
+      <p className={offline ? 'notice notice-error' : 'muted'} data-testid="pending" data-pending={pending.length}>
+        {offline ? `${texts.offline} ` : ''}
+        {pending.length > 0 ? texts.waiting(pending.length) : texts.allSaved}
       </p>
-      <form className="st-inline" onSubmit={submitManual}>
+      <form className="inline-form" onSubmit={submitManual}>
         <label>
-          Barcode <input value={barcode} onChange={(e) => setBarcode(e.target.value)} data-testid="manual-barcode" />
+          {texts.barcode}
+          <input value={barcode} onChange={(e) => setBarcode(e.target.value)} data-testid="manual-barcode" autoComplete="off" spellCheck={false} />
         </label>
-        <label>
-          Amount <input value={amount} onChange={(e) => setAmount(e.target.value)} inputMode="numeric" size={5} data-testid="manual-amount" />
+        <label className="narrow">
+          {texts.amount}
+          <input value={amount} onChange={(e) => setAmount(e.target.value)} inputMode="numeric" data-testid="manual-amount" />
         </label>
-        <button type="submit">Add</button>
-        <button type="button" onClick={undo} data-testid="undo">
-          Undo my last scan
-        </button>
-        <button type="button" onClick={() => go({ view: 'review', id })} data-testid="review-button">
-          Review…
-        </button>
+        <button type="submit">{texts.add}</button>
       </form>
+      <div className="button-row">
+        <button type="button" onClick={undo} data-testid="undo">
+          {texts.undo}
+        </button>
+        <button type="button" className="primary" onClick={() => go({ view: 'review', id })} data-testid="review-button">
+          {texts.toReview}
+        </button>
+      </div>
 
-      <h3>Counted ({known.length})</h3>
-      <table className="st-table" data-testid="lines">
-        <thead>
-          <tr>
-            <th>barcode</th>
-            <th>name</th>
-            <th>counted</th>
-            {session?.blind ? null : <th>book</th>}
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {known.map((line) => (
-            <tr key={line.id} data-testid="line" data-barcode={line.barcode} data-counted={line.counted}>
-              <td>
-                <code>{line.barcode}</code>
-              </td>
-              <td>{line.name}</td>
-              <td>
-                {editing?.line === line.id ? (
-                  <form onSubmit={saveEdit} className="st-inline">
-                    <input value={editing.value} onChange={(e) => setEditing({ line: line.id, value: e.target.value })} size={6} autoFocus data-testid="edit-count" />
-                    <button type="submit">Save</button>
-                  </form>
-                ) : (
-                  <strong>{line.counted}</strong>
-                )}
-                {pendingBy.get(line.barcode) ? <span className="st-muted"> +{pendingBy.get(line.barcode)} waiting</span> : null}
-              </td>
-              {session?.blind ? null : <td>{line.book_quantity ?? ''}</td>}
-              <td>
-                <button type="button" onClick={() => setEditing({ line: line.id, value: String(line.counted) })} disabled={readOnly}>
-                  Edit
-                </button>{' '}
-                <button type="button" onClick={() => setHistoryOf(historyOf === line.barcode ? null : line.barcode)}>
-                  History
-                </button>
-              </td>
+      <h3>{texts.counted(known.length)}</h3>
+      <div className="table-scroll">
+        <table className="table stack" data-testid="lines">
+          <thead>
+            <tr>
+              <th scope="col">{texts.columnsCount.name}</th>
+              <th scope="col" className="num">
+                {texts.columnsCount.counted}
+              </th>
+              {session?.blind ? null : (
+                <th scope="col" className="num">
+                  {texts.columnsCount.book}
+                </th>
+              )}
+              <th scope="col">{texts.columnsCount.actions}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-      {historyOf ? <StockHistory key={historyOf} barcode={historyOf} /> : null}
-
-      <h3>Unknown barcodes ({unknown.length})</h3>
-      {unknown.length === 0 ? (
-        <p className="st-muted">None.</p>
-      ) : (
-        <table className="st-table" data-testid="unknown-lines">
+          </thead>
           <tbody>
-            {unknown.map((line) => (
-              <tr key={line.id} data-testid="unknown-line" data-barcode={line.barcode} data-counted={line.counted} data-resolution={line.resolution}>
-                <td>
+            {known.map((line) => (
+              <tr key={line.id} data-testid="line" data-barcode={line.barcode} data-counted={line.counted}>
+                <td className="cell-item">
+                  <strong>{line.name}</strong>
                   <code>{line.barcode}</code>
                 </td>
-                <td>
-                  scanned <strong>{line.counted}</strong>
+                <td className="num" data-label={texts.columnsCount.counted}>
+                  {editing?.line === line.id ? (
+                    <form onSubmit={saveEdit} className="inline-form compact">
+                      <input
+                        value={editing.value}
+                        onChange={(e) => setEditing({ line: line.id, value: e.target.value })}
+                        inputMode="numeric"
+                        aria-label={texts.editCount(line.barcode)}
+                        autoFocus
+                        data-testid="edit-count"
+                      />
+                      <button type="submit">{texts.save}</button>
+                    </form>
+                  ) : (
+                    <strong>{formatNumber(line.counted)}</strong>
+                  )}
+                  {pendingBy.get(line.barcode) ? <span className="muted"> {texts.waitingFor(pendingBy.get(line.barcode)!)}</span> : null}
                 </td>
-                <td>{line.resolution}</td>
-                <td>
-                  <button type="button" onClick={() => void resolve(line, 'ignored')} disabled={readOnly}>
-                    Ignore
-                  </button>{' '}
-                  <button type="button" onClick={() => void resolve(line, 'kept')} disabled={readOnly}>
-                    Keep for export
+                {session?.blind ? null : (
+                  <td className="num" data-label={texts.columnsCount.book}>
+                    {line.book_quantity === undefined ? '' : formatNumber(line.book_quantity)}
+                  </td>
+                )}
+                <td className="actions">
+                  <button type="button" onClick={() => setEditing({ line: line.id, value: String(line.counted) })} disabled={readOnly} aria-label={texts.editOf(line.barcode)}>
+                    {texts.edit}
+                  </button>
+                  <button type="button" onClick={() => setHistoryOf(historyOf === line.barcode ? null : line.barcode)} aria-label={texts.historyOf(line.barcode)} aria-expanded={historyOf === line.barcode}>
+                    {texts.history}
                   </button>
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
+      </div>
+      {historyOf ? <StockHistory key={historyOf} barcode={historyOf} open /> : null}
+
+      <h3 data-testid="unknown-heading">{texts.unknownHeading(unknown.length, unresolved)}</h3>
+      {unknown.length === 0 ? (
+        <p className="muted">{texts.noneUnknown}</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="table stack" data-testid="unknown-lines">
+            <thead>
+              <tr>
+                <th scope="col">{texts.columnsCount.barcode}</th>
+                <th scope="col" className="num">
+                  {texts.columnsCount.scanned}
+                </th>
+                <th scope="col">{texts.columnsCount.resolution}</th>
+                <th scope="col">{texts.columnsCount.actions}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {unknown.map((line) => (
+                <tr key={line.id} data-testid="unknown-line" data-barcode={line.barcode} data-counted={line.counted} data-resolution={line.resolution}>
+                  <td className="cell-item">
+                    <code>{line.barcode}</code>
+                  </td>
+                  <td className="num" data-label={texts.columnsCount.scanned}>
+                    <strong>{formatNumber(line.counted)}</strong>
+                  </td>
+                  <td data-label={texts.columnsCount.resolution}>{texts.resolution[line.resolution ?? 'pending']}</td>
+                  <td className="actions">
+                    <button type="button" onClick={() => void resolveUnknown(line, 'ignored')} disabled={readOnly}>
+                      {texts.ignore}
+                    </button>
+                    <button type="button" onClick={() => void resolveUnknown(line, 'kept')} disabled={readOnly}>
+                      {texts.keep}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
-    </main>
+    </section>
   );
 }

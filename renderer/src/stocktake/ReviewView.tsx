@@ -1,24 +1,26 @@
-// Review and commit: book vs counted per line, what was expected but not scanned, the unknown
-// barcodes; then the confirmed commit, after which the session is read-only and shows what was applied.
+// Review and commit: on the books vs counted per item, what was expected but not scanned, the unknown
+// barcodes; then the confirmed commit (with a warning, and an explicit choice, while unknown barcodes
+// are not resolved), after which the session is read-only and shows what was applied.
 import { useCallback, useEffect, useState } from 'react';
 import type { CommitResult, StocktakeReview } from '../../../shared/index.ts';
 import { useSession } from '../api/session-context.tsx';
+import { formatDateTime, formatDifference, formatNumber } from '../common/format.ts';
+import { friendlyErrors, stocktakeTexts as texts } from '../common/texts.ts';
+import type { OnFailure } from './StocktakeScreen.tsx';
 import { stocktakeHref } from './stocktake-route.ts';
 
-export function ReviewView({ id, onFailure }: { id: number; onFailure: (error: unknown) => void }) {
+export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure }) {
   const { client } = useSession();
   const [review, setReview] = useState<StocktakeReview | null>(null);
   const [zero, setZero] = useState(false);
+  const [withUnresolved, setWithUnresolved] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<CommitResult | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const load = useCallback(() => {
-    client.stocktake.review(id).then(setReview, (e: unknown) => {
-      setError((e as Error).message);
-      onFailure(e);
-    });
+    client.stocktake.review(id).then(setReview, onFailure);
   }, [client, id, onFailure]);
   useEffect(load, [load]);
 
@@ -34,137 +36,205 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: (error: u
           setConfirming(false);
           load();
         },
-        (e: unknown) => setError(`${(e as Error).message} Commit again to resume: lines already applied are not applied twice.`),
+        (e: unknown) => setError(texts.resumeHint((e as Error).message)),
       )
       .finally(() => setBusy(false));
   };
 
-  if (!review) return <main className="st-main">{error ? <p className="st-error">{error}</p> : <p className="st-muted">Loading…</p>}</main>;
+  if (!review) return <p className="muted">{texts.loading}</p>;
   const { stocktake, lines, not_scanned: notScanned, unknown } = review;
   const changed = lines.filter((l) => l.difference !== 0).length;
+  const unresolved = unknown.filter((u) => u.resolution === 'pending').length;
+  const blocked = unresolved > 0 && !withUnresolved;
 
   return (
-    <main className="st-main" data-testid="review-view" data-status={stocktake.status}>
-      <h2>
-        Review: {stocktake.name} {stocktake.warehouse_name ? <span className="st-muted">in {stocktake.warehouse_name}</span> : null}{' '}
-        <span className="st-badge" data-testid="review-status">
-          {stocktake.status}
+    <section className="review-view" data-testid="review-view" data-status={stocktake.status} aria-labelledby="review-title">
+      <h2 id="review-title" className="view-title">
+        <span>{texts.reviewTitle(stocktake.name)}</span>
+        {stocktake.warehouse_name ? <span className="muted">{texts.inWarehouse(stocktake.warehouse_name)}</span> : null}
+        <span className={`badge badge-${stocktake.status}`} data-testid="review-status" data-status={stocktake.status}>
+          {texts.status[stocktake.status] ?? stocktake.status}
         </span>
       </h2>
-      {stocktake.status === 'open' ? <a href={stocktakeHref({ view: 'count', id })}>Back to counting</a> : null}
+      {stocktake.status === 'open' ? (
+        <p>
+          <a href={stocktakeHref({ view: 'count', id })}>{texts.backToCounting}</a>
+        </p>
+      ) : null}
 
-      <h3>Counted ({lines.length}, {changed} differ from the book)</h3>
-      <table className="st-table" data-testid="review-lines">
-        <thead>
-          <tr>
-            <th>barcode</th>
-            <th>name</th>
-            <th>book</th>
-            <th>counted</th>
-            <th>difference</th>
-            <th>commit</th>
-          </tr>
-        </thead>
-        <tbody>
-          {lines.map((l) => (
-            <tr key={l.id} data-testid="review-line" data-barcode={l.barcode} data-book={l.book_quantity} data-counted={l.counted} className={l.difference ? 'st-diff' : undefined}>
-              <td>
-                <code>{l.barcode}</code>
-              </td>
-              <td>{l.name}</td>
-              <td>{l.book_quantity}</td>
-              <td>{l.counted}</td>
-              <td>{l.difference && l.difference > 0 ? `+${l.difference}` : l.difference}</td>
-              <td>{l.commit ? `${l.commit.state}${l.commit.errors ? `: ${Object.values(l.commit.errors).join(' ')}` : ''}` : l.zeroed ? 'set to 0' : ''}</td>
+      <h3>{texts.reviewCounted(lines.length, changed)}</h3>
+      <div className="table-scroll">
+        <table className="table stack" data-testid="review-lines">
+          <thead>
+            <tr>
+              <th scope="col">{texts.columnsReview.name}</th>
+              <th scope="col" className="num">
+                {texts.columnsReview.book}
+              </th>
+              <th scope="col" className="num">
+                {texts.columnsReview.counted}
+              </th>
+              <th scope="col" className="num">
+                {texts.columnsReview.difference}
+              </th>
+              <th scope="col">{texts.columnsReview.result}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-
-      <h3>Expected but not scanned ({notScanned.length})</h3>
-      {notScanned.length === 0 ? (
-        <p className="st-muted">None.</p>
-      ) : (
-        <table className="st-table" data-testid="not-scanned">
+          </thead>
           <tbody>
-            {notScanned.map((n) => (
-              <tr key={n.barcode} data-testid="not-scanned-line" data-barcode={n.barcode}>
-                <td>
-                  <code>{n.barcode}</code>
+            {lines.map((l) => (
+              <tr key={l.id} data-testid="review-line" data-barcode={l.barcode} data-book={l.book_quantity} data-counted={l.counted} className={l.difference ? 'row-differs' : undefined}>
+                <td className="cell-item">
+                  <strong>{l.name}</strong>
+                  <code>{l.barcode}</code>
                 </td>
-                <td>{n.name}</td>
-                <td>book {n.book_quantity}</td>
+                <td className="num" data-label={texts.columnsReview.book}>
+                  {l.book_quantity === undefined ? '' : formatNumber(l.book_quantity)}
+                </td>
+                <td className="num" data-label={texts.columnsReview.counted}>
+                  {formatNumber(l.counted)}
+                </td>
+                <td className="num" data-label={texts.columnsReview.difference}>
+                  {l.difference === undefined ? '' : formatDifference(l.difference)}
+                </td>
+                <td data-label={texts.columnsReview.result}>{l.commit ? `${texts.commitState[l.commit.state] ?? l.commit.state}${l.commit.errors ? `: ${friendlyErrors(l.commit.errors)}` : ''}` : l.zeroed ? texts.setToZero : ''}</td>
               </tr>
             ))}
           </tbody>
         </table>
+      </div>
+
+      <h3>{texts.notScanned(notScanned.length)}</h3>
+      {notScanned.length === 0 ? (
+        <p className="muted">{texts.noneUnknown}</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="table stack" data-testid="not-scanned">
+            <thead>
+              <tr>
+                <th scope="col">{texts.columnsReview.name}</th>
+                <th scope="col" className="num">
+                  {texts.columnsReview.book}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {notScanned.map((n) => (
+                <tr key={n.barcode} data-testid="not-scanned-line" data-barcode={n.barcode}>
+                  <td className="cell-item">
+                    <strong>{n.name}</strong>
+                    <code>{n.barcode}</code>
+                  </td>
+                  <td className="num" data-label={texts.columnsReview.book}>
+                    {formatNumber(n.book_quantity)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
 
-      <h3>Unknown barcodes ({unknown.length})</h3>
+      <h3 data-testid="review-unknown-heading">{texts.reviewUnknown(unknown.length, unresolved)}</h3>
       {unknown.length === 0 ? (
-        <p className="st-muted">None.</p>
+        <p className="muted">{texts.noneUnknown}</p>
       ) : (
-        <ul data-testid="review-unknown">
-          {unknown.map((u) => (
-            <li key={u.id} data-barcode={u.barcode}>
-              <code>{u.barcode}</code> scanned {u.counted} — {u.resolution}
-            </li>
-          ))}
-        </ul>
+        <div className="table-scroll">
+          <table className="table stack" data-testid="review-unknown">
+            <thead>
+              <tr>
+                <th scope="col">{texts.columnsCount.barcode}</th>
+                <th scope="col" className="num">
+                  {texts.columnsCount.scanned}
+                </th>
+                <th scope="col">{texts.columnsCount.resolution}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {unknown.map((u) => (
+                <tr key={u.id} data-barcode={u.barcode} data-resolution={u.resolution} className={u.resolution === 'pending' ? 'row-attention' : undefined}>
+                  <td className="cell-item">
+                    <code>{u.barcode}</code>
+                  </td>
+                  <td className="num" data-label={texts.columnsCount.scanned}>
+                    {formatNumber(u.counted)}
+                  </td>
+                  <td data-label={texts.columnsCount.resolution}>{texts.resolution[u.resolution ?? 'pending']}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
 
       {stocktake.status !== 'committed' ? (
-        <section className="st-commit">
-          <h3>Commit</h3>
-          <p>Each counted line becomes the new quantity{stocktake.warehouse_name ? ` in ${stocktake.warehouse_name}` : ''}. Unknown barcodes are not applied.</p>
-          <label>
-            <input type="checkbox" checked={zero} disabled={stocktake.status === 'committing'} onChange={(e) => setZero(e.target.checked)} data-testid="zero-uncounted" />{' '}
-            Also set the {notScanned.length} expected but not scanned to 0
-          </label>
+        <section className="card commit-card" aria-labelledby="commit-title">
+          <h3 id="commit-title">{texts.commitTitle}</h3>
+          <p>{texts.commitExplain(stocktake.warehouse_name)}</p>
+          {unresolved > 0 && stocktake.status === 'open' ? (
+            <div className="notice notice-warn" data-testid="unresolved-warning">
+              <p>{texts.unresolvedWarning(unresolved)}</p>
+              <label className="check">
+                <input type="checkbox" checked={withUnresolved} onChange={(e) => setWithUnresolved(e.target.checked)} data-testid="commit-with-unresolved" />{' '}
+                {texts.commitAnyway}
+              </label>
+            </div>
+          ) : null}
+          {notScanned.length > 0 || zero ? (
+            <label className="check">
+              <input type="checkbox" checked={zero} disabled={stocktake.status === 'committing'} onChange={(e) => setZero(e.target.checked)} data-testid="zero-uncounted" />{' '}
+              {texts.zeroOption(notScanned.length)}
+            </label>
+          ) : null}
           {confirming ? (
-            <p className="st-confirm" data-testid="confirm-panel">
-              Apply {lines.length} count(s){zero ? ` and set ${notScanned.length} line(s) to 0` : ''}? This changes the stock and cannot be undone.{' '}
-              <button type="button" onClick={commit} disabled={busy} data-testid="confirm-commit">
-                {busy ? 'Committing…' : 'Yes, commit'}
-              </button>{' '}
-              <button type="button" onClick={() => setConfirming(false)} disabled={busy}>
-                Cancel
-              </button>
-            </p>
+            <div className="notice notice-error" data-testid="confirm-panel">
+              <p>{texts.confirm(lines.length, zero ? notScanned.length : 0)}</p>
+              <div className="button-row">
+                <button type="button" className="danger" onClick={commit} disabled={busy} data-testid="confirm-commit">
+                  {busy ? texts.committingNow : texts.yes}
+                </button>
+                <button type="button" onClick={() => setConfirming(false)} disabled={busy}>
+                  {texts.cancel}
+                </button>
+              </div>
+            </div>
           ) : (
-            <button type="button" onClick={() => setConfirming(true)} data-testid="commit-button">
-              {stocktake.status === 'committing' ? 'Resume the commit…' : 'Commit…'}
-            </button>
+            <div className="button-row">
+              <button type="button" className="primary" onClick={() => setConfirming(true)} disabled={blocked && stocktake.status === 'open'} data-testid="commit-button">
+                {stocktake.status === 'committing' ? texts.resumeButton : texts.commitButton}
+              </button>
+            </div>
           )}
         </section>
       ) : null}
-      {error ? <p className="st-error">{error}</p> : null}
+      {error ? (
+        <p className="notice notice-error" role="alert">
+          {error}
+        </p>
+      ) : null}
       {result ? (
         <section data-testid="commit-result" data-applied={result.applied} data-failed={result.failed}>
-          <p className={result.failed > 0 ? 'st-error' : 'banner banner-ok'}>
-            Applied {result.applied} line(s){result.failed > 0 ? `; ${result.failed} failed` : ''}.
+          <p className={`notice ${result.failed > 0 ? 'notice-error' : 'notice-ok'}`} role="status">
+            {texts.applied(result.applied, result.failed)}
           </p>
           {result.errors.length > 0 ? (
-            <table className="st-table">
-              <tbody>
-                {result.errors.map((e) => (
-                  <tr key={e.line}>
-                    <td>
-                      <code>{String((e.data as { barcode?: string }).barcode ?? '')}</code>
-                    </td>
-                    <td>{Object.values(e.errors).join(' ')}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <div className="table-scroll">
+              <table className="table">
+                <tbody>
+                  {result.errors.map((e) => (
+                    <tr key={e.line}>
+                      <td>
+                        <code>{String((e.data as { barcode?: string }).barcode ?? '')}</code>
+                      </td>
+                      <td>{friendlyErrors(e.errors)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           ) : null}
         </section>
       ) : null}
-      {stocktake.status === 'committed' ? (
-        <p className="st-muted">
-          Committed {stocktake.committed_at ? new Date(stocktake.committed_at).toLocaleString() : ''}: this stocktake is read-only and kept.
-        </p>
-      ) : null}
-    </main>
+      {stocktake.status === 'committed' ? <p className="muted">{texts.committedAt(stocktake.committed_at ? formatDateTime(stocktake.committed_at) : '')}</p> : null}
+    </section>
   );
 }

@@ -6,6 +6,11 @@ export interface QueuedScan {
   scan_id: string;
   barcode: string;
   amount: number;
+  /**
+   * A GS1 scan's GTIN in every form it may be stored in: the first one the catalogue has becomes
+   * `barcode` before the scan is sent (and stays, so a resend carries the same barcode).
+   */
+  candidates?: string[];
 }
 
 const key = (stocktakeId: number) => `barcode-inventory.stocktake-queue.${stocktakeId}`;

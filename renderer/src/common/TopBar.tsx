@@ -1,0 +1,37 @@
+// The one top bar of every signed-in view: the app, the account, the view switch (scanner or
+// stocktake), the view's own controls, and Sign out. One bar, so every view looks like the same app.
+import type { ReactNode } from 'react';
+import { useSession } from '../api/session-context.tsx';
+import { appTexts } from './texts.ts';
+
+export type AppView = 'scanner' | 'stocktake';
+
+export function TopBar(props: { view: AppView; onSignOut: () => void; children?: ReactNode; actions?: ReactNode }) {
+  const { account } = useSession();
+  const link = (view: AppView, href: string, label: string, testId: string) => (
+    <a href={href} aria-current={props.view === view ? 'page' : undefined} data-testid={testId}>
+      {label}
+    </a>
+  );
+  return (
+    <header className="topbar">
+      <div className="topbar-id">
+        <h1>{appTexts.title}</h1>
+        <span className="account" data-testid="account">
+          {account.account}
+        </span>
+      </div>
+      <nav className="views" aria-label={appTexts.views}>
+        {link('scanner', '#', appTexts.scannerNav, 'scanner-nav')}
+        {link('stocktake', '#stocktake', appTexts.stocktakeNav, 'stocktake-nav')}
+      </nav>
+      {props.children}
+      <div className="topbar-actions">
+        {props.actions}
+        <button type="button" onClick={props.onSignOut} data-testid="sign-out">
+          {appTexts.signOut}
+        </button>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,322 @@
+// Every text the scanner UI shows a shop worker, in one place, so the wording stays one voice and a
+// translation has one file to start from. What the server says lives in shared/messages.ts; the
+// server's field messages follow Django REST Framework for API clients, so friendlyError() says them
+// again in a shop worker's words.
+import { MAX_BARCODES_PER_READ, MAX_QUANTITY, MIN_QUANTITY, MAX_ROWS_PER_UPDATE, type Gs1ErrorCode, fieldMessages } from '../../../shared/index.ts';
+import { count, formatDate, formatDifference, formatNumber } from './format.ts';
+
+export const appTexts = {
+  title: 'Barcode inventory',
+  starting: 'Starting…',
+  scannerNav: 'Scanner',
+  stocktakeNav: 'Stocktake',
+  signOut: 'Sign out',
+  soundOn: 'Sound on',
+  soundOff: 'Sound off',
+  settings: 'Settings',
+  warehouse: 'Warehouse',
+  views: 'Views',
+  signedOut: (message: string) => `Signed out: ${message}`,
+};
+
+/** What the UI's one client says when a request fails as a whole. */
+export const apiTexts = {
+  unreachable: 'The server cannot be reached. Is barcode-inventory still running?',
+  stocktakeUnreachable: 'The server cannot be reached. Scans are kept and sent when it is back.',
+  historyUnreachable: 'The server cannot be reached, so the history cannot be shown now. Try again in a moment.',
+  answered: (status: number) => `The server answered ${status}.`,
+  notUnderstood: 'The server sent an answer this UI does not understand.',
+  barcodesPerRead: (max: number) => `Between 1 and ${formatNumber(max)} barcodes at a time.`,
+  rowsPerWrite: (max: number) => `At most ${formatNumber(max)} rows at a time.`,
+  noAnswerForRow: 'No answer for this row.',
+  notSent: 'Not sent.',
+};
+
+export const modeTexts = {
+  nav: 'Mode',
+  lookup: { label: 'Look up', hint: `Scan to see stock. Several scans or a pasted list of up to ${MAX_BARCODES_PER_READ} barcodes work too.`, ready: 'Ready: scan a barcode' },
+  set: { label: 'Set stock', hint: 'Scan the item, type the quantity you counted, press Enter.', ready: 'Scan the item whose stock you counted' },
+  list: { label: 'List', hint: `Each scan counts one. Check the numbers, then send up to ${MAX_ROWS_PER_UPDATE} rows at once.`, ready: 'Scan items to count them' },
+};
+
+/** Scans the capture or the reader would not take, and why. */
+export const scanTexts = {
+  cutShort: (visible: string) => `A scan came in while the page was still loading and may be missing its first characters (“${visible}”): scan it again.`,
+  controlCharacter: (visible: string) =>
+    `Ignored a scan with a control character (${visible}). Check the scanner's settings: it should send only the barcode and Enter.`,
+  slow: (length: number, gapMs: number, maxGapMs: number) =>
+    `${count(length, 'key', 'keys')} came too slowly for a scan (${formatNumber(gapMs)} ms apart; a scan's keys come at most ${formatNumber(maxGapMs)} ms apart). ` +
+    'To type a barcode, use the “Type a barcode” field. For a slow scanner, run Settings → Test your scanner.',
+  gs1: (error: Gs1ErrorCode, ai: string | undefined, visible: string) => `Not a readable GS1 code (${gs1Problem(error, ai)}): ${visible}`,
+  unknown: (barcode: string) => `Unknown barcode: ${barcode}`,
+  lookingUp: (what: string) => `Looking up ${what}…`,
+  lookingUpMany: (n: number) => `Looking up ${count(n, 'barcode', 'barcodes')}…`,
+  unknownOfMany: (unknown: number, all: number) => `${formatNumber(unknown)} of ${count(all, 'barcode is', 'barcodes are')} unknown`,
+  foundAll: (n: number) => (n === 1 ? 'Found the barcode' : `Found all ${count(n, 'barcode', 'barcodes')}`),
+  /** A found barcode whose names could not be read: its ids. */
+  itemIds: (item: number, variant: number | null) => (variant === null ? `Item ${item}` : `Item ${item} · variant ${variant}`),
+  stockIn: (name: string, quantity: number | undefined, warehouse: string | null) =>
+    `${name}: ${quantity === undefined ? '–' : formatNumber(quantity)}${warehouse ? ` in ${warehouse}` : ' in stock'}`,
+  tooManyPasted: (n: number) => `At most ${formatNumber(MAX_BARCODES_PER_READ)} barcodes at a time (got ${formatNumber(n)})`,
+  badTypedBarcode: 'A barcode cannot contain control characters (tabs, line breaks from a paste…).',
+};
+
+function gs1Problem(error: Gs1ErrorCode, ai: string | undefined): string {
+  const at = ai ? ` (${ai})` : '';
+  switch (error) {
+    case 'unknown-ai':
+      return 'an application identifier it does not know';
+    case 'too-short':
+      return `the data of${at} is too short`;
+    case 'too-long':
+      return `the data of${at} is too long: is the separator set right in Settings?`;
+    case 'not-numeric':
+      return `${at.trim()} must be digits`;
+    case 'check-digit':
+      return "the GTIN's check digit is wrong";
+    case 'bad-date':
+      return `the date in${at} does not exist`;
+    case 'empty':
+      return `nothing after${at}`;
+  }
+}
+
+export const lookupTexts = {
+  panel: 'Look up',
+  typeLabel: 'Type a barcode',
+  typeButton: 'Look up',
+  pasteLabel: 'Paste a list (one per line)',
+  pasteButton: 'Look up all',
+  cards: 'Looked-up barcodes',
+};
+
+export const cardTexts = {
+  unknown: 'Unknown barcode',
+  loading: 'Looking up…',
+  failed: 'Could not look up',
+  inStock: 'in stock',
+  scannedAs: (scanned: string) => `Scanned as ${scanned}`,
+  batch: 'Batch',
+  expiry: 'Expires',
+  serial: 'Serial',
+  countInScan: 'Count in the scan',
+  expiryDate: (ymd: string) => formatDate(ymd),
+  quantity: (n: number) => formatNumber(n),
+};
+
+export const historyTexts = {
+  summary: 'History',
+  none: 'No changes recorded.',
+  older: 'Older changes',
+  sources: { api: 'App or till', import: 'Import', stocktake: 'Stocktake', ui: 'Scanner' } as Record<string, string>,
+};
+
+export const setTexts = {
+  panel: 'Set stock',
+  placeholder: 'Scan the item whose stock you counted.',
+  quantityLabel: (warehouse: string | null) => `New quantity${warehouse ? ` in ${warehouse}` : ''}`,
+  save: 'Save',
+  results: 'Saved and refused quantities',
+  typeNow: (name: string) => `${name}: type the new quantity, then Enter`,
+  countFromScan: (name: string, n: number) => `${name}: the scan says ${formatNumber(n)}. Press Enter to save it, or type another number.`,
+  saved: (name: string, quantity: number, warehouse: string | null) => `${name}: ${formatNumber(quantity)}${warehouse ? ` in ${warehouse}` : ''} saved`,
+  savedRow: (quantity: number, before: number | undefined) => `Saved: ${formatNumber(quantity)}${before !== undefined ? ` (was ${formatNumber(before)})` : ''}`,
+  savedOnScan: 'typed without Enter; saved when the next item was scanned',
+  unconfirmedInvalid: (name: string, typed: string, problem: string) =>
+    `${name}: “${typed}” is not saved: ${problem} Correct it and press Enter, or clear the field, then scan again.`,
+  unknownTarget: 'This barcode is not in the catalogue: its stock cannot be set.',
+  chooseWarehouse: 'Choose a warehouse first (top bar)',
+};
+
+export const listTexts = {
+  panel: 'List',
+  placeholder: 'Scan items to count them. Each scan counts one.',
+  whatToDo: 'When sent',
+  setMode: 'Set stock to the counted number',
+  addMode: 'Add the counted number to stock',
+  send: (mode: 'set' | 'add', rows: number, warehouse: string | null) =>
+    mode === 'set'
+      ? `Set ${warehouse ?? 'stock'} to the counted numbers (${count(rows, 'row', 'rows')})`
+      : `Add the counted numbers to ${warehouse ?? 'stock'} (${count(rows, 'row', 'rows')})`,
+  clearSaved: 'Clear saved rows',
+  clearAll: 'Clear list',
+  keepList: 'Keep them',
+  confirmClear: (rows: number) => `Clear ${count(rows, 'unsent row', 'unsent rows')}? They are not saved anywhere.`,
+  heldBack: (n: number) => `${count(n, 'unknown barcode is', 'unknown barcodes are')} held back and not sent: remove ${n === 1 ? 'it' : 'them'} or look ${n === 1 ? 'it' : 'them'} up.`,
+  restored: (n: number) => `Your unsent list is back (${count(n, 'row', 'rows')}).`,
+  resending: 'Finishing the list that was being sent when the page closed…',
+  columns: { item: 'Item', counted: 'Counted', stock: 'Stock', result: 'Result', remove: 'Remove' },
+  quantityOf: (barcode: string) => `Counted quantity of ${barcode}`,
+  removeRow: (barcode: string) => `Remove ${barcode}`,
+  now: 'now',
+  unknownRow: 'Unknown barcode: not sent',
+  looking: '…',
+  willBe: (mode: 'set' | 'add', current: number | undefined, counted: number | null) => {
+    if (counted === null) return current === undefined ? '' : `${formatNumber(current)} now`;
+    if (mode === 'set') return current === undefined ? `→ ${formatNumber(counted)}` : `${formatNumber(current)} → ${formatNumber(counted)}`;
+    return current === undefined ? formatDifference(counted) : `${formatNumber(current)} ${formatDifference(counted)} → ${formatNumber(current + counted)}`;
+  },
+  counted: (name: string, n: number) => `${name}: ${formatNumber(n)}`,
+  full: `The list is full (${MAX_ROWS_PER_UPDATE} rows): send it first`,
+  sending: (n: number) => `Sending ${count(n, 'row', 'rows')}…`,
+  savedAll: (n: number) => `Saved ${count(n, 'row', 'rows')}`,
+  savedSome: (saved: number, refused: number) => `Saved ${formatNumber(saved)} of ${count(saved + refused, 'row', 'rows')}; ${count(refused, 'needs', 'need')} correcting (red)`,
+  savedNone: (n: number) => `Nothing saved: ${count(n, 'row needs', 'rows need')} correcting (red)`,
+  nothingToSend: 'Nothing to send: every row is unknown or already saved.',
+  savedRow: (quantity: number, before: number | undefined) => `Saved: ${formatNumber(quantity)}${before !== undefined ? ` (was ${formatNumber(before)})` : ''}`,
+  chooseWarehouse: 'Choose a warehouse first (top bar)',
+  countFromScan: (name: string, n: number) => `${name}: +${formatNumber(n)} from the scan`,
+};
+
+export const settingsTexts = {
+  title: 'Settings',
+  maxGap: "Longest pause between a scan's keys (ms)",
+  minLength: 'Shortest scan while a field has focus (characters)',
+  fastGap: "Keys this close (ms) are always a scanner's",
+  suffix: 'Scanner suffix',
+  reading: 'Scanner keyboard layout',
+  readingPositions: 'US (the factory setting)',
+  readingCharacters: "This computer's layout",
+  prefix: 'Prefix the scanner sends (removed)',
+  separator: 'GS1 separator sent instead of GS (optional)',
+  sounds: 'Sounds',
+  save: 'Save settings',
+  cancel: 'Cancel',
+  gapRange: (min: number, max: number) => `Pause: a whole number from ${min} to ${max}.`,
+  lengthRange: (min: number, max: number) => `Length: a whole number from ${min} to ${max}.`,
+  fastRange: (min: number, max: number) => `Fast keys: a whole number from ${min} to ${max}.`,
+  separatorOne: 'The separator is one character, not a letter or digit.',
+  gtinOn: 'GTIN matching is on for this account: UPC-A, EAN-13 and GTIN-14 forms of one product find each other.',
+  gtinOff: 'Barcodes match exactly. An administrator can turn on GTIN matching (UPC-A = EAN-13 = GTIN-14) on the server computer with:',
+  gtinCommand: (account: string) => `npx barcode-inventory account set --account ${account} --gtin-equivalence on`,
+};
+
+export const scannerTestTexts = {
+  title: 'Test your scanner',
+  intro: 'Scan the barcode below (on the screen, or printed). The app learns how your scanner types and says what it found.',
+  print: 'Print the test barcode',
+  start: 'Start the test',
+  again: 'Test again',
+  waiting: 'Waiting for the scan… (nothing else reacts to keys meanwhile; Esc stops)',
+  stop: 'Stop',
+  apply: 'Use these settings',
+  applied: 'Saved: scans are now read with these settings.',
+  barcodeLabel: (text: string) => `Test barcode: ${text}`,
+  nothing: 'No scan arrived. Is the scanner connected and set to keyboard (USB HID) mode?',
+  notFound: (seen: string) =>
+    `The scan read as “${seen}”, which is not the test barcode in any layout this app knows. Set the scanner to a US keyboard layout (see its manual) and test again.`,
+  same: 'Your scanner types the test barcode exactly: its layout and this computer’s agree.',
+  positions: 'Your scanner types as a US keyboard, and this computer uses another layout, which turns some of its keys into other characters. Scans are read by key position, so they come out right.',
+  characters: "Your scanner is set up for this computer's keyboard layout: scans are read as typed.",
+  prefix: (prefix: string) => `It sends “${prefix}” before each code: that is removed from every scan.`,
+  noPrefix: 'It sends nothing before the code.',
+  suffix: (suffix: string) => `It ends each scan with ${suffix}.`,
+  noSuffix: 'It sends nothing after the code. Set it to send Enter (see its manual): without it, a scan cannot be told from typing.',
+  timing: (fastest: number, slowest: number, maxGap: number) =>
+    `Its keys came ${fastest === slowest ? formatNumber(fastest) : `${formatNumber(fastest)}–${formatNumber(slowest)}`} ms apart; with these settings a scan is keys at most ${formatNumber(maxGap)} ms apart.`,
+};
+
+export const stocktakeTexts = {
+  title: 'Stocktake',
+  all: 'All stocktakes',
+  start: 'Start a stocktake',
+  name: 'Name',
+  namePlaceholder: 'e.g. Shelf A',
+  blind: 'Blind count (hide the stock on the books while counting)',
+  startButton: 'Start counting',
+  sessions: 'Stocktakes',
+  loading: 'Loading…',
+  none: 'None yet.',
+  columns: { name: 'Name', warehouse: 'Warehouse', status: 'Status', lines: 'Lines', started: 'Started', open: 'Open' },
+  status: { open: 'Counting', committing: 'Being committed', committed: 'Committed' } as Record<string, string>,
+  lines: (known: number, unknown: number) => `${count(known, 'item', 'items')}${unknown > 0 ? `, ${count(unknown, 'unknown barcode', 'unknown barcodes')}` : ''}`,
+  count: 'Count',
+  review: 'Review',
+  inWarehouse: (warehouse: string) => `in ${warehouse}`,
+  blindBadge: 'Blind count',
+  ready: 'Ready: scan to count',
+  closed: (status: string) => `This stocktake is ${status.toLowerCase()}: counting is closed.`,
+  seeReview: 'See the review',
+  offline: 'The server cannot be reached: scans are kept on this device and sent when it is back.',
+  waiting: (n: number) => `${count(n, 'scan is', 'scans are')} waiting to be sent.`,
+  allSaved: 'All scans are saved on the server.',
+  barcode: 'Barcode',
+  amount: 'Amount',
+  add: 'Add',
+  undo: 'Undo my last scan',
+  toReview: 'Review and commit…',
+  counted: (n: number) => `Counted: ${count(n, 'item', 'items')}`,
+  unknownHeading: (n: number, pending: number) =>
+    `Unknown barcodes: ${formatNumber(n)}${pending > 0 ? ` (${formatNumber(pending)} not resolved)` : ''}`,
+  columnsCount: { barcode: 'Barcode', name: 'Item', counted: 'Counted', book: 'On the books', actions: 'Actions', scanned: 'Scanned', resolution: 'Decision' },
+  waitingFor: (n: number) => `+${formatNumber(n)} waiting`,
+  edit: 'Edit',
+  editCount: (barcode: string) => `Count of ${barcode}`,
+  editOf: (barcode: string) => `Edit the count of ${barcode}`,
+  historyOf: (barcode: string) => `History of ${barcode}`,
+  save: 'Save',
+  history: 'History',
+  ignore: 'Ignore',
+  keep: 'Keep for export',
+  resolution: { pending: 'Not resolved', ignored: 'Ignored', kept: 'Kept for export' } as Record<string, string>,
+  noneUnknown: 'None.',
+  counting: (name: string, n: number) => `${name}: ${formatNumber(n)}`,
+  plus: (barcode: string, n: number) => `${barcode}: +${formatNumber(n)}`,
+  unknownScan: (barcode: string, n: number) => `Unknown barcode ${barcode}: kept in the unknown list (${formatNumber(n)})`,
+  offlineNow: 'The server cannot be reached: scans are kept on this device.',
+  manualInvalid: 'Give a barcode and a whole amount of at least 1.',
+  undone: (barcode: string, n: number) => `Undone: ${barcode} −${formatNumber(n)}`,
+  countInvalid: 'A count is a whole number of at least 0.',
+  countSet: (barcode: string, n: number) => `${barcode}: count set to ${formatNumber(n)}`,
+  gs1Details: (parts: string[]) => (parts.length > 0 ? ` (${parts.join(', ')})` : ''),
+  // Review
+  reviewTitle: (name: string) => `Review: ${name}`,
+  backToCounting: 'Back to counting',
+  reviewCounted: (lines: number, differ: number) => `Counted: ${count(lines, 'item', 'items')}, ${formatNumber(differ)} differ from the books`,
+  columnsReview: { barcode: 'Barcode', name: 'Item', book: 'On the books', counted: 'Counted', difference: 'Difference', result: 'Commit' },
+  notScanned: (n: number) => `Expected but not scanned: ${count(n, 'item', 'items')}`,
+  onBooks: (n: number) => `${formatNumber(n)} on the books`,
+  reviewUnknown: (n: number, pending: number) => `Unknown barcodes: ${formatNumber(n)}${pending > 0 ? ` (${formatNumber(pending)} not resolved)` : ''}`,
+  scannedTimes: (n: number) => `scanned ${count(n, 'time', 'times')}`,
+  commitTitle: 'Commit',
+  commitExplain: (warehouse: string | null) => `Each counted item's count becomes its new stock${warehouse ? ` in ${warehouse}` : ''}. Unknown barcodes are not applied.`,
+  zeroOption: (n: number) => `Also set the ${count(n, 'item', 'items')} expected but not scanned to 0`,
+  unresolvedWarning: (n: number) =>
+    `${count(n, 'unknown barcode is', 'unknown barcodes are')} not resolved. ${n === 1 ? 'It' : 'They'} will not be counted: if ${n === 1 ? 'it is' : 'they are'} goods on the shelf, add ${n === 1 ? 'it' : 'them'} to the catalogue and scan again, or decide on the count page (Ignore / Keep for export).`,
+  commitAnyway: 'Commit anyway, without the unresolved barcodes',
+  commitButton: 'Commit…',
+  resumeButton: 'Resume the commit…',
+  confirm: (lines: number, zero: number) =>
+    `Apply ${count(lines, 'count', 'counts')}${zero > 0 ? ` and set ${count(zero, 'item', 'items')} to 0` : ''}? This changes the stock and cannot be undone.`,
+  yes: 'Yes, commit',
+  committingNow: 'Committing…',
+  cancel: 'Cancel',
+  resumeHint: (message: string) => `${message} Commit again to resume: counts already applied are not applied twice.`,
+  applied: (n: number, failed: number) => `Applied ${count(n, 'count', 'counts')}${failed > 0 ? `; ${formatNumber(failed)} failed` : ''}.`,
+  setToZero: 'set to 0',
+  commitState: { applied: 'Applied', failed: 'Failed' } as Record<string, string>,
+  committedAt: (when: string) => `Committed ${when}: this stocktake is read-only and kept.`,
+  warehouseLabel: 'Warehouse',
+};
+
+/**
+ * A field error of the API in a shop worker's words. The API keeps Django REST Framework's
+ * wording for its clients; a person at the shelf needs to know what to type instead.
+ */
+export function friendlyError(field: string, message: string): string {
+  if (message === fieldMessages.notAnInteger) return field === 'delta' || field === 'quantity' ? 'Type a whole number, such as 12 or -3.' : message;
+  if (message === fieldMessages.required && field === 'quantity') return 'Type the quantity first.';
+  if (message === fieldMessages.blank && field === 'quantity') return 'Type the quantity first.';
+  if (message === fieldMessages.maxValue(MAX_QUANTITY)) return `That number is too large: at most ${formatNumber(MAX_QUANTITY)}.`;
+  if (message === fieldMessages.minValue(MIN_QUANTITY)) return `That number is too small: at least ${formatNumber(MIN_QUANTITY)}.`;
+  if (field === 'barcode' && message.startsWith(fieldMessages.barcodeNotFound(''))) return 'This barcode is not in the catalogue.';
+  if (field === 'warehouse_name' && message.startsWith(fieldMessages.warehouseNotFound(''))) return `${message.slice(fieldMessages.warehouseNotFound('').length)}: no such warehouse any more. Choose one in the top bar.`;
+  return message;
+}
+
+/** All of a row's errors, friendly, in one sentence. */
+export function friendlyErrors(errors: Record<string, string>): string {
+  return Object.entries(errors)
+    .map(([field, message]) => friendlyError(field, message))
+    .join(' ');
+}

@@ -1,0 +1,59 @@
+// Node (V8) flags the long-running commands need for their memory, and the one way they get them:
+// V8 reads its heap sizes only when the process starts (`v8.setFlagsFromString` at run time was
+// measured to change nothing for the young generation), so a command that needs them restarts
+// itself in place with `process.execve` (Node >= 22.15, Linux and macOS): the same process id, so
+// a supervisor or a test that kills it kills the real server, and no child is left behind. Where
+// execve is not available (Windows) the command runs on without the flags: it works the same and
+// uses more memory. docs/BENCHMARKS.md says what each flag buys.
+//
+// Where the flags are applied: `barcode-inventory serve` and `import` (bin/barcode-inventory.js,
+// also behind `npm run serve` and `npx barcode-inventory`), `npm start` (scripts/start.ts, headless
+// or as `--js-flags` of the Electron main process). Flags the user gave (on the command line or in
+// NODE_OPTIONS) win: a flag of the same name is never added. BARCODE_INVENTORY_NO_NODE_FLAGS=1 turns
+// the restart off (the bench measures what the flags buy with it).
+
+/** Set to anything but '' or '0' to run without the memory flags. */
+export const WITHOUT_NODE_FLAGS_ENV = 'BARCODE_INVENTORY_NO_NODE_FLAGS';
+
+/**
+ * The server: V8 grows each young-generation semi-space up to 16 MB under the promise churn of 32
+ * concurrent requests. 1 MB semi-spaces keep the peak RSS of the 1M bench under 150 MB
+ * (docs/BENCHMARKS.md compares the same server without them, in the same run).
+ */
+export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1'];
+
+/** The catalogue import: a little more young generation than the server, for its throughput. */
+export const IMPORT_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
+
+/** The flags a `barcode-inventory` command line needs: the first word that is not an option names the command. */
+export function nodeFlagsForCommand(args: readonly string[]): readonly string[] {
+  const command = args.find((arg) => !arg.startsWith('-'));
+  if (command === 'serve') return SERVER_NODE_FLAGS;
+  if (command === 'import') return IMPORT_NODE_FLAGS;
+  return [];
+}
+
+const flagName = (flag: string) => flag.split('=')[0]!.replace(/_/g, '-');
+
+/** Of `flags`, those this process was not started with (by name, in its arguments or NODE_OPTIONS). */
+export function missingNodeFlags(flags: readonly string[], execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): string[] {
+  const given = new Set([...execArgv, ...nodeOptions.split(/\s+/)].filter((arg) => arg.startsWith('--')).map(flagName));
+  return flags.filter((flag) => !given.has(flagName(flag)));
+}
+
+/**
+ * Restarts this process in place with `flags` added to Node's own arguments, unless it already has
+ * them, the restart is turned off, or the platform cannot (then it returns and the caller goes on
+ * without them). Call it before anything is loaded or written: nothing of this process survives.
+ */
+export function restartWithNodeFlags(flags: readonly string[]): void {
+  const off = process.env[WITHOUT_NODE_FLAGS_ENV];
+  if (off !== undefined && off !== '' && off !== '0') return;
+  const missing = missingNodeFlags(flags);
+  if (missing.length === 0 || process.platform === 'win32' || typeof process.execve !== 'function') return;
+  try {
+    process.execve(process.execPath, [process.execPath, ...process.execArgv, ...missing, ...process.argv.slice(1)], process.env as Record<string, string>);
+  } catch {
+    // Not available here (an older Node, or a platform without execve): run on without the flags.
+  }
+}

@@ -1,0 +1,269 @@
+// The PostgreSQL engine (docs/DEPLOY.md): a pool of connections, each transaction on one of them.
+// Reads run in a REPEATABLE READ READ ONLY transaction (one snapshot for all their queries) and run
+// side by side. Writes run in READ COMMITTED and first take one transaction-level advisory lock, so
+// that writes — from every server process on the database — happen one at a time, exactly as
+// SQLite's single writer: every guarantee the store's operations rely on (adjustments added in SQL,
+// guarded sets, Idempotency-Keys, stocktake increments, movement sequences without gaps, the
+// instance clock) holds across processes without retries. A connection lost mid-transaction
+// answers 503 and the write is not applied.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { type Compilable, DummyDriver, Kysely, PostgresAdapter, PostgresDialect, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
+import pg from 'pg';
+import { storageUnavailable } from '../../errors.ts';
+import { StatementCompiler, positionalValues } from '../compiled-statements.ts';
+import type { Changed, Engine, EngineIntegrity, Params, Queries, ScratchKeys, StatementDef } from '../engine.ts';
+import { runMigrations } from '../migrations.ts';
+import type { Schema } from '../schema.ts';
+import { PostgresScratchKeys } from './scratch-keys.ts';
+
+/** Every write takes this advisory lock first ("biv1"): one writer at a time on the database. */
+const WRITE_LOCK = 0x62697631;
+/** Committed writes announce themselves here, so every process drops what it keeps (engine.kept). */
+const CHANGES_CHANNEL = 'barcode_inventory_changes';
+const KEPT_LIMIT = 10_000;
+export const DEFAULT_POOL_SIZE = 10;
+
+// count(*) and sums come back as bigint, which pg gives as text: every such figure here fits a
+// JavaScript number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+const insideTransaction = new AsyncLocalStorage<true>();
+
+function refuseNesting(): void {
+  if (insideTransaction.getStore()) throw new Error('A store transaction was opened inside another: pass the Queries of the outer one instead.');
+}
+
+/** Errors that mean "the database cannot be used right now": the connection, the server, disk or resources. */
+function isUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    // 08: connection exception; 53: insufficient resources; 57P: operator intervention (shutdown); 58: system error.
+    if (/^(08|53|57P|58)/.test(code)) return true;
+    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH'].includes(code)) return true;
+  }
+  const message = (error as Error)?.message ?? '';
+  return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable/i.test(message);
+}
+
+function translate(error: unknown): unknown {
+  return isUnavailable(error) ? storageUnavailable(error) : error;
+}
+
+/** A query builder that compiles PostgreSQL's SQL and never executes anything itself. */
+function postgresBuilder(): Kysely<Schema> {
+  return new Kysely<Schema>({
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => new PostgresIntrospector(db),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
+  });
+}
+
+/** The location as people see it: the URL without its password. */
+export function displayLocation(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://(unreadable URL)';
+  }
+}
+
+/** Queries on one pooled connection, inside one transaction. */
+class ClientQueries implements Queries {
+  readonly k: Kysely<Schema>;
+  private readonly client: pg.PoolClient;
+  private readonly compiler: StatementCompiler;
+  private readonly names: Map<string, string>;
+
+  constructor(client: pg.PoolClient, k: Kysely<Schema>, compiler: StatementCompiler, names: Map<string, string>) {
+    this.client = client;
+    this.k = k;
+    this.compiler = compiler;
+    this.names = names;
+  }
+
+  private async execute(target: Compilable<unknown> | StatementDef<unknown, Params>, params: Params | undefined): Promise<pg.QueryResult> {
+    if ('build' in target) {
+      const compiled = this.compiler.compile(target, params ?? {});
+      // A named statement is prepared once per connection by pg and reused from then on.
+      let name = this.names.get(compiled.sql);
+      if (!name) this.names.set(compiled.sql, (name = `s${this.names.size + 1}`));
+      return this.client.query({ name, text: compiled.sql, values: positionalValues(compiled, params ?? {}) });
+    }
+    const { sql, parameters } = target.compile();
+    return this.client.query(sql, parameters as unknown[]);
+  }
+
+  async all<R>(target: Compilable<R> | StatementDef<R, Params>, params?: Params): Promise<R[]> {
+    return (await this.execute(target, params)).rows as R[];
+  }
+
+  async first<R>(target: Compilable<R> | StatementDef<R, Params>, params?: Params): Promise<R | undefined> {
+    return (await this.execute(target, params)).rows[0] as R | undefined;
+  }
+
+  async run(target: Compilable<unknown> | StatementDef<unknown, Params>, params?: Params): Promise<Changed> {
+    return { changes: (await this.execute(target, params)).rowCount ?? 0 };
+  }
+}
+
+export interface PostgresOpenOptions {
+  /** Connections per server process (docs/DEPLOY.md, "Pool size"). */
+  poolSize?: number;
+}
+
+export class PostgresEngine implements Engine {
+  readonly kind = 'postgres';
+  readonly location: string;
+  readonly k = postgresBuilder();
+  private readonly pool: pg.Pool;
+  private readonly compiler = new StatementCompiler(this.k);
+  /** Statement names per SQL text: the same name on every connection, prepared there on first use. */
+  private readonly names = new Map<string, string>();
+  private readonly keptValues = new Map<string, unknown>();
+  /** Moves with every committed write of any process (LISTEN); what is kept belongs to one generation. */
+  private generation = 0;
+  private listener: pg.Client | undefined;
+  private listening = false;
+  private closing: Promise<void> | undefined;
+  private readonly url: string;
+
+  private constructor(url: string, pool: pg.Pool) {
+    this.url = url;
+    this.location = displayLocation(url);
+    this.pool = pool;
+    // An idle connection that breaks (the server restarted) must not take the process down.
+    this.pool.on('error', () => undefined);
+  }
+
+  static async open(url: string, options: PostgresOpenOptions = {}): Promise<PostgresEngine> {
+    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? DEFAULT_POOL_SIZE, connectionTimeoutMillis: 10_000 });
+    try {
+      await runMigrations(new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) }));
+    } catch (error) {
+      await pool.end();
+      throw translate(error);
+    }
+    const engine = new PostgresEngine(url, pool);
+    await engine.listen();
+    return engine;
+  }
+
+  /** Listens for other processes' commits; while not listening, nothing is kept. */
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url });
+    client.on('notification', () => {
+      this.generation++;
+    });
+    client.on('error', () => {
+      this.listening = false;
+      this.generation++;
+    });
+    client.on('end', () => {
+      this.listening = false;
+      this.generation++;
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+      this.listener = client;
+      this.listening = true;
+    } catch {
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  private async transaction<T>(mode: 'read' | 'write', work: (q: Queries) => Promise<T>): Promise<T> {
+    refuseNesting();
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw translate(error);
+    }
+    let broken = false;
+    try {
+      if (mode === 'read') await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      else {
+        await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+        await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK]);
+      }
+      const result = await insideTransaction.run(true, () => work(new ClientQueries(client, this.k, this.compiler, this.names)));
+      if (mode === 'write') await client.query(`NOTIFY ${CHANGES_CHANNEL}`);
+      await client.query('COMMIT');
+      if (mode === 'write') this.generation++;
+      return result;
+    } catch (error) {
+      try {
+        await client.query('ROLLBACK');
+      } catch {
+        broken = true;
+      }
+      throw translate(error);
+    } finally {
+      client.release(broken || undefined);
+    }
+  }
+
+  read<T>(work: (q: Queries) => Promise<T>): Promise<T> {
+    return this.transaction('read', work);
+  }
+
+  write<T>(work: (q: Queries) => Promise<T>): Promise<T> {
+    return this.transaction('write', work);
+  }
+
+  async kept<T>(key: string, compute: (q: Queries) => Promise<T>): Promise<T> {
+    refuseNesting();
+    if (!this.listening) return this.read(compute);
+    if (this.keptGeneration !== this.generation || this.keptValues.size >= KEPT_LIMIT) {
+      this.keptValues.clear();
+      this.keptGeneration = this.generation;
+    }
+    const kept = this.keptValues.get(key) as T | undefined;
+    if (kept !== undefined) return kept;
+    const generation = this.generation;
+    const value = await this.read(compute);
+    // Kept only if no commit was announced meanwhile: the value belongs to the generation it was read in.
+    if (value !== undefined && this.generation === generation && this.keptGeneration === generation) this.keptValues.set(key, value);
+    return value;
+  }
+
+  /** The generation the kept values belong to. */
+  private keptGeneration = -1;
+
+  async scratchKeys(q: Queries): Promise<ScratchKeys> {
+    return PostgresScratchKeys.create(q);
+  }
+
+  async checkIntegrity(): Promise<EngineIntegrity> {
+    // PostgreSQL enforces foreign keys and checks its own pages (data checksums; amcheck for the
+    // operator): what is left to check here is that the database answers and the schema is whole.
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw translate(error);
+    }
+    try {
+      const { rows } = await client.query<{ table_name: string }>('SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()');
+      const missing = ['accounts', 'stock', 'stock_history', 'stock_units', 'instance'].filter((t) => !rows.some((r) => r.table_name === t));
+      return { integrity: missing.length === 0 ? ['ok'] : missing.map((t) => `table ${t} is missing`), foreignKeyProblems: 0 };
+    } finally {
+      client.release();
+    }
+  }
+
+  close(): Promise<void> {
+    return (this.closing ??= (async () => {
+      this.listening = false;
+      await this.listener?.end().catch(() => undefined);
+      await this.pool.end();
+      this.keptValues.clear();
+    })());
+  }
+}

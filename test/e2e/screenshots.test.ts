@@ -1,0 +1,120 @@
+// Screenshots of every view made from the shipped example catalogue (examples/catalogue.json), at a
+// shop PC's 1280 px and a phone's 390 px: docs/screenshot-scanning.png for the README, and the whole
+// set in $SCANNER_SHOTS_DIR (default: <tmp>/scanner-shots) for a person to look at. Each view is
+// also checked not to scroll sideways, the complaint that made the set necessary.
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STOCKTAKES_PATH, stocktakePath } from '../../shared/index.ts';
+import { launchChromium } from '../support/browser.ts';
+import { call } from '../support/stocktake-fixtures.ts';
+import { type TestServer, exampleCatalogue } from '../support/test-server.ts';
+import { signedInPage, startUiServer } from '../support/ui-harness.ts';
+
+const shotsDir = process.env.SCANNER_SHOTS_DIR ?? path.join(tmpdir(), 'scanner-shots');
+const readmeShot = path.resolve(import.meta.dirname, '../../docs/screenshot-scanning.png');
+
+let browser: Browser;
+let server: TestServer;
+let stocktakeId: number;
+
+beforeAll(async () => {
+  [browser, server] = await Promise.all([launchChromium(), startUiServer(exampleCatalogue())]);
+  mkdirSync(shotsDir, { recursive: true });
+  // A stocktake of Main with a count, a difference and an unknown barcode, made through the API.
+  const token = server.tokens.north!;
+  stocktakeId = (await call(server, 'POST', STOCKTAKES_PATH, token, { name: 'Shelf A', warehouse_name: 'Main' }, 201)).id;
+  for (const barcode of ['8690000000017', '8690000000017', '8690000000017', '8690000000024', '2000000000015']) {
+    await call(server, 'POST', stocktakePath(stocktakeId, 'scans'), token, { barcode }, 201);
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const widths = [1280, 390] as const;
+
+/** Saves a full-page picture of what `page` shows and checks it does not scroll sideways. */
+async function shoot(page: Page, name: string, width: number): Promise<void> {
+  await page.evaluate(() => document.fonts.ready);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: path.join(shotsDir, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
+}
+
+describe.each(widths)('views at %i px', (width) => {
+  const open = async () => {
+    const opened = await signedInPage(browser, server, 'north', { width, height: width === 390 ? 844 : 860 });
+    return opened;
+  };
+
+  it('scanning (Look up): two known items and an unknown barcode', async () => {
+    const { page, keys } = await open();
+    // One after another, so the banner always ends on the last one and the picture is the same each run.
+    for (const [barcode, state] of [['4000000000006', 'unknown'], ['8690000000024', 'found'], ['8690000000017', 'found']] as const) {
+      await keys.scan(barcode);
+      await expect.poll(() => page.locator(`[data-testid="lookups"] [data-barcode="${barcode}"]`).getAttribute('data-state')).toBe(state);
+    }
+    await expect.poll(() => page.getByTestId('banner').textContent()).toBe('Mug: 5 in Main');
+    await shoot(page, 'scanning', width);
+    if (width === 1280) await page.screenshot({ path: readmeShot, animations: 'disabled' });
+    await page.context().close();
+  });
+
+  it('set stock: an item found, the quantity typed, one saved before', async () => {
+    const { page, keys } = await open();
+    await keys.press('F3');
+    await keys.scan('8690000000024');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('quantity');
+    await keys.type('4');
+    await keys.press('Enter');
+    await page.locator('[data-testid="outcomes"] li[data-state="saved"]').waitFor();
+    await keys.scan('8690000000017');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('quantity');
+    await keys.type('7');
+    // The quantity field is on screen without scrolling, also on a phone.
+    const box = await page.locator('#quantity').boundingBox();
+    expect(box!.y + box!.height).toBeLessThanOrEqual(page.viewportSize()!.height);
+    await shoot(page, 'set', width);
+    await page.context().close();
+  });
+
+  it('list: counted rows with the stock they will set, an unknown row held back', async () => {
+    const { page, keys } = await open();
+    await keys.press('F4');
+    for (const barcode of ['8690000000017', '8690000000017', '8690000000024', '4000000000006']) await keys.scan(barcode);
+    await page.locator('tr[data-barcode="4000000000006"][data-state="unknown"]').waitFor();
+    await expect.poll(() => page.locator('tr[data-barcode="8690000000024"] .row-name strong').textContent()).toBe('T-shirt · S');
+    await shoot(page, 'list', width);
+    await page.context().close();
+  });
+
+  it('settings: the scanner test after a scan of its barcode', async () => {
+    const { page, keys } = await open();
+    await page.getByTestId('settings-button').click();
+    await page.getByTestId('start-scanner-test').click();
+    await keys.scan('Yz-Qa/Mi.07', { gapMs: 2 });
+    await page.getByTestId('scanner-test-result').waitFor();
+    await shoot(page, 'settings', width);
+    await page.context().close();
+  });
+
+  it('stocktake: the sessions, the count and the review', async () => {
+    const { page } = await open();
+    await page.getByTestId('stocktake-nav').click();
+    await page.locator(`[data-testid="stocktake-row"][data-id="${stocktakeId}"]`).waitFor();
+    await shoot(page, 'stocktake-list', width);
+    await page.goto(`${server.url}/#stocktake/${stocktakeId}`);
+    await page.locator('[data-testid="line"][data-barcode="8690000000017"][data-counted="3"]').waitFor();
+    await page.getByTestId('unknown-line').first().waitFor();
+    await shoot(page, 'stocktake-count', width);
+    await page.getByTestId('review-button').click();
+    await page.getByTestId('unresolved-warning').waitFor();
+    await shoot(page, 'stocktake-review', width);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,76 @@
+// The real SQLite engine with a tally in front: how many reads and writes a request made, how many
+// statements ran, and how many rows each returned, with the SQL of each query built in place (not the
+// named statements). Tests of paged lists bound these counts instead of timing anything.
+import type { Compilable } from 'kysely';
+import type { Engine, Params, Queries, StatementDef } from '../../server/store/engine.ts';
+
+export interface Tally {
+  reads: number;
+  writes: number;
+  statements: number;
+  rows: number;
+  /** Most rows one statement returned. */
+  maxRows: number;
+  /** The SQL and parameters of every query built in place (kysely builders), for EXPLAIN QUERY PLAN. */
+  queries: { sql: string; parameters: readonly unknown[] }[];
+}
+
+export const emptyTally = (): Tally => ({ reads: 0, writes: 0, statements: 0, rows: 0, maxRows: 0, queries: [] });
+
+export function countingEngine(engine: Engine): { engine: Engine; tally: Tally; reset(): Tally } {
+  let tally = emptyTally();
+  const note = (target: Compilable<unknown> | StatementDef<unknown, Params>, rows: number) => {
+    tally.statements++;
+    tally.rows += rows;
+    tally.maxRows = Math.max(tally.maxRows, rows);
+    if (!('build' in target)) {
+      const { sql, parameters } = target.compile();
+      tally.queries.push({ sql, parameters });
+    }
+  };
+  const wrap = (q: Queries): Queries => ({
+    k: q.k,
+    async all(target: any, params?: Params) {
+      const rows = await q.all(target, params as never);
+      note(target, rows.length);
+      return rows;
+    },
+    async first(target: any, params?: Params) {
+      const row = await q.first(target, params as never);
+      note(target, row === undefined ? 0 : 1);
+      return row;
+    },
+    async run(target: any, params?: Params) {
+      const changed = await q.run(target, params as never);
+      note(target, 0);
+      return changed;
+    },
+  });
+  const counting: Engine = {
+    kind: engine.kind,
+    location: engine.location,
+    read: (work) => {
+      tally.reads++;
+      return engine.read((q) => work(wrap(q)));
+    },
+    write: (work, options) => {
+      tally.writes++;
+      return engine.write((q) => work(wrap(q)), options);
+    },
+    kept: (key, compute) => engine.kept(key, (q) => compute(wrap(q))),
+    scratchKeys: (q) => engine.scratchKeys(q),
+    checkIntegrity: () => engine.checkIntegrity(),
+    close: () => engine.close(),
+  };
+  return {
+    engine: counting,
+    get tally() {
+      return tally;
+    },
+    reset() {
+      const before = tally;
+      tally = emptyTally();
+      return before;
+    },
+  };
+}

