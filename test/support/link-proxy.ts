@@ -44,8 +44,8 @@ export class LinkProxy {
   private isCut = false;
   private pauses = 0;
   hooks: ProxyHooks = {};
-  /** Connections destroyed by cuts, and requests the proxy could not read (must stay 0). */
-  readonly counts = { connections: 0, destroyed: 0, unreadable: 0 };
+  /** Connections, those destroyed by cuts, requests forwarded, and requests the proxy could not read (must stay 0). */
+  readonly counts = { connections: 0, destroyed: 0, requests: 0, unreadable: 0 };
 
   constructor(name: string) {
     this.name = name;
@@ -175,6 +175,7 @@ export class LinkProxy {
         upstream.write(`${rewritten}\r\n\r\n`, 'latin1');
         current = { method, path };
         last = current;
+        this.counts.requests++;
         answerStarted = false;
         bodyLeft = length ? Number(length.split(':')[1]!.trim()) : 0;
       }
