@@ -214,15 +214,25 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
           await q.run(q.k.updateTable('sync_links').set({ catalogue_version: version }).where('account_id', '=', account.id));
           return summary;
         }),
-      /** The movements the upstream does not hold yet, oldest first. */
-      pending: (account: Account, upstream: VersionVector, limit: number) =>
-        read(async (q) => (await readMovements(q, account.id, { pending: upstream }, limit)).map(({ arrival: _, ...m }) => m)),
+      /**
+       * The movements the upstream does not hold yet, oldest first, recorded here after `after` (the
+       * previous page's `last`: a round's next batch does not scan past the ones it pushed again).
+       */
+      pending: (account: Account, upstream: VersionVector, limit: number, after = 0) =>
+        read(async (q) => {
+          const page = await readMovements(q, account.id, { pending: upstream, after }, limit);
+          return { movements: page.map(({ arrival: _, ...m }) => m), last: page.at(-1)?.arrival ?? after };
+        }),
       countPending: (account: Account, upstream: VersionVector) => read((q) => countPending(q, account.id, upstream)),
-      /** A pulled page applied and the link's cursor moved past it, together. */
+      /**
+       * A pulled page applied and the link's cursor moved past it, together. A page of movements all
+       * held here already (this instance's own, coming back) writes nothing: its cursor is written
+       * with the round's record (recordRound's pullCursor), and a round cut before that pulls it again.
+       */
       applyPulled: (account: Account, movements: readonly SyncMovement[], cursor: number) =>
         writeMovements(async (log, q) => {
           const result = await applyMovements(log, account, movements, clock.now());
-          await advanceLink(q, account.id, cursor);
+          if (result.applied > 0) await advanceLink(q, account.id, cursor);
           return result;
         }),
       setUpstreamVector: (account: Account, vector: VersionVector) => write((q) => setUpstreamVector(q, account.id, vector)),
