@@ -179,7 +179,7 @@ export function renderReport(bench: BenchResults): string {
     const ceiling = sync.ceilingMs.reduce((a, b) => a + b, 0) / sync.ceilingMs.length;
     out.push('## Sync', '');
     out.push(`Measured by \`${sync.command}\` — ${sync.date}, load average (1/5/15 min) ${sync.machine.loadAverage.map((n) => fmt(n, 2)).join(' / ')} after it.`, '');
-    out.push('| workload | movements | batch | round ms | ceiling ms | round / ceiling | movements/s |');
+    out.push('| workload | movements | batch | round ms | ceiling ms | ceiling ÷ round | movements/s |');
     out.push('|---|---|---|---|---|---|---|');
     out.push(`| one sync round: push, apply upstream, pull | ${fmt(sync.movements)} | ${sync.batch} | ${fmt(sync.roundMs)} | ${fmt(ceiling)} (${sync.ceilingMs.map((ms) => fmt(ms)).join(' / ')}) | ${ratio(syncRatio(sync))} | ${fmt((sync.movements / sync.roundMs) * 1000)} |`);
     out.push('');
