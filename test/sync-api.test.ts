@@ -80,8 +80,18 @@ describe('sync between instances', () => {
     await set(shop.server, shop.token, MUG, 8, 'shop count');
     // Pushed, then pulled back as the upstream's newest: nothing to apply, and the cursor still moves past it.
     expect(await shop.round()).toMatchObject({ pushed: 1, pulled: 0 });
-    const end = (await call<PullPage>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0&limit=${MAX_MOVEMENTS_PER_BATCH}`, north)).next_cursor;
+    const all = await call<PullPage>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0&limit=${MAX_MOVEMENTS_PER_BATCH}`, north);
+    const end = all.next_cursor;
     expect((await shop.link()).pullCursor).toBe(end);
+    // What the caller holds (`have`) is left out, and the cursor still moves past it.
+    const held = (await call<SyncState>(shop.server, 'GET', SYNC_STATE_PATH, shop.token)).vector;
+    const have = Object.entries(held).map(([origin, seq]) => `${origin}:${seq}`).join(',');
+    expect(await call<PullPage>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0&have=${have}`, north)).toMatchObject({ movements: [], next_cursor: end, more: false });
+    const shopOrigin = all.movements.at(-1)!.origin;
+    const partly = await call<PullPage>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0&limit=1&have=${shopOrigin}:${held[shopOrigin]}`, north);
+    expect(partly.movements.map((m) => m.origin)).not.toContain(shopOrigin);
+    expect(partly.more).toBe(true);
+    expect((await call<{ detail: string }>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?have=nonsense`, north, undefined, 400)).detail).toMatch(/have/);
     // A slower round that started earlier (sync now beside the background loop) records an older cursor: kept where it was.
     await shop.server.store.sync.recordRound(shop.account, { ok: true, at: new Date().toISOString(), upstreamInstance: 'x', clockSkewMs: 0, upstreamVector: (await shop.link()).upstreamVector, pullCursor: 1 });
     expect((await shop.link()).pullCursor).toBe(end);

@@ -31,6 +31,7 @@ import {
   countPending,
   createLink,
   heldVector,
+  lastArrival,
   instanceId,
   linkOfAccount,
   linkStatus,
@@ -182,12 +183,18 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
           catalogue_version: (await q.first(q.k.selectFrom('accounts').select('catalogue_version').where('id', '=', account.id)))!.catalogue_version,
           vector: await heldVector(q, account.id),
         })),
-      /** The account's movements recorded here after `after`, in that order. */
-      pull: (account: Account, after: number, limit: number): Promise<PullPage> =>
+      /**
+       * The account's movements recorded here after `after`, in that order, but those the caller
+       * holds (`have`); on the last page the cursor moves past everything recorded, left out or not.
+       */
+      pull: (account: Account, after: number, limit: number, have?: VersionVector): Promise<PullPage> =>
         read(async (q) => {
-          const page = await readMovements(q, account.id, { after }, limit + 1);
+          const page = await readMovements(q, account.id, { after, ...(have ? { pending: have } : {}) }, limit + 1);
           const movements = page.slice(0, limit);
-          return { movements: movements.map(({ arrival: _, ...m }) => m), next_cursor: movements.at(-1)?.arrival ?? after, more: page.length > limit, now: clock.now() };
+          const more = page.length > limit;
+          let next = movements.at(-1)?.arrival ?? after;
+          if (!more && have) next = Math.max(next, await lastArrival(q, account.id));
+          return { movements: movements.map(({ arrival: _, ...m }) => m), next_cursor: next, more, now: clock.now() };
         }),
       /** Movements of other instances, each applied once, in order; all or nothing. */
       push: (account: Account, movements: readonly SyncMovement[]): Promise<PushAnswer> =>

@@ -92,6 +92,12 @@ export async function readMovements(q: Queries, accountId: number, where: { afte
   }));
 }
 
+/** The arrival number of the account's newest movement here (0 without any). */
+export async function lastArrival(q: Queries, accountId: number): Promise<number> {
+  const row = await q.first(q.k.selectFrom('stock_history').select((eb) => eb.fn.max('id').as('id')).where('account_id', '=', accountId));
+  return Number(row?.id ?? 0);
+}
+
 /** How many of the account's movements the upstream does not hold yet. */
 export async function countPending(q: Queries, accountId: number, upstream: VersionVector): Promise<number> {
   const known = Object.entries(upstream);

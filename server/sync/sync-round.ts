@@ -55,11 +55,13 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
     }
     await store.sync.setUpstreamVector(account, upstream);
 
-    // Pull: each page applied together with the cursor past it.
+    // Pull: each page applied together with the cursor past it; what this instance holds (its own
+    // movements just pushed, above all) is left out by the upstream.
     let cursor = link.pullCursor;
     let pulled = 0;
+    const have = (await store.sync.state(account)).vector;
     for (;;) {
-      const page = await client.pull(cursor);
+      const page = await client.pull(cursor, MAX_MOVEMENTS_PER_BATCH, have);
       if (page.movements.length > 0) {
         pulled += (await store.sync.applyPulled(account, page.movements, page.next_cursor)).applied;
         for (const m of page.movements) upstream[m.origin] = Math.max(upstream[m.origin] ?? 0, m.seq);
