@@ -185,11 +185,10 @@ const lastSeq = statement('movements.lastSeq', (k, p: Param<{ accountId: number;
   k.selectFrom('stock_history').select((eb) => eb.fn.max('seq').as('seq')).where('account_id', '=', p('accountId')).where('origin', '=', p('origin')),
 );
 
-/** A unit in a warehouse as preload read it: latest timestamp, stored quantity, highest sequence per origin. */
+/** A unit in a warehouse as preload read it: latest timestamp and stored quantity. */
 interface PlaceState {
   latest: string | undefined;
   quantity: number | null;
-  maxSeq: Map<string, number>;
 }
 
 export class MovementLog {
@@ -207,6 +206,8 @@ export class MovementLog {
   private readonly loadedUnits = new Set<number>();
   private readonly places = new Map<string, PlaceState>();
   private readonly stale = new Set<string>();
+  /** Per account: the highest sequence held of every origin, once preload read it. */
+  private readonly held = new Map<number, Record<string, number>>();
   /** When this transaction records its movements (`created_at`). */
   readonly at: string;
 
@@ -282,6 +283,8 @@ export class MovementLog {
     const hlc = options.hlc ?? this.nextHlc();
     const seq = await this.nextSeq(accountId);
     this.forget(unit.id, warehouseId);
+    const held = this.held.get(accountId);
+    if (held) held[this.instance] = Math.max(held[this.instance] ?? 0, seq);
     const seenVector = isAbsolute(kind) ? await this.seenVector(accountId) : null;
     const late = options.hlc !== undefined && (await this.isLate(unit.id, warehouseId, hlc));
     let applied: Applied;
@@ -321,7 +324,8 @@ export class MovementLog {
    */
   async applyRemote(accountId: number, unit: MovementUnit, movement: MovementRecord, seenVector: number | null): Promise<void> {
     this.saw(parseHlc(movement.hlc)!);
-    const place = this.place(unit.id, movement.warehouseId);
+    const held = this.held.get(accountId);
+    const place = held && this.place(unit.id, movement.warehouseId);
     const late = place ? place.latest !== undefined && place.latest > movement.hlc : await this.isLate(unit.id, movement.warehouseId, movement.hlc);
     const applied = late
       ? { oldQuantity: null, newQuantity: movement.value }
@@ -349,49 +353,53 @@ export class MovementLog {
     if (late) await this.refold(unit.id, movement.warehouseId, movement.hlc, { origin: movement.origin, seq: movement.seq });
     if (place && !late) {
       // On top of everything: no later movement can conflict with it, and an earlier one only when
-      // some other origin has more here than the movement had seen (the query then says which).
+      // this instance holds movements of another origin the movement had not seen (the query then
+      // says whether any is of this unit and warehouse).
       const seen = await this.vector(seenVector);
-      const unseen = isAbsolute(movement.kind) && [...place.maxSeq].some(([origin, seq]) => origin !== movement.origin && (seen[origin] ?? 0) < seq);
+      const unseen = isAbsolute(movement.kind) && Object.entries(held!).some(([origin, seq]) => origin !== movement.origin && (seen[origin] ?? 0) < seq);
+      held![movement.origin] = Math.max(held![movement.origin] ?? 0, movement.seq);
       place.latest = movement.hlc;
       place.quantity = applied.newQuantity;
-      place.maxSeq.set(movement.origin, Math.max(place.maxSeq.get(movement.origin) ?? 0, movement.seq));
       if (unseen) await this.detectConflicts(accountId, unit.id, movement.warehouseId, { ...movement, seenVector });
       return;
     }
     this.forget(unit.id, movement.warehouseId);
+    if (held) held[movement.origin] = Math.max(held[movement.origin] ?? 0, movement.seq);
     await this.detectConflicts(accountId, unit.id, movement.warehouseId, { ...movement, seenVector });
   }
 
   /**
    * Reads, for a batch of movements of other instances about to be applied (sync.ts,
    * applyMovements), what applyRemote would otherwise ask of every movement of these units: the
-   * latest timestamp of each unit and warehouse, its stored quantity, and the highest sequence of
-   * every origin there. Kept up to date as movements are applied on top; a unit and warehouse that
-   * takes one in the past (refolded) or a movement made here goes back to queries.
+   * latest timestamp of each unit and warehouse and its stored quantity; and what this instance holds
+   * of every origin (its seen vector and its own highest sequence). Kept up to date as movements are
+   * applied on top; a unit and warehouse that takes one in the past (refolded) or a movement made
+   * here goes back to queries.
    */
-  async preload(unitIds: readonly number[]): Promise<void> {
+  async preload(accountId: number, unitIds: readonly number[]): Promise<void> {
     const { q } = this;
+    if (!this.held.has(accountId)) {
+      const own = Number((await q.first(lastSeq, { accountId, origin: this.instance }))?.seq ?? 0);
+      this.held.set(accountId, { ...(await this.vector(await this.seenVector(accountId))), ...(own > 0 ? { [this.instance]: own } : {}) });
+    }
     for (let i = 0; i < unitIds.length; i += 500) {
       const ids = unitIds.slice(i, i + 500).filter((id) => !this.loadedUnits.has(id));
       if (ids.length === 0) continue;
       const state = (unitId: number, warehouseId: number) => {
         const key = `${unitId}/${warehouseId}`;
         let place = this.places.get(key);
-        if (!place) this.places.set(key, (place = { latest: undefined, quantity: null, maxSeq: new Map() }));
+        if (!place) this.places.set(key, (place = { latest: undefined, quantity: null }));
         return place;
       };
-      const history = await q.all(
+      // stock_history_unit_hlc answers this alone.
+      const latest = await q.all(
         q.k
           .selectFrom('stock_history')
-          .select(['unit_id', 'warehouse_id', 'origin', (eb) => eb.fn.max('seq').as('seq'), (eb) => eb.fn.max('hlc').as('hlc')])
+          .select(['unit_id', 'warehouse_id', (eb) => eb.fn.max('hlc').as('hlc')])
           .where('unit_id', 'in', ids)
-          .groupBy(['unit_id', 'warehouse_id', 'origin']),
+          .groupBy(['unit_id', 'warehouse_id']),
       );
-      for (const row of history) {
-        const place = state(row.unit_id, row.warehouse_id);
-        place.maxSeq.set(row.origin, Number(row.seq));
-        if (place.latest === undefined || row.hlc > place.latest) place.latest = row.hlc;
-      }
+      for (const row of latest) state(row.unit_id, row.warehouse_id).latest = row.hlc;
       for (const row of await q.all(q.k.selectFrom('stock').select(['unit_id', 'warehouse_id', 'quantity']).where('unit_id', 'in', ids))) {
         state(row.unit_id, row.warehouse_id).quantity = row.quantity;
       }
@@ -404,7 +412,7 @@ export class MovementLog {
     const key = `${unitId}/${warehouseId}`;
     if (!this.loadedUnits.has(unitId) || this.stale.has(key)) return undefined;
     let place = this.places.get(key);
-    if (!place) this.places.set(key, (place = { latest: undefined, quantity: null, maxSeq: new Map() }));
+    if (!place) this.places.set(key, (place = { latest: undefined, quantity: null }));
     return place;
   }
 

@@ -185,7 +185,7 @@ export async function applyMovements(log: MovementLog, account: Account, movemen
   // each, not the whole history's vector).
   const held: VersionVector = {};
   for (const origin of new Set(movements.map((m) => m.origin))) held[origin] = Number((await q.first(highestSeq, { accountId: account.id, origin }))?.seq ?? 0);
-  if (movements.some((m) => m.seq > (held[m.origin] ?? 0))) await log.preload([...new Set([...units.values()].map((u) => u.id))]);
+  if (movements.some((m) => m.seq > (held[m.origin] ?? 0))) await log.preload(account.id, [...new Set([...units.values()].map((u) => u.id))]);
   let applied = 0;
   let duplicates = 0;
   for (const movement of movements) {
