@@ -22,7 +22,9 @@ export interface Child {
  */
 export function startNode(args: string[], logFile?: string, env?: Record<string, string>): Child {
   const logFd = logFile === undefined ? undefined : openSync(logFile, 'a');
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', logFd ?? 'pipe'], env: { ...process.env, ...env } });
+  // BENCH_CPU_PROF=DIR: every child writes a V8 CPU profile there (NODE_OPTIONS refuses --cpu-prof).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', logFd ?? 'pipe'], env: { ...process.env, ...env } });
   if (logFd !== undefined) closeSync(logFd);
   let out = '';
   let err = '';

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { LoadGenerator, LoadResult } from './load.ts';
+import { type SyncResult, syncRatio } from './sync-round.ts';
 
 export interface SizeResult {
   label: string;
@@ -44,6 +45,8 @@ export interface BenchResults {
   loadGenerator: LoadGenerator;
   loadAverageAfter: number[];
   sizes: SizeResult[];
+  /** The sync row (bench/sync-round.ts), with when and how it ran: `--only sync` measures it alone. */
+  sync?: SyncResult & { command: string; date: string; machine: Machine };
 }
 
 export const TARGETS = {
@@ -56,6 +59,8 @@ export const TARGETS = {
   serverRssMb: 150,
   /** A measured rate within this factor of the load generator's own ceiling may be the generator's limit. */
   generatorMargin: 3,
+  /** One sync round of 10,000 movements against inserting the same rows straight into the history table. */
+  syncRatio: 0.5,
 };
 
 export function machineInfo(): Machine {
@@ -119,6 +124,8 @@ export function renderReport(bench: BenchResults): string {
   out.push(`| Importer peak RSS, ${largest.label} rows | ${fmt(largest.import.maxRssKb / 1024)} MB | ≤ ${TARGETS.importRssMb} MB | ${verdict(largest.import.maxRssKb / 1024 <= TARGETS.importRssMb)} |`);
   out.push(`| Cold start to first answer, ${largest.label} database | ${fmt(largest.coldStartMs)} ms | ≤ ${fmt(TARGETS.coldStartMs)} ms | ${verdict(largest.coldStartMs <= TARGETS.coldStartMs)} |`);
   out.push(`| Server peak RSS under 32-connection load, ${largest.label} | ${fmt(largest.server.peakRssKb / 1024)} MB | ≤ ${TARGETS.serverRssMb} MB | ${verdict(largest.server.peakRssKb / 1024 <= TARGETS.serverRssMb)} |`);
+  const sync = bench.sync;
+  if (sync) out.push(`| Sync round of ${fmt(sync.movements)} movements (push, apply, pull) | ${ratio(syncRatio(sync))} of ceiling | ≥ ${TARGETS.syncRatio}× | ${verdict(syncRatio(sync) >= TARGETS.syncRatio)} |`);
   if (largest.barcodes < 1_000_000) out.push('', `The largest catalogue of this run has ${largest.label} barcodes; the targets name 1M (\`--sizes 10k,100k,1m\`).`);
   out.push('');
 
@@ -165,6 +172,19 @@ export function renderReport(bench: BenchResults): string {
         `- The same server without the launcher's memory measures (\`BARCODE_INVENTORY_NO_NODE_FLAGS=1 NODE_DISABLE_COMPILE_CACHE=1\`): peak RSS ${fmt(without.peakRssKb / 1024)} MB; GET at 32 connections ${fmt(without.get32.perSecond)} req/s (${ratio(without.get32.perSecond / f.get32)} of floor), 90/10 mix ${fmt(without.mix32.perSecond)} req/s (${ratio(without.mix32.perSecond / f.mix32)}).`,
       );
     }
+    out.push('');
+  }
+
+  if (sync) {
+    const ceiling = sync.ceilingMs.reduce((a, b) => a + b, 0) / sync.ceilingMs.length;
+    out.push('## Sync', '');
+    out.push(`Measured by \`${sync.command}\` — ${sync.date}, load average (1/5/15 min) ${sync.machine.loadAverage.map((n) => fmt(n, 2)).join(' / ')} after it.`, '');
+    out.push('| workload | movements | batch | round ms | ceiling ms | ceiling ÷ round | movements/s |');
+    out.push('|---|---|---|---|---|---|---|');
+    out.push(`| one sync round: push, apply upstream, pull | ${fmt(sync.movements)} | ${sync.batch} | ${fmt(sync.roundMs)} | ${fmt(ceiling)} (${sync.ceilingMs.map((ms) => fmt(ms)).join(' / ')}) | ${ratio(syncRatio(sync))} | ${fmt((sync.movements / sync.roundMs) * 1000)} |`);
+    out.push('');
+    out.push(`- The round (bench/sync-round.ts): a follower holding ${fmt(sync.movements)} sets its upstream does not have (made through its own API while the upstream was stopped) runs one real round (server/sync/sync-round.ts, in a child process, bench/sync-round-child.ts) against a real upstream \`serve\` process over loopback HTTP: the upstream's state, ${Math.ceil(sync.movements / sync.batch)} pushes of ${sync.batch} movements each applied upstream in one durable transaction (checks, fold, conflicts), then the pull (${fmt(sync.pulled)} new to the follower: its own movements are left out by \`have\`). Timed from the first request to the round's last write.`);
+    out.push(`- Ceiling (bench/sync-ceiling.ts): the same ${fmt(sync.movements)} rows inserted straight into a copy of the upstream's \`stock_history\` as it was before the round, with better-sqlite3 and the store's pragmas, one prepared INSERT per row and one durable \`BEGIN IMMEDIATE\` transaction per ${sync.batch} rows; once before the round and once after it, the mean counts.`);
     out.push('');
   }
 

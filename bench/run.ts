@@ -9,6 +9,8 @@
 //   --keep                keep the generated catalogues and databases (printed at the end)
 //   --render-only         rewrite the report from the last run's BENCHMARKS.json (after editing NOTES.md)
 //   --no-install-wrk      do not try `apt-get install wrk` when wrk is missing
+//   --only sync           only the sync row (bench/sync-round.ts, a minute or two): the other figures are
+//                         kept from the last run's BENCHMARKS.json and the report rewritten; --only sizes skips it
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,6 +21,7 @@ import { chooseLoadGenerator, runLoad } from './load.ts';
 import { CLI, ROOT, execArgvOf, memoryOf, runNode, startNode, stopChild, waitForUrl } from './processes.ts';
 import { type BenchResults, type SizeResult, machineInfo, renderReport } from './report.ts';
 import { WITHOUT_NODE_FLAGS_ENV } from '../server/launch/node-flags.ts';
+import { benchSync } from './sync-round.ts';
 import { getRequests, mixedRequests, postRequests } from './workloads.ts';
 
 const { values } = parseArgs({
@@ -29,6 +32,7 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     'render-only': { type: 'boolean', default: false },
     'no-install-wrk': { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
 
@@ -40,7 +44,8 @@ if (values['render-only']) {
   console.log(`rewrote ${path.relative(ROOT, values.out)} from ${path.relative(ROOT, values.out.replace(/\.md$/, '.json'))}`);
   process.exit(0);
 }
-const sizes = values.sizes.split(',').map(parseSize);
+if (values.only !== undefined && values.only !== 'sync' && values.only !== 'sizes') throw new Error(`--only ${values.only}: use --only sync or --only sizes`);
+const sizes = values.only === 'sync' ? [] : values.sizes.split(',').map(parseSize);
 const seconds = Number(values.seconds);
 const SEED = 7;
 const STORAGE_SECONDS = 3;
@@ -55,8 +60,10 @@ const log = (text: string) => console.log(`[bench ${((performance.now() - t0) / 
 const t0 = performance.now();
 const work = mkdtempSync(path.join(tmpdir(), 'bi-bench-'));
 const startMachine = machineInfo();
-const generator = chooseLoadGenerator({ install: !values['no-install-wrk'], log });
-log(`load generator: ${generator.description} (${generator.note})`);
+const jsonOut = values.out.replace(/\.md$/, '.json');
+const previous = values.only === 'sync' ? (JSON.parse(readFileSync(jsonOut, 'utf8')) as BenchResults) : undefined;
+const generator = previous?.loadGenerator ?? chooseLoadGenerator({ install: !values['no-install-wrk'], log });
+if (!previous) log(`load generator: ${generator.description} (${generator.note})`);
 const load = (options: Parameters<typeof runLoad>[1]) => runLoad(generator, options);
 
 async function benchSize(barcodes: number): Promise<SizeResult> {
@@ -208,19 +215,24 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
 try {
   const results: SizeResult[] = [];
   for (const size of sizes) results.push(await benchSize(size));
-  const bench: BenchResults = {
-    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
-    date: new Date().toISOString(),
-    totalSeconds: (performance.now() - t0) / 1000,
-    loadSeconds: seconds,
-    machine: startMachine,
-    loadGenerator: generator,
-    loadAverageAfter: machineInfo().loadAverage,
-    sizes: results,
-  };
+  const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+  const sync = values.only === 'sizes' ? undefined : { ...(await benchSync(work, log, SEED)), command, date: new Date().toISOString(), machine: machineInfo() };
+  const bench: BenchResults = previous
+    ? { ...previous, sync }
+    : {
+        command,
+        date: new Date().toISOString(),
+        totalSeconds: (performance.now() - t0) / 1000,
+        loadSeconds: seconds,
+        machine: startMachine,
+        loadGenerator: generator,
+        loadAverageAfter: machineInfo().loadAverage,
+        sizes: results,
+        ...(sync ? { sync } : {}),
+      };
   mkdirSync(path.dirname(values.out), { recursive: true });
   writeFileSync(values.out, renderReport(bench));
-  writeFileSync(values.out.replace(/\.md$/, '.json'), `${JSON.stringify(bench, null, 2)}\n`);
+  writeFileSync(jsonOut, `${JSON.stringify(bench, null, 2)}\n`);
   log(`wrote ${path.relative(ROOT, values.out)}`);
 } finally {
   if (values.keep) console.log(`kept ${work}`);

@@ -64,6 +64,14 @@ export type PushAnswer = z.infer<typeof pushAnswerSchema>;
 export const pullQuerySchema = z.object({
   after: z.coerce.number().int().min(0).default(0).describe('The `next_cursor` of the previous page; 0 from the start.'),
   limit: z.coerce.number().int().min(1).max(MAX_MOVEMENTS_PER_BATCH).default(MAX_MOVEMENTS_PER_BATCH),
+  have: z
+    .string()
+    .regex(/^([a-z0-9]{4,32}:\d{1,15})(,[a-z0-9]{4,32}:\d{1,15}){0,99}$/, { error: 'have is origin:seq pairs separated by commas (at most 100).' })
+    .transform((text) => Object.fromEntries(text.split(',').map((pair) => [pair.split(':')[0]!, Number(pair.split(':')[1])])) as Record<string, number>)
+    .optional()
+    .describe(
+      "What the caller already holds, `origin:seq,…` (its highest sequence of each origin): those movements are left out of the page (an instance's own, just pushed, do not come back), and `next_cursor` still moves past them.",
+    ),
 });
 
 export const pullPageSchema = z

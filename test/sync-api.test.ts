@@ -75,6 +75,29 @@ describe('sync between instances', () => {
     expect(new Set(await ids(upstream, north)).size).toBe((await ids(upstream, north)).length);
   });
 
+  it("moves the pull cursor past the follower's own movements coming back, with the round's record, and never back", async () => {
+    await shop.round();
+    await set(shop.server, shop.token, MUG, 8, 'shop count');
+    // Pushed, then pulled back as the upstream's newest: nothing to apply, and the cursor still moves past it.
+    expect(await shop.round()).toMatchObject({ pushed: 1, pulled: 0 });
+    const all = await call<PullPage>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0&limit=${MAX_MOVEMENTS_PER_BATCH}`, north);
+    const end = all.next_cursor;
+    expect((await shop.link()).pullCursor).toBe(end);
+    // What the caller holds (`have`) is left out, and the cursor still moves past it.
+    const held = (await call<SyncState>(shop.server, 'GET', SYNC_STATE_PATH, shop.token)).vector;
+    const have = Object.entries(held).map(([origin, seq]) => `${origin}:${seq}`).join(',');
+    expect(await call<PullPage>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0&have=${have}`, north)).toMatchObject({ movements: [], next_cursor: end, more: false });
+    const shopOrigin = all.movements.at(-1)!.origin;
+    const partly = await call<PullPage>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0&limit=1&have=${shopOrigin}:${held[shopOrigin]}`, north);
+    expect(partly.movements.map((m) => m.origin)).not.toContain(shopOrigin);
+    expect(partly.more).toBe(true);
+    expect((await call<{ detail: string }>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?have=nonsense`, north, undefined, 400)).detail).toMatch(/have/);
+    // A slower round that started earlier (sync now beside the background loop) records an older cursor: kept where it was.
+    await shop.server.store.sync.recordRound(shop.account, { ok: true, at: new Date().toISOString(), upstreamInstance: 'x', clockSkewMs: 0, upstreamVector: (await shop.link()).upstreamVector, pullCursor: 1 });
+    expect((await shop.link()).pullCursor).toBe(end);
+    expect(await shop.round()).toMatchObject({ pushed: 0, pulled: 0 });
+  });
+
   it('folds a movement that arrives late in at its time: count − the sales recorded after it', async () => {
     await shop.round();
     // The shop (offline from here) counts the mug: 3 on the shelf.
@@ -136,7 +159,7 @@ describe('sync between instances', () => {
     await set(shop.server, shop.token, MUG, 7);
     await set(shop.server, shop.token, MUG, 6);
     const state = await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, north);
-    const pending = await shop.server.store.sync.pending(shop.account, state.vector, 10);
+    const pending = (await shop.server.store.sync.pending(shop.account, state.vector, 10)).movements;
     expect(pending).toHaveLength(2);
     const push = (movements: SyncMovement[], status = 200) => call(upstream, 'POST', SYNC_MOVEMENTS_PATH, north, { movements }, status);
     // The second movement alone leaves a gap: refused whole, with where to resume.
@@ -154,7 +177,7 @@ describe('sync between instances', () => {
   it("refuses movements of another account's units, from a clock far ahead, and malformed or oversized batches", async () => {
     await shop.round();
     await set(shop.server, shop.token, MUG, 7);
-    const [movement] = await shop.server.store.sync.pending(shop.account, (await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, north)).vector, 1);
+    const [movement] = (await shop.server.store.sync.pending(shop.account, (await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, north)).vector, 1)).movements;
     const push = (body: unknown, status: number, token = north) => call(upstream, 'POST', SYNC_MOVEMENTS_PATH, token, body, status);
     // kiosk's token: north's mug does not exist for it.
     expect((await push({ movements: [movement] }, 422, upstream.tokens.kiosk!)).detail).toContain('does not have');

@@ -58,7 +58,7 @@ export const sync: Resource = {
       description: "The account's movements in the order this instance recorded them, after the cursor `after`; each origin's appear in sequence.",
       query: { schema: pullQuerySchema },
       responses: { 200: { description: 'One page.', schema: pullPageSchema }, 400: { description: 'Invalid cursor or limit.' } },
-      handler: async ({ store, caller, query }) => ({ body: await store.sync.pull(caller, query.after, query.limit) }),
+      handler: async ({ store, caller, query }) => ({ body: await store.sync.pull(caller, query.after, query.limit, query.have) }),
     }),
     endpoint({
       method: 'GET',

@@ -130,9 +130,66 @@ const insertMovement = statement('movements.insert', (k, p: Param<InsertParams>)
   }),
 );
 
+const othersBefore = statement('movements.othersBefore', (k, p: Param<{ unitId: number; warehouseId: number; hlc: string; origin: string }>) =>
+  k
+    .selectFrom('stock_history')
+    .select(['origin', 'seq', 'kind'])
+    .where('unit_id', '=', p('unitId'))
+    .where('warehouse_id', '=', p('warehouseId'))
+    .where('hlc', '<', p('hlc'))
+    .where('origin', '!=', p('origin')),
+);
+
+const othersAfter = statement('movements.othersAfter', (k, p: Param<{ unitId: number; warehouseId: number; hlc: string; origin: string }>) =>
+  k
+    .selectFrom('stock_history')
+    .select(['origin', 'seq', 'kind', 'seen_vector'])
+    .where('unit_id', '=', p('unitId'))
+    .where('warehouse_id', '=', p('warehouseId'))
+    .where('hlc', '>', p('hlc'))
+    .where('origin', '!=', p('origin')),
+);
+
+const vectorById = statement('movements.vectorById', (k, p: Param<{ id: number }>) => k.selectFrom('sync_vectors').select('body').where('id', '=', p('id')));
+
+const vectorByBody = statement('movements.vectorByBody', (k, p: Param<{ accountId: number; body: string }>) =>
+  k.selectFrom('sync_vectors').select('id').where('account_id', '=', p('accountId')).where('body', '=', p('body')),
+);
+
+const insertVector = statement('movements.insertVector', (k, p: Param<{ accountId: number; body: string }>) =>
+  k
+    .insertInto('sync_vectors')
+    .values({ account_id: p('accountId'), body: p('body') })
+    .onConflict((oc) => oc.columns(['account_id', 'body']).doNothing()),
+);
+
+const insertConflict = statement(
+  'movements.insertConflict',
+  (k, p: Param<{ accountId: number; unitId: number; warehouseId: number; laterOrigin: string; laterSeq: number; earlierOrigin: string; earlierSeq: number; at: string }>) =>
+    k
+      .insertInto('stock_conflicts')
+      .values({
+        account_id: p('accountId'),
+        unit_id: p('unitId'),
+        warehouse_id: p('warehouseId'),
+        later_origin: p('laterOrigin'),
+        later_seq: p('laterSeq'),
+        earlier_origin: p('earlierOrigin'),
+        earlier_seq: p('earlierSeq'),
+        detected_at: p('at'),
+      })
+      .onConflict((oc) => oc.columns(['account_id', 'later_origin', 'later_seq', 'earlier_origin', 'earlier_seq']).doNothing()),
+);
+
 const lastSeq = statement('movements.lastSeq', (k, p: Param<{ accountId: number; origin: string }>) =>
   k.selectFrom('stock_history').select((eb) => eb.fn.max('seq').as('seq')).where('account_id', '=', p('accountId')).where('origin', '=', p('origin')),
 );
+
+/** A unit in a warehouse as preload read it: latest timestamp and stored quantity. */
+interface PlaceState {
+  latest: string | undefined;
+  quantity: number | null;
+}
 
 export class MovementLog {
   readonly q: Queries;
@@ -142,6 +199,15 @@ export class MovementLog {
   private lastChanged = false;
   private readonly nextSeqs = new Map<number, number>();
   private readonly seenVectors = new Map<number, number | null>();
+  /** Vectors this transaction has read or interned: by id (parsed), and ids by account and body. */
+  private readonly vectorBodies = new Map<number, Record<string, number>>();
+  private readonly vectorIds = new Map<string, number>();
+  /** See preload. */
+  private readonly loadedUnits = new Set<number>();
+  private readonly places = new Map<string, PlaceState>();
+  private readonly stale = new Set<string>();
+  /** Per account: the highest sequence held of every origin, once preload read it. */
+  private readonly held = new Map<number, Record<string, number>>();
   /** When this transaction records its movements (`created_at`). */
   readonly at: string;
 
@@ -216,6 +282,9 @@ export class MovementLog {
   ): Promise<Applied> {
     const hlc = options.hlc ?? this.nextHlc();
     const seq = await this.nextSeq(accountId);
+    this.forget(unit.id, warehouseId);
+    const held = this.held.get(accountId);
+    if (held) held[this.instance] = Math.max(held[this.instance] ?? 0, seq);
     const seenVector = isAbsolute(kind) ? await this.seenVector(accountId) : null;
     const late = options.hlc !== undefined && (await this.isLate(unit.id, warehouseId, hlc));
     let applied: Applied;
@@ -255,8 +324,12 @@ export class MovementLog {
    */
   async applyRemote(accountId: number, unit: MovementUnit, movement: MovementRecord, seenVector: number | null): Promise<void> {
     this.saw(parseHlc(movement.hlc)!);
-    const late = await this.isLate(unit.id, movement.warehouseId, movement.hlc);
-    const applied = late ? { oldQuantity: null, newQuantity: movement.value } : await this.applyOnTop(unit.id, movement.warehouseId, movement.kind, movement.value);
+    const held = this.held.get(accountId);
+    const place = held && this.place(unit.id, movement.warehouseId);
+    const late = place ? place.latest !== undefined && place.latest > movement.hlc : await this.isLate(unit.id, movement.warehouseId, movement.hlc);
+    const applied = late
+      ? { oldQuantity: null, newQuantity: movement.value }
+      : await this.applyOnTop(unit.id, movement.warehouseId, movement.kind, movement.value, place ? place.quantity : undefined);
     await this.q.run(insertMovement, {
       accountId,
       unitId: unit.id,
@@ -278,7 +351,73 @@ export class MovementLog {
       createdAt: movement.createdAt,
     });
     if (late) await this.refold(unit.id, movement.warehouseId, movement.hlc, { origin: movement.origin, seq: movement.seq });
+    if (place && !late) {
+      // On top of everything: no later movement can conflict with it, and an earlier one only when
+      // this instance holds movements of another origin the movement had not seen (the query then
+      // says whether any is of this unit and warehouse).
+      const seen = await this.vector(seenVector);
+      const unseen = isAbsolute(movement.kind) && Object.entries(held!).some(([origin, seq]) => origin !== movement.origin && (seen[origin] ?? 0) < seq);
+      held![movement.origin] = Math.max(held![movement.origin] ?? 0, movement.seq);
+      place.latest = movement.hlc;
+      place.quantity = applied.newQuantity;
+      if (unseen) await this.detectConflicts(accountId, unit.id, movement.warehouseId, { ...movement, seenVector });
+      return;
+    }
+    this.forget(unit.id, movement.warehouseId);
+    if (held) held[movement.origin] = Math.max(held[movement.origin] ?? 0, movement.seq);
     await this.detectConflicts(accountId, unit.id, movement.warehouseId, { ...movement, seenVector });
+  }
+
+  /**
+   * Reads, for a batch of movements of other instances about to be applied (sync.ts,
+   * applyMovements), what applyRemote would otherwise ask of every movement of these units: the
+   * latest timestamp of each unit and warehouse and its stored quantity; and what this instance holds
+   * of every origin (its seen vector and its own highest sequence). Kept up to date as movements are
+   * applied on top; a unit and warehouse that takes one in the past (refolded) or a movement made
+   * here goes back to queries.
+   */
+  async preload(accountId: number, unitIds: readonly number[]): Promise<void> {
+    const { q } = this;
+    if (!this.held.has(accountId)) {
+      const own = Number((await q.first(lastSeq, { accountId, origin: this.instance }))?.seq ?? 0);
+      this.held.set(accountId, { ...(await this.vector(await this.seenVector(accountId))), ...(own > 0 ? { [this.instance]: own } : {}) });
+    }
+    for (let i = 0; i < unitIds.length; i += 500) {
+      const ids = unitIds.slice(i, i + 500).filter((id) => !this.loadedUnits.has(id));
+      if (ids.length === 0) continue;
+      const state = (unitId: number, warehouseId: number) => {
+        const key = `${unitId}/${warehouseId}`;
+        let place = this.places.get(key);
+        if (!place) this.places.set(key, (place = { latest: undefined, quantity: null }));
+        return place;
+      };
+      // stock_history_unit_hlc answers this alone.
+      const latest = await q.all(
+        q.k
+          .selectFrom('stock_history')
+          .select(['unit_id', 'warehouse_id', (eb) => eb.fn.max('hlc').as('hlc')])
+          .where('unit_id', 'in', ids)
+          .groupBy(['unit_id', 'warehouse_id']),
+      );
+      for (const row of latest) state(row.unit_id, row.warehouse_id).latest = row.hlc;
+      for (const row of await q.all(q.k.selectFrom('stock').select(['unit_id', 'warehouse_id', 'quantity']).where('unit_id', 'in', ids))) {
+        state(row.unit_id, row.warehouse_id).quantity = row.quantity;
+      }
+      for (const id of ids) this.loadedUnits.add(id);
+    }
+  }
+
+  /** What preload knows of a unit in a warehouse; undefined when it was not read or no longer holds. */
+  private place(unitId: number, warehouseId: number): PlaceState | undefined {
+    const key = `${unitId}/${warehouseId}`;
+    if (!this.loadedUnits.has(unitId) || this.stale.has(key)) return undefined;
+    let place = this.places.get(key);
+    if (!place) this.places.set(key, (place = { latest: undefined, quantity: null }));
+    return place;
+  }
+
+  private forget(unitId: number, warehouseId: number): void {
+    if (this.loadedUnits.has(unitId)) this.stale.add(`${unitId}/${warehouseId}`);
   }
 
   /** True when some movement of the unit and warehouse is later than `hlc`. */
@@ -348,80 +487,73 @@ export class MovementLog {
     movement: { origin: string; seq: number; kind: string; hlc: string; seenVector: number | null },
   ): Promise<void> {
     const { q } = this;
-    const vectors = new Map<number | null, Record<string, number>>();
-    const vectorOf = async (id: number | null) => {
-      if (!vectors.has(id)) {
-        const body = id === null ? undefined : (await q.first(q.k.selectFrom('sync_vectors').select('body').where('id', '=', id)))?.body;
-        vectors.set(id, body ? (JSON.parse(body) as Record<string, number>) : {});
-      }
-      return vectors.get(id)!;
-    };
+    const vectorOf = (id: number | null) => this.vector(id);
     const pairs: { later: { origin: string; seq: number }; earlier: { origin: string; seq: number } }[] = [];
+    const where = { unitId, warehouseId, hlc: movement.hlc, origin: movement.origin };
     if (isAbsolute(movement.kind)) {
       const seen = await vectorOf(movement.seenVector);
-      let earlier = q.k
-        .selectFrom('stock_history')
-        .select(['origin', 'seq'])
-        .where('unit_id', '=', unitId)
-        .where('warehouse_id', '=', warehouseId)
-        .where('hlc', '<', movement.hlc)
-        .where('origin', '!=', movement.origin);
-      if (movement.kind === 'count') earlier = earlier.where('kind', 'in', ['set', 'count']);
-      for (const row of await q.all(earlier)) {
+      for (const row of await q.all(othersBefore, where)) {
+        if (movement.kind === 'count' && !isAbsolute(row.kind)) continue;
         if ((seen[row.origin] ?? 0) < row.seq) pairs.push({ later: movement, earlier: row });
       }
     }
-    const later = q.k
-      .selectFrom('stock_history')
-      .select(['origin', 'seq', 'kind', 'seen_vector'])
-      .where('unit_id', '=', unitId)
-      .where('warehouse_id', '=', warehouseId)
-      .where('hlc', '>', movement.hlc)
-      .where('origin', '!=', movement.origin)
-      .where('kind', 'in', isAbsolute(movement.kind) ? ['set', 'count'] : ['set']);
-    for (const row of await q.all(later)) {
+    for (const row of await q.all(othersAfter, where)) {
+      if (isAbsolute(movement.kind) ? !isAbsolute(row.kind) : row.kind !== 'set') continue;
       if (((await vectorOf(row.seen_vector))[movement.origin] ?? 0) < movement.seq) pairs.push({ later: row, earlier: movement });
     }
     for (const { later: l, earlier: e } of pairs) {
-      await q.run(
-        q.k
-          .insertInto('stock_conflicts')
-          .values({
-            account_id: accountId,
-            unit_id: unitId,
-            warehouse_id: warehouseId,
-            later_origin: l.origin,
-            later_seq: l.seq,
-            earlier_origin: e.origin,
-            earlier_seq: e.seq,
-            detected_at: this.at,
-          })
-          .onConflict((oc) => oc.columns(['account_id', 'later_origin', 'later_seq', 'earlier_origin', 'earlier_seq']).doNothing()),
-      );
+      await q.run(insertConflict, { accountId, unitId, warehouseId, laterOrigin: l.origin, laterSeq: l.seq, earlierOrigin: e.origin, earlierSeq: e.seq, at: this.at });
     }
+  }
+
+  /** A stored vector, parsed (`{}` for none); read once per transaction. */
+  private async vector(id: number | null): Promise<Record<string, number>> {
+    if (id === null) return {};
+    let vector = this.vectorBodies.get(id);
+    if (!vector) {
+      const body = (await this.q.first(vectorById, { id }))?.body;
+      vector = body ? (JSON.parse(body) as Record<string, number>) : {};
+      this.vectorBodies.set(id, vector);
+    }
+    return vector;
   }
 
   /** The id of a vector (interned per account). */
   async internVector(accountId: number, vector: Record<string, number> | null): Promise<number | null> {
     if (!vector || Object.keys(vector).length === 0) return null;
     const body = vectorBody(vector);
-    const { q } = this;
-    await q.run(q.k.insertInto('sync_vectors').values({ account_id: accountId, body }).onConflict((oc) => oc.columns(['account_id', 'body']).doNothing()));
-    return (await q.first(q.k.selectFrom('sync_vectors').select('id').where('account_id', '=', accountId).where('body', '=', body)))!.id;
+    const key = `${accountId} ${body}`;
+    let id = this.vectorIds.get(key);
+    if (id === undefined) {
+      await this.q.run(insertVector, { accountId, body });
+      id = (await this.q.first(vectorByBody, { accountId, body }))!.id;
+      this.vectorIds.set(key, id);
+    }
+    return id;
   }
 
-  /** After movements of other instances arrived: what this instance has seen of them now, for the sets and counts it makes next. */
-  async refreshSeenVector(accountId: number): Promise<Record<string, number>> {
+  /**
+   * After movements of other instances arrived: what this instance has seen of them now, for the sets
+   * and counts it makes next. With `arrived` (the highest sequence now held of each origin of a batch
+   * just applied), the stored vector is moved up to it; without, it is read from the whole history.
+   */
+  async refreshSeenVector(accountId: number, arrived?: Record<string, number>): Promise<Record<string, number>> {
     const { q } = this;
-    const rows = await q.all(
-      q.k
-        .selectFrom('stock_history')
-        .select(['origin', (eb) => eb.fn.max('seq').as('seq')])
-        .where('account_id', '=', accountId)
-        .where('origin', '!=', this.instance)
-        .groupBy('origin'),
-    );
-    const vector = Object.fromEntries(rows.map((r) => [r.origin, Number(r.seq)]));
+    let vector: Record<string, number>;
+    if (arrived) {
+      vector = { ...(await this.vector(await this.seenVector(accountId))) };
+      for (const [origin, seq] of Object.entries(arrived)) if (origin !== this.instance && seq > (vector[origin] ?? 0)) vector[origin] = seq;
+    } else {
+      const rows = await q.all(
+        q.k
+          .selectFrom('stock_history')
+          .select(['origin', (eb) => eb.fn.max('seq').as('seq')])
+          .where('account_id', '=', accountId)
+          .where('origin', '!=', this.instance)
+          .groupBy('origin'),
+      );
+      vector = Object.fromEntries(rows.map((r) => [r.origin, Number(r.seq)]));
+    }
     const id = await this.internVector(accountId, vector);
     await q.run(q.k.updateTable('accounts').set({ seen_vector: id }).where('id', '=', accountId));
     this.seenVectors.set(accountId, id);

@@ -31,6 +31,7 @@ import {
   countPending,
   createLink,
   heldVector,
+  lastArrival,
   instanceId,
   linkOfAccount,
   linkStatus,
@@ -182,12 +183,18 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
           catalogue_version: (await q.first(q.k.selectFrom('accounts').select('catalogue_version').where('id', '=', account.id)))!.catalogue_version,
           vector: await heldVector(q, account.id),
         })),
-      /** The account's movements recorded here after `after`, in that order. */
-      pull: (account: Account, after: number, limit: number): Promise<PullPage> =>
+      /**
+       * The account's movements recorded here after `after`, in that order, but those the caller
+       * holds (`have`); on the last page the cursor moves past everything recorded, left out or not.
+       */
+      pull: (account: Account, after: number, limit: number, have?: VersionVector): Promise<PullPage> =>
         read(async (q) => {
-          const page = await readMovements(q, account.id, { after }, limit + 1);
+          const page = await readMovements(q, account.id, { after, ...(have ? { pending: have } : {}) }, limit + 1);
           const movements = page.slice(0, limit);
-          return { movements: movements.map(({ arrival: _, ...m }) => m), next_cursor: movements.at(-1)?.arrival ?? after, more: page.length > limit, now: clock.now() };
+          const more = page.length > limit;
+          let next = movements.at(-1)?.arrival ?? after;
+          if (!more && have) next = Math.max(next, await lastArrival(q, account.id));
+          return { movements: movements.map(({ arrival: _, ...m }) => m), next_cursor: next, more, now: clock.now() };
         }),
       /** Movements of other instances, each applied once, in order; all or nothing. */
       push: (account: Account, movements: readonly SyncMovement[]): Promise<PushAnswer> =>
@@ -214,15 +221,25 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
           await q.run(q.k.updateTable('sync_links').set({ catalogue_version: version }).where('account_id', '=', account.id));
           return summary;
         }),
-      /** The movements the upstream does not hold yet, oldest first. */
-      pending: (account: Account, upstream: VersionVector, limit: number) =>
-        read(async (q) => (await readMovements(q, account.id, { pending: upstream }, limit)).map(({ arrival: _, ...m }) => m)),
+      /**
+       * The movements the upstream does not hold yet, oldest first, recorded here after `after` (the
+       * previous page's `last`: a round's next batch does not scan past the ones it pushed again).
+       */
+      pending: (account: Account, upstream: VersionVector, limit: number, after = 0) =>
+        read(async (q) => {
+          const page = await readMovements(q, account.id, { pending: upstream, after }, limit);
+          return { movements: page.map(({ arrival: _, ...m }) => m), last: page.at(-1)?.arrival ?? after };
+        }),
       countPending: (account: Account, upstream: VersionVector) => read((q) => countPending(q, account.id, upstream)),
-      /** A pulled page applied and the link's cursor moved past it, together. */
+      /**
+       * A pulled page applied and the link's cursor moved past it, together. A page of movements all
+       * held here already (this instance's own, coming back) writes nothing: its cursor is written
+       * with the round's record (recordRound's pullCursor), and a round cut before that pulls it again.
+       */
       applyPulled: (account: Account, movements: readonly SyncMovement[], cursor: number) =>
         writeMovements(async (log, q) => {
           const result = await applyMovements(log, account, movements, clock.now());
-          await advanceLink(q, account.id, cursor);
+          if (result.applied > 0) await advanceLink(q, account.id, cursor);
           return result;
         }),
       setUpstreamVector: (account: Account, vector: VersionVector) => write((q) => setUpstreamVector(q, account.id, vector)),

@@ -14,7 +14,7 @@ import {
 } from '../../shared/index.ts';
 import { apiError } from '../errors.ts';
 import type { Account } from './accounts.ts';
-import type { Queries } from './engine.ts';
+import { type Param, type Queries, statement } from './engine.ts';
 import { parseHlc } from './hlc.ts';
 import type { MovementLog, MovementUnit } from './movements.ts';
 import { NO_WAREHOUSE } from './schema.ts';
@@ -92,6 +92,12 @@ export async function readMovements(q: Queries, accountId: number, where: { afte
   }));
 }
 
+/** The arrival number of the account's newest movement here (0 without any). */
+export async function lastArrival(q: Queries, accountId: number): Promise<number> {
+  const row = await q.first(q.k.selectFrom('stock_history').select((eb) => eb.fn.max('id').as('id')).where('account_id', '=', accountId));
+  return Number(row?.id ?? 0);
+}
+
 /** How many of the account's movements the upstream does not hold yet. */
 export async function countPending(q: Queries, accountId: number, upstream: VersionVector): Promise<number> {
   const known = Object.entries(upstream);
@@ -109,6 +115,19 @@ export async function countPending(q: Queries, accountId: number, upstream: Vers
   );
   return Number(row?.n ?? 0);
 }
+
+const storedMovement = statement('sync.storedMovement', (k, p: Param<{ accountId: number; origin: string; seq: number }>) =>
+  k
+    .selectFrom('stock_history')
+    .select(['kind', 'value', 'hlc', 'unit_id', 'warehouse_id'])
+    .where('account_id', '=', p('accountId'))
+    .where('origin', '=', p('origin'))
+    .where('seq', '=', p('seq')),
+);
+
+const highestSeq = statement('sync.highestSeq', (k, p: Param<{ accountId: number; origin: string }>) =>
+  k.selectFrom('stock_history').select((eb) => eb.fn.max('seq').as('seq')).where('account_id', '=', p('accountId')).where('origin', '=', p('origin')),
+);
 
 const unitKey = (item: number, variant: number | null) => `${item}/${variant ?? ''}`;
 
@@ -162,8 +181,11 @@ export async function applyMovements(log: MovementLog, account: Account, movemen
     }
   }
 
-  // Each origin in sequence, from what this instance holds.
-  const held = await heldVector(q, account.id);
+  // Each origin in sequence, from what this instance holds of the batch's origins (an index seek
+  // each, not the whole history's vector).
+  const held: VersionVector = {};
+  for (const origin of new Set(movements.map((m) => m.origin))) held[origin] = Number((await q.first(highestSeq, { accountId: account.id, origin }))?.seq ?? 0);
+  if (movements.some((m) => m.seq > (held[m.origin] ?? 0))) await log.preload(account.id, [...new Set([...units.values()].map((u) => u.id))]);
   let applied = 0;
   let duplicates = 0;
   for (const movement of movements) {
@@ -171,14 +193,7 @@ export async function applyMovements(log: MovementLog, account: Account, movemen
     const unit = units.get(unitKey(movement.item, movement.liquid_stock))!;
     const warehouseId = movement.warehouse ?? NO_WAREHOUSE;
     if (movement.seq <= holds) {
-      const stored = await q.first(
-        q.k
-          .selectFrom('stock_history')
-          .select(['kind', 'value', 'hlc', 'unit_id', 'warehouse_id'])
-          .where('account_id', '=', account.id)
-          .where('origin', '=', movement.origin)
-          .where('seq', '=', movement.seq),
-      );
+      const stored = await q.first(storedMovement, { accountId: account.id, origin: movement.origin, seq: movement.seq });
       // The same id with other content: two databases claim to be one instance (a restored copy kept running).
       if (!stored || stored.kind !== movement.kind || stored.value !== movement.value || stored.hlc !== movement.hlc || stored.unit_id !== unit.id || stored.warehouse_id !== warehouseId) {
         throw apiError(409, syncMessages.sameIdOtherMovement(movement.id));
@@ -211,7 +226,7 @@ export async function applyMovements(log: MovementLog, account: Account, movemen
     held[movement.origin] = movement.seq;
     applied++;
   }
-  if (applied > 0) await log.refreshSeenVector(account.id);
+  if (applied > 0) await log.refreshSeenVector(account.id, held);
   return { applied, duplicates };
 }
 
@@ -342,19 +357,23 @@ export async function recordRound(
         upstream_instance: round.upstreamInstance,
         clock_skew_ms: round.clockSkewMs,
         upstream_vector: JSON.stringify(round.upstreamVector),
-        ...(round.pullCursor !== undefined ? { pull_cursor: round.pullCursor } : {}),
         ...(round.catalogueVersion !== undefined ? { catalogue_version: round.catalogueVersion } : {}),
       }
     : { last_attempt_at: round.at, last_error: round.error.slice(0, 500) };
   await q.run(q.k.updateTable('sync_links').set(update).where('account_id', '=', accountId));
+  if (round.ok && round.pullCursor !== undefined) await advanceLink(q, accountId, round.pullCursor);
   if (!round.ok) {
     await q.run(q.k.updateTable('sync_links').set({ offline_since: round.at }).where('account_id', '=', accountId).where('offline_since', 'is', null));
   }
 }
 
-/** Moves a link's pull cursor and what it knows of the upstream, in the transaction that applied the page. */
+/**
+ * Moves a link's pull cursor forward (never back: two rounds may run at once, `sync now` beside the
+ * background loop), in the transaction that applied the page, or with the round's record when the
+ * pages held nothing new.
+ */
 export async function advanceLink(q: Queries, accountId: number, pullCursor: number): Promise<void> {
-  await q.run(q.k.updateTable('sync_links').set({ pull_cursor: pullCursor }).where('account_id', '=', accountId));
+  await q.run(q.k.updateTable('sync_links').set({ pull_cursor: pullCursor }).where('account_id', '=', accountId).where('pull_cursor', '<', pullCursor));
 }
 
 export async function setUpstreamVector(q: Queries, accountId: number, vector: VersionVector): Promise<void> {

@@ -27,21 +27,27 @@ export function startSyncLoops(store: Store, options: SyncLoopOptions = {}): Syn
   const intervalMs = options.intervalMs ?? DEFAULT_SYNC_INTERVAL_MS;
   const maxBackoffMs = options.maxBackoffMs ?? MAX_SYNC_BACKOFF_MS;
   const failures = new Map<number, number>();
+  // When each link's last round ended, on this process's monotonic clock. Not the link's
+  // last_attempt_at: that is written with the store's clock, which may be moved (a test's skewed
+  // instance) or may jump (NTP correcting a laptop's clock), and measuring the backoff across the two
+  // clocks made the loop wait for their difference (an instance an hour ahead stopped syncing for an
+  // hour after one failed round; one an hour behind never backed off).
+  const roundEnds = new Map<number, number>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
 
   const roundOfAll = async () => {
-    const now = Date.now();
+    const now = performance.now();
     let wait = intervalMs;
     for (const link of await store.sync.links()) {
       if (stopped) return wait;
       const failed = failures.get(link.accountId) ?? 0;
       const backoff = failed === 0 ? 0 : Math.min(maxBackoffMs, intervalMs * 2 ** (failed - 1));
-      const lastAttempt = link.lastAttemptAt ? Date.parse(link.lastAttemptAt) : 0;
-      if (failed > 0 && now - lastAttempt < backoff) {
-        wait = Math.min(wait, backoff - (now - lastAttempt));
+      const lastEnd = roundEnds.get(link.accountId) ?? Number.NEGATIVE_INFINITY;
+      if (failed > 0 && now - lastEnd < backoff) {
+        wait = Math.min(wait, backoff - (now - lastEnd));
         continue;
       }
       try {
@@ -53,6 +59,7 @@ export function startSyncLoops(store: Store, options: SyncLoopOptions = {}): Syn
         options.logger?.warn({ account: link.account, err: (error as Error).message, failures: failed + 1 }, 'sync round failed');
         wait = Math.min(wait, Math.min(maxBackoffMs, intervalMs * 2 ** failed));
       }
+      roundEnds.set(link.accountId, performance.now());
     }
     return wait;
   };

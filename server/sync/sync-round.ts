@@ -38,26 +38,30 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
     // Push: oldest first; the upstream's answer says what it holds from then on.
     let upstream: VersionVector = { ...state.vector };
     let pushed = 0;
-    for (let retries = 0; ; ) {
-      const batch = await store.sync.pending(account, upstream, MAX_MOVEMENTS_PER_BATCH);
+    for (let retries = 0, after = 0; ; ) {
+      const { movements: batch, last } = await store.sync.pending(account, upstream, MAX_MOVEMENTS_PER_BATCH, after);
       if (batch.length === 0) break;
       try {
         const answer = await client.push(batch);
         pushed += answer.applied;
         upstream = answer.vector;
+        after = last;
       } catch (error) {
         const resume = error instanceof UpstreamError && error.status === 409 ? (error.answer.resume as Record<string, number> | undefined) : undefined;
         if (!resume || ++retries > GAP_RETRIES) throw error;
         for (const [origin, next] of Object.entries(resume)) upstream[origin] = next - 1;
+        after = 0; // resuming may go back before this batch
       }
     }
     await store.sync.setUpstreamVector(account, upstream);
 
-    // Pull: each page applied together with the cursor past it.
+    // Pull: each page applied together with the cursor past it; what this instance holds (its own
+    // movements just pushed, above all) is left out by the upstream.
     let cursor = link.pullCursor;
     let pulled = 0;
+    const have = (await store.sync.state(account)).vector;
     for (;;) {
-      const page = await client.pull(cursor);
+      const page = await client.pull(cursor, MAX_MOVEMENTS_PER_BATCH, have);
       if (page.movements.length > 0) {
         pulled += (await store.sync.applyPulled(account, page.movements, page.next_cursor)).applied;
         for (const m of page.movements) upstream[m.origin] = Math.max(upstream[m.origin] ?? 0, m.seq);
@@ -66,7 +70,7 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
       if (!page.more) break;
     }
 
-    await store.sync.recordRound(account, { ok: true, at: new Date(store.sync.now()).toISOString(), upstreamInstance: state.instance, clockSkewMs, upstreamVector: upstream });
+    await store.sync.recordRound(account, { ok: true, at: new Date(store.sync.now()).toISOString(), upstreamInstance: state.instance, clockSkewMs, upstreamVector: upstream, pullCursor: cursor });
     return { pushed, pulled, catalogueCopied, clockSkewMs };
   } catch (error) {
     await store.sync.recordRound(account, { ok: false, at: new Date(store.sync.now()).toISOString(), error: (error as Error).message }).catch(() => undefined);

@@ -90,7 +90,9 @@ export class UpstreamClient {
     return this.request(pushAnswerSchema, SYNC_MOVEMENTS_PATH, { method: 'POST', body: { movements } });
   }
 
-  pull(after: number, limit = MAX_MOVEMENTS_PER_BATCH): Promise<PullPage> {
-    return this.request(pullPageSchema, `${SYNC_MOVEMENTS_PATH}?after=${after}&limit=${limit}`);
+  /** `have`: what this instance holds (left out of the page). */
+  pull(after: number, limit = MAX_MOVEMENTS_PER_BATCH, have?: Record<string, number>): Promise<PullPage> {
+    const held = have ? Object.entries(have).filter(([, seq]) => seq > 0).slice(0, 100) : []; // any part of it is right; the endpoint takes 100
+    return this.request(pullPageSchema, `${SYNC_MOVEMENTS_PATH}?after=${after}&limit=${limit}${held.length > 0 ? `&have=${held.map(([o, s]) => `${o}:${s}`).join(',')}` : ''}`);
   }
 }

@@ -1,0 +1,68 @@
+// The ceiling of a sync round (bench/sync-round.ts): the movements a follower has to push, inserted
+// straight into the upstream's history table with better-sqlite3 — one prepared INSERT per row, one
+// durable `BEGIN IMMEDIATE` transaction per batch of the size a push carries, the store's pragmas —
+// and nothing else: no HTTP, no JSON, no checks, no fold. Run on a copy of the upstream's database
+// as it was before the round. Prints one JSON line: {"ms", "rows", "batches"}.
+import BetterSqlite3 from 'better-sqlite3';
+import { applyPragmas } from '../server/store/sqlite/pragmas.ts';
+
+const [upstreamCopy, followerDb, account, batchText] = process.argv.slice(2);
+if (!upstreamCopy || !followerDb || !account || !batchText) throw new Error('usage: sync-ceiling.ts <upstream copy> <follower database> <account> <batch size>');
+const batch = Number(batchText);
+
+type Row = {
+  item_id: number;
+  variant_id: number | null;
+  warehouse_id: number;
+  origin: string;
+  seq: number;
+  kind: string;
+  value: number;
+  hlc: string;
+  old_quantity: number | null;
+  new_quantity: number;
+  source: string;
+  reason: string | null;
+  reference: string | null;
+  created_at: string;
+};
+
+// The rows: the follower's own movements of the account, in sequence (what its round pushes).
+const follower = new BetterSqlite3(followerDb, { readonly: true });
+const instance = (follower.prepare('SELECT id FROM instance').get() as { id: string }).id;
+const rows = follower
+  .prepare(
+    `SELECT h.item_id, h.variant_id, h.warehouse_id, h.origin, h.seq, h.kind, h.value, h.hlc, h.old_quantity, h.new_quantity, h.source, h.reason, h.reference, h.created_at
+     FROM stock_history h JOIN accounts a ON a.id = h.account_id WHERE a.name = ? AND h.origin = ? ORDER BY h.seq`,
+  )
+  .all(account, instance) as Row[];
+follower.close();
+
+const sqlite = new BetterSqlite3(upstreamCopy);
+applyPragmas(sqlite);
+const accountId = (sqlite.prepare('SELECT id FROM accounts WHERE name = ?').get(account) as { id: number }).id;
+const unitOf = new Map(
+  (sqlite.prepare('SELECT id, item_id, variant_id FROM stock_units WHERE account_id = ?').all(accountId) as { id: number; item_id: number; variant_id: number | null }[]).map((u) => [
+    `${u.item_id}/${u.variant_id ?? ''}`,
+    u.id,
+  ]),
+);
+const insert = sqlite.prepare(
+  `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, seen_vector, old_quantity, new_quantity, source, token_id, reason, reference, created_at)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, NULL, ?, ?, ?)`,
+);
+const insertBatch = sqlite.transaction((part: Row[]) => {
+  for (const r of part) {
+    insert.run(accountId, unitOf.get(`${r.item_id}/${r.variant_id ?? ''}`)!, r.item_id, r.variant_id, r.warehouse_id, r.origin, r.seq, r.kind, r.value, r.hlc, r.old_quantity, r.new_quantity, r.source, r.reason, r.reference, r.created_at);
+  }
+});
+
+const started = performance.now();
+let batches = 0;
+for (let i = 0; i < rows.length; i += batch) {
+  insertBatch.immediate(rows.slice(i, i + batch));
+  batches++;
+}
+const ms = performance.now() - started;
+sqlite.close();
+console.log(JSON.stringify({ ms, rows: rows.length, batches }));

@@ -1,0 +1,121 @@
+// The sync row of `npm run bench` (docs/SYNC.md, docs/BENCHMARKS.md "Sync"): one round of a follower
+// holding 10,000 movements its upstream does not have — push (in batches of MAX_MOVEMENTS_PER_BATCH),
+// the upstream applying each batch, then the pull — through the real sync endpoints of a real
+// upstream `serve` process, against the ceiling of inserting the same rows straight into the
+// upstream's history table in batches of the same size (bench/sync-ceiling.ts).
+//
+// Setup: a 10k catalogue imported upstream; the follower made with the real `sync link`; the
+// upstream stopped while the follower's own `serve` takes 200 POSTs of 50 sets (so its background
+// loop cannot push them); then the upstream started again on the same port, and the round timed in a
+// child process (bench/sync-round-child.ts). The ceiling runs on copies of the upstream's database
+// as it was before the round, once before and once after it; the mean counts.
+import { copyFileSync, existsSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { INVENTORY_PATH, MAX_MOVEMENTS_PER_BATCH } from '../shared/index.ts';
+import { WAREHOUSE_ACCOUNT, WAREHOUSE_NAMES, barcodeOf, generateCatalogue } from './catalogue-generator.ts';
+import { CLI, ROOT, runNode, startNode, stopChild, waitForUrl } from './processes.ts';
+import { mulberry32 } from './random.ts';
+
+export const SYNC_MOVEMENTS = 10_000;
+const CATALOGUE_BARCODES = 10_000;
+const ROWS_PER_POST = 50;
+
+export interface SyncResult {
+  movements: number;
+  batch: number;
+  /** The timed round: push, apply upstream, pull. */
+  roundMs: number;
+  pushed: number;
+  pulled: number;
+  /** The ceiling's two passes (before and after the round). */
+  ceilingMs: number[];
+}
+
+export const syncRatio = (s: SyncResult) => s.ceilingMs.reduce((a, b) => a + b, 0) / s.ceilingMs.length / s.roundMs;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const copyDatabase = (from: string, to: string) => {
+  for (const suffix of ['', '-wal', '-shm']) if (existsSync(from + suffix)) copyFileSync(from + suffix, to + suffix);
+};
+
+export async function benchSync(work: string, log: (text: string) => void, seed: number): Promise<SyncResult> {
+  const catalogueFile = path.join(work, 'sync-catalogue.json');
+  const upstreamDb = path.join(work, 'sync-upstream.db');
+  const followerDb = path.join(work, 'sync-follower.db');
+  const logFile = path.join(work, 'sync-server.log');
+  const generated = generateCatalogue(catalogueFile, CATALOGUE_BARCODES, seed);
+  const cli = async (...args: string[]) => (await runNode([CLI, ...args])).stdout.trim().split('\n').pop()!;
+
+  log(`sync: upstream with a ${CATALOGUE_BARCODES / 1000}k catalogue, a follower linked with \`sync link\``);
+  await runNode([path.join(ROOT, 'bench', 'import-child.ts'), catalogueFile, upstreamDb]);
+  const linkToken = await cli('token', 'create', '--account', WAREHOUSE_ACCOUNT, '--label', 'bench link', '--db', upstreamDb);
+  const port = await freePort();
+  const startUpstream = async () => {
+    const upstream = startNode([CLI, 'serve', '--db', upstreamDb, '--port', String(port)], logFile);
+    await waitForUrl(upstream);
+    return upstream;
+  };
+  let upstream = await startUpstream();
+  try {
+    await cli('sync', 'link', '--upstream', `http://127.0.0.1:${port}`, '--account', WAREHOUSE_ACCOUNT, '--token', linkToken, '--db', followerDb);
+  } finally {
+    await stopChild(upstream);
+  }
+  const pristine = path.join(work, 'sync-upstream-before.db');
+  copyDatabase(upstreamDb, pristine);
+
+  log(`sync: ${SYNC_MOVEMENTS.toLocaleString('en-US')} sets on the follower while its upstream is away`);
+  const token = await cli('token', 'create', '--account', WAREHOUSE_ACCOUNT, '--label', 'bench', '--db', followerDb);
+  const follower = startNode([CLI, 'serve', '--db', followerDb, '--port', '0'], logFile);
+  try {
+    const url = await waitForUrl(follower);
+    const random = mulberry32(seed);
+    for (let request = 0; request < SYNC_MOVEMENTS / ROWS_PER_POST; request++) {
+      const picked = new Set<number>();
+      while (picked.size < ROWS_PER_POST) picked.add(Math.floor(random() * generated.warehouseBarcodes));
+      // 1000 + request: never a unit's quantity already (the catalogue's are below 500), so every row is a movement.
+      const rows = [...picked].map((k) => ({ barcode: barcodeOf(k), warehouse_name: WAREHOUSE_NAMES[Math.floor(random() * WAREHOUSE_NAMES.length)]!, quantity: 1000 + request }));
+      const answer = await fetch(url + INVENTORY_PATH, { method: 'POST', headers: { authorization: `Token ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(rows) });
+      if (answer.status !== 200) throw new Error(`POST answered ${answer.status}: ${await answer.text()}`);
+    }
+  } finally {
+    await stopChild(follower);
+  }
+
+  const ceiling = async (pass: number) => {
+    const copy = path.join(work, `sync-ceiling-${pass}.db`);
+    copyDatabase(pristine, copy);
+    const { stdout } = await runNode([path.join(ROOT, 'bench', 'sync-ceiling.ts'), copy, followerDb, WAREHOUSE_ACCOUNT, String(MAX_MOVEMENTS_PER_BATCH)]);
+    const result = JSON.parse(stdout.trim().split('\n').pop()!) as { ms: number; rows: number };
+    if (result.rows !== SYNC_MOVEMENTS) throw new Error(`the ceiling inserted ${result.rows} rows, not ${SYNC_MOVEMENTS}`);
+    return result.ms;
+  };
+  log(`sync: ceiling (the same rows inserted into the history table, ${MAX_MOVEMENTS_PER_BATCH} per transaction)`);
+  const before = await ceiling(0);
+
+  log('sync: one round (push, apply, pull) against the upstream');
+  upstream = await startUpstream();
+  let round: { ms: number; pushed: number; pulled: number };
+  try {
+    const { stdout } = await runNode([path.join(ROOT, 'bench', 'sync-round-child.ts'), followerDb, WAREHOUSE_ACCOUNT]);
+    round = JSON.parse(stdout.trim().split('\n').pop()!) as typeof round;
+  } finally {
+    await stopChild(upstream);
+  }
+  if (round.pushed !== SYNC_MOVEMENTS) throw new Error(`the round pushed ${round.pushed} movements, not ${SYNC_MOVEMENTS}`);
+  const after = await ceiling(1);
+  const result: SyncResult = { movements: SYNC_MOVEMENTS, batch: MAX_MOVEMENTS_PER_BATCH, roundMs: round.ms, pushed: round.pushed, pulled: round.pulled, ceilingMs: [before, after] };
+  log(`sync: round ${result.roundMs.toFixed(0)} ms, ceiling ${before.toFixed(0)} / ${after.toFixed(0)} ms: ${syncRatio(result).toFixed(2)}× of the ceiling`);
+  return result;
+}
