@@ -192,6 +192,10 @@ describe('sync between instances', () => {
     const status = await call<SyncStatus>(shop.server, 'GET', SYNC_STATUS_PATH, shop.token);
     expect(status).toMatchObject({ state: 'in_sync', pending: 0, clock_warning: null });
     expect(Math.abs(status.clock_skew_ms!)).toBeLessThan(60_000);
+    // Which instance is which, for the UI to name the computers of a conflict's two sides.
+    const [here, there] = await Promise.all([call<SyncState>(shop.server, 'GET', SYNC_STATE_PATH, shop.token), call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, north)]);
+    expect(status).toMatchObject({ instance: here.instance, upstream_instance: there.instance });
+    expect(await call<SyncStatus>(upstream, 'GET', SYNC_STATUS_PATH, north)).toMatchObject({ linked: false, state: 'unlinked', instance: there.instance, upstream_instance: null });
     // The upstream away: offline since the failed round, the work waiting.
     await set(shop.server, shop.token, MUG, 3);
     await upstream.stop();

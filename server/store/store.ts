@@ -38,6 +38,7 @@ import {
   listLinks,
   readMovements,
   recordRound,
+  recordReachable,
   removeLink,
   setUpstreamVector,
 } from './sync.ts';
@@ -227,6 +228,7 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
         }),
       setUpstreamVector: (account: Account, vector: VersionVector) => write((q) => setUpstreamVector(q, account.id, vector)),
       recordRound: (account: Account, round: Parameters<typeof recordRound>[2]) => write((q) => recordRound(q, account.id, round)),
+      recordReachable: (account: Account, upstreamInstance: string) => write((q) => recordReachable(q, account.id, upstreamInstance)),
       now: () => clock.now(),
     },
 
