@@ -309,6 +309,7 @@ export const syncTexts = {
   lastSync: 'Last sync',
   never: 'not yet',
   waiting: 'Waiting to be sent',
+  nothingWaiting: 'nothing',
   lastError: 'Last problem',
   clock: 'Clock',
   notLinked: 'This account does not follow an upstream: its stock is kept on this computer only. Other computers that follow this one send their conflicts here.',

@@ -1,8 +1,9 @@
 // The sync state at a glance, in the top bar of every view while the account follows an upstream:
 // in sync / N waiting / offline since … / conflicts / the clock. A link to the sync view (status and
-// conflicts). It only shows what it read: it takes no focus and no keys, and it keeps one size (fixed
-// width, one line), so scanning and the bar around it never move; while the first status is on its way
-// it keeps its place on a device that saw the account linked before.
+// conflicts). It only shows what it read: it takes no focus and no keys. It has a row of its own at the
+// bottom of the bar, one line high, so a longer or shorter state never moves anything else, and the bar
+// at 1280 px keeps its one row of controls; while the first status is on its way the row is kept on a
+// device that saw the account linked before, so the page does not jump when it arrives.
 import { syncMessages } from '../../../shared/index.ts';
 import { formatSince } from '../common/format.ts';
 import { SYNC_HREF } from './sync-route.ts';
@@ -36,25 +37,27 @@ export function toneOf(status: SyncStatus): 'ok' | 'busy' | 'off' | 'warn' {
 
 export function SyncIndicator({ current }: { current: boolean }) {
   const { status, wasLinked } = useSyncStatus();
-  if (status === null) return wasLinked ? <span className="sync-indicator sync-placeholder" aria-hidden="true" /> : null;
+  if (status === null) return wasLinked ? <div className="sync-row" aria-hidden="true" /> : null;
   if (!showsIndicator(status)) return null;
   const summary = syncMessages.summary(status, status.state === 'offline' && status.offline_since ? formatSince(status.offline_since) : null);
   const words = stateWords(status);
   return (
-    <a
-      href={SYNC_HREF}
-      className={`sync-indicator sync-${toneOf(status)}`}
-      title={summary}
-      aria-current={current ? 'page' : undefined}
-      data-testid="sync-indicator"
-      data-state={status.state}
-      data-pending={status.pending}
-      data-conflicts={status.conflicts}
-    >
-      <span className="sync-dot" aria-hidden="true" />
-      {words ? <span className="sync-words">{words}</span> : null}
-      {status.conflicts > 0 ? <span className="sync-flag">{syncMessages.conflicts(status.conflicts)}</span> : null}
-      {status.clock_warning ? <span className="sync-flag">{syncMessages.checkClock}</span> : null}
-    </a>
+    <div className="sync-row">
+      <a
+        href={SYNC_HREF}
+        className={`sync-indicator sync-${toneOf(status)}`}
+        title={summary}
+        aria-current={current ? 'page' : undefined}
+        data-testid="sync-indicator"
+        data-state={status.state}
+        data-pending={status.pending}
+        data-conflicts={status.conflicts}
+      >
+        <span className="sync-dot" aria-hidden="true" />
+        {words ? <span className="sync-words">{words}</span> : null}
+        {status.conflicts > 0 ? <span className="sync-flag">{syncMessages.conflicts(status.conflicts)}</span> : null}
+        {status.clock_warning ? <span className="sync-flag">{syncMessages.checkClock}</span> : null}
+      </a>
+    </div>
   );
 }

@@ -92,7 +92,7 @@ export function SyncScreen({ onSignOut }: { onSignOut: (message?: string) => voi
 function LinkStatus({ status }: { status: SyncStatus }) {
   if (!status.linked) return <p className="notice">{texts.notLinked}</p>;
   const when = status.state === 'offline' && status.offline_since ? formatSince(status.offline_since) : status.last_success_at ? formatSince(status.last_success_at) : null;
-  const tone = status.state === 'in_sync' ? 'ok' : status.state === 'waiting' ? 'busy' : 'warn';
+  const tone = status.conflicts > 0 || status.state === 'offline' || status.state === 'error' ? 'warn' : status.state === 'in_sync' ? 'ok' : 'busy';
   return (
     <>
       <p className={`notice notice-${tone}`} data-testid="sync-summary" data-state={status.state}>
@@ -114,7 +114,7 @@ function LinkStatus({ status }: { status: SyncStatus }) {
         </div>
         <div>
           <dt>{texts.waiting}</dt>
-          <dd>{syncMessages.waiting(status.pending)}</dd>
+          <dd>{status.pending === 0 ? texts.nothingWaiting : syncMessages.waiting(status.pending)}</dd>
         </div>
         {status.last_error && status.state !== 'in_sync' ? (
           <div>
