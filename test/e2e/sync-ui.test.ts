@@ -124,6 +124,29 @@ describe('sync in the scanner UI', () => {
     await onTill.page.context().close();
   }, 120_000);
 
+  it('keeps out of the way: the focus stays in the quantity field and nothing moves while the state changes', async () => {
+    const { laptop, proxy } = pair;
+    const { page, keys } = await signedInPage(browser, laptop.server, 'north');
+    await indicatorShows(page, 'in_sync');
+    await keys.press('F3');
+    await keys.scan(MUG);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('quantity');
+    await keys.type('7');
+    const box = async () => JSON.stringify(await page.locator('#quantity').boundingBox());
+    const before = await box();
+    proxy.cutNow();
+    await indicatorShows(page, 'offline');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('quantity');
+    expect(await box()).toBe(before);
+    await keys.press('Enter');
+    await page.locator('[data-testid="outcomes"] li[data-state="saved"]').waitFor();
+    await indicatorShows(page, 'offline', { pending: 1 });
+    proxy.heal();
+    await indicatorShows(page, 'in_sync', { pending: 0 });
+    expect(await box()).toBe(before);
+    await page.context().close();
+  }, 60_000);
+
   it('lists a conflict from the indicator and resolves it with the keyboard: a new quantity, resolved on both sides', async () => {
     const { till, laptop, proxy } = pair;
     const { page, keys } = await signedInPage(browser, laptop.server, 'north');
