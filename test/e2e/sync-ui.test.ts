@@ -160,6 +160,10 @@ describe('sync in the scanner UI', () => {
     proxy.heal();
     await indicatorShows(page, 'in_sync', { conflicts: 1 });
     expect(await indicator(page).textContent()).toBe('In sync1 conflict');
+    // The till follows nobody, but the conflict is its too: it shows that alone, to be decided there as well.
+    const onTill = await signedInPage(browser, till, 'north');
+    await indicatorShows(onTill.page, 'unlinked', { conflicts: 1 });
+    expect(await indicator(onTill.page).textContent()).toBe('1 conflict');
 
     // From the indicator (Tab to it, Enter) to the conflicts: both values, where and how each was recorded.
     const tabTo = async (selector: string) => {
@@ -197,6 +201,9 @@ describe('sync in the scanner UI', () => {
     await expect.poll(async () => (await call<Conflict[]>(till, 'GET', SYNC_CONFLICTS_PATH, till.tokens.north!)).length).toBe(0);
     const read = await call<{ results: { warehouse_name: string; quantity: number }[] }>(till, 'GET', `${INVENTORY_PATH}?barcodes=${MUG}`, till.tokens.north!);
     expect(read.results.find((r) => r.warehouse_name === 'Main')!.quantity).toBe(6);
+    await onTill.page.locator('header.topbar[data-sync="unlinked"]').waitFor();
+    await expect.poll(() => indicator(onTill.page).count()).toBe(0);
     await page.context().close();
+    await onTill.page.context().close();
   }, 120_000);
 });
