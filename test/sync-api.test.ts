@@ -23,6 +23,7 @@ import {
 } from '../shared/index.ts';
 import { isCatalogueRefusal } from '../server/store/catalogue-writer.ts';
 import { parseCatalogue } from '../server/catalogue/import-catalogue.ts';
+import { runCli } from './support/cli.ts';
 import { call } from './support/stocktake-fixtures.ts';
 import { type Follower, follow } from './support/sync-instances.ts';
 import { type TestServer, exampleCatalogue, startTestServer } from './support/test-server.ts';
@@ -201,6 +202,10 @@ describe('sync between instances', () => {
     await upstream.stop();
     await expect(shop.round()).rejects.toThrow('cannot be reached');
     expect(await call<SyncStatus>(shop.server, 'GET', SYNC_STATUS_PATH, shop.token)).toMatchObject({ state: 'offline', pending: 1, offline_since: expect.any(String), last_error: expect.stringContaining('cannot be reached') });
+    // `sync status` says it in the words the scanner UI uses (syncMessages.summary).
+    const cli = await runCli(['sync', 'status', '--db', shop.server.dbFile]);
+    expect(cli.stdout).toContain(`north → ${upstream.url}: offline`);
+    expect(cli.stdout).toMatch(new RegExp(`Offline: ${upstream.url} cannot be reached since \\S+\\. Scanning and counting go on here; everything is sent when it is back\\. 1 change made here waits to be sent\\.`));
     upstream = await startTestServer(); // afterEach stops it again
   });
 });
