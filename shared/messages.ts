@@ -172,6 +172,8 @@ export const syncMessages = {
   // time already written for the reader (the UI in the browser's locale, the CLI as ISO 8601).
   inSync: 'In sync',
   waiting: (n: number) => `${plural(n, 'change', 'changes')} waiting`,
+  /** Beside "Offline since …", where a phone has room for a few words only. */
+  alsoWaiting: (n: number) => `${n} waiting`,
   offlineSince: (when: string) => `Offline since ${when}`,
   conflicts: (n: number) => plural(n, 'conflict', 'conflicts'),
   checkClock: 'Check the clock',

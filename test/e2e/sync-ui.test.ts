@@ -101,7 +101,7 @@ describe('sync in the scanner UI', () => {
     await page.getByTestId('confirm-commit').click();
     await page.locator('[data-testid="commit-result"][data-applied="1"][data-failed="0"]').waitFor();
     await indicatorShows(page, 'offline', { pending: 1 });
-    expect(await indicator(page).textContent()).toMatch(/^Offline since .+ · 1 change waiting$/);
+    expect(await indicator(page).textContent()).toMatch(/^Offline since .+ · 1 waiting$/);
 
     // The link comes back; the laptop reaches the till and sends the count (its answer held a moment): 1 waiting.
     const push = pair.holdNextPush();

@@ -312,7 +312,7 @@ export const syncTexts = {
   nothingWaiting: 'nothing',
   lastError: 'Last problem',
   clock: 'Clock',
-  notLinked: 'This account does not follow an upstream: its stock is kept on this computer only. Other computers that follow this one send their conflicts here.',
+  notLinked: 'This account does not follow an upstream here. Computers that follow this one bring their conflicts here: decide them here or there.',
   conflictsTitle: (open: number) => `Conflicts to decide: ${formatNumber(open)}`,
   noConflicts: 'No conflicts: every quantity was recorded knowing the others.',
   resolvedTitle: 'Resolved conflicts',

@@ -20,7 +20,7 @@ export function stateWords(status: SyncStatus): string {
     case 'offline':
     case 'error': {
       const since = status.offline_since ? syncMessages.offlineSince(formatSince(status.offline_since)) : syncMessages.problem;
-      return status.pending > 0 ? `${since} · ${syncMessages.waiting(status.pending)}` : since;
+      return status.pending > 0 ? `${since} · ${syncMessages.alsoWaiting(status.pending)}` : since;
     }
     case 'unlinked':
       return '';

@@ -29,7 +29,7 @@ export const showsIndicator = (status: SyncStatus): boolean => status.linked || 
 export function SyncStatusProvider({ children }: { children: ReactNode }) {
   const { client, account } = useSession();
   const [status, setStatus] = useState<SyncStatus | null>(null);
-  const [wasLinked] = useState(() => readStored(linkedKey(account.account)) === 'yes');
+  const wasLinked = readStored(linkedKey(account.account)) === 'yes';
   const timer = useRef<number | undefined>(undefined);
   const inFlight = useRef(false);
   const again = useRef(false);
@@ -61,6 +61,7 @@ export function SyncStatusProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     active.current = true;
+    setStatus(null); // another account's status is not this one's
     read();
     const unsubscribe = client.onStockWritten(read);
     const onVisible = () => {
