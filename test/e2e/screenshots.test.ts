@@ -169,3 +169,23 @@ describe.each(widths)('sync views at %i px', (width) => {
     await page.context().close();
   });
 });
+
+describe.each(widths)('the clock warning at %i px', (width) => {
+  let pair: LinkedPair;
+  beforeAll(async () => {
+    pair = await startLinkedPair({ tillClockAheadMs: 7 * 60_000 });
+  });
+  afterAll(async () => {
+    await pair?.stop();
+  });
+
+  it('the indicator and the Sync view when the upstream’s clock is 7 minutes ahead', async () => {
+    const { page } = await signedInPage(browser, pair.laptop.server, 'north', { width, height: width === 390 ? 844 : 860 });
+    await page.locator('[data-testid="sync-indicator"][data-state="in_sync"]').filter({ hasText: 'Check the clock' }).waitFor();
+    await shoot(page, 'sync-clock', width);
+    await page.getByTestId('sync-indicator').click();
+    await page.getByTestId('clock-warning').waitFor();
+    await shoot(page, 'sync-clock-view', width);
+    await page.context().close();
+  });
+});

@@ -22,13 +22,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-let pair: LinkedPair;
-beforeEach(async () => {
-  pair = await startLinkedPair();
-});
-afterEach(async () => {
-  await pair?.stop();
-});
 
 const indicator = (page: Page) => page.getByTestId('sync-indicator');
 /** Waits until the indicator shows `state` (and, when given, that many waiting and conflicts). */
@@ -63,6 +56,14 @@ async function mugOnScreen(page: Page, keys: VirtualKeyboard, expected: { quanti
 }
 
 describe('sync in the scanner UI', () => {
+  let pair: LinkedPair;
+  beforeEach(async () => {
+    pair = await startLinkedPair();
+  });
+  afterEach(async () => {
+    await pair?.stop();
+  });
+
   it('a count made on a cut-off laptop and the till’s sales meanwhile end up as count − sales on both, step by step', async () => {
     const { till, laptop, proxy } = pair;
     const onLaptop = await signedInPage(browser, laptop.server, 'north');
@@ -206,4 +207,25 @@ describe('sync in the scanner UI', () => {
     await page.context().close();
     await onTill.page.context().close();
   }, 120_000);
+});
+
+describe('a till whose clock is wrong', () => {
+  let pair: LinkedPair;
+  beforeAll(async () => {
+    pair = await startLinkedPair({ tillClockAheadMs: 7 * 60_000 });
+  });
+  afterAll(async () => {
+    await pair?.stop();
+  });
+
+  it('says to check the clock, in the indicator and in the Sync view', async () => {
+    const { page } = await signedInPage(browser, pair.laptop.server, 'north');
+    await indicatorShows(page, 'in_sync');
+    await expect.poll(() => indicator(page).textContent()).toBe('In syncCheck the clock');
+    await indicator(page).click();
+    expect(await page.getByTestId('clock-warning').textContent()).toBe(
+      "The upstream's clock is 7 minutes ahead of this computer's. Set both clocks right: quantities stay correct, but times shown will look wrong.",
+    );
+    await page.context().close();
+  });
 });
