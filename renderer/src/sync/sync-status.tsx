@@ -1,14 +1,17 @@
 // The link's status (GET sync/status), read once per signed-in session and shared by every view: the
-// indicator in the top bar and the sync view. Read again every few seconds, after each write of stock
-// this device makes, and when the page comes back into view; never while the page is hidden. Only
-// reading: nothing here touches the focus or the scan capture.
+// indicator in the top bar and the sync view. Read again every 3 s while the account follows an
+// upstream or has conflicts (every 30 s otherwise), after each write of stock this device makes, and when the page
+// comes back into view; never while the page is hidden. Only reading: nothing here touches the focus
+// or the scan capture.
 import { type ReactNode, createContext, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import type { SyncStatus } from '../../../shared/index.ts';
 import { useSession } from '../api/session-context.tsx';
 import { readStored, writeStored } from '../common/device-storage.ts';
 
-/** How often the status is read while the page is shown: one small request, cheap for the server. */
+/** How often the status is read while the page is shown and the account follows an upstream: one small request, cheap for the server. */
 export const SYNC_POLL_MS = 3_000;
+/** How often while nothing is shown (no link, no conflict): only conflicts brought by followers could appear, and they are rare. */
+export const UNLINKED_POLL_MS = 30_000;
 
 export interface SyncState {
   /** The last answer, or null before the first. */
@@ -34,6 +37,7 @@ export function SyncStatusProvider({ children }: { children: ReactNode }) {
   const inFlight = useRef(false);
   const again = useRef(false);
   const active = useRef(true);
+  const shown = useRef(true);
 
   const read = useCallback(() => {
     window.clearTimeout(timer.current);
@@ -45,7 +49,9 @@ export function SyncStatusProvider({ children }: { children: ReactNode }) {
     inFlight.current = true;
     client.syncStatus().then(
       (next) => {
-        setStatus(next);
+        // The same answer again changes nothing on screen: no render every few seconds while scanning.
+        setStatus((prev) => (prev !== null && JSON.stringify(prev) === JSON.stringify(next) ? prev : next));
+        shown.current = showsIndicator(next);
         writeStored(linkedKey(account.account), showsIndicator(next) ? 'yes' : null);
       },
       () => undefined, // the server is away: the other views say so; the last status stays shown
@@ -55,7 +61,7 @@ export function SyncStatusProvider({ children }: { children: ReactNode }) {
       if (again.current) {
         again.current = false;
         read();
-      } else if (document.visibilityState !== 'hidden') timer.current = window.setTimeout(read, SYNC_POLL_MS);
+      } else if (document.visibilityState !== 'hidden') timer.current = window.setTimeout(read, shown.current ? SYNC_POLL_MS : UNLINKED_POLL_MS);
     });
   }, [client, account.account]);
 
