@@ -166,4 +166,51 @@ export const syncMessages = {
   scenarioDiffers: (account: string) => `Account "${account}" keeps stock per warehouse here and not upstream, or the other way round: they cannot be linked.`,
   upstreamRefused: (status: number, detail: string) => `The upstream answered ${status}: ${detail}`,
   upstreamUnreachable: (url: string, reason: string) => `The upstream ${url} cannot be reached: ${reason}`,
+
+  // What the scanner UI's indicator and `sync status` say of a link (docs/UI.md, "Sync"): short words
+  // for the indicator, a sentence for the sync view, the indicator's label and the CLI. `when` is a
+  // time already written for the reader (the UI in the browser's locale, the CLI as ISO 8601).
+  inSync: 'In sync',
+  waiting: (n: number) => `${plural(n, 'change', 'changes')} waiting`,
+  /** Beside "Offline since …", where a phone has room for a few words only. */
+  alsoWaiting: (n: number) => `${n} waiting`,
+  offlineSince: (when: string) => `Offline since ${when}`,
+  conflicts: (n: number) => plural(n, 'conflict', 'conflicts'),
+  checkClock: 'Check the clock',
+  catchingUp: 'Catching up',
+  problem: 'Sync problem',
+  summary: (status: Pick<SyncStatusWords, 'state' | 'upstream' | 'pending' | 'conflicts'>, when: string | null): string => {
+    const pending = status.pending === 0 ? '' : ` ${plural(status.pending, 'change made here waits', 'changes made here wait')} to be sent.`;
+    const upstream = status.upstream ?? '';
+    let text: string;
+    if (status.state === 'in_sync') text = `In sync with ${upstream}${when ? ` (checked ${when})` : ''}.`;
+    else if (status.state === 'offline') text = `Offline: ${upstream} cannot be reached${when ? ` since ${when}` : ''}. Scanning and counting go on here; everything is sent when it is back.${pending}`;
+    else if (status.state === 'unlinked') text = 'This account does not follow an upstream.';
+    else text = status.pending > 0 ? `Sending to ${upstream}:${pending}` : `Catching up with ${upstream}.`;
+    return status.conflicts === 0 ? text : `${text} ${plural(status.conflicts, 'conflict needs', 'conflicts need')} a decision.`;
+  },
+  // The conflicts view.
+  conflictExplain:
+    'Two quantities were recorded for the same item without either computer knowing of the other (a count made offline, say). ' +
+    'The later one counts for now. Record the right quantity, and the conflict is resolved here and, after the next sync, everywhere.',
+  conflictAgainstSale:
+    'A quantity was set without knowing of a sale or delivery recorded before it elsewhere. The set quantity counts for now.',
+  keepValue: (n: number) => `Keep ${n}`,
+  countedLabel: (barcode: string) => `Counted quantity of ${barcode}`,
+  resolvedAs: (n: number | null) => (n === null ? 'Resolved' : `Resolved: ${n} now`),
+  thisComputer: 'this computer',
+  upstreamComputer: (url: string) => `the upstream (${url})`,
+  otherComputer: (instance: string) => `another computer (${instance})`,
 } as const;
+
+/** The fields of a link's status the words above read (shared/sync-schemas.ts, SyncStatus). */
+interface SyncStatusWords {
+  state: 'unlinked' | 'in_sync' | 'waiting' | 'offline' | 'error';
+  upstream: string | null;
+  pending: number;
+  conflicts: number;
+}
+
+function plural(n: number, one: string, other: string): string {
+  return `${n} ${n === 1 ? one : other}`;
+}

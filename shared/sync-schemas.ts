@@ -99,7 +99,9 @@ export type SyncState = z.infer<typeof syncStateSchema>;
 export const syncStatusSchema = z
   .strictObject({
     linked: z.boolean(),
+    instance: instanceIdSchema.describe('This instance: the `origin` of the movements made here.'),
     upstream: z.string().nullable(),
+    upstream_instance: instanceIdSchema.nullable().describe('The upstream instance, once a round has reached it: the `origin` of its movements.'),
     state: z.enum(['unlinked', 'in_sync', 'waiting', 'offline', 'error']),
     last_success_at: z.string().nullable(),
     offline_since: z.string().nullable(),

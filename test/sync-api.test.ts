@@ -23,6 +23,7 @@ import {
 } from '../shared/index.ts';
 import { isCatalogueRefusal } from '../server/store/catalogue-writer.ts';
 import { parseCatalogue } from '../server/catalogue/import-catalogue.ts';
+import { runCli } from './support/cli.ts';
 import { call } from './support/stocktake-fixtures.ts';
 import { type Follower, follow } from './support/sync-instances.ts';
 import { type TestServer, exampleCatalogue, startTestServer } from './support/test-server.ts';
@@ -215,11 +216,19 @@ describe('sync between instances', () => {
     const status = await call<SyncStatus>(shop.server, 'GET', SYNC_STATUS_PATH, shop.token);
     expect(status).toMatchObject({ state: 'in_sync', pending: 0, clock_warning: null });
     expect(Math.abs(status.clock_skew_ms!)).toBeLessThan(60_000);
+    // Which instance is which, for the UI to name the computers of a conflict's two sides.
+    const [here, there] = await Promise.all([call<SyncState>(shop.server, 'GET', SYNC_STATE_PATH, shop.token), call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, north)]);
+    expect(status).toMatchObject({ instance: here.instance, upstream_instance: there.instance });
+    expect(await call<SyncStatus>(upstream, 'GET', SYNC_STATUS_PATH, north)).toMatchObject({ linked: false, state: 'unlinked', instance: there.instance, upstream_instance: null });
     // The upstream away: offline since the failed round, the work waiting.
     await set(shop.server, shop.token, MUG, 3);
     await upstream.stop();
     await expect(shop.round()).rejects.toThrow('cannot be reached');
     expect(await call<SyncStatus>(shop.server, 'GET', SYNC_STATUS_PATH, shop.token)).toMatchObject({ state: 'offline', pending: 1, offline_since: expect.any(String), last_error: expect.stringContaining('cannot be reached') });
+    // `sync status` says it in the words the scanner UI uses (syncMessages.summary).
+    const cli = await runCli(['sync', 'status', '--db', shop.server.dbFile]);
+    expect(cli.stdout).toContain(`north → ${upstream.url}: offline`);
+    expect(cli.stdout).toMatch(new RegExp(`Offline: ${upstream.url} cannot be reached since \\S+\\. Scanning and counting go on here; everything is sent when it is back\\. 1 change made here waits to be sent\\.`));
     upstream = await startTestServer(); // afterEach stops it again
   });
 });

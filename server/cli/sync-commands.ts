@@ -74,6 +74,7 @@ export function registerSyncCommands(program: Command): void {
         for (const link of links) {
           const status = await store.sync.status({ id: link.accountId, name: link.account, warehousesEnabled: link.warehousesEnabled });
           console.log(`${link.account} → ${link.upstreamUrl}: ${status.state.replace('_', ' ')}`);
+          console.log(`  ${syncMessages.summary(status, status.offline_since ?? status.last_success_at)}`);
           console.log(`  last success: ${status.last_success_at ?? 'never'}${status.offline_since ? `; unreachable since ${status.offline_since}` : ''}`);
           console.log(`  waiting to be pushed: ${status.pending} movement(s); open conflicts: ${status.conflicts}`);
           if (status.clock_skew_ms !== null) console.log(`  upstream clock: ${status.clock_skew_ms >= 0 ? '+' : ''}${status.clock_skew_ms} ms`);

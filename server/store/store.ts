@@ -39,6 +39,7 @@ import {
   listLinks,
   readMovements,
   recordRound,
+  recordReachable,
   removeLink,
   setUpstreamVector,
 } from './sync.ts';
@@ -244,6 +245,7 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
         }),
       setUpstreamVector: (account: Account, vector: VersionVector) => write((q) => setUpstreamVector(q, account.id, vector)),
       recordRound: (account: Account, round: Parameters<typeof recordRound>[2]) => write((q) => recordRound(q, account.id, round)),
+      recordReachable: (account: Account, upstreamInstance: string) => write((q) => recordReachable(q, account.id, upstreamInstance)),
       now: () => clock.now(),
     },
 

@@ -368,6 +368,14 @@ export async function recordRound(
 }
 
 /**
+ * The upstream answered at the start of a round: the link is no longer offline, even while the round
+ * still pushes and pulls (a long backlog then shows as movements waiting, not as offline).
+ */
+export async function recordReachable(q: Queries, accountId: number, upstreamInstance: string): Promise<void> {
+  await q.run(q.k.updateTable('sync_links').set({ offline_since: null, upstream_instance: upstreamInstance }).where('account_id', '=', accountId));
+}
+
+/**
  * Moves a link's pull cursor forward (never back: two rounds may run at once, `sync now` beside the
  * background loop), in the transaction that applied the page, or with the round's record when the
  * pages held nothing new.
@@ -383,8 +391,9 @@ export async function setUpstreamVector(q: Queries, accountId: number, vector: V
 export async function linkStatus(q: Queries, account: Account, now: number): Promise<SyncStatus> {
   const conflicts = await countOpenConflicts(q, account.id);
   const link = await linkOfAccount(q, account.id);
+  const instance = await instanceId(q);
   if (!link) {
-    return { linked: false, upstream: null, state: 'unlinked', last_success_at: null, offline_since: null, last_error: null, pending: 0, conflicts, clock_skew_ms: null, clock_warning: null };
+    return { linked: false, instance, upstream: null, upstream_instance: null, state: 'unlinked', last_success_at: null, offline_since: null, last_error: null, pending: 0, conflicts, clock_skew_ms: null, clock_warning: null };
   }
   const pending = await countPending(q, account.id, link.upstreamVector);
   const skew = link.clockSkewMs;
@@ -393,7 +402,9 @@ export async function linkStatus(q: Queries, account: Account, now: number): Pro
   void now;
   return {
     linked: true,
+    instance,
     upstream: link.upstreamUrl,
+    upstream_instance: link.upstreamInstance,
     state,
     last_success_at: link.lastSuccessAt,
     offline_since: link.offlineSince,

@@ -27,6 +27,7 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
     const clockSkewMs = Math.round(state.now - (before + store.sync.now()) / 2);
     if (state.account !== link.account) throw new UpstreamError(400, `The token is for account "${state.account}" upstream, not "${link.account}".`);
     if (state.warehouses_enabled !== link.warehousesEnabled) throw new UpstreamError(400, syncMessages.scenarioDiffers(link.account));
+    if (link.offlineSince !== null || link.upstreamInstance !== state.instance) await store.sync.recordReachable(account, state.instance);
 
     let catalogueCopied = false;
     if (state.catalogue_version !== link.catalogueVersion) {
@@ -46,6 +47,8 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
         pushed += answer.applied;
         upstream = answer.vector;
         after = last;
+        // What is still waiting shows in the status while a long backlog goes up, batch by batch.
+        await store.sync.setUpstreamVector(account, upstream);
       } catch (error) {
         const resume = error instanceof UpstreamError && error.status === 409 ? (error.answer.resume as Record<string, number> | undefined) : undefined;
         if (!resume || ++retries > GAP_RETRIES) throw error;

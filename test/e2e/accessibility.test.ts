@@ -8,6 +8,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVENTORY_PATH } from '../../shared/index.ts';
 import { launchChromium } from '../support/browser.ts';
+import { type LinkedPair, startLinkedPair } from '../support/linked-ui.ts';
+import { call } from '../support/stocktake-fixtures.ts';
 import { type TestServer, exampleCatalogue } from '../support/test-server.ts';
 import { type VirtualKeyboard, signedInPage, startUiServer } from '../support/ui-harness.ts';
 
@@ -116,6 +118,47 @@ describe.each([1280, 360])('axe-core at %i px', (width) => {
     await page.locator('#signin-input').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
+  });
+});
+
+describe.each([1280, 360])('axe-core on the sync views at %i px', (width) => {
+  let pair: LinkedPair;
+  beforeAll(async () => {
+    pair = await startLinkedPair();
+  });
+  afterAll(async () => {
+    await pair?.stop();
+  });
+
+  it('finds nothing serious on the indicator in each state and the conflicts view, before and after resolving; Tab reaches every control', async () => {
+    const { page, keys } = await signedInPage(browser, pair.laptop.server, 'north', { width, height: 800 });
+    const found: Record<string, string[]> = {};
+    const shows = (selector: string) => page.locator(`[data-testid="sync-indicator"]${selector}`).waitFor();
+    const setMug = (server: TestServer, token: string, quantity: number) =>
+      call(server, 'POST', INVENTORY_PATH, token, [{ barcode: '8690000000017', quantity, warehouse_name: 'Main' }]);
+    await shows('[data-state="in_sync"]');
+    found.inSync = await seriousViolations(page);
+    pair.proxy.cutNow();
+    await setMug(pair.laptop.server, pair.laptop.token, 4);
+    await shows('[data-state="offline"][data-pending="1"]');
+    found.offline = await seriousViolations(page);
+    await setMug(pair.till, pair.till.tokens.north!, 9);
+    pair.proxy.heal();
+    await shows('[data-state="in_sync"][data-conflicts="1"]');
+    found.conflict = await seriousViolations(page);
+    await page.getByTestId('sync-indicator').click();
+    await page.locator('[data-testid="conflict"][data-resolved="false"]').waitFor();
+    found.conflictsView = await seriousViolations(page);
+    // Every control of the sync view (the indicator, both "Keep", the typed quantity, Save) is one Tab away.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    const controls = await labelControls(page);
+    expect(new Set(await tabCycle(page, keys)), 'sync view').toEqual(new Set(controls));
+    await page.getByTestId('keep-value').first().click();
+    await page.locator('[data-testid="conflict"][data-resolved="true"]').waitFor();
+    await page.getByTestId('conflict-message').waitFor();
+    found.resolved = await seriousViolations(page);
+    expect(found).toEqual({ inSync: [], offline: [], conflict: [], conflictsView: [], resolved: [] });
+    await page.context().close();
   });
 });
 

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { parseCatalogue } from '../../server/catalogue/import-catalogue.ts';
 import { type RunningServer, startServer } from '../../server/start.ts';
 import { openStore } from '../../server/store/open-store.ts';
+import type { StoreClock } from '../../server/store/movements.ts';
 import type { Store } from '../../server/store/store.ts';
 import { type DatabaseProbe, probeDatabase } from './database-probe.ts';
 
@@ -49,10 +50,13 @@ export async function seedDatabase(dbFile: string, catalogue: unknown): Promise<
   }
 }
 
-export async function startTestServer(catalogue: unknown = exampleCatalogue(), options: { uiDir?: string; logger?: Logger } = {}): Promise<TestServer> {
+export async function startTestServer(
+  catalogue: unknown = exampleCatalogue(),
+  { clock, ...options }: { uiDir?: string; logger?: Logger; clock?: StoreClock } = {},
+): Promise<TestServer> {
   const { dir, remove } = tempDir();
   const dbFile = path.join(dir, 'inventory.db');
-  const store = await openStore(dbFile);
+  const store = await openStore(dbFile, clock ? { clock } : {});
   const tokens = await seedStore(store, catalogue);
   const running = await startServer({ store, port: 0, ...options });
   const request: TestServer['request'] = (method, urlPath, options = {}) => {

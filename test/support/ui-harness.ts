@@ -4,10 +4,11 @@
 // machine as on an idle one. The keys themselves are real, trusted input events.
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { BUILT_UI_DIR } from '../../server/http/static-ui.ts';
+import type { StoreClock } from '../../server/store/movements.ts';
 import { type TestServer, startTestServer } from './test-server.ts';
 
-export function startUiServer(catalogue: unknown): Promise<TestServer> {
-  return startTestServer(catalogue, { uiDir: BUILT_UI_DIR });
+export function startUiServer(catalogue: unknown, options: { clock?: StoreClock } = {}): Promise<TestServer> {
+  return startTestServer(catalogue, { uiDir: BUILT_UI_DIR, ...options });
 }
 
 /** Named keys as Chromium expects them from CDP. */

@@ -13,17 +13,21 @@ import {
   SIGNOUT_PATH,
   STOCKTAKES_PATH,
   STOCK_HISTORY_PATH,
+  SYNC_CONFLICTS_PATH,
+  SYNC_STATUS_PATH,
   WAREHOUSES_PATH,
   type AccountInfo,
   type AdjustRow,
   type BarcodeLabel,
   type CommitResult,
+  type Conflict,
   type CreateStocktakeBody,
   type FieldErrors,
   type HistoryPage,
   type ReadResponse,
   type ScanResult,
   type SignInResponse,
+  type SyncStatus,
   type Stocktake,
   type StocktakeLine,
   type StocktakeReview,
@@ -37,6 +41,7 @@ import {
   checkAdjustRow,
   checkUpdateRow,
   commitResultSchema,
+  conflictListSchema,
   historyPageSchema,
   labelsResponseSchema,
   noContentSchema,
@@ -49,6 +54,7 @@ import {
   stocktakePath,
   stocktakeReviewSchema,
   stocktakeSchema,
+  syncStatusSchema,
   undoResultSchema,
   updateResponseSchema,
   warehouseListSchema,
@@ -118,6 +124,12 @@ export interface ApiClient {
   /** One page (20 entries, newest first) of a barcode's stock changes; `cursor` pages back. */
   history(barcode: string, cursor?: string): Promise<HistoryPage>;
   stocktake: StocktakeCalls;
+  /** This instance's link to its upstream (docs/SYNC.md): in sync, waiting, offline, conflicts. */
+  syncStatus(): Promise<SyncStatus>;
+  /** The account's conflicts, newest first: the open ones, or all (resolved included). */
+  conflicts(state: 'open' | 'all'): Promise<Conflict[]>;
+  /** Calls `listener` after each write of stock this client made (the sync indicator looks again); returns the unsubscribe. */
+  onStockWritten(listener: () => void): () => void;
 }
 
 /** What stocktake calls tell the user when the server is away: counting goes on offline. */
@@ -135,6 +147,13 @@ function barcodesQuery(barcodes: readonly string[]): string {
 
 /** The client of one signed-in account: created once at sign-in, it holds the token for every call. */
 export function createApiClient(token: string): ApiClient {
+  const writeListeners = new Set<() => void>();
+  /** Tells the listeners once a write has been answered (applied or not: the server may have moved). */
+  const written = <T>(promise: Promise<T>): Promise<T> => {
+    const tell = () => writeListeners.forEach((listener) => listener());
+    void promise.then(tell, tell);
+    return promise;
+  };
   const stocktakeCall = <S extends z.ZodType>(schema: S, path: string, method = 'GET', body?: unknown): Promise<z.infer<S>> =>
     requestJson(schema, path, { method, body, token, unreachable: STOCKTAKE_UNREACHABLE });
 
@@ -189,8 +208,9 @@ export function createApiClient(token: string): ApiClient {
     labels: async (barcodes) => (await requestJson(labelsResponseSchema, LABELS_PATH + barcodesQuery(barcodes), { token })).labels,
 
     updateStock: (rows, warehousesEnabled, options = {}) =>
-      writeRows<UpdateRow>(INVENTORY_PATH, rows, (row) => checkUpdateRow(row, warehousesEnabled), options),
-    adjustStock: (rows, warehousesEnabled, options = {}) => writeRows<AdjustRow>(ADJUST_PATH, rows, (row) => checkAdjustRow(row, warehousesEnabled), options),
+      written(writeRows<UpdateRow>(INVENTORY_PATH, rows, (row) => checkUpdateRow(row, warehousesEnabled), options)),
+    adjustStock: (rows, warehousesEnabled, options = {}) =>
+      written(writeRows<AdjustRow>(ADJUST_PATH, rows, (row) => checkAdjustRow(row, warehousesEnabled), options)),
 
     history: (barcode, cursor) =>
       requestJson(historyPageSchema, `${STOCK_HISTORY_PATH}?${new URLSearchParams({ barcode, limit: '20', ...(cursor ? { cursor } : {}) })}`, {
@@ -209,7 +229,14 @@ export function createApiClient(token: string): ApiClient {
       setCount: (id, line, counted) => stocktakeCall(stocktakeLineSchema, stocktakePath(id, `lines/${line}`), 'PATCH', { counted }),
       resolve: (id, line, resolution) => stocktakeCall(stocktakeLineSchema, stocktakePath(id, `lines/${line}`), 'PATCH', { resolution }),
       review: (id) => stocktakeCall(stocktakeReviewSchema, stocktakePath(id, 'review')),
-      commit: (id, zeroUncounted) => stocktakeCall(commitResultSchema, stocktakePath(id, 'commit'), 'POST', { zero_uncounted: zeroUncounted }),
+      commit: (id, zeroUncounted) => written(stocktakeCall(commitResultSchema, stocktakePath(id, 'commit'), 'POST', { zero_uncounted: zeroUncounted })),
+    },
+
+    syncStatus: () => requestJson(syncStatusSchema, SYNC_STATUS_PATH, { token }),
+    conflicts: (state) => requestJson(conflictListSchema, `${SYNC_CONFLICTS_PATH}?state=${state}`, { token }),
+    onStockWritten: (listener) => {
+      writeListeners.add(listener);
+      return () => writeListeners.delete(listener);
     },
   };
 }

@@ -12,6 +12,8 @@ import { ScannerScreen } from './ScannerScreen.tsx';
 import { SignInScreen } from './SignInScreen.tsx';
 import { type SwitchPrompt, SwitchAccountPrompt } from './SwitchAccountPrompt.tsx';
 import { StocktakeRouter } from '../stocktake/StocktakeScreen.tsx';
+import { SyncRouter } from '../sync/SyncScreen.tsx';
+import { SyncStatusProvider } from '../sync/sync-status.tsx';
 import { takeSignInCode } from './signin-link.ts';
 import { loadToken, saveToken } from './account-storage.ts';
 import { appTexts } from '../common/texts.ts';
@@ -183,10 +185,15 @@ export function App() {
         />
       );
     case 'signed-in':
-      // Stocktake views on #stocktake…, the scanner everywhere else.
+      // Stocktake views on #stocktake…, the sync view on #sync, the scanner everywhere else; one sync status per session.
       return (
         <SessionProvider session={state.session}>
-          <StocktakeRouter onSignOut={(m) => void signOut(m, state.session)} otherwise={<ScannerScreen onSignOut={(m) => void signOut(m, state.session)} />} />
+          <SyncStatusProvider>
+            <StocktakeRouter
+              onSignOut={(m) => void signOut(m, state.session)}
+              otherwise={<SyncRouter onSignOut={(m) => void signOut(m, state.session)} otherwise={<ScannerScreen onSignOut={(m) => void signOut(m, state.session)} />} />}
+            />
+          </SyncStatusProvider>
           {prompt ? <SwitchAccountPrompt prompt={prompt} onSwitch={() => void answerPrompt(true)} onStay={() => void answerPrompt(false)} /> : null}
         </SessionProvider>
       );

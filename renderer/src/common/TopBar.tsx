@@ -2,25 +2,29 @@
 // stocktake), the view's own controls, and Sign out. One bar, so every view looks like the same app.
 import type { ReactNode } from 'react';
 import { useSession } from '../api/session-context.tsx';
+import { SyncIndicator } from '../sync/SyncIndicator.tsx';
+import { useSyncStatus } from '../sync/sync-status.tsx';
 import { appTexts } from './texts.ts';
 
-export type AppView = 'scanner' | 'stocktake';
+export type AppView = 'scanner' | 'stocktake' | 'sync';
 
 export function TopBar(props: { view: AppView; onSignOut: () => void; children?: ReactNode; actions?: ReactNode }) {
   const { account } = useSession();
+  const sync = useSyncStatus().status;
   const link = (view: AppView, href: string, label: string, testId: string) => (
     <a href={href} aria-current={props.view === view ? 'page' : undefined} data-testid={testId}>
       {label}
     </a>
   );
   return (
-    <header className="topbar">
+    <header className="topbar" data-sync={sync?.state ?? 'unknown'}>
       <div className="topbar-id">
         <h1>{appTexts.title}</h1>
         <span className="account" data-testid="account">
           {account.account}
         </span>
       </div>
+      <SyncIndicator current={props.view === 'sync'} />
       <nav className="views" aria-label={appTexts.views}>
         {link('scanner', '#', appTexts.scannerNav, 'scanner-nav')}
         {link('stocktake', '#stocktake', appTexts.stocktakeNav, 'stocktake-nav')}

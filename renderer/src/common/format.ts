@@ -25,6 +25,15 @@ export function formatDateTime(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : dateTimes.format(date);
 }
 
+const times = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+
+/** An instant as a short time when it is today, as a date and time otherwise: "14:02", "Nov 21, 2026, 9:15 AM". */
+export function formatSince(iso: string, now = new Date()): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toDateString() === now.toDateString() ? times.format(date) : dateTimes.format(date);
+}
+
 /** A calendar date YYYY-MM-DD (an expiry date) in the browser's locale. */
 export function formatDate(ymd: string): string {
   const date = new Date(`${ymd}T00:00:00Z`);

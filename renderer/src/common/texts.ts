@@ -109,6 +109,8 @@ export const historyTexts = {
   none: 'No changes recorded.',
   older: 'Older changes',
   sources: { api: 'App or till', import: 'Import', stocktake: 'Stocktake', ui: 'Scanner' } as Record<string, string>,
+  /** What a movement did: a count, a quantity set, or a change (a sale, a delivery). */
+  kind: (kind: string, value: number) => (kind === 'count' ? `Counted ${formatNumber(value)}` : kind === 'set' ? `Set to ${formatNumber(value)}` : formatDifference(value)),
 };
 
 export const setTexts = {
@@ -297,6 +299,36 @@ export const stocktakeTexts = {
   commitState: { applied: 'Applied', failed: 'Failed' } as Record<string, string>,
   committedAt: (when: string) => `Committed ${when}: this stocktake is read-only and kept.`,
   warehouseLabel: 'Warehouse',
+};
+
+/** The sync view (the state words and explanations themselves are shared: syncMessages). */
+export const syncTexts = {
+  title: 'Sync',
+  nav: 'Sync status and conflicts',
+  upstream: 'Upstream',
+  lastSync: 'Last sync',
+  never: 'not yet',
+  waiting: 'Waiting to be sent',
+  nothingWaiting: 'nothing',
+  lastError: 'Last problem',
+  clock: 'Clock',
+  notLinked: 'This account does not follow an upstream here. Computers that follow this one bring their conflicts here: decide them here or there.',
+  conflictsTitle: (open: number) => `Conflicts to decide: ${formatNumber(open)}`,
+  noConflicts: 'No conflicts: every quantity was recorded knowing the others.',
+  resolvedTitle: 'Resolved conflicts',
+  loading: 'Loading…',
+  nowQuantity: (n: number | null, warehouse: string | null) => `Now ${n === null ? '–' : formatNumber(n)}${warehouse ? ` in ${warehouse}` : ''}`,
+  columns: { quantity: 'Quantity', where: 'Recorded on', when: 'When', how: 'How' },
+  kind: { set: 'Set', count: 'Stocktake count', adjust: 'Sale or delivery' } as Record<string, string>,
+  countsNow: 'counts now',
+  value: (kind: string, value: number) => (kind === 'adjust' ? formatDifference(value) : formatNumber(value)),
+  decide: 'Record the right quantity',
+  typed: 'or the quantity you counted',
+  save: 'Save',
+  saving: 'Saving…',
+  saved: (n: number) => `Saved ${formatNumber(n)}: resolved here. The other computers learn it with the next sync.`,
+  invalid: 'Type a whole number of at least 0.',
+  resolved: 'Resolved',
 };
 
 /**

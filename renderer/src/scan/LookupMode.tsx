@@ -85,7 +85,7 @@ export function LookupMode({ warehouse, status, scans }: ModeProps) {
           <button type="submit">{lookupTexts.pasteButton}</button>
         </form>
       </div>
-      <div className="cards" data-testid="lookups" aria-label={lookupTexts.cards}>
+      <div className="cards" role="region" data-testid="lookups" aria-label={lookupTexts.cards}>
         {lookups.map((e) => (
           <StockCard key={e.id} entry={e} currentWarehouse={warehouse} />
         ))}

@@ -1,6 +1,7 @@
 // The stock history of one barcode, newest first, loaded when opened; "Older changes" pages back with
-// the cursor. Times in the browser's locale. One line per change (when · where · old → new · by), so
-// it fits a narrow card without a table to scroll.
+// the cursor. Times in the browser's locale, when each change happened (a count made offline and synced
+// later shows at its time, among the sales around it). One line per change (when · where · old → new ·
+// what: counted 3, set to 5, −1 · by), so it fits a narrow card without a table to scroll.
 import { useState } from 'react';
 import type { HistoryEntry } from '../../../shared/index.ts';
 import { useSession } from '../api/session-context.tsx';
@@ -33,14 +34,14 @@ export function StockHistory({ barcode, open }: { barcode: string; open?: boolea
       ) : (
         <ul className="history-list">
           {entries.map((h) => (
-            <li key={h.id} data-testid="history-entry" data-source={h.source}>
-              <span className="h-when">{formatDateTime(h.created_at)}</span>
+            <li key={h.id} data-testid="history-entry" data-source={h.source} data-kind={h.kind} data-value={h.value}>
+              <span className="h-when">{formatDateTime(h.occurred_at)}</span>
               {h.warehouse_name ? <span className="h-where">{h.warehouse_name}</span> : null}
               <span className="h-change">
                 {h.old_quantity === null ? '–' : formatNumber(h.old_quantity)} → <strong>{formatNumber(h.new_quantity)}</strong>
               </span>
               <span className="h-by">
-                {historyTexts.sources[h.source] ?? h.source}
+                {historyTexts.kind(h.kind, h.value)} · {historyTexts.sources[h.source] ?? h.source}
                 {h.reference ? ` (${h.reference})` : ''}
                 {h.reason ? `: ${h.reason}` : ''}
               </span>
