@@ -1,4 +1,5 @@
-// Starts the real server on an ephemeral port over a fresh SQLite file, loaded with a catalogue and
+// Starts the real server on an ephemeral port over a fresh database (a SQLite file, or a database of
+// its own on the test cluster when the tests run on PostgreSQL: test/support/test-engine.ts), loaded with a catalogue and
 // one token per account. Every HTTP test goes through this, so tests exercise the real stack.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,11 +10,14 @@ import { type RunningServer, startServer } from '../../server/start.ts';
 import { openStore } from '../../server/store/open-store.ts';
 import type { Store } from '../../server/store/store.ts';
 import { type DatabaseProbe, probeDatabase } from './database-probe.ts';
+import { dropDatabase, newDatabase } from './test-engine.ts';
 
 export const exampleCatalogueFile = path.resolve(import.meta.dirname, '../../examples/catalogue.json');
 export const exampleCatalogue = (): unknown => JSON.parse(readFileSync(exampleCatalogueFile, 'utf8'));
 
 export interface TestServer extends RunningServer {
+  /** The database: a SQLite file, or a postgres:// URL when the tests run on PostgreSQL. Every
+   * command takes either as --db/--database, and openStore and probeDatabase open either. */
   dbFile: string;
   /** The database as another process sees it (test/support/database-probe.ts). */
   probe: DatabaseProbe;
@@ -51,7 +55,7 @@ export async function seedDatabase(dbFile: string, catalogue: unknown): Promise<
 
 export async function startTestServer(catalogue: unknown = exampleCatalogue(), options: { uiDir?: string; logger?: Logger } = {}): Promise<TestServer> {
   const { dir, remove } = tempDir();
-  const dbFile = path.join(dir, 'inventory.db');
+  const dbFile = await newDatabase(dir);
   const store = await openStore(dbFile);
   const tokens = await seedStore(store, catalogue);
   const running = await startServer({ store, port: 0, ...options });
@@ -75,6 +79,7 @@ export async function startTestServer(catalogue: unknown = exampleCatalogue(), o
     stop: async () => {
       await probe.close();
       await running.close();
+      await dropDatabase(dbFile);
       remove();
     },
   };
