@@ -22,6 +22,7 @@ export const bothEngines = [
   'test/csv-round-trip.test.ts',
   'test/csv-formula-injection.test.ts',
   'test/sync-api.test.ts',
+  'test/multi-process-writers.test.ts',
 ];
 
 const shared = {

@@ -46,22 +46,26 @@ export async function killHard(server: ChildServer): Promise<void> {
 }
 
 /** Call inside a describe: a temporary directory with `dbFile`, and `start()` for child servers on it.
- * After the suite the last server started is killed (a no-op when the test already did) and the
+ * After the suite every server started is killed (a no-op for those the test already killed) and the
  * directory removed, so a failing test leaves no process or file behind. */
 export function childServerScope(prefix: string): { dir: string; dbFile: string; start(): Promise<ChildServer> } {
   const { dir, remove } = tempDir(prefix);
   // A SQLite file in `dir`, or a postgres:// URL of a database of its own (test/support/test-engine.ts).
   const dbFile = databaseLocation(dir);
-  let last: ChildServer | undefined;
+  const started: ChildServer[] = [];
   beforeAll(() => createDatabase(dbFile));
   afterAll(async () => {
-    if (last) await killHard(last);
+    await Promise.all(started.map(killHard));
     await dropDatabase(dbFile);
     remove();
   });
   return {
     dir,
     dbFile,
-    start: async () => (last = await startChildServer(dbFile)),
+    start: async () => {
+      const server = await startChildServer(dbFile);
+      started.push(server);
+      return server;
+    },
   };
 }
