@@ -23,6 +23,8 @@ export const bothEngines = [
   'test/csv-formula-injection.test.ts',
   'test/sync-api.test.ts',
   'test/multi-process-writers.test.ts',
+  'test/crash-durability.test.ts',
+  'test/hostile-input.test.ts',
 ];
 
 const shared = {

@@ -6,6 +6,9 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
+import type { ConsistencyReport } from '../../server/store/consistency.ts';
+import { isPostgresLocation, openStore } from '../../server/store/open-store.ts';
+import { checkFile } from '../../server/store/sqlite/backup.ts';
 
 export type TestEngine = 'sqlite' | 'postgres';
 
@@ -72,5 +75,16 @@ export async function dropDatabase(location: string): Promise<void> {
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   } finally {
     await admin.end();
+  }
+}
+
+/** The checks `barcode-inventory check` runs, read-only: SQLite's on the file, PostgreSQL's through the store. */
+export async function checkDatabase(location: string): Promise<ConsistencyReport> {
+  if (!isPostgresLocation(location)) return checkFile(location);
+  const store = await openStore(location);
+  try {
+    return await store.check();
+  } finally {
+    await store.close();
   }
 }
