@@ -403,6 +403,28 @@ const gtinEquivalence: Migration = {
   },
 };
 
+/**
+ * PostgreSQL: every identity column's sequence continues after the highest id its table holds.
+ * 0007_movements copied the history rows, ids included, into a new table whose identity had numbered
+ * nothing yet, so on a PostgreSQL database that had history before 0007 the next movement took
+ * id 1 again and every write answered 500 (duplicate key stock_movements_pkey; found by
+ * test/upgrade-from-first-schema.test.ts on PostgreSQL). SQLite's AUTOINCREMENT follows the largest
+ * id by itself: nothing to do there.
+ */
+const identitySequences: Migration = {
+  async up(db: Kysely<unknown>) {
+    if (!onPostgres(db)) return;
+    await sql`
+      DO $$
+      DECLARE r record;
+      BEGIN
+        FOR r IN SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() AND is_identity = 'YES' LOOP
+          EXECUTE format('SELECT setval(pg_get_serial_sequence(%L, %L), coalesce(max(%I), 0) + 1, false) FROM %I', r.table_name, r.column_name, r.column_name, r.table_name);
+        END LOOP;
+      END $$`.execute(db);
+  },
+};
+
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -415,6 +437,7 @@ export const migrations: Record<string, Migration> = {
   '0011_token_idle_expiry': tokenIdleExpiry,
   '0012_paged_lists': pagedLists,
   '0020_gtin_equivalence': gtinEquivalence,
+  '0021_identity_sequences': identitySequences,
 };
 
 export const migrationProvider: MigrationProvider = {
