@@ -25,6 +25,7 @@ export const bothEngines = [
   'test/multi-process-writers.test.ts',
   'test/crash-durability.test.ts',
   'test/hostile-input.test.ts',
+  'test/upgrade-from-first-schema.test.ts',
 ];
 
 const shared = {
