@@ -26,6 +26,11 @@ export const bothEngines = [
   'test/crash-durability.test.ts',
   'test/hostile-input.test.ts',
   'test/upgrade-from-first-schema.test.ts',
+  'test/isolation.test.ts',
+  'test/gtin-equivalence.test.ts',
+  'test/signout-and-idle-expiry.test.ts',
+  'test/openapi-document.test.ts',
+  'test/stocktake-e2e.test.ts',
 ];
 
 const shared = {
