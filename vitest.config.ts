@@ -31,6 +31,9 @@ export const bothEngines = [
   'test/signout-and-idle-expiry.test.ts',
   'test/openapi-document.test.ts',
   'test/stocktake-e2e.test.ts',
+  'test/barcode-control-characters.test.ts',
+  'test/pos-discovery.test.ts',
+  'test/canonical-requests.test.ts',
 ];
 
 const shared = {
