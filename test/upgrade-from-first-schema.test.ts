@@ -86,7 +86,7 @@ describe('upgrade from the first released schema', () => {
   });
 
   it(`opens a filled 0001 database with the current code, data intact (${testEngine()})`, async () => {
-    const file = await newDatabase(dir, 'first-release.db');
+    const file = await newDatabase(dir, 'first-release.db', { empty: true });
     await createFirstSchema(file);
     const raw = probeDatabase(file);
     await fillAsFirstRelease(raw);

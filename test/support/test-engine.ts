@@ -18,6 +18,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The admin URL of the test cluster, provided by test/support/postgres-global.ts. */
     postgresAdminUrl: string;
+    /** A database holding the migrated, empty schema, copied by every test database. */
+    postgresTemplate: string;
   }
 }
 
@@ -45,23 +47,34 @@ export function databaseLocation(dir: string, fileName = 'inventory.db'): string
   return url.toString();
 }
 
-/** Creates the database named by databaseLocation (nothing to do for a SQLite file). */
-export async function createDatabase(location: string): Promise<void> {
+/** Creates the database named by databaseLocation (nothing to do for a SQLite file): a copy of the
+ * migrated template, or with `empty` one without any table (to build an old schema in). */
+export async function createDatabase(location: string, { empty = false }: { empty?: boolean } = {}): Promise<void> {
   if (!location.startsWith('postgres')) return;
   const name = new URL(location).pathname.slice(1);
   const admin = new pg.Client({ connectionString: adminUrl() });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${empty ? 'template0' : inject('postgresTemplate')}`);
   } finally {
     await admin.end();
   }
+  if (empty) return;
+  // A copy would share the template's instance id, which sync rightly refuses as "a restored copy
+  // that kept running" (docs/SYNC.md): give it its own, as migrating it afresh would.
+  const copy = new pg.Client({ connectionString: location });
+  await copy.connect();
+  try {
+    await copy.query('UPDATE instance SET id = $1, created_at = $2', [randomBytes(5).toString('hex'), new Date().toISOString()]);
+  } finally {
+    await copy.end();
+  }
 }
 
-/** A new, empty database: a file in `dir` or a database of its own on the test cluster. */
-export async function newDatabase(dir: string, fileName?: string): Promise<string> {
+/** A new database with no data: a file in `dir` or a database of its own on the test cluster. */
+export async function newDatabase(dir: string, fileName?: string, options?: { empty?: boolean }): Promise<string> {
   const location = databaseLocation(dir, fileName);
-  await createDatabase(location);
+  await createDatabase(location, options);
   return location;
 }
 
