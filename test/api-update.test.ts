@@ -1,12 +1,13 @@
 // POST /api/v1/core/item/inventory_by_barcode/ against the real server (spec 4.2, decisions "Update"):
 // partial success, every error of a row at once (as DRF reports them), bounded echoes of refused rows.
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startServer } from '../server/start.ts';
+import { openStore } from '../server/store/open-store.ts';
 import { SqliteEngine } from '../server/store/sqlite/sqlite-engine.ts';
 import { createStore } from '../server/store/store.ts';
 import { INVENTORY_PATH, MAX_ECHOED_CHARS, fieldMessages, posFieldMessages, requestMessages, updateResponseSchema } from '../shared/index.ts';
 import { probeDatabase } from './support/database-probe.ts';
+import { dropDatabase, newDatabase, onPostgres } from './support/test-engine.ts';
 import { type TestServer, exampleCatalogue, seedStore, startTestServer, tempDir } from './support/test-server.ts';
 
 describe('update stock by barcode', () => {
@@ -304,12 +305,12 @@ describe('update stock by barcode', () => {
   it('acknowledges a write only once it is durable: a fresh connection sees it right after the answer', async () => {
     // A server on an engine this test holds, to look at the settings of the very connection it writes with.
     const { dir, remove } = tempDir();
-    const file = path.join(dir, 'durable.db');
-    const engine = await SqliteEngine.open(file);
-    const store = createStore(engine);
+    const location = await newDatabase(dir, 'durable.db');
+    const sqlite = onPostgres() ? undefined : await SqliteEngine.open(location);
+    const store = sqlite ? createStore(sqlite) : await openStore(location);
     const tokens = await seedStore(store, exampleCatalogue());
     const own = await startServer({ store, port: 0 });
-    const probe = probeDatabase(file);
+    const probe = probeDatabase(location);
     try {
       const res = await fetch(`${own.url}${INVENTORY_PATH}`, {
         method: 'POST',
@@ -318,14 +319,21 @@ describe('update stock by barcode', () => {
       });
       expect(res.status).toBe(200);
       expect(await probe.all("SELECT s.quantity FROM stock s JOIN stock_units u ON u.id = s.unit_id WHERE u.barcode = '111'")).toEqual([{ quantity: 55 }]);
-      const db = engine.sqlite;
-      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
-      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
-      expect(db.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
+      if (sqlite) {
+        const db = sqlite.sqlite;
+        expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+        expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
+        expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+        expect(db.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
+      } else {
+        // PostgreSQL: a commit returns once its WAL is flushed to disk.
+        expect(await probe.first('SHOW synchronous_commit')).toEqual({ synchronous_commit: 'on' });
+        expect(await probe.first('SHOW fsync')).toEqual({ fsync: 'on' });
+      }
     } finally {
       await probe.close();
       await own.close();
+      await dropDatabase(location);
       remove();
     }
   });

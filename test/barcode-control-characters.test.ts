@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADJUST_PATH, INVENTORY_PATH, LABELS_PATH, STOCKTAKES_PATH, checkUpdateRow, fieldMessages, findControlCharacter, parseBarcodeList, stocktakePath } from '../shared/index.ts';
 import { runCli } from './support/cli.ts';
+import { createDatabase, databaseLocation, dropDatabase } from './support/test-engine.ts';
 import { type TestServer, startTestServer, tempDir } from './support/test-server.ts';
 
 const NUL_MESSAGE = fieldMessages.controlCharacter('U+0000 (NUL)', 2);
@@ -65,8 +66,12 @@ describe('over HTTP', () => {
 
 describe('importers', () => {
   const { dir, remove } = tempDir();
-  afterAll(remove);
-  const db = path.join(dir, 'import.db');
+  const db = databaseLocation(dir, 'import.db'); // a SQLite file or a PostgreSQL database of its own
+  beforeAll(() => createDatabase(db));
+  afterAll(async () => {
+    await dropDatabase(db);
+    remove();
+  });
 
   it('refuse a JSON catalogue with such a barcode and write nothing', async () => {
     const file = path.join(dir, 'catalogue.json');

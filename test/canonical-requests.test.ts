@@ -2,13 +2,13 @@
 // with or without its one trailing slash, and nothing else), every check keyed on a path agrees with
 // the router (Cache-Control, the Idempotency-Key's request hash), the Content-Type header is parsed
 // as RFC 9110 allows it, and an allow-listed origin's preflight lists every method the table serves.
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../server/start.ts';
 import { openStore } from '../server/store/open-store.ts';
 import { INVENTORY_PATH, STOCKTAKES_PATH, WAREHOUSES_PATH, idempotencyMessages, stocktakePath } from '../shared/index.ts';
 import { sendRaw } from './support/raw-http.ts';
 import { shopCatalogue } from './support/stocktake-fixtures.ts';
+import { dropDatabase, newDatabase } from './support/test-engine.ts';
 import { type TestServer, exampleCatalogue, seedDatabase, startTestServer, tempDir } from './support/test-server.ts';
 
 describe('one canonical path', () => {
@@ -113,13 +113,15 @@ describe('Content-Type as RFC 9110 writes it', () => {
 describe('CORS preflight of an allow-listed origin', () => {
   const { dir, remove } = tempDir();
   let server: Awaited<ReturnType<typeof startServer>>;
+  let dbFile: string;
   beforeAll(async () => {
-    const dbFile = path.join(dir, 'cors.db');
+    dbFile = await newDatabase(dir, 'cors.db');
     await seedDatabase(dbFile, exampleCatalogue());
     server = await startServer({ store: await openStore(dbFile), port: 0, allowedOrigins: ['http://till.local:3000'] });
   });
   afterAll(async () => {
     await server.close();
+    await dropDatabase(dbFile);
     remove();
   });
 

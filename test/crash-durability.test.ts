@@ -1,13 +1,14 @@
 // Proof 1 (issue 4): the real server in a child process, several concurrent writers, SIGKILL in
 // the middle of the load, restart. Every acknowledged update must be there, the database must pass
-// integrity_check, and the stock history must agree with the stock. Two kill/restart rounds.
+// integrity_check, and the stock history must agree with the stock. Two kill/restart rounds. Runs
+// on both engines (on PostgreSQL the server process dies, the database server keeps running).
 import { describe, expect, it } from 'vitest';
 import { INVENTORY_PATH } from '../shared/index.ts';
-import { checkFile } from '../server/store/sqlite/backup.ts';
 import { childServerScope, killHard } from './support/child-server.ts';
 import { probeDatabase } from './support/database-probe.ts';
 import { barcodes, generatedCatalogue } from './support/generated-catalogue.ts';
 import { seededRandom } from './support/seeded-random.ts';
+import { checkDatabase, testEngine } from './support/test-engine.ts';
 import { seedDatabase } from './support/test-server.ts';
 
 const SEED = 20261122;
@@ -23,7 +24,7 @@ interface AckedRow {
 }
 
 // Bounded generously: the work is fixed by the seed, the timeout only guards a loaded CI machine.
-describe('crash durability (SIGKILL under concurrent writes)', { timeout: 120_000 }, () => {
+describe(`crash durability (SIGKILL under concurrent writes, ${testEngine()})`, { timeout: 120_000 }, () => {
   const { dbFile, start } = childServerScope('bi-crash-');
 
   it('keeps every acknowledged write across kills and restarts', async () => {
@@ -92,7 +93,7 @@ describe('crash durability (SIGKILL under concurrent writes)', { timeout: 120_00
     await killHard(server);
 
     // The store's checks, read-only, as `barcode-inventory check` runs them.
-    const report = await checkFile(dbFile);
+    const report = await checkDatabase(dbFile);
     const probe = probeDatabase(dbFile);
     try {
       expect(report.integrity).toEqual(['ok']);
@@ -133,9 +134,9 @@ describe('crash durability (SIGKILL under concurrent writes)', { timeout: 120_00
       }
       const committedUnacked = sentRows.filter((r) => history.has(r.quantity)).length - acked.length;
       console.log(
-        `[crash durability] seed ${SEED}, ${ROUNDS} SIGKILLs, ${WRITERS} writers: ${requestsAcked} requests / ${acked.length} rows acknowledged, ` +
+        `[crash durability ${testEngine()}] seed ${SEED}, ${ROUNDS} SIGKILLs, ${WRITERS} writers: ${requestsAcked} requests / ${acked.length} rows acknowledged, ` +
           `${lost} lost; ${requestsUnanswered} requests in flight at the kills (${committedUnacked} of their rows committed without an answer); ` +
-          `integrity_check ${report.integrity.join(',')}, ${report.historyRows} history entries agree with ${report.stockRows} stock figures.`,
+          `integrity check ${report.integrity.join(',')}, ${report.historyRows} history entries agree with ${report.stockRows} stock figures.`,
       );
       sentRows = [];
     } finally {

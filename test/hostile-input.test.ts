@@ -6,7 +6,6 @@
 // account: an independent oracle says which rows of each accepted request were valid, and the
 // victim accounts that share the attacker's barcodes and warehouse names must not change at all.
 import { METHODS } from 'node:http';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../server/app.ts';
 import { startServer, type RunningServer } from '../server/start.ts';
@@ -14,6 +13,7 @@ import { openStore } from '../server/store/open-store.ts';
 import type { Store } from '../server/store/store.ts';
 import { API_DOCS_PATH, INVENTORY_PATH, MAX_QUANTITY, MIN_QUANTITY, OPENAPI_PATH, SIGNOUT_PATH, WAREHOUSES_PATH } from '../shared/index.ts';
 import { type DatabaseProbe, probeDatabase } from './support/database-probe.ts';
+import { dropDatabase, newDatabase } from './support/test-engine.ts';
 import { barcodes, generatedCatalogue } from './support/generated-catalogue.ts';
 import { type RawRequest, sendRaw } from './support/raw-http.ts';
 import { type Random, seededRandom } from './support/seeded-random.ts';
@@ -298,11 +298,12 @@ async function historyCount(probe: DatabaseProbe, account: string): Promise<numb
 // Bounded generously: the work is fixed by the seed, the timeout only guards a loaded CI machine.
 describe('hostile input', { timeout: 120_000 }, () => {
   const { dir, remove } = tempDir('bi-hostile-');
-  const dbFile = path.join(dir, 'inventory.db');
+  let dbFile: string; // a SQLite file or a PostgreSQL database of its own (test/support/test-engine.ts)
   let server: RunningServer;
   let tokens: Record<string, string>;
 
   beforeAll(async () => {
+    dbFile = await newDatabase(dir);
     tokens = await seedDatabase(
       dbFile,
       generatedCatalogue([
@@ -317,6 +318,7 @@ describe('hostile input', { timeout: 120_000 }, () => {
   });
   afterAll(async () => {
     await server.close();
+    await dropDatabase(dbFile);
     remove();
   });
 

@@ -1,7 +1,6 @@
 // Proof 4 (issue 4): generated pairs of accounts that share barcodes and warehouse names (in every
 // combination of the two scenarios). No request of one account ever reads or changes the other's
 // data: its barcodes are "not found", its warehouses do not exist, its quantities never move.
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../server/start.ts';
 import { openStore } from '../server/store/open-store.ts';
@@ -9,6 +8,7 @@ import { INVENTORY_PATH, WAREHOUSES_PATH, fieldMessages } from '../shared/index.
 import { type DatabaseProbe, probeDatabase } from './support/database-probe.ts';
 import { type AccountSpec, generatedCatalogue } from './support/generated-catalogue.ts';
 import { seededRandom } from './support/seeded-random.ts';
+import { dropDatabase, newDatabase } from './support/test-engine.ts';
 import { seedDatabase, tempDir } from './support/test-server.ts';
 
 const SEED = 99;
@@ -46,7 +46,7 @@ function generatePairs(): Pair[] {
 // Bounded generously: the work is fixed by the seed, the timeout only guards a loaded CI machine.
 describe('isolation between accounts', { timeout: 120_000 }, () => {
   const { dir, remove } = tempDir('bi-iso-');
-  const dbFile = path.join(dir, 'inventory.db');
+  let dbFile: string; // a SQLite file or a PostgreSQL database of its own (test/support/test-engine.ts)
   const pairs = generatePairs();
   const catalogue = generatedCatalogue(pairs.flatMap((p) => [p.a, p.b])) as { accounts: CatalogueAccount[] };
   const accountOf = new Map(catalogue.accounts.map((a) => [a.name, a]));
@@ -54,11 +54,13 @@ describe('isolation between accounts', { timeout: 120_000 }, () => {
   let tokens: Record<string, string>;
 
   beforeAll(async () => {
+    dbFile = await newDatabase(dir);
     tokens = await seedDatabase(dbFile, catalogue);
     server = await startServer({ store: await openStore(dbFile), port: 0 });
   });
   afterAll(async () => {
     await server.close();
+    await dropDatabase(dbFile);
     remove();
   });
 

@@ -1,13 +1,13 @@
 // mDNS/DNS-SD discovery (docs/POS.md): a LAN bind is announced as _barcode-inventory._tcp with the API
 // base path, found here over loopback multicast (127.0.0.1) by a real DNS-SD browser; loopback binds
 // announce nothing; closing the server says goodbye.
-import path from 'node:path';
 import { Bonjour, type Service } from 'bonjour-service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_TYPE } from '../server/discovery/announce.ts';
 import { startServer } from '../server/start.ts';
 import { openStore } from '../server/store/open-store.ts';
 import { INVENTORY_PATH } from '../shared/index.ts';
+import { dropDatabase, newDatabase } from './support/test-engine.ts';
 import { exampleCatalogue, seedDatabase, tempDir } from './support/test-server.ts';
 
 // Loopback multicast: the same options the server gets below, so nothing leaves this machine.
@@ -15,10 +15,11 @@ const LOOPBACK_MULTICAST = { interface: '127.0.0.1', bind: '0.0.0.0' } as Constr
 
 describe('discovery on the LAN', () => {
   const dir = tempDir();
-  const dbFile = path.join(dir.dir, 'inventory.db');
+  let dbFile: string; // a SQLite file or a PostgreSQL database of its own
   let tokens: Record<string, string>;
   let browser: Bonjour;
   beforeAll(async () => {
+    dbFile = await newDatabase(dir.dir);
     tokens = await seedDatabase(dbFile, exampleCatalogue());
     browser = new Bonjour(LOOPBACK_MULTICAST, (error: unknown) => {
       throw error;
@@ -26,6 +27,7 @@ describe('discovery on the LAN', () => {
   });
   afterAll(async () => {
     await new Promise((resolve) => browser.destroy(resolve));
+    await dropDatabase(dbFile);
     dir.remove();
   });
 

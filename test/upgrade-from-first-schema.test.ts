@@ -6,23 +6,31 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
 import { Migrator } from 'kysely/migration';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../server/start.ts';
 import { migrations } from '../server/store/migrations.ts';
-import { openStore } from '../server/store/open-store.ts';
+import { isPostgresLocation, openStore } from '../server/store/open-store.ts';
 import { INVENTORY_PATH, WAREHOUSES_PATH } from '../shared/index.ts';
-import { probeDatabase } from './support/database-probe.ts';
+import { type DatabaseProbe, probeDatabase } from './support/database-probe.ts';
+import { dropDatabase, newDatabase, testEngine } from './support/test-engine.ts';
 import { tempDir } from './support/test-server.ts';
 
 const FIRST = '0001_initial';
 const released0001Schema = readFileSync(path.join(import.meta.dirname, 'fixtures/schema-0001_initial.sql'), 'utf8');
 
-async function createFirstSchema(file: string): Promise<void> {
-  const sqlite = new BetterSqlite3(file);
-  sqlite.pragma('journal_mode = WAL');
-  const kysely = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
+/** Runs only 0001_initial on a SQLite file or a PostgreSQL database, as the first release did. */
+async function createFirstSchema(location: string): Promise<void> {
+  let dialect;
+  if (isPostgresLocation(location)) dialect = new PostgresDialect({ pool: new pg.Pool({ connectionString: location, max: 1 }) });
+  else {
+    const sqlite = new BetterSqlite3(location);
+    sqlite.pragma('journal_mode = WAL');
+    dialect = new SqliteDialect({ database: sqlite });
+  }
+  const kysely = new Kysely<unknown>({ dialect });
   const { error } = await new Migrator({ db: kysely, provider: { getMigrations: async () => ({ [FIRST]: migrations[FIRST]! }) } }).migrateToLatest();
   await kysely.destroy();
   if (error) throw error;
@@ -39,8 +47,8 @@ function schemaOf(sqlite: BetterSqlite3.Database): string {
 const KEY = 'bi_upgrade-test-key-0001';
 const KEY_HASH = createHash('sha256').update(KEY, 'utf8').digest('hex');
 
-function fillAsFirstRelease(sqlite: BetterSqlite3.Database): void {
-  sqlite.exec(`
+async function fillAsFirstRelease(probe: DatabaseProbe): Promise<void> {
+  const statements = `
     INSERT INTO accounts (id, name, warehouses_enabled) VALUES (1, 'north', 1), (2, 'kiosk', 0);
     INSERT INTO warehouses (id, account_id, name) VALUES (10, 1, 'Main'), (11, 1, 'Backroom');
     INSERT INTO items (id, account_id, name) VALUES (100, 1, 'Mug'), (101, 1, 'T-shirt'), (200, 2, 'Pen');
@@ -53,9 +61,9 @@ function fillAsFirstRelease(sqlite: BetterSqlite3.Database): void {
       (1, 1, 100, NULL, 10, 4, 5, 'api', 1, NULL, NULL, '2026-01-02T00:00:00.000Z'),
       (1, 1, 100, NULL, 11, NULL, -2, 'api', 1, NULL, NULL, '2026-01-02T00:00:01.000Z'),
       (1, 2, 101, 5001, 10, NULL, 3, 'import', NULL, NULL, NULL, '2026-01-01T00:00:00.000Z'),
-      (2, 3, 200, NULL, 0, NULL, 7, 'import', NULL, NULL, NULL, '2026-01-01T00:00:00.000Z');
-  `);
-  sqlite.prepare("INSERT INTO api_tokens (id, account_id, label, key_hash, key_prefix, created_at) VALUES (1, 1, 'till 1', ?, 'bi_upgr', '2026-01-01T00:00:00.000Z')").run(KEY_HASH);
+      (2, 3, 200, NULL, 0, NULL, 7, 'import', NULL, NULL, NULL, '2026-01-01T00:00:00.000Z')`;
+  for (const statement of statements.split(';')) await probe.run(statement);
+  await probe.run("INSERT INTO api_tokens (id, account_id, label, key_hash, key_prefix, created_at) VALUES (1, 1, 'till 1', ?, 'bi_upgr', '2026-01-01T00:00:00.000Z')", KEY_HASH);
 }
 
 describe('upgrade from the first released schema', () => {
@@ -77,17 +85,17 @@ describe('upgrade from the first released schema', () => {
     expect([...names].sort()).toEqual(names);
   });
 
-  it('opens a filled 0001 database with the current code, data intact', async () => {
-    const file = path.join(dir, 'first-release.db');
+  it(`opens a filled 0001 database with the current code, data intact (${testEngine()})`, async () => {
+    const file = await newDatabase(dir, 'first-release.db', { empty: true });
     await createFirstSchema(file);
-    const raw = new BetterSqlite3(file);
-    fillAsFirstRelease(raw);
+    const raw = probeDatabase(file);
+    await fillAsFirstRelease(raw);
     const before = {
-      stock: raw.prepare('SELECT * FROM stock ORDER BY unit_id, warehouse_id').all(),
-      history: raw.prepare('SELECT * FROM stock_history ORDER BY id').all(),
-      units: raw.prepare('SELECT * FROM stock_units ORDER BY id').all(),
+      stock: await raw.all('SELECT * FROM stock ORDER BY unit_id, warehouse_id'),
+      history: await raw.all('SELECT * FROM stock_history ORDER BY id'),
+      units: await raw.all('SELECT * FROM stock_units ORDER BY id'),
     };
-    raw.close();
+    await raw.close();
 
     // The current code migrates it to the latest schema on open.
     const store = await openStore(file);
@@ -145,6 +153,7 @@ describe('upgrade from the first released schema', () => {
       expect(Number((await probeAfter.first<{ n: number }>('SELECT count(*) AS n FROM stock_history'))!.n)).toBe(before.history.length + 1);
     } finally {
       await probeAfter.close();
+      await dropDatabase(file);
     }
   });
 });

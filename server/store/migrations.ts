@@ -403,6 +403,57 @@ const gtinEquivalence: Migration = {
   },
 };
 
+/**
+ * PostgreSQL: every identity column's sequence continues after the highest id its table holds.
+ * 0007_movements copied the history rows, ids included, into a new table whose identity had numbered
+ * nothing yet, so on a PostgreSQL database that had history before 0007 the next movement took
+ * id 1 again and every write answered 500 (duplicate key stock_movements_pkey; found by
+ * test/upgrade-from-first-schema.test.ts on PostgreSQL). SQLite's AUTOINCREMENT follows the largest
+ * id by itself: nothing to do there.
+ */
+const identitySequences: Migration = {
+  async up(db: Kysely<unknown>) {
+    if (!onPostgres(db)) return;
+    await sql`
+      DO $$
+      DECLARE r record;
+      BEGIN
+        FOR r IN SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() AND is_identity = 'YES' LOOP
+          EXECUTE format('SELECT setval(pg_get_serial_sequence(%L, %L), coalesce(max(%I), 0) + 1, false) FROM %I', r.table_name, r.column_name, r.column_name, r.table_name);
+        END LOOP;
+      END $$`.execute(db);
+  },
+};
+
+/**
+ * PostgreSQL: every change to a table announces itself on the channel the server processes listen
+ * on (postgres-engine.ts, engine.kept), whoever makes it — also psql or another tool, not only the
+ * store's own writes, which NOTIFY anyway. SQLite's engine sees other connections' commits through
+ * PRAGMA data_version; without this, a PostgreSQL server kept a token or a warehouse list that had
+ * been changed by SQL from outside until the store's next write (found by
+ * test/signout-and-idle-expiry.test.ts on PostgreSQL). A table added by a later migration must get
+ * the trigger too (barcode_inventory_announce below).
+ */
+const changeNotices: Migration = {
+  async up(db: Kysely<unknown>) {
+    if (!onPostgres(db)) return;
+    await sql`
+      CREATE FUNCTION barcode_inventory_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('barcode_inventory_changes', '');
+        RETURN NULL;
+      END $$`.execute(db);
+    await sql`
+      CREATE FUNCTION barcode_inventory_announce(target regclass) RETURNS void LANGUAGE plpgsql AS $$
+      BEGIN
+        EXECUTE format('CREATE TRIGGER barcode_inventory_changes AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON %s FOR EACH STATEMENT EXECUTE FUNCTION barcode_inventory_changed()', target);
+      END $$`.execute(db);
+    await sql`
+      SELECT barcode_inventory_announce(format('%I', table_name)::regclass) FROM information_schema.tables
+       WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name NOT IN ('kysely_migration', 'kysely_migration_lock')`.execute(db);
+  },
+};
+
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -415,6 +466,8 @@ export const migrations: Record<string, Migration> = {
   '0011_token_idle_expiry': tokenIdleExpiry,
   '0012_paged_lists': pagedLists,
   '0020_gtin_equivalence': gtinEquivalence,
+  '0021_identity_sequences': identitySequences,
+  '0022_change_notices': changeNotices,
 };
 
 export const migrationProvider: MigrationProvider = {

