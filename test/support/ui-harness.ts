@@ -54,8 +54,13 @@ export interface VirtualKeyboard {
 export async function virtualKeyboard(page: Page, { anchored = false }: { anchored?: boolean } = {}): Promise<VirtualKeyboard> {
   const cdp: CDPSession = await page.context().newCDPSession(page);
   let clock = Date.now(); // ms; only the differences between keys matter
+  // A group of keys (a scan, a word typed, a key pressed) never starts behind the real time: after a
+  // reload the page's clock starts anew, and keys stamped before the page existed are not input to it.
+  // Within a group the gaps stay exact; before it, a longer pause than asked is still a pause.
+  const next = (gapMs: number, startsGroup: boolean) =>
+    anchored && startsGroup ? Date.now() : startsGroup ? Math.max(clock + gapMs, Date.now()) : clock + gapMs;
   const send = async (key: string, gapMs: number, startsScan = false) => {
-    clock = anchored && startsScan ? Date.now() : clock + gapMs;
+    clock = next(gapMs, startsScan);
     const timestamp = clock / 1000;
     const named = NAMED_KEYS[key];
     if (named) {
@@ -68,7 +73,7 @@ export async function virtualKeyboard(page: Page, { anchored = false }: { anchor
     }
   };
   const stroke = async ({ key, code, shift = false, ctrl = false }: KeyStroke, gapMs: number, startsScan: boolean) => {
-    clock = anchored && startsScan ? Date.now() : clock + gapMs;
+    clock = next(gapMs, startsScan);
     const timestamp = clock / 1000;
     const modifiers = (ctrl ? 2 : 0) | (shift ? 8 : 0);
     const common = { key, modifiers, timestamp, ...(code ? { code } : {}) };
@@ -95,10 +100,14 @@ export async function virtualKeyboard(page: Page, { anchored = false }: { anchor
       await send(suffix, gapMs);
     },
     async type(text, { gapMs = 250 } = {}) {
-      for (const ch of text) await send(ch, gapMs);
+      let first = !anchored;
+      for (const ch of text) {
+        await send(ch, gapMs, first);
+        first = false;
+      }
     },
     async press(key, { gapMs = 250 } = {}) {
-      await send(key, gapMs);
+      await send(key, gapMs, !anchored);
     },
   };
 }

@@ -274,7 +274,12 @@ export const stocktakeTexts = {
   // Review
   reviewTitle: (name: string) => `Review: ${name}`,
   backToCounting: 'Back to counting',
-  reviewCounted: (lines: number, differ: number) => `Counted: ${count(lines, 'item', 'items')}, ${formatNumber(differ)} differ from the books`,
+  reviewCounted: (lines: number, differ: number) => `Counted: ${count(lines, 'item', 'items')}, ${formatNumber(differ)} ${differ === 1 ? 'differs' : 'differ'} from the books`,
+  // What was recorded after an item was counted (a sale at the till, a set): the commit keeps it.
+  sinceCount: (moved: number | null, after: number) =>
+    moved === null
+      ? `Set again after the count: the commit leaves ${formatNumber(after)}`
+      : `${moved > 0 ? '+' : '−'}${formatNumber(Math.abs(moved))} since the count (sales, deliveries): the commit leaves ${formatNumber(after)}`,
   columnsReview: { barcode: 'Barcode', name: 'Item', book: 'On the books', counted: 'Counted', difference: 'Difference', result: 'Commit' },
   notScanned: (n: number) => `Expected but not scanned: ${count(n, 'item', 'items')}`,
   onBooks: (n: number) => `${formatNumber(n)} on the books`,

@@ -96,7 +96,15 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
                 <td className="num" data-label={texts.columnsReview.difference}>
                   {l.difference === undefined ? '' : formatDifference(l.difference)}
                 </td>
-                <td data-label={texts.columnsReview.result}>{l.commit ? `${texts.commitState[l.commit.state] ?? l.commit.state}${l.commit.errors ? `: ${friendlyErrors(l.commit.errors)}` : ''}` : l.zeroed ? texts.setToZero : ''}</td>
+                <td data-label={texts.columnsReview.result} data-testid="review-line-result">
+                  {l.commit
+                    ? `${texts.commitState[l.commit.state] ?? l.commit.state}${l.commit.errors ? `: ${friendlyErrors(l.commit.errors)}` : ''}`
+                    : l.zeroed
+                      ? texts.setToZero
+                      : l.moved_since_count !== undefined && l.moved_since_count !== 0 && l.after_commit !== undefined
+                        ? texts.sinceCount(l.moved_since_count, l.after_commit)
+                        : ''}
+                </td>
               </tr>
             ))}
           </tbody>
