@@ -253,5 +253,11 @@ function renderPostgres(p: PostgresResult & { machine: Machine }, sqlite: SizeRe
   );
   out.push('- Floor, HTTP ceiling and load generator ceiling as for SQLite (below), the HTTP ceiling server opened on the PostgreSQL database and answering the bytes the PostgreSQL server answered.');
   out.push('');
+  // What the figures mean, written after a run (like bench/NOTES.md for the whole report).
+  try {
+    out.push(readFileSync(path.join(import.meta.dirname, 'NOTES-postgres.md'), 'utf8').trim(), '');
+  } catch {
+    // no notes yet
+  }
   return out;
 }
