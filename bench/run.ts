@@ -228,34 +228,34 @@ try {
   const results: SizeResult[] = [];
   for (const size of sizes) results.push(await benchSize(size));
   const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+  let bench: BenchResults;
   if (postgresOnly) {
     const measured = await benchPostgres({ work, log, load, seconds, seed: SEED, poolSize: DEFAULT_POOL_SIZE, command });
-    const postgres = { ...measured, machine: startMachine, loadAverageAfter: machineInfo().loadAverage };
-    const bench: BenchResults = { ...previous!, postgres };
-    writeFileSync(values.out, renderReport(bench));
-    writeFileSync(jsonOut, `${JSON.stringify(bench, null, 2)}\n`);
-    log(`wrote ${path.relative(ROOT, values.out)}`);
+    bench = { ...previous!, postgres: { ...measured, machine: startMachine, loadAverageAfter: machineInfo().loadAverage } };
   } else {
-  const sync = values.only === 'sizes' ? undefined : { ...(await benchSync(work, log, SEED)), command, date: new Date().toISOString(), machine: machineInfo() };
-  const bench: BenchResults = previous
-    ? { ...previous, sync }
-    : {
-        command,
-        date: new Date().toISOString(),
-        totalSeconds: (performance.now() - t0) / 1000,
-        loadSeconds: seconds,
-        machine: startMachine,
-        loadGenerator: generator,
-        loadAverageAfter: machineInfo().loadAverage,
-        sizes: results,
-        ...(sync ? { sync } : {}),
-        ...(lastPostgres ? { postgres: lastPostgres } : {}),
-      };
+    const sync = values.only === 'sizes' ? undefined : { ...(await benchSync(work, log, SEED)), command, date: new Date().toISOString(), machine: machineInfo() };
+    bench = previous
+      ? { ...previous, sync }
+      : {
+          command,
+          date: new Date().toISOString(),
+          totalSeconds: (performance.now() - t0) / 1000,
+          loadSeconds: seconds,
+          machine: startMachine,
+          loadGenerator: generator,
+          loadAverageAfter: machineInfo().loadAverage,
+          sizes: results,
+          ...(sync ? { sync } : {}),
+          ...(lastPostgres ? { postgres: lastPostgres } : {}),
+        };
+  }
   mkdirSync(path.dirname(values.out), { recursive: true });
-  writeFileSync(values.out, renderReport(bench));
+  const report = renderReport(bench);
+  writeFileSync(values.out, report);
   writeFileSync(jsonOut, `${JSON.stringify(bench, null, 2)}\n`);
   log(`wrote ${path.relative(ROOT, values.out)}`);
-  }
+  // The PostgreSQL table, as the report has it.
+  if (postgresOnly) console.log(/^## PostgreSQL\n[\s\S]*?(?=\n- )/m.exec(report)?.[0] ?? '');
 } finally {
   if (values.keep) console.log(`kept ${work}`);
   else rmSync(work, { recursive: true, force: true });
