@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { LoadGenerator, LoadResult } from './load.ts';
+import type { PostgresResult } from './postgres.ts';
 import { type SyncResult, syncRatio } from './sync-round.ts';
 
 export interface SizeResult {
@@ -47,6 +48,8 @@ export interface BenchResults {
   sizes: SizeResult[];
   /** The sync row (bench/sync-round.ts), with when and how it ran: `--only sync` measures it alone. */
   sync?: SyncResult & { command: string; date: string; machine: Machine };
+  /** The PostgreSQL rows (bench/postgres.ts): `--engine postgres` measures them alone, every other run keeps them. */
+  postgres?: PostgresResult & { machine: Machine };
 }
 
 export const TARGETS = {
@@ -188,6 +191,8 @@ export function renderReport(bench: BenchResults): string {
     out.push('');
   }
 
+  if (bench.postgres) out.push(...renderPostgres(bench.postgres, bench.sizes.find((size) => size.barcodes === bench.postgres!.barcodes)));
+
   out.push('## How it is measured', '');
   out.push('- Catalogues (bench/catalogue-generator.ts, seeded): 90% of the barcodes in a warehouse account with 3 warehouses, 10% in a no-warehouse account; a third of the barcodes are variants; 1 barcode in 20 has no stock definition (answered with one zero record per warehouse). Imported with `barcode-inventory import`, run as a child process started the way the command starts itself (compile cache, restarted with the import\'s memory flags) that reports its peak RSS.');
   out.push('- The server is `barcode-inventory serve --port 0` (bin/barcode-inventory.js, which restarts itself in place with the server\'s memory flags) in its own process, at its default log level. The load generator is another process: wrk with a Lua script (bench/wrk-requests.lua) over keep-alive loopback connections, 2 threads at 32 connections and 1 at 1, cycling through 2,000 prepared GETs and 8,000 distinct POST bodies (split between the threads, so no POST repeats within a run); a status ≥ 400 or a socket error fails the run. Latencies are wrk\'s, to the microsecond. GET asks for 45 existing barcodes of the warehouse account and 5 unknown ones; POST sets 50 distinct existing barcodes in one of the 3 warehouses (durable: WAL, synchronous=FULL, one transaction per request). Every answer must be a 2xx.');
@@ -203,4 +208,56 @@ export function renderReport(bench: BenchResults): string {
     // no notes yet
   }
   return out.join('\n');
+}
+
+/** Floors of the PostgreSQL rows: the same formula, with the storage ceiling measured at the load's own concurrency. */
+export function postgresFloors(pgResult: PostgresResult) {
+  return {
+    get1: floorOf(pgResult.http.get1.perSecond, pgResult.storage.read1),
+    get32: floorOf(pgResult.http.get32.perSecond, pgResult.storage.read32),
+    post1: floorOf(pgResult.http.post1.perSecond, pgResult.storage.write1),
+    post32: floorOf(pgResult.http.post32.perSecond, pgResult.storage.write32),
+  };
+}
+
+function renderPostgres(p: PostgresResult & { machine: Machine }, sqlite: SizeResult | undefined): string[] {
+  const out: string[] = [];
+  const f = postgresFloors(p);
+  out.push('## PostgreSQL', '');
+  out.push(
+    `Measured by \`${p.command}\` — ${p.date}, ${p.version} (${p.source}) on a throwaway cluster (fsync and synchronous_commit on, shared_buffers 64 MB), the server's pool of ${p.poolSize} connections; load average (1/5/15 min) ${p.machine.loadAverage.map((n) => fmt(n, 2)).join(' / ')} before, ${p.loadAverageAfter.map((n) => fmt(n, 2)).join(' / ')} after. The ${p.label} catalogue, imported with \`import --database\` in ${fmt(p.importSeconds, 1)} s, then \`ANALYZE\` (the importer does not, and autovacuum's would come up to a minute later); answers of ${fmt(p.responseBytes.get)} bytes (GET) and ${fmt(p.responseBytes.post)} bytes (POST). The SQLite rows of the same catalogue are repeated from the ${sqlite ? sqlite.label : ''} table above (measured by the run named at the top, not in this one: compare the ratios, not the absolute rates).`,
+    '',
+  );
+  out.push('| engine | workload | connections | server req/s | HTTP ceiling req/s | storage ceiling req/s | floor req/s | server / floor | server / HTTP ceiling | server / storage ceiling | p50 ms | p99 ms | load generator ceiling req/s |');
+  out.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  const row = (engine: string, name: string, load: LoadResult, http: LoadResult, storage: number, floor: number, generator: LoadResult) =>
+    out.push(
+      `| ${engine} | ${name} | ${load.connections} | ${fmt(load.perSecond)} | ${fmt(http.perSecond)} | ${fmt(storage)} | ${fmt(floor)} | ${ratio(load.perSecond / floor)} | ${ratio(load.perSecond / http.perSecond)} | ${ratio(load.perSecond / storage)} | ${fmt(load.p50Ms, 2)} | ${fmt(load.p99Ms, 2)} | ${fmt(generator.perSecond)} |`,
+    );
+  const GET = 'GET 50 barcodes (45 known, 5 unknown)';
+  const POST = 'POST 50 rows, durable';
+  row('PostgreSQL', GET, p.server.get1, p.http.get1, p.storage.read1, f.get1, p.generator.get1);
+  row('PostgreSQL', GET, p.server.get32, p.http.get32, p.storage.read32, f.get32, p.generator.get32);
+  row('PostgreSQL', POST, p.server.post1, p.http.post1, p.storage.write1, f.post1, p.generator.post1);
+  row('PostgreSQL', POST, p.server.post32, p.http.post32, p.storage.write32, f.post32, p.generator.post32);
+  if (sqlite) {
+    const s = floors(sqlite);
+    row('SQLite', GET, sqlite.server.get1, sqlite.http.get1, sqlite.storage.read, s.get1, sqlite.generator.get1);
+    row('SQLite', GET, sqlite.server.get32, sqlite.http.get32, sqlite.storage.read, s.get32, sqlite.generator.get32);
+    row('SQLite', POST, sqlite.server.post1, sqlite.http.post1, sqlite.storage.write, s.post1, sqlite.generator.post1);
+    row('SQLite', POST, sqlite.server.post32, sqlite.http.post32, sqlite.storage.write, s.post32, sqlite.generator.post32);
+  }
+  out.push('');
+  out.push(
+    `- Storage ceiling on PostgreSQL (bench/pg-storage-ceiling.ts): the \`pg\` client in one process, no HTTP, on the same database, as many loops side by side as the load has connections (1 or 32), each on its own connection: the same 50-barcode query with the same joins inside the engine's read transaction (\`REPEATABLE READ READ ONLY\`), building the same answer and \`JSON.stringify\`; and the same 50-row write in the engine's write transaction (\`READ COMMITTED\`, the one-writer advisory lock, unit and warehouse lookups, old quantity, upsert, history row, \`COMMIT\` flushed to disk). Twice, before and after the server runs, the mean counts. The SQLite storage ceiling is one loop in one process (better-sqlite3 is synchronous), so its 1- and 32-connection rows share one figure.`,
+  );
+  out.push('- Floor, HTTP ceiling and load generator ceiling as for SQLite (below), the HTTP ceiling server opened on the PostgreSQL database and answering the bytes the PostgreSQL server answered.');
+  out.push('');
+  // What the figures mean, written after a run (like bench/NOTES.md for the whole report).
+  try {
+    out.push(readFileSync(path.join(import.meta.dirname, 'NOTES-postgres.md'), 'utf8').trim(), '');
+  } catch {
+    // no notes yet
+  }
+  return out;
 }

@@ -11,7 +11,11 @@
 //   --no-install-wrk      do not try `apt-get install wrk` when wrk is missing
 //   --only sync           only the sync row (bench/sync-round.ts, a minute or two): the other figures are
 //                         kept from the last run's BENCHMARKS.json and the report rewritten; --only sizes skips it
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+//   --engine postgres     only the PostgreSQL rows (bench/postgres.ts: the 10k catalogue on a throwaway
+//                         cluster, GET and POST at 1 and 32 connections, its ceilings; a few minutes): the
+//                         other figures are kept from the last run's BENCHMARKS.json, and every other run
+//                         keeps the last PostgreSQL figures
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,6 +26,8 @@ import { CLI, ROOT, execArgvOf, memoryOf, runNode, startNode, stopChild, waitFor
 import { type BenchResults, type SizeResult, machineInfo, renderReport } from './report.ts';
 import { WITHOUT_NODE_FLAGS_ENV } from '../server/launch/node-flags.ts';
 import { benchSync } from './sync-round.ts';
+import { benchPostgres } from './postgres.ts';
+import { DEFAULT_POOL_SIZE } from '../server/store/postgres/postgres-engine.ts';
 import { getRequests, mixedRequests, postRequests } from './workloads.ts';
 
 const { values } = parseArgs({
@@ -33,6 +39,7 @@ const { values } = parseArgs({
     'render-only': { type: 'boolean', default: false },
     'no-install-wrk': { type: 'boolean', default: false },
     only: { type: 'string' },
+    engine: { type: 'string', default: 'sqlite' },
   },
 });
 
@@ -45,7 +52,10 @@ if (values['render-only']) {
   process.exit(0);
 }
 if (values.only !== undefined && values.only !== 'sync' && values.only !== 'sizes') throw new Error(`--only ${values.only}: use --only sync or --only sizes`);
-const sizes = values.only === 'sync' ? [] : values.sizes.split(',').map(parseSize);
+if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error(`--engine ${values.engine}: use --engine sqlite (the default) or --engine postgres`);
+if (values.engine === 'postgres' && values.only !== undefined) throw new Error('--engine postgres measures the PostgreSQL rows alone: leave out --only');
+const postgresOnly = values.engine === 'postgres';
+const sizes = values.only === 'sync' || postgresOnly ? [] : values.sizes.split(',').map(parseSize);
 const seconds = Number(values.seconds);
 const SEED = 7;
 const STORAGE_SECONDS = 3;
@@ -61,7 +71,9 @@ const t0 = performance.now();
 const work = mkdtempSync(path.join(tmpdir(), 'bi-bench-'));
 const startMachine = machineInfo();
 const jsonOut = values.out.replace(/\.md$/, '.json');
-const previous = values.only === 'sync' ? (JSON.parse(readFileSync(jsonOut, 'utf8')) as BenchResults) : undefined;
+const previous = values.only === 'sync' || postgresOnly ? (JSON.parse(readFileSync(jsonOut, 'utf8')) as BenchResults) : undefined;
+// A full run keeps the PostgreSQL figures of the last `--engine postgres` run.
+const lastPostgres = existsSync(jsonOut) ? (JSON.parse(readFileSync(jsonOut, 'utf8')) as BenchResults).postgres : undefined;
 const generator = previous?.loadGenerator ?? chooseLoadGenerator({ install: !values['no-install-wrk'], log });
 if (!previous) log(`load generator: ${generator.description} (${generator.note})`);
 const load = (options: Parameters<typeof runLoad>[1]) => runLoad(generator, options);
@@ -216,24 +228,34 @@ try {
   const results: SizeResult[] = [];
   for (const size of sizes) results.push(await benchSize(size));
   const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
-  const sync = values.only === 'sizes' ? undefined : { ...(await benchSync(work, log, SEED)), command, date: new Date().toISOString(), machine: machineInfo() };
-  const bench: BenchResults = previous
-    ? { ...previous, sync }
-    : {
-        command,
-        date: new Date().toISOString(),
-        totalSeconds: (performance.now() - t0) / 1000,
-        loadSeconds: seconds,
-        machine: startMachine,
-        loadGenerator: generator,
-        loadAverageAfter: machineInfo().loadAverage,
-        sizes: results,
-        ...(sync ? { sync } : {}),
-      };
+  let bench: BenchResults;
+  if (postgresOnly) {
+    const measured = await benchPostgres({ work, log, load, seconds, seed: SEED, poolSize: DEFAULT_POOL_SIZE, command });
+    bench = { ...previous!, postgres: { ...measured, machine: startMachine, loadAverageAfter: machineInfo().loadAverage } };
+  } else {
+    const sync = values.only === 'sizes' ? undefined : { ...(await benchSync(work, log, SEED)), command, date: new Date().toISOString(), machine: machineInfo() };
+    bench = previous
+      ? { ...previous, sync }
+      : {
+          command,
+          date: new Date().toISOString(),
+          totalSeconds: (performance.now() - t0) / 1000,
+          loadSeconds: seconds,
+          machine: startMachine,
+          loadGenerator: generator,
+          loadAverageAfter: machineInfo().loadAverage,
+          sizes: results,
+          ...(sync ? { sync } : {}),
+          ...(lastPostgres ? { postgres: lastPostgres } : {}),
+        };
+  }
   mkdirSync(path.dirname(values.out), { recursive: true });
-  writeFileSync(values.out, renderReport(bench));
+  const report = renderReport(bench);
+  writeFileSync(values.out, report);
   writeFileSync(jsonOut, `${JSON.stringify(bench, null, 2)}\n`);
   log(`wrote ${path.relative(ROOT, values.out)}`);
+  // The PostgreSQL table, as the report has it.
+  if (postgresOnly) console.log(/^## PostgreSQL\n[\s\S]*?(?=\n- )/m.exec(report)?.[0] ?? '');
 } finally {
   if (values.keep) console.log(`kept ${work}`);
   else rmSync(work, { recursive: true, force: true });
