@@ -36,6 +36,9 @@ export const bothEngines = [
   'test/canonical-requests.test.ts',
 ];
 
+/** Files about PostgreSQL itself: only the `postgres` project runs them. */
+export const postgresOnly = ['test/postgres-import-statistics.test.ts'];
+
 const shared = {
   testTimeout: 30_000,
   hookTimeout: 60_000,
@@ -53,6 +56,7 @@ export default defineConfig({
           ...shared,
           name: 'sqlite',
           include: ['test/**/*.test.ts'],
+          exclude: postgresOnly,
           env: { BARCODE_INVENTORY_TEST_ENGINE: 'sqlite' },
           globalSetup: ['test/support/build-ui.ts'], // builds the UI for test/e2e when it is missing or stale
         },
@@ -62,7 +66,7 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'postgres',
-          include: bothEngines,
+          include: [...bothEngines, ...postgresOnly],
           env: { BARCODE_INVENTORY_TEST_ENGINE: 'postgres' },
           globalSetup: ['test/support/postgres-global.ts'], // one throwaway cluster; a database per test server
         },

@@ -72,7 +72,7 @@ export interface EngineIntegrity {
 }
 
 export interface WriteOptions {
-  /** A bulk write (a catalogue import): the engine may trade speed for memory, e.g. keep scratch tables on disk. */
+  /** A bulk write (a catalogue import): the engine may trade speed for memory, e.g. keep scratch tables on disk, and refreshes its planner statistics after it (PostgreSQL). */
   bulk?: boolean;
 }
 
