@@ -198,8 +198,12 @@ describe('scanner UI: set stock', () => {
     await page.locator('.scanner[data-ready="true"]').waitFor(); // the warehouse list has arrived
     expect(await page.getByTestId('warehouse-select').inputValue()).toBe('Back');
     await keys.press('F3');
+    // The Mug is on screen again already (the work of before the reload comes back), its field
+    // focused: wait for this scan's own lookup before typing, as a person waits for the card.
+    const looked = page.waitForResponse((r) => r.url().includes('0004006381333'));
     await keys.scan('0004006381333');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('quantity');
+    await looked;
+    await page.locator('#quantity:enabled:focus').waitFor();
     await keys.type('40');
     await keys.press('Enter');
     await expect.poll(() => page.locator('[data-testid="outcomes"] li').first().getAttribute('data-state')).toBe('saved');
