@@ -37,7 +37,7 @@ export const bothEngines = [
 ];
 
 /** Files about PostgreSQL itself: only the `postgres` project runs them. */
-export const postgresOnly = ['test/postgres-import-statistics.test.ts'];
+export const postgresOnly = ['test/postgres-import-statistics.test.ts', 'test/postgres-check-and-backup.test.ts'];
 
 const shared = {
   testTimeout: 30_000,

