@@ -35,6 +35,7 @@ export const bothEngines = [
   'test/pos-discovery.test.ts',
   'test/canonical-requests.test.ts',
   'test/http-hardening.test.ts',
+  'test/idempotency-caps.test.ts',
 ];
 
 /** Files about PostgreSQL itself: only the `postgres` project runs them. */
