@@ -36,6 +36,7 @@ export const bothEngines = [
   'test/canonical-requests.test.ts',
   'test/http-hardening.test.ts',
   'test/idempotency-caps.test.ts',
+  'test/paged-lists.test.ts',
 ];
 
 /** Files about PostgreSQL itself: only the `postgres` project runs them. */
