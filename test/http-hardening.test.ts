@@ -5,7 +5,6 @@
 import { createServer } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../server/app.ts';
@@ -16,6 +15,7 @@ import { type RunningServer, startServer } from '../server/start.ts';
 import { openStore } from '../server/store/open-store.ts';
 import { INVENTORY_PATH, WAREHOUSES_PATH, hardeningMessages, requestMessages } from '../shared/index.ts';
 import { sendRaw } from './support/raw-http.ts';
+import { dropDatabase, newDatabase } from './support/test-engine.ts';
 import { type TestServer, exampleCatalogue, seedDatabase, startTestServer, tempDir } from './support/test-server.ts';
 
 /** `a b; c d` → {a: 'b', c: 'd'}: compares CSPs without caring about spacing. */
@@ -82,7 +82,7 @@ describe('Host and Origin checks', () => {
 
   it('also answers to the loopback address it was bound to', async () => {
     const { dir, remove } = tempDir();
-    const dbFile = path.join(dir, 'bound.db');
+    const dbFile = await newDatabase(dir, 'bound.db');
     const tokens = await seedDatabase(dbFile, exampleCatalogue());
     const bound = await startServer({ store: await openStore(dbFile), host: '127.0.0.5', port: 0 });
     try {
@@ -91,6 +91,7 @@ describe('Host and Origin checks', () => {
       expect(ok.status).toBe(200);
     } finally {
       await bound.close();
+      await dropDatabase(dbFile);
       remove();
     }
   });
@@ -108,7 +109,7 @@ describe('Host and Origin checks', () => {
 
   it('lets an allow-listed origin in with CORS headers, and checks no Host on a LAN bind', async () => {
     const { dir, remove } = tempDir();
-    const dbFile = path.join(dir, 'cors.db');
+    const dbFile = await newDatabase(dir, 'cors.db');
     const tokens = await seedDatabase(dbFile, exampleCatalogue());
     const store = await openStore(dbFile);
     // As `serve --host 0.0.0.0 --allow-origin http://till.local:3000` builds it, listening on loopback for the test.
@@ -140,6 +141,7 @@ describe('Host and Origin checks', () => {
     } finally {
       await new Promise((resolve) => http.close(resolve));
       await store.close();
+      await dropDatabase(dbFile);
       remove();
     }
   });
@@ -149,13 +151,15 @@ describe('failed-authentication rate limit', () => {
   const { dir, remove } = tempDir();
   let server: RunningServer;
   let tokens: Record<string, string>;
+  let dbFile: string;
   beforeAll(async () => {
-    const dbFile = path.join(dir, 'limit.db');
+    dbFile = await newDatabase(dir, 'limit.db');
     tokens = await seedDatabase(dbFile, exampleCatalogue());
     server = await startServer({ store: await openStore(dbFile), port: 0, authRateLimit: { points: 5, durationSeconds: 60 } });
   });
   afterAll(async () => {
     await server.close();
+    await dropDatabase(dbFile);
     remove();
   });
 
@@ -205,13 +209,15 @@ describe('slow requests', () => {
   const { dir, remove } = tempDir();
   let server: RunningServer;
   let token: string;
+  let dbFile: string;
   beforeAll(async () => {
-    const dbFile = path.join(dir, 'slow.db');
+    dbFile = await newDatabase(dir, 'slow.db');
     token = (await seedDatabase(dbFile, exampleCatalogue())).north!;
     server = await startServer({ store: await openStore(dbFile), port: 0, timeouts: { headersMs: 300, requestMs: 600, checkEveryMs: 50 } });
   });
   afterAll(async () => {
     await server.close();
+    await dropDatabase(dbFile);
     remove();
   });
 
@@ -239,7 +245,7 @@ describe('slow requests', () => {
 describe('request logs', () => {
   it('writes one JSON line per request with its id, and no token or row data at info level', async () => {
     const { dir, remove } = tempDir();
-    const dbFile = path.join(dir, 'log.db');
+    const dbFile = await newDatabase(dir, 'log.db');
     const tokens = await seedDatabase(dbFile, exampleCatalogue());
     const lines: string[] = [];
     const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(...String(chunk).split('\n').filter(Boolean)), done()) });
@@ -266,6 +272,7 @@ describe('request logs', () => {
       for (const secret of [tokens.north!, 'not-a-real-token-value', secretBarcode, '424242', 'Main']) expect(all).not.toContain(secret);
     } finally {
       await server.close();
+      await dropDatabase(dbFile);
       remove();
     }
   });

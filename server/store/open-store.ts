@@ -1,6 +1,7 @@
 // Opens the store at a location: a PostgreSQL URL (postgres://user@host:5432/db) or a SQLite file
 // (or `:memory:`), the default. The folder of a new SQLite file is created on the way; both are
 // private to the user (private-files.ts).
+import type { Engine } from './engine.ts';
 import { PostgresEngine } from './postgres/postgres-engine.ts';
 import { preparePrivateFile } from './private-files.ts';
 import { SqliteEngine } from './sqlite/sqlite-engine.ts';
@@ -16,8 +17,14 @@ export interface OpenOptions extends StoreOptions {
   poolSize?: number;
 }
 
-export async function openStore(location: string, { poolSize, ...options }: OpenOptions = {}): Promise<Store> {
-  if (isPostgresLocation(location)) return createStore(await PostgresEngine.open(location, poolSize !== undefined ? { poolSize } : {}), options);
+/** The engine for a location, migrated and ready, without a store around it (openStore builds one;
+ * tests wrap the engine first, e.g. to count its statements). */
+export async function openEngine(location: string, { poolSize }: Pick<OpenOptions, 'poolSize'> = {}): Promise<Engine> {
+  if (isPostgresLocation(location)) return PostgresEngine.open(location, poolSize !== undefined ? { poolSize } : {});
   if (location !== ':memory:') preparePrivateFile(location);
-  return createStore(await SqliteEngine.open(location), options);
+  return SqliteEngine.open(location);
+}
+
+export async function openStore(location: string, { poolSize, ...options }: OpenOptions = {}): Promise<Store> {
+  return createStore(await openEngine(location, { poolSize }), options);
 }

@@ -1,0 +1,47 @@
+// The query plans of the paged lists of paged-lists.test.ts, as SQLite makes them: every page a range
+// of an index, no sort of the whole table. SQLite-only: EXPLAIN QUERY PLAN and its wording; the
+// bounds on reads, statements and rows per page are checked on both engines in paged-lists.test.ts.
+import { describe, expect, it } from 'vitest';
+import { STOCKTAKES_PATH, STOCK_EXPORT_PATH } from '../shared/index.ts';
+import { useLargeDatabase } from './support/large-database.ts';
+
+describe('query plans of paged lists on a large database', () => {
+  const large = useLargeDatabase();
+
+  /**
+   * The plan lines of the tally's page queries (those with a LIMIT), as SQLite plans them. The other
+   * queries of a page fetch the rows of the page's own ids, a set bounded by the page size.
+   */
+  async function plansOf(target: string): Promise<string[]> {
+    large.counting.reset();
+    const response = await large.get(target);
+    expect(response.status).toBe(200);
+    await response.text();
+    const lines: string[] = [];
+    for (const { sql, parameters } of large.counting.tally.queries) {
+      if (!sql.includes(' limit ?')) continue;
+      const plan = await large.probe.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, ...parameters);
+      lines.push(...plan.map((p) => p.detail));
+    }
+    return lines;
+  }
+
+  it('lists stocktakes by a range of an index', async () => {
+    const planned = await plansOf(`${STOCKTAKES_PATH}?limit=100`);
+    expect(planned.filter((line) => /TEMP B-TREE|^SCAN /.test(line))).toEqual([]);
+    expect(planned.some((line) => /USING (COVERING )?INDEX stocktakes_account/.test(line))).toBe(true);
+  });
+
+  it('streams the stock export by a range of an index', async () => {
+    const planned = await plansOf(STOCK_EXPORT_PATH);
+    expect(planned.filter((line) => /TEMP B-TREE|MULTI-INDEX|^SCAN /.test(line))).toEqual([]);
+    expect(planned.some((line) => line.includes('INDEX stock_units_export_order'))).toBe(true);
+  });
+
+  it("streams a large session's counts.csv by a range of an index", async () => {
+    const session = (await large.probe.first<{ id: number }>('SELECT max(id) AS id FROM stocktakes'))!.id;
+    const planned = await plansOf(`${STOCKTAKES_PATH}${session}/counts.csv`);
+    expect(planned.filter((line) => /TEMP B-TREE|^SCAN (l|stocktake_lines)\b/.test(line))).toEqual([]);
+    expect(planned.some((line) => line.includes('stocktake_lines_session_order'))).toBe(true);
+  });
+});
