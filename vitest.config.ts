@@ -34,6 +34,7 @@ export const bothEngines = [
   'test/barcode-control-characters.test.ts',
   'test/pos-discovery.test.ts',
   'test/canonical-requests.test.ts',
+  'test/cli.test.ts',
   'test/http-hardening.test.ts',
   'test/idempotency-caps.test.ts',
   'test/paged-lists.test.ts',
