@@ -35,6 +35,13 @@ export const bothEngines = [
   'test/pos-discovery.test.ts',
   'test/canonical-requests.test.ts',
   'test/cli.test.ts',
+  'test/pos-migration.test.ts',
+  'test/catalogue-import.test.ts',
+  'test/catalogue-file-import.test.ts',
+  'test/ui-server.test.ts',
+  'test/e2e/scanner-ui.test.ts',
+  'test/e2e/scanner-work.test.ts',
+  'test/e2e/sync-ui.test.ts',
   'test/http-hardening.test.ts',
   'test/idempotency-caps.test.ts',
   'test/paged-lists.test.ts',
@@ -72,7 +79,8 @@ export default defineConfig({
           name: 'postgres',
           include: [...bothEngines, ...postgresOnly],
           env: { BARCODE_INVENTORY_TEST_ENGINE: 'postgres' },
-          globalSetup: ['test/support/postgres-global.ts'], // one throwaway cluster; a database per test server
+          // One throwaway cluster, a database per test server; the UI build for the browser tests among the files.
+          globalSetup: ['test/support/build-ui.ts', 'test/support/postgres-global.ts'],
         },
       },
     ],

@@ -1,5 +1,5 @@
 // Catalogue import: validation errors that point at the place, all-or-nothing, idempotent re-import.
-import path from 'node:path';
+// The store part runs on both engines: a SQLite file, or a database of its own on the test cluster.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseCatalogue } from '../server/catalogue/import-catalogue.ts';
 import { isApiError } from '../server/errors.ts';
@@ -7,6 +7,7 @@ import { isCatalogueRefusal } from '../server/store/catalogue-writer.ts';
 import { openStore } from '../server/store/open-store.ts';
 import type { Store } from '../server/store/store.ts';
 import { type DatabaseProbe, probeDatabase } from './support/database-probe.ts';
+import { dropDatabase, newDatabase } from './support/test-engine.ts';
 import { exampleCatalogue, tempDir } from './support/test-server.ts';
 
 /** The problems of a refused catalogue: a 400 of the error family that lists them, every one also in its text. */
@@ -112,17 +113,19 @@ describe('catalogue validation', () => {
 describe('catalogue import into the store', () => {
   let store: Store;
   let probe: DatabaseProbe;
+  let location: string;
   let remove: () => void;
   beforeEach(async () => {
     const temp = tempDir();
     remove = temp.remove;
-    const file = path.join(temp.dir, 'inventory.db');
-    store = await openStore(file);
-    probe = probeDatabase(file);
+    location = await newDatabase(temp.dir);
+    store = await openStore(location);
+    probe = probeDatabase(location);
   });
   afterEach(async () => {
     await probe.close();
     await store.close();
+    await dropDatabase(location);
     remove();
   });
 

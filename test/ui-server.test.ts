@@ -1,5 +1,6 @@
 // The server side of the scanner UI: static files at `/`, one-time sign-in codes, the account and
-// labels endpoints, the signin-link command, and the demo database of the first start.
+// labels endpoints, the signin-link command, and which database the launcher serves. On both
+// engines; the demo database of the first start, a SQLite file, is in ui-server-sqlite-demo.test.ts.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { DEMO_DATABASE_NAME, launch } from '../server/launch/launch.ts';
 import { openStore } from '../server/store/open-store.ts';
 import { hashSecret } from '../server/store/secret-hash.ts';
 import { probeDatabase } from './support/database-probe.ts';
+import { dropDatabase, newDatabase, onPostgres } from './support/test-engine.ts';
 import { type TestServer, seedDatabase, startTestServer, tempDir } from './support/test-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -210,11 +212,12 @@ describe('labels of barcodes named like Object properties', () => {
 describe('signin-link command', () => {
   it('prints a link whose code signs in once', async () => {
     const temp = tempDir();
+    const dbFile = await newDatabase(temp.dir);
     try {
-      const dbFile = path.join(temp.dir, 'inventory.db');
       await seedDatabase(dbFile, { accounts: [{ name: 'shop', warehouses_enabled: false, items: [] }] });
+      const dbOption = onPostgres() ? '--database' : '--db';
       const run = (account: string) =>
-        spawnSync(process.execPath, [path.join(root, 'bin/barcode-inventory.js'), 'signin-link', '--account', account, '--db', dbFile, '--url', 'http://127.0.0.1:9999/'], { encoding: 'utf8' });
+        spawnSync(process.execPath, [path.join(root, 'bin/barcode-inventory.js'), 'signin-link', '--account', account, dbOption, dbFile, '--url', 'http://127.0.0.1:9999/'], { encoding: 'utf8' });
       const ok = run('shop');
       expect(ok.status).toBe(0);
       const link = ok.stdout.trim().split('\n').at(-1)!;
@@ -231,73 +234,71 @@ describe('signin-link command', () => {
       expect(missing.status).toBe(1);
       expect(missing.stderr).toContain('No account named "nobody"');
     } finally {
+      await dropDatabase(dbFile);
       temp.remove();
     }
   });
 });
 
-describe('first start: the demo database', () => {
-  it('uses a demo database with both scenarios while the real one is empty, loaded once', async () => {
-    const temp = tempDir();
-    try {
-      const dbFile = path.join(temp.dir, 'data', 'inventory.db');
-      const demoFile = path.join(temp.dir, 'data', DEMO_DATABASE_NAME);
-      const first = await launch({ database: dbFile, demo: true, port: 0 });
-      let kiosk: (typeof first.accounts)[number];
-      try {
-        expect(first.demo).toBe(true);
-        expect(first.database).toBe(demoFile);
-        expect(first.accounts.map((a) => a.warehousesEnabled).sort()).toEqual([false, true]);
-        expect(first.describe().join('\n')).toContain(`(database: ${demoFile})`);
+describe('the launcher', () => {
+  const temp = tempDir();
+  const databases: string[] = [];
+  afterAll(async () => {
+    for (const location of databases) await dropDatabase(location);
+    temp.remove();
+  });
+  const database = async () => {
+    const location = await newDatabase(temp.dir, `launch-${databases.length}.db`);
+    databases.push(location);
+    return location;
+  };
 
-        // A change made in the demo survives the next start (it is not loaded again).
-        kiosk = first.accounts.find((a) => !a.warehousesEnabled)!;
-        const { key } = await first.server.store.tokens.create(kiosk.name, 'test');
-        const set = await fetch(`${first.server.url}${INVENTORY_PATH}`, {
-          method: 'POST',
-          headers: { authorization: `Token ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify([{ barcode: '0000000000017', quantity: 3 }]),
-        });
-        expect(((await set.json()) as { results: unknown[] }).results).toEqual([expect.objectContaining({ quantity: 3 })]);
-      } finally {
-        await first.close();
-      }
-      const second = await launch({ database: dbFile, demo: true, port: 0 });
+  it('serves the real database once it has an account, with or without the demo', async () => {
+    const location = await database();
+    await seedDatabase(location, { accounts: [{ name: 'mine', warehouses_enabled: false, items: [] }] });
+    for (const demo of [true, false]) {
+      const launched = await launch({ database: location, demo, port: 0 });
       try {
-        expect(second.database).toBe(first.database);
-        expect(second.demo).toBe(true);
-        expect((await second.server.store.stock.read(kiosk, ['0000000000017'])).get('0000000000017')).toEqual([expect.objectContaining({ quantity: 3 })]);
-      } finally {
-        await second.close();
-      }
-
-      // The real database was left empty; once it has an account, it is the one used.
-      const real = probeDatabase(dbFile);
-      try {
-        expect(await real.all('SELECT name FROM accounts')).toEqual([]);
-      } finally {
-        await real.close();
-      }
-      await seedDatabase(dbFile, { accounts: [{ name: 'mine', warehouses_enabled: false, items: [] }] });
-      const third = await launch({ database: dbFile, demo: true, port: 0 });
-      try {
-        expect({ database: third.database, demo: third.demo, accounts: third.accounts }).toEqual({
-          database: dbFile,
+        expect({ database: launched.database, demo: launched.demo, accounts: launched.accounts }).toEqual({
+          database: location,
           demo: false,
           accounts: [expect.objectContaining({ name: 'mine' })],
         });
+        expect(launched.describe().join('\n')).toContain(`(database: ${location})`);
       } finally {
-        await third.close();
+        await launched.close();
       }
-      const empty = path.join(temp.dir, 'empty.db');
-      const notDemo = await launch({ database: empty, demo: false, port: 0 });
-      try {
-        expect({ database: notDemo.database, demo: notDemo.demo, accounts: notDemo.accounts }).toEqual({ database: empty, demo: false, accounts: [] });
-      } finally {
-        await notDemo.close();
-      }
+    }
+  });
+
+  it('serves an empty database as it is without the demo', async () => {
+    const location = await database();
+    const launched = await launch({ database: location, demo: false, port: 0 });
+    try {
+      expect({ database: launched.database, demo: launched.demo, accounts: launched.accounts }).toEqual({ database: location, demo: false, accounts: [] });
+      expect(launched.describe()).toContain('No accounts yet: import a catalogue (npx barcode-inventory import <file>), then restart.');
     } finally {
-      temp.remove();
+      await launched.close();
+    }
+  });
+
+  it('never puts demo data into the real database; the demo is a file beside a SQLite file, none for PostgreSQL', async () => {
+    const location = await database();
+    const launched = await launch({ database: location, demo: true, port: 0 });
+    try {
+      // The demo is a SQLite file beside the real one (ui-server-sqlite-demo.test.ts); a PostgreSQL
+      // database has no "beside": it is served as it is, as with --no-demo.
+      expect({ database: launched.database, demo: launched.demo }).toEqual(
+        onPostgres() ? { database: location, demo: false } : { database: path.join(temp.dir, DEMO_DATABASE_NAME), demo: true },
+      );
+    } finally {
+      await launched.close();
+    }
+    const real = probeDatabase(location);
+    try {
+      expect(await real.all('SELECT name FROM accounts')).toEqual([]);
+    } finally {
+      await real.close();
     }
   });
 });

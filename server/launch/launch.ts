@@ -10,7 +10,7 @@ import { defaultDatabaseLocation } from '../paths.ts';
 import { type RunningServer, type StartOptions, DEFAULT_PORT, startServer } from '../start.ts';
 import type { Account } from '../store/accounts.ts';
 import type { StoreClock } from '../store/movements.ts';
-import { openStore } from '../store/open-store.ts';
+import { isPostgresLocation, openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
 import { type SyncLoops, startSyncLoops } from '../sync/sync-loop.ts';
 import demoCatalogue from './demo-catalogue.json' with { type: 'json' };
@@ -69,11 +69,12 @@ export interface Launched {
   close(): Promise<void>;
 }
 
-/** The real database, or the demo beside it (loaded once with both scenarios) while the real one has no account. */
+/** The real database, or the demo beside it (loaded once with both scenarios) while the real one has no account.
+ * Only a SQLite file has a folder to put demo.db beside: a PostgreSQL database is served as it is. */
 async function chooseStore(location: string, demo: boolean, clock: StoreClock | undefined): Promise<{ store: Store; location: string; demo: boolean; accounts: Account[] }> {
   const store = await openStore(location, clock ? { clock } : {});
   const accounts = await store.accounts.list();
-  if (accounts.length > 0 || !demo || location === ':memory:') return { store, location, demo: false, accounts };
+  if (accounts.length > 0 || !demo || location === ':memory:' || isPostgresLocation(location)) return { store, location, demo: false, accounts };
   await store.close();
   // The real database never receives demo data, whose ids could clash with a real catalogue's.
   const demoLocation = path.join(path.dirname(path.resolve(location)), DEMO_DATABASE_NAME);
