@@ -41,7 +41,6 @@ export const bothEngines = [
   'test/ui-server.test.ts',
   'test/e2e/scanner-ui.test.ts',
   'test/e2e/scanner-work.test.ts',
-  'test/e2e/sync-ui.test.ts',
   'test/http-hardening.test.ts',
   'test/idempotency-caps.test.ts',
   'test/paged-lists.test.ts',

@@ -229,6 +229,34 @@ describe('scanner UI: set stock', () => {
     await page.context().close();
   });
 
+  it('keeps a quantity typed while the item is still being looked up, and Enter then saves it once found', async () => {
+    const { page, keys } = await signedInPage(browser, server, 'shop');
+    // A slow network: the lookup of CAP-7 answers 3 s late (the server itself is untouched).
+    await page.route(
+      (url) => url.pathname === INVENTORY_PATH && url.searchParams.get('barcodes') === 'CAP-7',
+      async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        await route.continue();
+      },
+    );
+    await keys.press('F3');
+    await keys.scan('CAP-7');
+    // The field takes typing from the scan on, while the card still says it is looking up.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('quantity');
+    expect(await page.locator('.set-target [data-state]').getAttribute('data-state')).toBe('loading');
+    await keys.type('6');
+    await keys.press('Enter');
+    expect(await page.locator('.set-target [data-state]').getAttribute('data-state')).toBe('loading');
+    expect(await page.getByTestId('banner').textContent()).toBe('Looking up CAP-7: the quantity is saved as soon as it is found');
+    expect(await page.locator('#quantity').inputValue()).toBe('6');
+    const row = page.locator('[data-testid="outcomes"] li').first();
+    await expect.poll(() => row.getAttribute('data-state')).toBe('saved');
+    expect(await row.getAttribute('data-barcode')).toBe('CAP-7');
+    expect(await readStock('shop', 'CAP-7')).toEqual([expect.objectContaining({ warehouse_name: 'Main', quantity: 6 })]);
+    expect(await page.locator('#quantity').inputValue()).toBe('');
+    await page.context().close();
+  });
+
   it('takes a scan that arrives while the quantity field has focus as the next barcode, not as a quantity', async () => {
     const { page, keys } = await signedInPage(browser, server, 'shop');
     await keys.press('F3');

@@ -1,6 +1,9 @@
 // Set stock mode: scan the item whose stock was counted, type the new quantity, Enter; each save (or
 // refusal) is listed newest first. A quantity typed but not confirmed is never dropped: the next scan
-// saves it first (or, if it is not a number, keeps it and says so), and it survives a reload.
+// saves it first (or, if it is not a number, keeps it and says so), and it survives a reload. The
+// field takes typing from the moment of the scan, while the item is still being looked up: what is
+// typed then is kept, and an Enter pressed then saves once the item is found (a slow network must
+// not eat the first digits).
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { checkUpdateRow } from '../../../shared/index.ts';
 import type { RowInput } from '../api/api-client.ts';
@@ -35,6 +38,8 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
   // Scans can come faster than React renders: the latest target and typed text are kept in refs too.
   const targetRef = useRef<CardEntry | null>(null);
   const quantityRef = useRef('');
+  /** The target whose quantity was confirmed with Enter while it was still being looked up. */
+  const saveWhenFound = useRef<number | null>(null);
 
   const setQuantity = useCallback(
     (text: string) => {
@@ -90,6 +95,18 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
     [client, warehouse, withWarehouses, feedback, failed],
   );
 
+  /** Saves the typed quantity of the item on screen; the field empties once it is saved. */
+  const saveTyped = useCallback(
+    (entry: CardEntry) => {
+      void save(entry, quantityRef.current).then((ok) => {
+        if (!ok || targetRef.current?.id !== entry.id) return;
+        setQuantity('');
+        quantityField.current?.blur();
+      });
+    },
+    [save, setQuantity],
+  );
+
   const pick = useCallback(
     (scan: Scan, restoredQuantity?: string) => {
       // A quantity typed for the item on screen but not confirmed with Enter: save it first, or
@@ -104,6 +121,7 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
         void save(current, typed, setTexts.savedOnScan);
       }
       const id = nextId.current++;
+      saveWhenFound.current = null;
       changeTarget(() => ({ id, barcode: scan.text, state: 'loading' }));
       setQuantity(restoredQuantity ?? '');
       show({ tone: 'busy', text: scanTexts.lookingUp(scan.text) });
@@ -112,10 +130,14 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
           const state = cardStateOf(info!);
           changeTarget((t) => (t?.id === id ? { ...t, state, info: info! } : t));
           if (targetRef.current?.id === id) setQuantity(quantityRef.current); // remembers the catalogue's barcode
+          const confirmed = saveWhenFound.current === id;
+          if (confirmed) saveWhenFound.current = null;
           if (state === 'unknown') return feedback('error', setTexts.unknownTarget);
           const name = describe(info!);
-          // A GS1 count (30)/(37) is what was counted: it fills the field, the person confirms it.
-          if (info!.gs1?.count !== undefined && restoredQuantity === undefined) {
+          if (confirmed && targetRef.current?.id === id) return saveTyped(targetRef.current);
+          // A GS1 count (30)/(37) is what was counted: it fills the field, the person confirms it
+          // (unless they typed a quantity while it was being looked up).
+          if (info!.gs1?.count !== undefined && restoredQuantity === undefined && quantityRef.current.trim() === '') {
             setQuantity(String(info!.gs1.count));
             show({ tone: 'idle', text: setTexts.countFromScan(name, info!.gs1.count) });
           } else show({ tone: 'idle', text: setTexts.typeNow(name) });
@@ -126,7 +148,7 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
         },
       );
     },
-    [client, warehouse, withWarehouses, show, feedback, failed, save, setQuantity],
+    [client, warehouse, withWarehouses, show, feedback, failed, save, saveTyped, setQuantity],
   );
 
   useScans(scans, pick);
@@ -140,27 +162,28 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
     if (draft) pick(plainScan(draft.barcode), draft.quantity);
   }, [account.account, pick]);
 
-  // A found item, or coming back to Set stock with one on screen: the quantity field is ready for
-  // typing (the field is enabled by the render that shows the item, so this runs after it).
+  // A scanned item (being looked up or found), or coming back to Set stock with one on screen: the
+  // quantity field is ready for typing (it is enabled by the render that shows the item, so this
+  // runs after it).
   const targetId = target?.id;
   const targetState = target?.state;
+  const typable = targetState === 'loading' || targetState === 'found';
   useEffect(() => {
-    if (targetState === 'found') quantityField.current?.focus();
-  }, [targetId, targetState]);
+    if (typable) quantityField.current?.focus();
+  }, [targetId, typable]);
 
   const submitQuantity = (event: FormEvent) => {
     event.preventDefault();
     const entry = targetRef.current;
-    if (!entry || entry.state !== 'found' || sending) return;
-    const typed = quantityRef.current;
-    void save(entry, typed).then((ok) => {
-      if (!ok || targetRef.current?.id !== entry.id) return;
-      setQuantity('');
-      quantityField.current?.blur();
-    });
+    if (!entry || sending) return;
+    if (entry.state === 'loading' && quantityRef.current.trim() !== '') {
+      saveWhenFound.current = entry.id;
+      show({ tone: 'busy', text: setTexts.savingWhenFound(entry.barcode) });
+      return;
+    }
+    if (entry.state === 'found') saveTyped(entry);
   };
 
-  const found = target?.state === 'found';
   return (
     <section className="panel" aria-label={setTexts.panel}>
       <div className="set-row">
@@ -172,11 +195,11 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
             type="text"
             inputMode="numeric"
             autoComplete="off"
-            disabled={!found}
+            disabled={!typable}
             value={quantity}
             onChange={(e) => setQuantity(e.target.value)}
           />
-          <button type="submit" className="primary" disabled={!found || sending}>
+          <button type="submit" className="primary" disabled={!typable || sending}>
             {setTexts.save}
           </button>
         </form>
