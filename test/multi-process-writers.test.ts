@@ -4,7 +4,8 @@
 // to another process — sometimes while the first copy is still in flight. Afterwards every
 // barcode's quantity is its start plus the sum of the acknowledged adjusts (0 lost, 0 doubled), the
 // history holds each acknowledged row exactly once and chains without a gap (the fold of the
-// deltas), and all three processes read the same figures (no process kept a stale one). Runs on
+// deltas) in an order that agrees with real time (a key answered before another was sent comes
+// first), and all three processes read the same figures (no process kept a stale one). Runs on
 // both engines: SQLite's single writer across processes, PostgreSQL's advisory write lock.
 import { describe, expect, it } from 'vitest';
 import { ADJUST_PATH, INVENTORY_PATH } from '../shared/index.ts';
@@ -49,11 +50,16 @@ describe(`several server processes on one database (${testEngine()})`, { timeout
     let serverErrors = 0;
     const acknowledged = new Map<string, Row>(); // reference → row of an acknowledged adjust
     const answers = new Map<string, unknown>(); // key → first 200 answer
+    // Real time: when a key was first sent, and when its first 200 came back.
+    const sentAt = new Map<string, number>();
+    const answeredAt = new Map<string, number>();
 
     /** Sends until one copy is answered 200; every 200 answer of the key must be the same. */
     const deliver = async (key: string, rows: Row[], via: ChildServer[]) => {
+      if (!sentAt.has(key)) sentAt.set(key, performance.now());
       for (;;) {
         const responses = await Promise.all(via.map((server) => send(server, key, rows)));
+        const at = performance.now();
         requests += responses.length;
         let ok = false;
         for (const response of responses) {
@@ -66,7 +72,10 @@ describe(`several server processes on one database (${testEngine()})`, { timeout
           expect(response.status).toBe(200);
           expect((body as { errors: unknown[] }).errors).toEqual([]);
           if (answers.has(key)) expect(body).toEqual(answers.get(key));
-          else answers.set(key, body);
+          else {
+            answers.set(key, body);
+            answeredAt.set(key, at);
+          }
           ok = true;
         }
         if (ok) return;
@@ -138,16 +147,38 @@ describe(`several server processes on one database (${testEngine()})`, { timeout
       const stock = await probe.all<{ key: string; quantity: number }>(
         `SELECT u.barcode || '|' || w.name AS key, s.quantity FROM stock s JOIN stock_units u ON u.id = s.unit_id JOIN warehouses w ON w.id = s.warehouse_id`,
       );
+      // History order agrees with real time: a key answered before another was first sent holds
+      // only history entries before all of that other key's entries.
+      const idsOf = new Map<string, { min: number; max: number }>();
+      for (const h of history) {
+        const key = h.reference.slice(0, h.reference.lastIndexOf('-'));
+        const span = idsOf.get(key);
+        idsOf.set(key, span ? { min: Math.min(span.min, h.id), max: Math.max(span.max, h.id) } : { min: h.id, max: h.id });
+      }
+      const byAnswer = [...answeredAt.entries()].sort((a, b) => a[1] - b[1]);
+      let realTimePairs = 0;
+      let outOfOrder = 0;
+      for (const [key, sent] of sentAt) {
+        for (const [earlier, answered] of byAnswer) {
+          if (answered >= sent) break;
+          const [before, after] = [idsOf.get(earlier), idsOf.get(key)];
+          if (!before || !after) continue; // a lost key: counted as lost above
+          realTimePairs++;
+          if (before.max >= after.min) outOfOrder++;
+        }
+      }
       const wrongFigures = stock.filter((s) => s.quantity !== (expected.get(s.key) ?? START)).length;
       console.log(
         `[multi-process ${testEngine()}] seed ${SEED}: ${PROCESSES} serve processes, ${CLIENTS} clients, ${requests} requests ` +
           `(${acknowledged.size} acknowledged adjust rows under ${answers.size} Idempotency-Keys, ${replays} replays through another process, ` +
           `${racedCopies} keys sent through two processes at once, ${inFlightAnswers} answered 409 in flight), ${serverErrors} 5xx; ` +
-          `history: ${history.length} rows, ${lost} lost, ${doubled} doubled, ${unacknowledged} not acknowledged, ${chainBreaks} chain breaks; ` +
+          `history: ${history.length} rows, ${lost} lost, ${doubled} doubled, ${unacknowledged} not acknowledged, ${chainBreaks} chain breaks, ` +
+          `${realTimePairs} key pairs ordered in real time, ${outOfOrder} out of that order; ` +
           `${stock.length - wrongFigures}/${stock.length} figures = start + sum of acknowledged deltas.`,
       );
       expect(serverErrors).toBe(0);
-      expect({ lost, doubled, unacknowledged, chainBreaks, wrongFigures }).toEqual({ lost: 0, doubled: 0, unacknowledged: 0, chainBreaks: 0, wrongFigures: 0 });
+      expect({ lost, doubled, unacknowledged, chainBreaks, wrongFigures, outOfOrder }).toEqual({ lost: 0, doubled: 0, unacknowledged: 0, chainBreaks: 0, wrongFigures: 0, outOfOrder: 0 });
+      expect(realTimePairs).toBeGreaterThan(1000); // the check had pairs to check
       expect(history.length).toBe(acknowledged.size);
     } finally {
       await probe.close();
