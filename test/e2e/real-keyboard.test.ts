@@ -8,6 +8,7 @@
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Display, HOW_TO_RUN, type RealChromium, ensureTools, setLayout, startChromium, startXvfb, usScannerKeys, xdotool } from '../support/real-display.ts';
+import { INVENTORY_PATH } from '../../shared/index.ts';
 import type { TestServer } from '../support/test-server.ts';
 import { startUiServer } from '../support/ui-harness.ts';
 
@@ -110,6 +111,27 @@ describe('scans typed on a real X keyboard', () => {
     }
     figures.push(`us, right after a reload: typed ${codes.length}, recognised ${recognised}, in order ${recognised === codes.length ? 'yes' : 'no'}`);
     expect(recognised).toBe(codes.length);
+  });
+
+  it('Set stock: a quantity typed the moment the scan ends is saved whole, every time', async () => {
+    await xdotool(display!, ['key', '--window', windowId, 'F3']);
+    await expect.poll(() => page.locator('#quantity').count()).toBe(1);
+    const codes = BARCODES.slice(0, 5);
+    // As a quick person: the digits and Enter right after the scan, while its lookup may still run.
+    for (const [i, code] of codes.entries()) {
+      await asUsScanner(code);
+      await xdotool(display!, ['type', '--delay', '40', '--window', windowId, `${20 + i}\n`]);
+      await expect.poll(() => page.locator('[data-testid="outcomes"] li').count(), { timeout: 15_000 }).toBe(i + 1);
+    }
+    let saved = 0;
+    for (const [i, code] of codes.entries()) {
+      const res = await server!.request('GET', `${INVENTORY_PATH}?barcodes=${encodeURIComponent(code)}`, { token: server!.tokens.shop! });
+      const { results } = (await res.json()) as { results: { quantity: number }[] };
+      if (results[0]?.quantity === 20 + i) saved++;
+    }
+    figures.push(`set stock, quantity typed right after the scan: typed ${codes.length}, saved whole ${saved}`);
+    await xdotool(display!, ['key', '--window', windowId, 'F2']);
+    expect(saved).toBe(codes.length);
   });
 
   it.each(['de', 'tr'])('%s layout, scanner set to US: read by key position, every scan recognised, in order', async (layout) => {

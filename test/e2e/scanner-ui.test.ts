@@ -247,7 +247,7 @@ describe('scanner UI: set stock', () => {
     await keys.type('6');
     await keys.press('Enter');
     expect(await page.locator('.set-target [data-state]').getAttribute('data-state')).toBe('loading');
-    expect(await page.getByTestId('banner').textContent()).toBe('Looking up CAP-7: the quantity is saved as soon as it is found');
+    expect(await page.getByTestId('banner').textContent()).toBe('Looking up CAP-7: 6 is saved as soon as it is found');
     expect(await page.locator('#quantity').inputValue()).toBe('6');
     const row = page.locator('[data-testid="outcomes"] li').first();
     await expect.poll(() => row.getAttribute('data-state')).toBe('saved');

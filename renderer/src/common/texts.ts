@@ -120,7 +120,7 @@ export const setTexts = {
   save: 'Save',
   results: 'Saved and refused quantities',
   typeNow: (name: string) => `${name}: type the new quantity, then Enter`,
-  savingWhenFound: (barcode: string) => `Looking up ${barcode}: the quantity is saved as soon as it is found`,
+  savingWhenFound: (barcode: string, quantity: string) => `Looking up ${barcode}: ${quantity} is saved as soon as it is found`,
   countFromScan: (name: string, n: number) => `${name}: the scan says ${formatNumber(n)}. Press Enter to save it, or type another number.`,
   saved: (name: string, quantity: number, warehouse: string | null) => `${name}: ${formatNumber(quantity)}${warehouse ? ` in ${warehouse}` : ''} saved`,
   savedRow: (quantity: number, before: number | undefined) => `Saved: ${formatNumber(quantity)}${before !== undefined ? ` (was ${formatNumber(before)})` : ''}`,

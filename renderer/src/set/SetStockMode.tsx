@@ -178,7 +178,7 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
     if (!entry || sending) return;
     if (entry.state === 'loading' && quantityRef.current.trim() !== '') {
       saveWhenFound.current = entry.id;
-      show({ tone: 'busy', text: setTexts.savingWhenFound(entry.barcode) });
+      show({ tone: 'busy', text: setTexts.savingWhenFound(entry.barcode, quantityRef.current.trim()) });
       return;
     }
     if (entry.state === 'found') saveTyped(entry);
