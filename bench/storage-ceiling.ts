@@ -1,10 +1,12 @@
 // The storage ceiling: better-sqlite3 in one process, no HTTP, doing the work of one request as
 // fast as it can be done, in a tight loop. Read: the same 50 lookups in one prepared statement,
 // building the same answer and JSON.stringify of it. Write: the same durable 50-row transaction
-// (BEGIN IMMEDIATE, stock upserts and their history rows, COMMIT) with the same pragmas.
+// (BEGIN IMMEDIATE, stock upserts and their history rows — each a movement with its origin, sequence
+// and timestamp, as docs/SYNC.md has them — COMMIT) with the same pragmas.
 // Prints one JSON line: {"kind", "perSecond", "iterations", "seconds", "bytes"}.
 import BetterSqlite3 from 'better-sqlite3';
 import { fieldMessages } from '../shared/index.ts';
+import { type Hlc, formatHlc, tick } from '../server/store/hlc.ts';
 import { applyPragmas } from '../server/store/sqlite/pragmas.ts';
 import { WAREHOUSE_ACCOUNT } from './catalogue-generator.ts';
 import { mulberry32 } from './random.ts';
@@ -18,7 +20,11 @@ const random = mulberry32(Number(seedText));
 
 const sqlite = new BetterSqlite3(dbFile);
 applyPragmas(sqlite);
-const account = sqlite.prepare('SELECT id FROM accounts WHERE name = ?').get(WAREHOUSE_ACCOUNT) as { id: number };
+const account = sqlite.prepare('SELECT id, seen_vector FROM accounts WHERE name = ?').get(WAREHOUSE_ACCOUNT) as { id: number; seen_vector: number | null };
+// Movements made here: this instance's origin, its next sequence numbers, its clock.
+const instance = (sqlite.prepare('SELECT id FROM instance').get() as { id: string }).id;
+let seq = (sqlite.prepare('SELECT max(seq) FROM stock_history WHERE account_id = ? AND origin = ?').pluck().get(account.id, instance) as number | null) ?? 0;
+let clock: Hlc | undefined;
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
 
 const readStock = sqlite
@@ -59,8 +65,8 @@ const findWarehouses = sqlite.prepare('SELECT id, name FROM warehouses WHERE acc
 const oldQuantity = sqlite.prepare('SELECT quantity FROM stock WHERE unit_id = ? AND warehouse_id = ?').pluck();
 const upsert = sqlite.prepare('INSERT INTO stock (unit_id, warehouse_id, quantity) VALUES (?, ?, ?) ON CONFLICT (unit_id, warehouse_id) DO UPDATE SET quantity = excluded.quantity');
 const history = sqlite.prepare(
-  `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, old_quantity, new_quantity, source, token_id, reason, reference, created_at)
-   VALUES (?, ?, ?, ?, ?, ?, ?, 'api', 1, NULL, NULL, ?)`,
+  `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, seen_vector, old_quantity, new_quantity, source, token_id, reason, reference, created_at)
+   VALUES (?, ?, ?, ?, ?, ?, ?, 'set', ?, ?, ?, ?, ?, 'api', 1, NULL, NULL, ?)`,
 );
 type Unit = { id: number; barcode: string; item_id: number; variant_id: number | null };
 const write = sqlite.transaction((rows: ReturnType<typeof updateRows>) => {
@@ -74,7 +80,8 @@ const write = sqlite.transaction((rows: ReturnType<typeof updateRows>) => {
     const before = oldQuantity.get(unit.id, warehouse.id) as number | undefined;
     if (before !== row.quantity) {
       upsert.run(unit.id, warehouse.id, row.quantity);
-      history.run(account.id, unit.id, unit.item_id, unit.variant_id, warehouse.id, before ?? null, row.quantity, at);
+      clock = tick(clock, Date.now(), instance);
+      history.run(account.id, unit.id, unit.item_id, unit.variant_id, warehouse.id, instance, ++seq, row.quantity, formatHlc(clock), account.seen_vector, before ?? null, row.quantity, at);
     }
     results.push({ item: unit.item_id, liquid_stock: unit.variant_id, barcode: unit.barcode, quantity: row.quantity, warehouse: warehouse.id, warehouse_name: warehouse.name });
   }
