@@ -231,11 +231,15 @@ describe('scanner UI: set stock', () => {
 
   it('keeps a quantity typed while the item is still being looked up, and Enter then saves it once found', async () => {
     const { page, keys } = await signedInPage(browser, server, 'shop');
-    // A slow network: the lookup of CAP-7 answers 3 s late (the server itself is untouched).
+    // A slow network: the lookup of CAP-7 reaches the server only when the test lets it go (the
+    // server itself is untouched), so the typing below happens while it is in flight, however slow
+    // the machine.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
     await page.route(
       (url) => url.pathname === INVENTORY_PATH && url.searchParams.get('barcodes') === 'CAP-7',
       async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 3000));
+        await released;
         await route.continue();
       },
     );
@@ -246,9 +250,10 @@ describe('scanner UI: set stock', () => {
     expect(await page.locator('.set-target [data-state]').getAttribute('data-state')).toBe('loading');
     await keys.type('6');
     await keys.press('Enter');
-    expect(await page.locator('.set-target [data-state]').getAttribute('data-state')).toBe('loading');
-    expect(await page.getByTestId('banner').textContent()).toBe('Looking up CAP-7: 6 is saved as soon as it is found');
+    await expect.poll(() => page.getByTestId('banner').textContent()).toBe('Looking up CAP-7: 6 is saved as soon as it is found');
     expect(await page.locator('#quantity').inputValue()).toBe('6');
+    expect(await page.locator('.set-target [data-state]').getAttribute('data-state')).toBe('loading');
+    release();
     const row = page.locator('[data-testid="outcomes"] li').first();
     await expect.poll(() => row.getAttribute('data-state')).toBe('saved');
     expect(await row.getAttribute('data-barcode')).toBe('CAP-7');
