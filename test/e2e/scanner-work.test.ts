@@ -189,6 +189,37 @@ describe('Set stock never drops a typed quantity', () => {
     await page.context().close();
   });
 
+  it('…also when the item on screen is still being looked up: its quantity is saved once it is found', async () => {
+    await setStock('MUG-1', 9);
+    const { page, keys } = await signedInPage(browser, server, 'shop');
+    // MUG-1's lookup is held until the test lets it go: the next scan comes while it is in flight.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === INVENTORY_PATH && url.searchParams.get('barcodes') === 'MUG-1',
+      async (route) => {
+        await released;
+        await route.continue();
+      },
+    );
+    await keys.press('F3');
+    await keys.scan('MUG-1');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('quantity');
+    expect(await page.locator('.set-target [data-state]').getAttribute('data-state')).toBe('loading');
+    await keys.type('7'); // no Enter
+    await keys.scan('CAP-1');
+    await expect.poll(() => page.locator('.set-target [data-state]').getAttribute('data-state')).toBe('found');
+    expect(await page.locator('.set-target [data-barcode]').getAttribute('data-barcode')).toBe('CAP-1');
+    expect(await quantityOf('MUG-1')).toBe(9); // not yet: MUG-1 is not found yet
+    release();
+    const saved = page.locator('[data-testid="outcomes"] li[data-barcode="MUG-1"]');
+    await expect.poll(() => saved.getAttribute('data-state')).toBe('saved');
+    expect(await saved.textContent()).toContain('Saved: 7 (was 9) (typed without Enter; saved when the next item was scanned)');
+    expect(await quantityOf('MUG-1')).toBe(7);
+    expect(await page.locator('.set-target [data-barcode]').getAttribute('data-barcode')).toBe('CAP-1');
+    await page.context().close();
+  });
+
   it('a typed text that is not a number keeps its item and says so; the next scan waits for it', async () => {
     const { page, keys } = await signedInPage(browser, server, 'shop');
     await keys.press('F3');

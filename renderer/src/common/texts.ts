@@ -128,6 +128,7 @@ export const setTexts = {
   unconfirmedInvalid: (name: string, typed: string, problem: string) =>
     `${name}: “${typed}” is not saved: ${problem} Correct it and press Enter, or clear the field, then scan again.`,
   unknownTarget: 'This barcode is not in the catalogue: its stock cannot be set.',
+  carriedNotSaved: (name: string, typed: string, problem = 'this barcode is not in the catalogue') => `${name}: “${typed}” (typed before the next scan) is not saved: ${problem}`,
   chooseWarehouse: 'Choose a warehouse first (top bar)',
 };
 

@@ -40,6 +40,8 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
   const quantityRef = useRef('');
   /** The target whose quantity was confirmed with Enter while it was still being looked up. */
   const saveWhenFound = useRef<number | null>(null);
+  /** Quantities typed for an item still being looked up when the next scan came: saved once it is found. */
+  const carried = useRef(new Map<number, string>());
 
   const setQuantity = useCallback(
     (text: string) => {
@@ -120,6 +122,8 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
         }
         void save(current, typed, setTexts.savedOnScan);
       }
+      // Typed for an item whose lookup has not answered yet: kept, and saved when it does.
+      if (current && current.state === 'loading' && typed !== '' && restoredQuantity === undefined) carried.current.set(current.id, typed);
       const id = nextId.current++;
       saveWhenFound.current = null;
       changeTarget(() => ({ id, barcode: scan.text, state: 'loading' }));
@@ -128,6 +132,17 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
       lookUpScans(client, [scan]).then(
         ([info]) => {
           const state = cardStateOf(info!);
+          const typedBefore = carried.current.get(id);
+          if (typedBefore !== undefined) {
+            // The next item was scanned before this one was found: its typed quantity is saved now.
+            carried.current.delete(id);
+            if (state !== 'found') return feedback('error', setTexts.carriedNotSaved(scan.text, typedBefore));
+            const entry: CardEntry = { id, barcode: scan.text, state, info: info! };
+            const check = checkUpdateRow({ barcode: info!.barcode, quantity: typedBefore, ...(warehouse !== null ? { warehouse_name: warehouse } : {}) }, withWarehouses);
+            if (!check.ok && check.errors.quantity) return feedback('error', setTexts.carriedNotSaved(describe(info!), typedBefore, friendlyErrors({ quantity: check.errors.quantity })));
+            void save(entry, typedBefore, setTexts.savedOnScan);
+            return;
+          }
           changeTarget((t) => (t?.id === id ? { ...t, state, info: info! } : t));
           if (targetRef.current?.id === id) setQuantity(quantityRef.current); // remembers the catalogue's barcode
           const confirmed = saveWhenFound.current === id;
