@@ -2,7 +2,8 @@
 // (they are the yardstick, not the server), so a migration can break them without any other test
 // noticing: after the sync migrations made stock_history.origin NOT NULL, `npm run bench` failed at
 // its first write ceiling for days. Each runs here for a moment on a small generated database; no
-// figure is checked (timings never belong in a test), only that it works and reports.
+// figure is checked (timings never belong in a test), only that it works and reports. So is
+// memory-phases.ts, the tool behind bench/NOTES.md's memory figures.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -62,5 +63,21 @@ describe('bench ceilings on the current schema', () => {
   it('server-read-loop.ts runs and reports', async () => {
     const result = await report('server-read-loop.ts', [db, '0.2', String(warehouseBarcodes), '7']);
     expect(result.iterations).toBeGreaterThan(0);
+  });
+
+  it('memory-phases.ts drives the server through its phases and reports its memory and what the read path allocates', async () => {
+    const { stdout } = await run(process.execPath, [bench('memory-phases.ts'), db, '--phases', 'get,post', '--seconds', '1', '--allocations'], { timeout: 90_000 });
+    const { phases } = JSON.parse(stdout.trim().split('\n').pop()!) as {
+      phases: { phase: string; perSecond?: number; rss?: number; anonymous?: number; file?: number; heapTotal?: number; top?: { frame: string }[] }[];
+    };
+    expect(phases.map((p) => p.phase)).toEqual(['idle', 'get', 'post', 'allocations']);
+    for (const measured of phases.slice(0, 3)) {
+      expect(measured.rss).toBeGreaterThan(0);
+      // Anonymous and file-backed memory make up the resident set (shared memory aside).
+      expect(Math.abs(measured.anonymous! + measured.file! - measured.rss!)).toBeLessThan(5);
+      expect(measured.heapTotal).toBeGreaterThan(0);
+    }
+    expect(phases[1]!.perSecond).toBeGreaterThan(0);
+    expect(phases[3]!.top!.some((t) => t.frame.startsWith('readAnswerJson server/api/read-answer.ts'))).toBe(true);
   });
 });
