@@ -97,6 +97,15 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
     [client, warehouse, withWarehouses, feedback, failed],
   );
 
+  /** What is wrong with `typed` as the quantity of a found item, in words; undefined if it can be sent. */
+  const quantityProblem = useCallback(
+    (info: NonNullable<CardEntry['info']>, typed: string): string | undefined => {
+      const check = checkUpdateRow({ barcode: info.barcode, quantity: typed, ...(warehouse !== null ? { warehouse_name: warehouse } : {}) }, withWarehouses);
+      return !check.ok && check.errors.quantity ? friendlyErrors({ quantity: check.errors.quantity }) : undefined;
+    },
+    [warehouse, withWarehouses],
+  );
+
   /** Saves the typed quantity of the item on screen; the field empties once it is saved. */
   const saveTyped = useCallback(
     (entry: CardEntry) => {
@@ -116,10 +125,8 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
       const current = targetRef.current;
       const typed = quantityRef.current.trim();
       if (current && current.state === 'found' && typed !== '' && restoredQuantity === undefined) {
-        const check = checkUpdateRow({ barcode: current.info!.barcode, quantity: typed, ...(warehouse !== null ? { warehouse_name: warehouse } : {}) }, withWarehouses);
-        if (!check.ok && check.errors.quantity) {
-          return feedback('error', setTexts.unconfirmedInvalid(describe(current.info!), typed, friendlyErrors({ quantity: check.errors.quantity })));
-        }
+        const problem = quantityProblem(current.info!, typed);
+        if (problem !== undefined) return feedback('error', setTexts.unconfirmedInvalid(describe(current.info!), typed, problem));
         void save(current, typed, setTexts.savedOnScan);
       }
       // Typed for an item whose lookup has not answered yet: kept, and saved when it does.
@@ -138,8 +145,8 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
             carried.current.delete(id);
             if (state !== 'found') return feedback('error', setTexts.carriedNotSaved(scan.text, typedBefore));
             const entry: CardEntry = { id, barcode: scan.text, state, info: info! };
-            const check = checkUpdateRow({ barcode: info!.barcode, quantity: typedBefore, ...(warehouse !== null ? { warehouse_name: warehouse } : {}) }, withWarehouses);
-            if (!check.ok && check.errors.quantity) return feedback('error', setTexts.carriedNotSaved(describe(info!), typedBefore, friendlyErrors({ quantity: check.errors.quantity })));
+            const problem = quantityProblem(info!, typedBefore);
+            if (problem !== undefined) return feedback('error', setTexts.carriedNotSaved(describe(info!), typedBefore, problem));
             void save(entry, typedBefore, setTexts.savedOnScan);
             return;
           }
@@ -163,7 +170,7 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
         },
       );
     },
-    [client, warehouse, withWarehouses, show, feedback, failed, save, saveTyped, setQuantity],
+    [client, show, feedback, failed, save, saveTyped, setQuantity, quantityProblem],
   );
 
   useScans(scans, pick);
