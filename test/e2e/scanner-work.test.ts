@@ -172,6 +172,20 @@ describe('unsent work survives a reload', () => {
   });
 });
 
+/** Holds the lookup of one barcode until the returned function is called. */
+async function holdLookup(page: Page, barcode: string): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(
+    (url) => url.pathname === INVENTORY_PATH && url.searchParams.get('barcodes') === barcode,
+    async (route) => {
+      await released;
+      await route.continue();
+    },
+  );
+  return release;
+}
+
 describe('Set stock never drops a typed quantity', () => {
   it('scanning the next item saves the quantity typed for the one on screen', async () => {
     await setStock('MUG-1', 9);
@@ -193,15 +207,7 @@ describe('Set stock never drops a typed quantity', () => {
     await setStock('MUG-1', 9);
     const { page, keys } = await signedInPage(browser, server, 'shop');
     // MUG-1's lookup is held until the test lets it go: the next scan comes while it is in flight.
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route(
-      (url) => url.pathname === INVENTORY_PATH && url.searchParams.get('barcodes') === 'MUG-1',
-      async (route) => {
-        await released;
-        await route.continue();
-      },
-    );
+    const release = await holdLookup(page, 'MUG-1');
     await keys.press('F3');
     await keys.scan('MUG-1');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('quantity');
@@ -217,6 +223,31 @@ describe('Set stock never drops a typed quantity', () => {
     expect(await saved.textContent()).toContain('Saved: 7 (was 9) (typed without Enter; saved when the next item was scanned)');
     expect(await quantityOf('MUG-1')).toBe(7);
     expect(await page.locator('.set-target [data-barcode]').getAttribute('data-barcode')).toBe('CAP-1');
+    await page.context().close();
+  });
+
+  it('…and says so when what was typed during a lookup cannot be saved: not a number, or not in the catalogue', async () => {
+    await setStock('MUG-1', 9);
+    const { page, keys } = await signedInPage(browser, server, 'shop');
+    const banner = page.getByTestId('banner');
+    await keys.press('F3');
+    for (const [barcode, typed, expected] of [
+      ['MUG-1', '6a', 'Mug: “6a” (typed before the next scan) is not saved: Type a whole number, such as 12 or -3. Scan it again to set its stock.'],
+      ['NOPE-9', '5', 'NOPE-9: “5” (typed before the next scan) is not saved: this barcode is not in the catalogue.'],
+    ] as const) {
+      const release = await holdLookup(page, barcode);
+      await keys.scan(barcode);
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('quantity');
+      await keys.type(typed); // no Enter
+      await keys.scan('CAP-1');
+      await expect.poll(() => page.locator('.set-target [data-barcode]').getAttribute('data-barcode')).toBe('CAP-1');
+      await expect.poll(() => page.locator('.set-target [data-state]').getAttribute('data-state')).toBe('found');
+      release();
+      await expect.poll(() => banner.textContent()).toBe(expected);
+      expect(await banner.getAttribute('data-tone')).toBe('error');
+    }
+    expect(await quantityOf('MUG-1')).toBe(9);
+    expect(await page.locator('[data-testid="outcomes"] li').count()).toBe(0);
     await page.context().close();
   });
 

@@ -128,7 +128,9 @@ export const setTexts = {
   unconfirmedInvalid: (name: string, typed: string, problem: string) =>
     `${name}: “${typed}” is not saved: ${problem} Correct it and press Enter, or clear the field, then scan again.`,
   unknownTarget: 'This barcode is not in the catalogue: its stock cannot be set.',
-  carriedNotSaved: (name: string, typed: string, problem = 'this barcode is not in the catalogue') => `${name}: “${typed}” (typed before the next scan) is not saved: ${problem}`,
+  /** A quantity typed while its item was being looked up, found unusable after the next scan: the item is off screen, so say how to get back to it. */
+  carriedNotSaved: (name: string, typed: string, problem?: string) =>
+    `${name}: “${typed}” (typed before the next scan) is not saved: ${problem === undefined ? 'this barcode is not in the catalogue.' : `${problem} Scan it again to set its stock.`}`,
   chooseWarehouse: 'Choose a warehouse first (top bar)',
 };
 
