@@ -454,6 +454,30 @@ const changeNotices: Migration = {
   },
 };
 
+/**
+ * SQLite: `stock` keyed by (unit, warehouse) in one b-tree (WITHOUT ROWID). It was a rowid table
+ * with two indexes on the same key (stock_pk, and stock_read carrying the quantity for covering
+ * reads), so every quantity written changed two b-trees and dirtied pages of both: a sync batch
+ * of 500 movements committed about a third more pages than its history rows alone. Keyed by its
+ * primary key, the table is its own covering index for reads. PostgreSQL keeps its heap and
+ * indexes: nothing to do there. Rebuilds the table: seconds on a million-barcode database.
+ */
+const stockKeyed: Migration = {
+  async up(db: Kysely<unknown>) {
+    if (onPostgres(db)) return;
+    await sql`
+      CREATE TABLE stock_keyed (
+        unit_id integer NOT NULL REFERENCES stock_units (id),
+        warehouse_id integer NOT NULL,
+        quantity integer NOT NULL,
+        CONSTRAINT stock_pk PRIMARY KEY (unit_id, warehouse_id)
+      ) WITHOUT ROWID`.execute(db);
+    await sql`INSERT INTO stock_keyed (unit_id, warehouse_id, quantity) SELECT unit_id, warehouse_id, quantity FROM stock ORDER BY unit_id, warehouse_id`.execute(db);
+    await sql`DROP TABLE stock`.execute(db);
+    await sql`ALTER TABLE stock_keyed RENAME TO stock`.execute(db);
+  },
+};
+
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -468,6 +492,7 @@ export const migrations: Record<string, Migration> = {
   '0020_gtin_equivalence': gtinEquivalence,
   '0021_identity_sequences': identitySequences,
   '0022_change_notices': changeNotices,
+  '0023_stock_keyed': stockKeyed,
 };
 
 export const migrationProvider: MigrationProvider = {
