@@ -60,6 +60,15 @@ export interface Applied {
 
 const isAbsolute = (kind: string) => kind === 'set' || kind === 'count';
 
+function sameVector(a: Record<string, number>, b: Record<string, number>): boolean {
+  let keys = 0;
+  for (const origin in b) {
+    if (a[origin] !== b[origin]) return false;
+    keys++;
+  }
+  return keys === Object.keys(a).length;
+}
+
 /** `{origin: seq}` with sorted keys: one text per vector, so equal vectors intern to one row. */
 export function vectorBody(vector: Record<string, number>): string {
   return JSON.stringify(Object.fromEntries(Object.entries(vector).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
@@ -129,6 +138,90 @@ const insertMovement = statement('movements.insert', (k, p: Param<InsertParams>)
     created_at: p('createdAt'),
   }),
 );
+
+/** Column by column, for `insertMovements`: one list per column, element i of each is row i. */
+type InsertColumns = { [K in keyof InsertParams]: InsertParams[K][] };
+
+/** Several movements in one INSERT (compiled once per chunk length: see CHUNK_LENGTHS). */
+const insertMovements = statement('movements.insertMany', (k, p: Param<InsertColumns>) => {
+  const column = <K extends keyof InsertParams>(name: K) => p.list(name) as unknown as InsertParams[K][];
+  const c = {
+    accountId: column('accountId'),
+    unitId: column('unitId'),
+    itemId: column('itemId'),
+    variantId: column('variantId'),
+    warehouseId: column('warehouseId'),
+    origin: column('origin'),
+    seq: column('seq'),
+    kind: column('kind'),
+    value: column('value'),
+    hlc: column('hlc'),
+    seenVector: column('seenVector'),
+    oldQuantity: column('oldQuantity'),
+    newQuantity: column('newQuantity'),
+    source: column('source'),
+    tokenId: column('tokenId'),
+    reason: column('reason'),
+    reference: column('reference'),
+    createdAt: column('createdAt'),
+  };
+  return k.insertInto('stock_history').values(
+    c.accountId.map((_, i) => ({
+      account_id: c.accountId[i]!,
+      unit_id: c.unitId[i]!,
+      item_id: c.itemId[i]!,
+      variant_id: c.variantId[i]!,
+      warehouse_id: c.warehouseId[i]!,
+      origin: c.origin[i]!,
+      seq: c.seq[i]!,
+      kind: c.kind[i]!,
+      value: c.value[i]!,
+      hlc: c.hlc[i]!,
+      seen_vector: c.seenVector[i]!,
+      old_quantity: c.oldQuantity[i]!,
+      new_quantity: c.newQuantity[i]!,
+      source: c.source[i]!,
+      token_id: c.tokenId[i]!,
+      reason: c.reason[i]!,
+      reference: c.reference[i]!,
+      created_at: c.createdAt[i]!,
+    })),
+  );
+});
+
+type StockColumns = { unitId: number[]; warehouseId: number[]; quantity: number[] };
+
+/** Several quantities in one upsert; each unit and warehouse at most once (PostgreSQL refuses a row changed twice). */
+const upsertQuantities = statement('movements.upsertQuantities', (k, p: Param<StockColumns>) => {
+  const unitIds = p.list('unitId') as unknown as number[];
+  const warehouseIds = p.list('warehouseId') as unknown as number[];
+  const quantities = p.list('quantity') as unknown as number[];
+  return k
+    .insertInto('stock')
+    .values(unitIds.map((_, i) => ({ unit_id: unitIds[i]!, warehouse_id: warehouseIds[i]!, quantity: quantities[i]! })))
+    .onConflict((oc) => oc.columns(['unit_id', 'warehouse_id']).doUpdateSet((eb) => ({ quantity: eb.ref('excluded.quantity') })));
+});
+
+/**
+ * Rows go out in chunks of these lengths (a remainder of 37 as 16 + 16 + 4 + 1): each length is
+ * its own compiled statement, so a handful of them serve every batch.
+ */
+const CHUNK_LENGTHS = [256, 64, 16, 4, 1];
+
+function chunkLength(left: number): number {
+  return CHUNK_LENGTHS.find((length) => length <= left)!;
+}
+
+/** Element `from` to `from + length` of every column of `rows`. */
+function columnsOf<R extends Record<string, unknown>>(rows: readonly R[], from: number, length: number): { [K in keyof R]: R[K][] } {
+  const columns = {} as { [K in keyof R]: R[K][] };
+  for (const name of Object.keys(rows[from]!) as (keyof R)[]) {
+    const values = new Array<R[keyof R]>(length);
+    for (let i = 0; i < length; i++) values[i] = rows[from + i]![name];
+    columns[name] = values;
+  }
+  return columns;
+}
 
 const othersBefore = statement('movements.othersBefore', (k, p: Param<{ unitId: number; warehouseId: number; hlc: string; origin: string }>) =>
   k
@@ -202,12 +295,21 @@ export class MovementLog {
   /** Vectors this transaction has read or interned: by id (parsed), and ids by account and body. */
   private readonly vectorBodies = new Map<number, Record<string, number>>();
   private readonly vectorIds = new Map<string, number>();
+  private lastInterned: { accountId: number; vector: Record<string, number>; id: number } | undefined;
   /** See preload. */
   private readonly loadedUnits = new Set<number>();
   private readonly places = new Map<string, PlaceState>();
   private readonly stale = new Set<string>();
   /** Per account: the highest sequence held of every origin, once preload read it. */
   private readonly held = new Map<number, Record<string, number>>();
+  /**
+   * Movements of other instances applied on top of everything (the common case of a sync batch):
+   * their history rows and the quantities they leave, written together by `flush` — several rows
+   * per statement, each unit and warehouse's quantity once — before anything reads the history or
+   * the stock again.
+   */
+  private readonly unwrittenMovements: InsertParams[] = [];
+  private readonly unwrittenQuantities = new Map<string, { unitId: number; warehouseId: number; quantity: number }>();
   /** When this transaction records its movements (`created_at`). */
   readonly at: string;
 
@@ -241,6 +343,7 @@ export class MovementLog {
 
   /** Writes the clock back; the transaction's last step. */
   async close(): Promise<void> {
+    await this.flush();
     if (this.lastChanged && this.last) await this.q.run(this.q.k.updateTable('instance').set({ last_hlc: formatHlc(this.last) }).where('id', '=', this.instance));
   }
 
@@ -262,6 +365,7 @@ export class MovementLog {
 
   /** The stored quantity of a unit in a warehouse; null without a stock definition. */
   async quantity(unitId: number, warehouseId: number): Promise<number | null> {
+    await this.flush();
     return (await this.q.first(quantityOf, { unitId, warehouseId }))?.quantity ?? null;
   }
 
@@ -280,6 +384,7 @@ export class MovementLog {
     source: MovementSource,
     options: { hlc?: string; applied?: Applied; current?: number | null } = {},
   ): Promise<Applied> {
+    await this.flush();
     const hlc = options.hlc ?? this.nextHlc();
     const seq = await this.nextSeq(accountId);
     this.forget(unit.id, warehouseId);
@@ -326,11 +431,39 @@ export class MovementLog {
     this.saw(parseHlc(movement.hlc)!);
     const held = this.held.get(accountId);
     const place = held && this.place(unit.id, movement.warehouseId);
-    const late = place ? place.latest !== undefined && place.latest > movement.hlc : await this.isLate(unit.id, movement.warehouseId, movement.hlc);
-    const applied = late
-      ? { oldQuantity: null, newQuantity: movement.value }
-      : await this.applyOnTop(unit.id, movement.warehouseId, movement.kind, movement.value, place ? place.quantity : undefined);
-    await this.q.run(insertMovement, {
+    if (place && !(place.latest !== undefined && place.latest > movement.hlc)) {
+      // On top of everything: the fold's next step, from what preload read; the rows are written by
+      // `flush`. No later movement can conflict with it, and an earlier one only when this instance
+      // holds movements of another origin the movement had not seen (the query then says whether
+      // any is of this unit and warehouse).
+      const oldQuantity = place.quantity;
+      const newQuantity = isAbsolute(movement.kind) ? movement.value : (oldQuantity ?? 0) + movement.value;
+      if (newQuantity !== oldQuantity) this.unwrittenQuantities.set(`${unit.id}/${movement.warehouseId}`, { unitId: unit.id, warehouseId: movement.warehouseId, quantity: newQuantity });
+      this.unwrittenMovements.push(this.remoteRow(accountId, unit, movement, seenVector, { oldQuantity, newQuantity }));
+      const seen = await this.vector(seenVector);
+      const unseen = isAbsolute(movement.kind) && Object.entries(held!).some(([origin, seq]) => origin !== movement.origin && (seen[origin] ?? 0) < seq);
+      held![movement.origin] = Math.max(held![movement.origin] ?? 0, movement.seq);
+      place.latest = movement.hlc;
+      place.quantity = newQuantity;
+      if (unseen) {
+        await this.flush();
+        await this.detectConflicts(accountId, unit.id, movement.warehouseId, { ...movement, seenVector });
+      }
+      return;
+    }
+    await this.flush();
+    const late = place ? true : await this.isLate(unit.id, movement.warehouseId, movement.hlc);
+    const applied = late ? { oldQuantity: null, newQuantity: movement.value } : await this.applyOnTop(unit.id, movement.warehouseId, movement.kind, movement.value);
+    await this.q.run(insertMovement, this.remoteRow(accountId, unit, movement, seenVector, applied));
+    if (late) await this.refold(unit.id, movement.warehouseId, movement.hlc, { origin: movement.origin, seq: movement.seq });
+    this.forget(unit.id, movement.warehouseId);
+    if (held) held[movement.origin] = Math.max(held[movement.origin] ?? 0, movement.seq);
+    await this.detectConflicts(accountId, unit.id, movement.warehouseId, { ...movement, seenVector });
+  }
+
+  /** The history row of a movement of another instance. */
+  private remoteRow(accountId: number, unit: MovementUnit, movement: MovementRecord, seenVector: number | null, applied: Applied): InsertParams {
+    return {
       accountId,
       unitId: unit.id,
       itemId: unit.itemId,
@@ -349,23 +482,25 @@ export class MovementLog {
       reason: movement.reason,
       reference: movement.reference,
       createdAt: movement.createdAt,
-    });
-    if (late) await this.refold(unit.id, movement.warehouseId, movement.hlc, { origin: movement.origin, seq: movement.seq });
-    if (place && !late) {
-      // On top of everything: no later movement can conflict with it, and an earlier one only when
-      // this instance holds movements of another origin the movement had not seen (the query then
-      // says whether any is of this unit and warehouse).
-      const seen = await this.vector(seenVector);
-      const unseen = isAbsolute(movement.kind) && Object.entries(held!).some(([origin, seq]) => origin !== movement.origin && (seen[origin] ?? 0) < seq);
-      held![movement.origin] = Math.max(held![movement.origin] ?? 0, movement.seq);
-      place.latest = movement.hlc;
-      place.quantity = applied.newQuantity;
-      if (unseen) await this.detectConflicts(accountId, unit.id, movement.warehouseId, { ...movement, seenVector });
-      return;
+    };
+  }
+
+  /** Writes what applyRemote left unwritten (see `unwrittenMovements`). */
+  async flush(): Promise<void> {
+    const rows = this.unwrittenMovements;
+    for (let from = 0; from < rows.length; ) {
+      const length = chunkLength(rows.length - from);
+      await this.q.run(insertMovements, columnsOf(rows, from, length));
+      from += length;
     }
-    this.forget(unit.id, movement.warehouseId);
-    if (held) held[movement.origin] = Math.max(held[movement.origin] ?? 0, movement.seq);
-    await this.detectConflicts(accountId, unit.id, movement.warehouseId, { ...movement, seenVector });
+    rows.length = 0;
+    const quantities = [...this.unwrittenQuantities.values()];
+    for (let from = 0; from < quantities.length; ) {
+      const length = chunkLength(quantities.length - from);
+      await this.q.run(upsertQuantities, columnsOf(quantities, from, length));
+      from += length;
+    }
+    this.unwrittenQuantities.clear();
   }
 
   /**
@@ -378,6 +513,7 @@ export class MovementLog {
    */
   async preload(accountId: number, unitIds: readonly number[]): Promise<void> {
     const { q } = this;
+    await this.flush();
     if (!this.held.has(accountId)) {
       const own = Number((await q.first(lastSeq, { accountId, origin: this.instance }))?.seq ?? 0);
       this.held.set(accountId, { ...(await this.vector(await this.seenVector(accountId))), ...(own > 0 ? { [this.instance]: own } : {}) });
@@ -521,6 +657,9 @@ export class MovementLog {
   /** The id of a vector (interned per account). */
   async internVector(accountId: number, vector: Record<string, number> | null): Promise<number | null> {
     if (!vector || Object.keys(vector).length === 0) return null;
+    // A batch's movements mostly carry the vector of the one before: no sorting and writing it out again.
+    const last = this.lastInterned;
+    if (last && last.accountId === accountId && sameVector(last.vector, vector)) return last.id;
     const body = vectorBody(vector);
     const key = `${accountId} ${body}`;
     let id = this.vectorIds.get(key);
@@ -529,6 +668,7 @@ export class MovementLog {
       id = (await this.q.first(vectorByBody, { accountId, body }))!.id;
       this.vectorIds.set(key, id);
     }
+    this.lastInterned = { accountId, vector: { ...vector }, id }; // a copy: the caller may change its object later
     return id;
   }
 
@@ -544,6 +684,7 @@ export class MovementLog {
       vector = { ...(await this.vector(await this.seenVector(accountId))) };
       for (const [origin, seq] of Object.entries(arrived)) if (origin !== this.instance && seq > (vector[origin] ?? 0)) vector[origin] = seq;
     } else {
+      await this.flush();
       const rows = await q.all(
         q.k
           .selectFrom('stock_history')

@@ -19,16 +19,49 @@ import { parseHlc } from './hlc.ts';
 import type { MovementLog, MovementUnit } from './movements.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 
-/** The highest sequence this instance holds per origin, for an account (itself included). */
+/**
+ * The highest sequence this instance holds per origin, for an account (itself included). A skip
+ * scan of the (account, origin, seq) index: one seek per origin, however long the history (a
+ * GROUP BY read every movement of the account, on every push answer).
+ */
+const heldVectorQuery = statement('sync.heldVector', (k, p: Param<{ accountId: number }>) =>
+  k
+    .withRecursive('origins(origin)', (db) =>
+      db
+        .selectFrom('stock_history')
+        .select((eb) => eb.fn.min<string | null>('origin').as('origin'))
+        .where('account_id', '=', p('accountId'))
+        .unionAll((db) =>
+          db
+            .selectFrom('origins')
+            .select((eb) =>
+              eb
+                .selectFrom('stock_history as h')
+                .select((eb) => eb.fn.min('h.origin').as('next'))
+                .where('h.account_id', '=', p('accountId'))
+                .whereRef('h.origin', '>', 'origins.origin')
+                .as('origin'),
+            )
+            .where('origins.origin', 'is not', null),
+        ),
+    )
+    .selectFrom('origins')
+    .select([
+      'origins.origin',
+      (eb) =>
+        eb
+          .selectFrom('stock_history as h')
+          .select((eb) => eb.fn.max('h.seq').as('top'))
+          .where('h.account_id', '=', p('accountId'))
+          .whereRef('h.origin', '=', 'origins.origin')
+          .as('seq'),
+    ])
+    .where('origins.origin', 'is not', null),
+);
+
 export async function heldVector(q: Queries, accountId: number): Promise<VersionVector> {
-  const rows = await q.all(
-    q.k
-      .selectFrom('stock_history')
-      .select(['origin', (eb) => eb.fn.max('seq').as('seq')])
-      .where('account_id', '=', accountId)
-      .groupBy('origin'),
-  );
-  return Object.fromEntries(rows.map((r) => [r.origin, Number(r.seq)]));
+  const rows = await q.all(heldVectorQuery, { accountId });
+  return Object.fromEntries(rows.map((r) => [r.origin as string, Number(r.seq)]));
 }
 
 export async function instanceId(q: Queries): Promise<string> {
@@ -72,6 +105,13 @@ export async function readMovements(q: Queries, accountId: number, where: { afte
       ]),
     );
   }
+  // Movements of one batch mostly carry the same seen vector: each text is parsed once.
+  const vectors = new Map<string, VersionVector>();
+  const parsed = (body: string) => {
+    let vector = vectors.get(body);
+    if (!vector) vectors.set(body, (vector = JSON.parse(body) as VersionVector));
+    return vector;
+  };
   return (await q.all(query)).map((row) => ({
     arrival: row.id,
     id: `${row.origin}-${row.seq}`,
@@ -84,7 +124,7 @@ export async function readMovements(q: Queries, accountId: number, where: { afte
     liquid_stock: row.variant_id,
     warehouse: row.warehouse_id === NO_WAREHOUSE ? null : row.warehouse_id,
     barcode: row.barcode,
-    seen: row.seen ? (JSON.parse(row.seen) as VersionVector) : null,
+    seen: row.seen ? parsed(row.seen) : null,
     source: row.source,
     reason: row.reason,
     reference: row.reference,
@@ -152,20 +192,17 @@ export async function applyMovements(log: MovementLog, account: Account, movemen
   // The units and warehouses named must be the account's.
   const wanted = new Map(movements.map((m) => [unitKey(m.item, m.liquid_stock), m]));
   const units = new Map<string, MovementUnit>();
-  const variantIds = [...new Set(movements.filter((m) => m.liquid_stock !== null).map((m) => m.liquid_stock!))];
-  const itemIds = [...new Set(movements.filter((m) => m.liquid_stock === null).map((m) => m.item))];
-  for (let i = 0; i < Math.max(variantIds.length, itemIds.length); i += 500) {
+  // By item (a variant's movement names its item too): a seek per item on (account, item, variant),
+  // where asking by variant id scanned every unit of the account. Other variants of an item come
+  // along and are not used.
+  const itemIds = [...new Set(movements.map((m) => m.item))];
+  for (let i = 0; i < itemIds.length; i += 500) {
     const rows = await q.all(
       q.k
         .selectFrom('stock_units')
         .select(['id', 'item_id', 'variant_id'])
         .where('account_id', '=', account.id)
-        .where((eb) =>
-          eb.or([
-            ...(variantIds.length > i ? [eb('variant_id', 'in', variantIds.slice(i, i + 500))] : []),
-            ...(itemIds.length > i ? [eb.and([eb('variant_id', 'is', null), eb('item_id', 'in', itemIds.slice(i, i + 500))])] : []),
-          ]),
-        ),
+        .where('item_id', 'in', itemIds.slice(i, i + 500)),
     );
     for (const row of rows) units.set(unitKey(row.item_id, row.variant_id), { id: row.id, itemId: row.item_id, variantId: row.variant_id });
   }
@@ -185,7 +222,7 @@ export async function applyMovements(log: MovementLog, account: Account, movemen
   // each, not the whole history's vector).
   const held: VersionVector = {};
   for (const origin of new Set(movements.map((m) => m.origin))) held[origin] = Number((await q.first(highestSeq, { accountId: account.id, origin }))?.seq ?? 0);
-  if (movements.some((m) => m.seq > (held[m.origin] ?? 0))) await log.preload(account.id, [...new Set([...units.values()].map((u) => u.id))]);
+  if (movements.some((m) => m.seq > (held[m.origin] ?? 0))) await log.preload(account.id, [...new Set([...wanted.keys()].map((key) => units.get(key)!.id))]);
   let applied = 0;
   let duplicates = 0;
   for (const movement of movements) {
@@ -193,6 +230,7 @@ export async function applyMovements(log: MovementLog, account: Account, movemen
     const unit = units.get(unitKey(movement.item, movement.liquid_stock))!;
     const warehouseId = movement.warehouse ?? NO_WAREHOUSE;
     if (movement.seq <= holds) {
+      await log.flush(); // the same movement twice in this batch: its row may not be written yet
       const stored = await q.first(storedMovement, { accountId: account.id, origin: movement.origin, seq: movement.seq });
       // The same id with other content: two databases claim to be one instance (a restored copy kept running).
       if (!stored || stored.kind !== movement.kind || stored.value !== movement.value || stored.hlc !== movement.hlc || stored.unit_id !== unit.id || stored.warehouse_id !== warehouseId) {
@@ -226,6 +264,7 @@ export async function applyMovements(log: MovementLog, account: Account, movemen
     held[movement.origin] = movement.seq;
     applied++;
   }
+  await log.flush();
   if (applied > 0) await log.refreshSeenVector(account.id, held);
   return { applied, duplicates };
 }
