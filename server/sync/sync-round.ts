@@ -18,6 +18,9 @@ export interface RoundResult {
 /** A push refused for a gap is retried from where the upstream says, this many times. */
 const GAP_RETRIES = 3;
 
+/** While a long push goes up, the link's record of what the upstream holds is written this often. */
+const PROGRESS_EVERY_MS = 1000;
+
 export async function syncRound(store: Store, link: Link, options: { timeoutMs?: number } = {}): Promise<RoundResult> {
   const client = new UpstreamClient(link.upstreamUrl, link.token, options.timeoutMs);
   const account = { id: link.accountId, name: link.account, warehousesEnabled: link.warehousesEnabled };
@@ -36,24 +39,44 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
       catalogueCopied = true;
     }
 
-    // Push: oldest first; the upstream's answer says what it holds from then on.
+    // Push: oldest first; the upstream's answer says what it holds from then on. The next batch is
+    // read here while the upstream applies the one sent: this instance's reads are off the round's
+    // path. Read before that answer, it may hold movements the answer says are there already: they
+    // are left out when it is sent.
     let upstream: VersionVector = { ...state.vector };
     let pushed = 0;
-    for (let retries = 0, after = 0; ; ) {
-      const { movements: batch, last } = await store.sync.pending(account, upstream, MAX_MOVEMENTS_PER_BATCH, after);
-      if (batch.length === 0) break;
+    let progressAt = store.sync.now();
+    const readAfter = (after: number) => {
+      const reading = store.sync.pending(account, upstream, MAX_MOVEMENTS_PER_BATCH, after);
+      reading.catch(() => undefined); // awaited below, or dropped when the push before it failed
+      return reading;
+    };
+    let next = readAfter(0);
+    for (let retries = 0; ; ) {
+      const { movements: read, last } = await next;
+      if (read.length === 0) break;
+      const batch = read.filter((m) => m.seq > (upstream[m.origin] ?? 0));
+      if (batch.length === 0) {
+        next = readAfter(last);
+        continue;
+      }
+      const sent = client.push(batch);
+      next = readAfter(last);
       try {
-        const answer = await client.push(batch);
+        const answer = await sent;
         pushed += answer.applied;
         upstream = answer.vector;
-        after = last;
-        // What is still waiting shows in the status while a long backlog goes up, batch by batch.
-        await store.sync.setUpstreamVector(account, upstream);
+        // What is still waiting shows in the status while a long backlog goes up (written at most
+        // once a second: each is a durable write of its own).
+        if (store.sync.now() - progressAt >= PROGRESS_EVERY_MS) {
+          await store.sync.setUpstreamVector(account, upstream);
+          progressAt = store.sync.now();
+        }
       } catch (error) {
         const resume = error instanceof UpstreamError && error.status === 409 ? (error.answer.resume as Record<string, number> | undefined) : undefined;
         if (!resume || ++retries > GAP_RETRIES) throw error;
-        for (const [origin, next] of Object.entries(resume)) upstream[origin] = next - 1;
-        after = 0; // resuming may go back before this batch
+        for (const [origin, seq] of Object.entries(resume)) upstream[origin] = seq - 1;
+        next = readAfter(0); // resuming may go back before this batch
       }
     }
     await store.sync.setUpstreamVector(account, upstream);
