@@ -30,6 +30,8 @@ export interface SyncResult {
   pulled: number;
   /** The ceiling's two passes (before and after the round). */
   ceilingMs: number[];
+  /** The warm-up before the timed round (bench/sync-round-child.ts); absent from runs before it had one. */
+  warmUpMs?: number;
 }
 
 export const syncRatio = (s: SyncResult) => s.ceilingMs.reduce((a, b) => a + b, 0) / s.ceilingMs.length / s.roundMs;
@@ -106,7 +108,7 @@ export async function benchSync(work: string, log: (text: string) => void, seed:
 
   log('sync: one round (push, apply, pull) against the upstream');
   upstream = await startUpstream();
-  let round: { ms: number; pushed: number; pulled: number };
+  let round: { ms: number; pushed: number; pulled: number; warmUpMs: number };
   try {
     const { stdout } = await runNode([path.join(ROOT, 'bench', 'sync-round-child.ts'), followerDb, WAREHOUSE_ACCOUNT]);
     round = JSON.parse(stdout.trim().split('\n').pop()!) as typeof round;
@@ -115,7 +117,7 @@ export async function benchSync(work: string, log: (text: string) => void, seed:
   }
   if (round.pushed !== SYNC_MOVEMENTS) throw new Error(`the round pushed ${round.pushed} movements, not ${SYNC_MOVEMENTS}`);
   const after = await ceiling(1);
-  const result: SyncResult = { movements: SYNC_MOVEMENTS, batch: MAX_MOVEMENTS_PER_BATCH, roundMs: round.ms, pushed: round.pushed, pulled: round.pulled, ceilingMs: [before, after] };
+  const result: SyncResult = { movements: SYNC_MOVEMENTS, batch: MAX_MOVEMENTS_PER_BATCH, roundMs: round.ms, pushed: round.pushed, pulled: round.pulled, ceilingMs: [before, after], warmUpMs: round.warmUpMs };
   log(`sync: round ${result.roundMs.toFixed(0)} ms, ceiling ${before.toFixed(0)} / ${after.toFixed(0)} ms: ${syncRatio(result).toFixed(2)}× of the ceiling`);
   return result;
 }
