@@ -170,6 +170,12 @@ describe('sync between instances', () => {
     expect(await push(pending)).toMatchObject({ applied: 2, duplicates: 0 });
     expect(await push(pending)).toMatchObject({ applied: 0, duplicates: 2 });
     expect(await quantity(upstream, north, MUG)).toBe(6);
+    // The same movement twice in one batch: applied once, then answered as held (its row is
+    // written with the batch's others, so the check of the second must see it first).
+    await set(shop.server, shop.token, MUG, 4);
+    const [again] = (await shop.server.store.sync.pending(shop.account, (await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, north)).vector, 10)).movements;
+    expect(await push([again!, again!])).toMatchObject({ applied: 1, duplicates: 1 });
+    expect(await quantity(upstream, north, MUG)).toBe(4);
     // Same id, other content: two databases claiming one instance.
     const forged = { ...pending[1]!, value: 99 };
     expect((await push([forged], 409)).detail).toContain('other content');

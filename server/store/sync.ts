@@ -222,7 +222,15 @@ export async function applyMovements(log: MovementLog, account: Account, movemen
   // each, not the whole history's vector).
   const held: VersionVector = {};
   for (const origin of new Set(movements.map((m) => m.origin))) held[origin] = Number((await q.first(highestSeq, { accountId: account.id, origin }))?.seq ?? 0);
-  if (movements.some((m) => m.seq > (held[m.origin] ?? 0))) await log.preload(account.id, [...new Set([...wanted.keys()].map((key) => units.get(key)!.id))]);
+  if (movements.some((m) => m.seq > (held[m.origin] ?? 0))) {
+    const earliest = new Map<number, string>();
+    for (const m of movements) {
+      const unitId = units.get(unitKey(m.item, m.liquid_stock))!.id;
+      const before = earliest.get(unitId);
+      if (before === undefined || m.hlc < before) earliest.set(unitId, m.hlc);
+    }
+    await log.preload(account.id, earliest);
+  }
   let applied = 0;
   let duplicates = 0;
   for (const movement of movements) {
