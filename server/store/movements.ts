@@ -431,6 +431,36 @@ export class MovementLog {
   }
 
   /**
+   * Applies a movement of another instance without waiting on the database, when it can: it lands on
+   * top of what preload read, and cannot be in a conflict (see applyRemote). Then its rows are left
+   * for `flush` and it returns true; otherwise it changes nothing and returns false, and the caller
+   * awaits applyRemote. A sync batch is mostly such movements: no promise, no query for them.
+   */
+  applyRemoteOnTop(accountId: number, unit: MovementUnit, movement: MovementRecord, seenVector: number | null): boolean {
+    const held = this.held.get(accountId);
+    const place = held && this.place(unit.id, movement.warehouseId);
+    if (!place || (place.latest !== undefined && place.latest > movement.hlc)) return false;
+    const seen = seenVector === null ? undefined : this.vectorBodies.get(seenVector);
+    if (seenVector !== null && seen === undefined) return false; // not read yet in this transaction
+    if (isAbsolute(movement.kind) && this.sawLess(held!, movement.origin, seen)) return false;
+    this.saw(parseHlc(movement.hlc)!);
+    const oldQuantity = place.quantity;
+    const newQuantity = isAbsolute(movement.kind) ? movement.value : (oldQuantity ?? 0) + movement.value;
+    if (newQuantity !== oldQuantity) this.unwrittenQuantities.set(`${unit.id}/${movement.warehouseId}`, { unitId: unit.id, warehouseId: movement.warehouseId, quantity: newQuantity });
+    this.unwrittenMovements.push(this.remoteRow(accountId, unit, movement, seenVector, { oldQuantity, newQuantity }));
+    if (movement.seq > (held![movement.origin] ?? 0)) held![movement.origin] = movement.seq;
+    place.latest = movement.hlc;
+    place.quantity = newQuantity;
+    return true;
+  }
+
+  /** True when this instance holds a movement of another origin than `origin` that `seen` does not cover. */
+  private sawLess(held: Record<string, number>, origin: string, seen: Record<string, number> | undefined): boolean {
+    for (const other in held) if (other !== origin && (seen?.[other] ?? 0) < held[other]!) return true;
+    return false;
+  }
+
+  /**
    * Applies a movement of another instance. The caller has checked that it is new here and next in
    * its origin's sequence (sync.ts, applyMovements), so it is applied exactly once.
    */
@@ -447,8 +477,7 @@ export class MovementLog {
       const newQuantity = isAbsolute(movement.kind) ? movement.value : (oldQuantity ?? 0) + movement.value;
       if (newQuantity !== oldQuantity) this.unwrittenQuantities.set(`${unit.id}/${movement.warehouseId}`, { unitId: unit.id, warehouseId: movement.warehouseId, quantity: newQuantity });
       this.unwrittenMovements.push(this.remoteRow(accountId, unit, movement, seenVector, { oldQuantity, newQuantity }));
-      const seen = await this.vector(seenVector);
-      const unseen = isAbsolute(movement.kind) && Object.entries(held!).some(([origin, seq]) => origin !== movement.origin && (seen[origin] ?? 0) < seq);
+      const unseen = isAbsolute(movement.kind) && this.sawLess(held!, movement.origin, await this.vector(seenVector));
       held![movement.origin] = Math.max(held![movement.origin] ?? 0, movement.seq);
       place.latest = movement.hlc;
       place.quantity = newQuantity;
@@ -670,6 +699,13 @@ export class MovementLog {
     return vector;
   }
 
+  /** The id of a vector when this transaction has it already (null for none), else undefined: then await internVector. */
+  knownVector(accountId: number, vector: Record<string, number> | null): number | null | undefined {
+    if (!vector) return null;
+    const last = this.lastInterned;
+    return last && last.accountId === accountId && sameVector(last.vector, vector) ? last.id : undefined;
+  }
+
   /** The id of a vector (interned per account). */
   async internVector(accountId: number, vector: Record<string, number> | null): Promise<number | null> {
     if (!vector || Object.keys(vector).length === 0) return null;
@@ -684,7 +720,9 @@ export class MovementLog {
       id = (await this.q.first(vectorByBody, { accountId, body }))!.id;
       this.vectorIds.set(key, id);
     }
-    this.lastInterned = { accountId, vector: { ...vector }, id }; // a copy: the caller may change its object later
+    const copy = { ...vector }; // the caller may change its object later
+    this.lastInterned = { accountId, vector: copy, id };
+    if (!this.vectorBodies.has(id)) this.vectorBodies.set(id, copy);
     return id;
   }
 

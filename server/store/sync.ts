@@ -250,25 +250,21 @@ export async function applyMovements(log: MovementLog, account: Account, movemen
     if (movement.seq !== holds + 1) {
       throw apiError(409, syncMessages.gap(movement.id, movement.origin, holds + 1), { more: { resume: { [movement.origin]: holds + 1 } } });
     }
-    const seenVector = movement.seen ? await log.internVector(account.id, movement.seen) : null;
-    await log.applyRemote(
-      account.id,
-      unit,
-      {
-        origin: movement.origin,
-        seq: movement.seq,
-        kind: movement.kind,
-        value: movement.value,
-        hlc: movement.hlc,
-        warehouseId,
-        seen: movement.seen,
-        source: movement.source,
-        reason: movement.reason,
-        reference: movement.reference,
-        createdAt: movement.created_at,
-      },
-      seenVector,
-    );
+    const seenVector = log.knownVector(account.id, movement.seen) ?? (movement.seen ? await log.internVector(account.id, movement.seen) : null);
+    const record = {
+      origin: movement.origin,
+      seq: movement.seq,
+      kind: movement.kind,
+      value: movement.value,
+      hlc: movement.hlc,
+      warehouseId,
+      seen: movement.seen,
+      source: movement.source,
+      reason: movement.reason,
+      reference: movement.reference,
+      createdAt: movement.created_at,
+    };
+    if (!log.applyRemoteOnTop(account.id, unit, record, seenVector)) await log.applyRemote(account.id, unit, record, seenVector);
     held[movement.origin] = movement.seq;
     applied++;
   }
