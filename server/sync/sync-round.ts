@@ -48,22 +48,23 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
     let progressAt = store.sync.now();
     const readAfter = (after: number, delayMs = 0) => {
       const vector = upstream;
-      const reading = (delayMs > 0 ? new Promise((resolve) => setTimeout(resolve, delayMs)) : Promise.resolve()).then(() =>
-        store.sync.pending(account, vector, MAX_MOVEMENTS_PER_BATCH, after),
-      );
+      const reading = (delayMs > 0 ? new Promise((resolve) => setTimeout(resolve, delayMs)) : Promise.resolve()).then(async () => {
+        const page = await store.sync.pending(account, vector, MAX_MOVEMENTS_PER_BATCH, after);
+        return { ...page, json: JSON.stringify({ movements: page.movements }) }; // written while the push before it waits, too
+      });
       reading.catch(() => undefined); // awaited below, or dropped when the push before it failed
       return reading;
     };
     let next = readAfter(0);
     for (let retries = 0; ; ) {
-      const { movements: read, last } = await next;
+      const { movements: read, last, json } = await next;
       if (read.length === 0) break;
       const batch = read.filter((m) => m.seq > (upstream[m.origin] ?? 0));
       if (batch.length === 0) {
         next = readAfter(last);
         continue;
       }
-      const sent = client.push(batch);
+      const sent = client.push(batch, batch.length === read.length ? json : undefined);
       // A moment later: the read blocks this process (better-sqlite3 is synchronous), and fetch
       // writes the request a few turns of the event loop after the call. Read at once, the next
       // batch held up the one being sent (4-8 ms a push, measured from both ends).

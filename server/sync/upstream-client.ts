@@ -47,16 +47,18 @@ export class UpstreamClient {
     this.timeoutMs = timeoutMs;
   }
 
-  private async request<S extends z.ZodType>(schema: S, path: string, init: { method?: string; body?: unknown } = {}): Promise<z.infer<S>> {
+  /** `init.json`: the body already serialized (else `init.body` is). */
+  private async request<S extends z.ZodType>(schema: S, path: string, init: { method?: string; body?: unknown; json?: string } = {}): Promise<z.infer<S>> {
     const headers: Record<string, string> = { Authorization: `Token ${this.token}`, Accept: 'application/json' };
-    if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+    const sent = init.json ?? (init.body !== undefined ? JSON.stringify(init.body) : undefined);
+    if (sent !== undefined) headers['Content-Type'] = 'application/json';
     let response: Response;
     try {
       response = await fetch(this.url + path, {
         method: init.method ?? 'GET',
         headers,
         signal: AbortSignal.timeout(this.timeoutMs),
-        ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+        ...(sent !== undefined ? { body: sent } : {}),
       });
     } catch (error) {
       const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${this.timeoutMs / 1000} s` : ((error as { cause?: Error }).cause?.message ?? (error as Error).message);
@@ -86,8 +88,9 @@ export class UpstreamClient {
     return this.request(catalogueAnswerSchema, SYNC_CATALOGUE_PATH) as Promise<{ version: number; catalogue: unknown }>;
   }
 
-  push(movements: readonly SyncMovement[]): Promise<PushAnswer> {
-    return this.request(pushAnswerSchema, SYNC_MOVEMENTS_PATH, { method: 'POST', body: { movements } });
+  /** `json`: the body `{"movements": […]}` already serialized (a round writes the next one while it waits). */
+  push(movements: readonly SyncMovement[], json?: string): Promise<PushAnswer> {
+    return this.request(pushAnswerSchema, SYNC_MOVEMENTS_PATH, { method: 'POST', ...(json !== undefined ? { json } : { body: { movements } }) });
   }
 
   /** `have`: what this instance holds (left out of the page). */
