@@ -289,6 +289,9 @@ interface PlaceState {
   quantity: number | null;
 }
 
+/** True when a movement at `hlc` comes after everything of the place: the fold's next step. */
+const landsOnTop = (place: PlaceState, hlc: string) => place.latest === undefined || place.latest <= hlc;
+
 export class MovementLog {
   readonly q: Queries;
   readonly instance: string;
@@ -439,19 +442,27 @@ export class MovementLog {
   applyRemoteOnTop(accountId: number, unit: MovementUnit, movement: MovementRecord, seenVector: number | null): boolean {
     const held = this.held.get(accountId);
     const place = held && this.place(unit.id, movement.warehouseId);
-    if (!place || (place.latest !== undefined && place.latest > movement.hlc)) return false;
+    if (!place || !landsOnTop(place, movement.hlc)) return false;
     const seen = seenVector === null ? undefined : this.vectorBodies.get(seenVector);
     if (seenVector !== null && seen === undefined) return false; // not read yet in this transaction
     if (isAbsolute(movement.kind) && this.sawLess(held!, movement.origin, seen)) return false;
     this.saw(parseHlc(movement.hlc)!);
+    this.foldOnTop(accountId, unit, place, held!, movement, seenVector);
+    return true;
+  }
+
+  /**
+   * The fold's next step for a movement that lands on top of what preload read: its rows are left
+   * for `flush`, and what preload read moves up to it.
+   */
+  private foldOnTop(accountId: number, unit: MovementUnit, place: PlaceState, held: Record<string, number>, movement: MovementRecord, seenVector: number | null): void {
     const oldQuantity = place.quantity;
     const newQuantity = isAbsolute(movement.kind) ? movement.value : (oldQuantity ?? 0) + movement.value;
     if (newQuantity !== oldQuantity) this.unwrittenQuantities.set(`${unit.id}/${movement.warehouseId}`, { unitId: unit.id, warehouseId: movement.warehouseId, quantity: newQuantity });
     this.unwrittenMovements.push(this.remoteRow(accountId, unit, movement, seenVector, { oldQuantity, newQuantity }));
-    if (movement.seq > (held![movement.origin] ?? 0)) held![movement.origin] = movement.seq;
+    if (movement.seq > (held[movement.origin] ?? 0)) held[movement.origin] = movement.seq;
     place.latest = movement.hlc;
     place.quantity = newQuantity;
-    return true;
   }
 
   /** True when this instance holds a movement of another origin than `origin` that `seen` does not cover. */
@@ -468,19 +479,12 @@ export class MovementLog {
     this.saw(parseHlc(movement.hlc)!);
     const held = this.held.get(accountId);
     const place = held && this.place(unit.id, movement.warehouseId);
-    if (place && !(place.latest !== undefined && place.latest > movement.hlc)) {
-      // On top of everything: the fold's next step, from what preload read; the rows are written by
-      // `flush`. No later movement can conflict with it, and an earlier one only when this instance
-      // holds movements of another origin the movement had not seen (the query then says whether
-      // any is of this unit and warehouse).
-      const oldQuantity = place.quantity;
-      const newQuantity = isAbsolute(movement.kind) ? movement.value : (oldQuantity ?? 0) + movement.value;
-      if (newQuantity !== oldQuantity) this.unwrittenQuantities.set(`${unit.id}/${movement.warehouseId}`, { unitId: unit.id, warehouseId: movement.warehouseId, quantity: newQuantity });
-      this.unwrittenMovements.push(this.remoteRow(accountId, unit, movement, seenVector, { oldQuantity, newQuantity }));
+    if (place && landsOnTop(place, movement.hlc)) {
+      // On top of everything: no later movement can conflict with it, and an earlier one only when
+      // this instance holds movements of another origin the movement had not seen (the query then
+      // says whether any is of this unit and warehouse).
       const unseen = isAbsolute(movement.kind) && this.sawLess(held!, movement.origin, await this.vector(seenVector));
-      held![movement.origin] = Math.max(held![movement.origin] ?? 0, movement.seq);
-      place.latest = movement.hlc;
-      place.quantity = newQuantity;
+      this.foldOnTop(accountId, unit, place, held!, movement, seenVector);
       if (unseen) {
         await this.flush();
         await this.detectConflicts(accountId, unit.id, movement.warehouseId, { ...movement, seenVector });
