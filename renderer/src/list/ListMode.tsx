@@ -3,7 +3,7 @@
 // adding them to it, as the list says before it is sent. Unknown barcodes are held back; the result
 // is shown per row (saved in green, to correct in red). The list is kept on the device throughout.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { MAX_ROWS_PER_UPDATE, parseQuantity } from '../../../shared/index.ts';
+import { MAX_ROWS_PER_UPDATE, equivalentBarcodes, parseQuantity } from '../../../shared/index.ts';
 import type { RowOutcome } from '../api/api-client.ts';
 import { ApiError } from '../api/request-json.ts';
 import { useSession } from '../api/session-context.tsx';
@@ -47,7 +47,10 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
     (scan: Scan) => {
       const howMany = scan.gs1?.count ?? 1;
       const rows = listRef.current.rows;
-      const same = rows.find((r) => r.state !== 'saved' && (r.scanned ?? r.barcode) === scan.text) ?? rows.find((r) => r.state !== 'saved' && scan.barcodes.includes(r.barcode));
+      // The same product under another GTIN form counts on the same row, also while that row's lookup
+      // has not answered yet (its barcode is then still the form it was scanned in).
+      const forms = new Set(scan.barcodes.flatMap(equivalentBarcodes));
+      const same = rows.find((r) => r.state !== 'saved' && (r.scanned ?? r.barcode) === scan.text) ?? rows.find((r) => r.state !== 'saved' && forms.has(r.barcode));
       if (same) {
         const counted = (countedOf(same) ?? 0) + howMany;
         editRow(same.id, { quantity: String(counted), state: 'pending', result: undefined });
