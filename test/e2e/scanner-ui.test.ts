@@ -218,6 +218,7 @@ describe('scanner UI: set stock', () => {
     const { page, keys } = await signedInPage(browser, server, 'shop');
     await keys.press('F3');
     await keys.scan('PEN-1');
+    await expect.poll(() => page.locator('.set-target [data-state]').getAttribute('data-state')).toBe('found');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('quantity');
     await keys.type('1.5');
     await keys.press('Enter');

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVENTORY_PATH, STOCK_HISTORY_PATH } from '../../shared/index.ts';
 import { launchChromium } from '../support/browser.ts';
 import type { TestServer } from '../support/test-server.ts';
-import { signedInPage, startUiServer, virtualKeyboard } from '../support/ui-harness.ts';
+import { holdLookup, signedInPage, startUiServer, virtualKeyboard } from '../support/ui-harness.ts';
 
 const catalogue = {
   accounts: [
@@ -172,26 +172,13 @@ describe('unsent work survives a reload', () => {
   });
 });
 
-/** Holds the lookup of one barcode until the returned function is called. */
-async function holdLookup(page: Page, barcode: string): Promise<() => void> {
-  let release: () => void = () => undefined;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(
-    (url) => url.pathname === INVENTORY_PATH && url.searchParams.get('barcodes') === barcode,
-    async (route) => {
-      await released;
-      await route.continue();
-    },
-  );
-  return release;
-}
-
 describe('Set stock never drops a typed quantity', () => {
   it('scanning the next item saves the quantity typed for the one on screen', async () => {
     await setStock('MUG-1', 9);
     const { page, keys } = await signedInPage(browser, server, 'shop');
     await keys.press('F3');
     await keys.scan('MUG-1');
+    await expect.poll(() => page.locator('.set-target [data-state]').getAttribute('data-state')).toBe('found');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('quantity');
     await keys.type('6'); // no Enter
     await keys.scan('CAP-1');
@@ -255,6 +242,9 @@ describe('Set stock never drops a typed quantity', () => {
     const { page, keys } = await signedInPage(browser, server, 'shop');
     await keys.press('F3');
     await keys.scan('MUG-1');
+    // The item on screen, found (typed while it is still looked up, the text goes with the next
+    // scan instead: the test above).
+    await expect.poll(() => page.locator('.set-target [data-state]').getAttribute('data-state')).toBe('found');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('quantity');
     await keys.type('6a');
     await keys.scan('CAP-1');

@@ -4,6 +4,7 @@
 // machine as on an idle one. The keys themselves are real, trusted input events.
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { BUILT_UI_DIR } from '../../server/http/static-ui.ts';
+import { INVENTORY_PATH } from '../../shared/index.ts';
 import type { StoreClock } from '../../server/store/movements.ts';
 import { type TestServer, startTestServer } from './test-server.ts';
 
@@ -127,4 +128,23 @@ export async function signedInPage(
   await page.getByTestId('account').filter({ hasText: account }).waitFor();
   await page.locator('.scanner[data-ready="true"]').waitFor(); // the warehouse list has arrived
   return { page, keys: await virtualKeyboard(page) };
+}
+
+/**
+ * Holds the page's stock lookups whose barcode list `names` says (exactly one barcode, or a test of
+ * the list as sent) until the returned function is called: a test then decides what happens while
+ * a lookup is in flight instead of racing it.
+ */
+export async function holdLookup(page: Page, names: string | ((barcodes: string) => boolean)): Promise<() => void> {
+  const held = typeof names === 'string' ? (barcodes: string) => barcodes === names : names;
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(
+    (url) => url.pathname === INVENTORY_PATH && held(url.searchParams.get('barcodes') ?? ''),
+    async (route) => {
+      await released;
+      await route.continue();
+    },
+  );
+  return release;
 }
