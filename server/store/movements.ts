@@ -705,17 +705,16 @@ export class MovementLog {
 
   /** The id of a vector when this transaction has it already (null for none), else undefined: then await internVector. */
   knownVector(accountId: number, vector: Record<string, number> | null): number | null | undefined {
-    if (!vector) return null;
+    if (!vector || Object.keys(vector).length === 0) return null;
+    // A batch's movements mostly carry the vector of the one before: no sorting and writing it out again.
     const last = this.lastInterned;
     return last && last.accountId === accountId && sameVector(last.vector, vector) ? last.id : undefined;
   }
 
   /** The id of a vector (interned per account). */
   async internVector(accountId: number, vector: Record<string, number> | null): Promise<number | null> {
-    if (!vector || Object.keys(vector).length === 0) return null;
-    // A batch's movements mostly carry the vector of the one before: no sorting and writing it out again.
-    const last = this.lastInterned;
-    if (last && last.accountId === accountId && sameVector(last.vector, vector)) return last.id;
+    const known = this.knownVector(accountId, vector);
+    if (known !== undefined || !vector) return known ?? null;
     const body = vectorBody(vector);
     const key = `${accountId} ${body}`;
     let id = this.vectorIds.get(key);
