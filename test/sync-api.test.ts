@@ -76,6 +76,21 @@ describe('sync between instances', () => {
     expect(new Set(await ids(upstream, north)).size).toBe((await ids(upstream, north)).length);
   });
 
+  it('pushes a backlog of several batches in order, each movement once, and the answer stays the same after it', async () => {
+    await shop.round();
+    // 1,050 movements: three pushes, so the next batch is read (and written out) while one is applied.
+    const requests = Math.ceil((2 * MAX_MOVEMENTS_PER_BATCH + 50) / 50);
+    for (let i = 0; i < requests; i++) {
+      const rows = Array.from({ length: 50 }, (_, j) => ({ barcode: j % 2 === 0 ? MUG : SHIRT, delta: 1, warehouse_name: 'Main', reference: `receipt ${i}-${j}` }));
+      await call(shop.server, 'POST', ADJUST_PATH, shop.token, rows);
+    }
+    expect(await shop.round()).toMatchObject({ pushed: requests * 50, pulled: 0 });
+    for (const barcode of [MUG, SHIRT]) expect(await quantity(upstream, north, barcode)).toBe(await quantity(shop.server, shop.token, barcode));
+    const state = await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, north);
+    expect(state.vector).toEqual((await shop.server.store.sync.state(shop.account)).vector);
+    expect(await shop.round()).toMatchObject({ pushed: 0, pulled: 0 });
+  });
+
   it("moves the pull cursor past the follower's own movements coming back, with the round's record, and never back", async () => {
     await shop.round();
     await set(shop.server, shop.token, MUG, 8, 'shop count');
