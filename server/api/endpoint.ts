@@ -45,6 +45,12 @@ export interface BodyInput<B> {
   description?: string;
   /** Default true; false lets an empty POST count as `{}`. */
   required?: boolean;
+  /**
+   * Checked first by the schema compiled to a plain function (server/http/compiled-check.ts), zod
+   * only when that refuses: for bodies of hundreds of objects (a sync push). The schema must return
+   * its input unchanged; the router refuses to start otherwise.
+   */
+  compiled?: boolean;
   invalid?: DescribeIssues;
 }
 

@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { IDEMPOTENT_REPLAYED_HEADER, requestMessages, stocktakeMessages } from '../../shared/index.ts';
 import { apiError, badRequest, notFound } from '../errors.ts';
 import { authenticateRequest } from '../http/authenticate.ts';
+import { checkedParse, compileCheck } from '../http/compiled-check.ts';
 import { InFlightKeys, idempotencyKeyOf, requestHash } from '../http/idempotency.ts';
 import { hasNoBody, readJsonBody } from '../http/json-body.ts';
 import type { Caller, OnceKey, Store } from '../store/store.ts';
@@ -74,6 +75,7 @@ function send(ctx: Context, reply: Reply): void {
 
 function handle(store: Store, inFlight: InFlightKeys, endpoint: Endpoint): Middleware {
   const paramNames = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const bodyCheck = endpoint.body?.compiled ? compileCheck(endpoint.body.schema) : undefined;
   return async (ctx) => {
     const caller = endpoint.public ? NO_CALLER : await authenticateRequest(store, ctx);
     const key = endpoint.idempotent ? idempotencyKeyOf(ctx) : undefined;
@@ -91,7 +93,7 @@ function handle(store: Store, inFlight: InFlightKeys, endpoint: Endpoint): Middl
         const sent = endpoint.body.required === false && hasNoBody(ctx) ? {} : await readJsonBody(ctx);
         // The declared path with the parsed ids, not the spelling sent (`/12/` and `/012`): one request, one hash.
         if (key !== undefined) once = { key, requestHash: requestHash(ctx.method, canonicalPath(endpoint.path, params), sent) };
-        const parsed = endpoint.body.schema.safeParse(sent);
+        const parsed = checkedParse(endpoint.body.schema, bodyCheck, sent);
         if (!parsed.success) {
           const refusal = badRequest((endpoint.body.invalid ?? invalidBody)(parsed.error.issues));
           // A key already used with another request is a 422 whatever this body is (docs/POS.md).

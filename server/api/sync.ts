@@ -41,7 +41,7 @@ export const sync: Resource = {
         'a movement already held is skipped (a batch sent again after a cut applies nothing twice). A movement that would leave a gap ' +
         'refuses the batch with 409 and `resume` (`{origin: next sequence}`). A movement of a unit or warehouse the account does not have, ' +
         'or stamped more than 24 h ahead of this instance\'s clock, refuses the batch with 422.',
-      body: { schema: pushBodySchema },
+      body: { schema: pushBodySchema, compiled: true },
       responses: {
         200: { description: 'Applied.', schema: pushAnswerSchema },
         400: { description: 'Malformed batch.' },

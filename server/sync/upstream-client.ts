@@ -18,6 +18,7 @@ import {
   syncStateSchema,
 } from '../../shared/index.ts';
 import { z as zod } from 'zod';
+import { type CompiledCheck, checkedParse, compileCheck } from '../http/compiled-check.ts';
 
 /** How long one request to the upstream may take before it counts as unreachable. */
 export const UPSTREAM_TIMEOUT_MS = 30_000;
@@ -36,6 +37,9 @@ export class UpstreamError extends Error {
 
 const catalogueAnswerSchema = zod.object({ version: zod.number().int(), catalogue: zod.unknown() });
 
+/** A page of up to 500 movements: checked like a push on the upstream (server/http/compiled-check.ts). */
+const pullPageCheck = compileCheck(pullPageSchema);
+
 export class UpstreamClient {
   readonly url: string;
   private readonly token: string;
@@ -48,7 +52,7 @@ export class UpstreamClient {
   }
 
   /** `init.json`: the body already serialized (else `init.body` is). */
-  private async request<S extends z.ZodType>(schema: S, path: string, init: { method?: string; body?: unknown; json?: string } = {}): Promise<z.infer<S>> {
+  private async request<S extends z.ZodType>(schema: S, path: string, init: { method?: string; body?: unknown; json?: string } = {}, check?: CompiledCheck<z.infer<S>>): Promise<z.infer<S>> {
     const headers: Record<string, string> = { Authorization: `Token ${this.token}`, Accept: 'application/json' };
     const sent = init.json ?? (init.body !== undefined ? JSON.stringify(init.body) : undefined);
     if (sent !== undefined) headers['Content-Type'] = 'application/json';
@@ -75,7 +79,7 @@ export class UpstreamClient {
       const detail = parsed.success ? parsed.data.detail : `status ${response.status}`;
       throw new UpstreamError(response.status, syncMessages.upstreamRefused(response.status, detail), typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {});
     }
-    const parsed = schema.safeParse(json);
+    const parsed = checkedParse(schema, check, json);
     if (!parsed.success) throw new UpstreamError(502, syncMessages.upstreamRefused(response.status, 'an answer this version does not understand (are both instances up to date?)'));
     return parsed.data;
   }
@@ -96,6 +100,6 @@ export class UpstreamClient {
   /** `have`: what this instance holds (left out of the page). */
   pull(after: number, limit = MAX_MOVEMENTS_PER_BATCH, have?: Record<string, number>): Promise<PullPage> {
     const held = have ? Object.entries(have).filter(([, seq]) => seq > 0).slice(0, 100) : []; // any part of it is right; the endpoint takes 100
-    return this.request(pullPageSchema, `${SYNC_MOVEMENTS_PATH}?after=${after}&limit=${limit}${held.length > 0 ? `&have=${held.map(([o, s]) => `${o}:${s}`).join(',')}` : ''}`);
+    return this.request(pullPageSchema, `${SYNC_MOVEMENTS_PATH}?after=${after}&limit=${limit}${held.length > 0 ? `&have=${held.map(([o, s]) => `${o}:${s}`).join(',')}` : ''}`, {}, pullPageCheck);
   }
 }
