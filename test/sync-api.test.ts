@@ -91,6 +91,27 @@ describe('sync between instances', () => {
     expect(await shop.round()).toMatchObject({ pushed: 0, pulled: 0 });
   });
 
+  it("moves the upstream's clock past the latest movement of a batch, so what it records next comes after", async () => {
+    // A shop PC 20 minutes ahead: its movements are stamped later than the upstream's wall clock.
+    const ahead = await startTestServer({ accounts: [] }, { clock: { now: () => Date.now() + 20 * 60_000 } });
+    const fast = await follow(upstream, north, 'north', ahead);
+    try {
+      await fast.round();
+      for (let i = 0; i < 3; i++) await set(fast.server, fast.token, i % 2 === 0 ? MUG : SHIRT, 20 + i);
+      expect(await fast.round()).toMatchObject({ pushed: 3 });
+      await sell(upstream, north, MUG, 'till 1');
+      const [pushed, sale] = [(await history(upstream, north, SHIRT)).at(-1)!, (await history(upstream, north, MUG)).at(-1)!];
+      // The sale comes after the shop's sets in the fold (it is applied on top of them), though the
+      // upstream's own wall clock is 20 minutes behind them.
+      expect(sale.reference).toBe('till 1');
+      expect(sale.hlc > pushed.hlc).toBe(true);
+      expect(Number(sale.hlc.slice(0, 16))).toBeGreaterThanOrEqual(Number(pushed.hlc.slice(0, 16)));
+      expect(await quantity(upstream, north, MUG)).toBe(22 - 1);
+    } finally {
+      await ahead.stop();
+    }
+  });
+
   it("moves the pull cursor past the follower's own movements coming back, with the round's record, and never back", async () => {
     await shop.round();
     await set(shop.server, shop.token, MUG, 8, 'shop count');

@@ -66,7 +66,8 @@ function sameVector(a: Record<string, number>, b: Record<string, number>): boole
     if (a[origin] !== b[origin]) return false;
     keys++;
   }
-  return keys === Object.keys(a).length;
+  for (const _ in a) keys--; // counted, not listed: this runs for every movement of a batch
+  return keys === 0;
 }
 
 /** `{origin: seq}` with sorted keys: one text per vector, so equal vectors intern to one row. */
@@ -345,8 +346,12 @@ export class MovementLog {
     return formatHlc(this.last);
   }
 
-  /** Moves the clock past a timestamp of another instance. */
-  private saw(hlc: Hlc): void {
+  /**
+   * Moves the clock past a timestamp of other instances: once per batch of their movements, with its
+   * latest (sync.ts, applyMovements). A batch is one message: receiving each of its movements in
+   * turn would only run the counter up, by one for each.
+   */
+  saw(hlc: Hlc): void {
     this.last = receive(this.last, hlc, this.clock.now(), this.instance);
     this.lastChanged = true;
   }
@@ -437,7 +442,8 @@ export class MovementLog {
    * Applies a movement of another instance without waiting on the database, when it can: it lands on
    * top of what preload read, and cannot be in a conflict (see applyRemote). Then its rows are left
    * for `flush` and it returns true; otherwise it changes nothing and returns false, and the caller
-   * awaits applyRemote. A sync batch is mostly such movements: no promise, no query for them.
+   * awaits applyRemote. A sync batch is mostly such movements: no promise, no query for them. The
+   * caller moves the clock past the batch (`saw`).
    */
   applyRemoteOnTop(accountId: number, unit: MovementUnit, movement: MovementRecord, seenVector: number | null): boolean {
     const held = this.held.get(accountId);
@@ -446,7 +452,6 @@ export class MovementLog {
     const seen = seenVector === null ? undefined : this.vectorBodies.get(seenVector);
     if (seenVector !== null && seen === undefined) return false; // not read yet in this transaction
     if (isAbsolute(movement.kind) && this.sawLess(held!, movement.origin, seen)) return false;
-    this.saw(parseHlc(movement.hlc)!);
     this.foldOnTop(accountId, unit, place, held!, movement, seenVector);
     return true;
   }
@@ -473,10 +478,10 @@ export class MovementLog {
 
   /**
    * Applies a movement of another instance. The caller has checked that it is new here and next in
-   * its origin's sequence (sync.ts, applyMovements), so it is applied exactly once.
+   * its origin's sequence (sync.ts, applyMovements), so it is applied exactly once; it moves the
+   * clock past the batch (`saw`).
    */
   async applyRemote(accountId: number, unit: MovementUnit, movement: MovementRecord, seenVector: number | null): Promise<void> {
-    this.saw(parseHlc(movement.hlc)!);
     const held = this.held.get(accountId);
     const place = held && this.place(unit.id, movement.warehouseId);
     if (place && landsOnTop(place, movement.hlc)) {

@@ -15,7 +15,7 @@ import {
 import { apiError } from '../errors.ts';
 import type { Account } from './accounts.ts';
 import { type Param, type Queries, statement } from './engine.ts';
-import { parseHlc } from './hlc.ts';
+import { type Hlc, parseHlc } from './hlc.ts';
 import type { MovementLog, MovementUnit } from './movements.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 
@@ -181,16 +181,19 @@ const unitKey = (item: number, variant: number | null) => `${item}/${variant ?? 
 export async function applyMovements(log: MovementLog, account: Account, movements: readonly SyncMovement[], now: number): Promise<{ applied: number; duplicates: number }> {
   const { q } = log;
   const refuse = (movement: SyncMovement, why: string) => apiError(422, syncMessages.movementRefused(movement.id, why));
+  const hlcs: Hlc[] = [];
   for (const movement of movements) {
     const hlc = parseHlc(movement.hlc);
     if (!hlc || hlc.instance !== movement.origin) throw refuse(movement, syncMessages.hlcNotOfOrigin);
+    hlcs.push(hlc);
     if (hlc.wall > now + MAX_CLOCK_AHEAD_MS) throw refuse(movement, syncMessages.tooFarAhead(MAX_CLOCK_AHEAD_MS / 3600_000, new Date(hlc.wall).toISOString()));
     if (movement.id !== `${movement.origin}-${movement.seq}`) throw refuse(movement, syncMessages.idMismatch);
     if (movement.kind === 'adjust' ? movement.seen !== null : false) throw refuse(movement, syncMessages.seenOnAdjust);
   }
 
   // The units and warehouses named must be the account's.
-  const wanted = new Map(movements.map((m) => [unitKey(m.item, m.liquid_stock), m]));
+  const unitKeys = movements.map((m) => unitKey(m.item, m.liquid_stock));
+  const wanted = new Map(movements.map((m, i) => [unitKeys[i]!, m]));
   const units = new Map<string, MovementUnit>();
   // By item (a variant's movement names its item too): a seek per item on (account, item, variant),
   // where asking by variant id scanned every unit of the account. Other variants of an item come
@@ -224,8 +227,9 @@ export async function applyMovements(log: MovementLog, account: Account, movemen
   for (const origin of new Set(movements.map((m) => m.origin))) held[origin] = Number((await q.first(highestSeq, { accountId: account.id, origin }))?.seq ?? 0);
   if (movements.some((m) => m.seq > (held[m.origin] ?? 0))) {
     const earliest = new Map<number, string>();
-    for (const m of movements) {
-      const unitId = units.get(unitKey(m.item, m.liquid_stock))!.id;
+    for (let i = 0; i < movements.length; i++) {
+      const m = movements[i]!;
+      const unitId = units.get(unitKeys[i]!)!.id;
       const before = earliest.get(unitId);
       if (before === undefined || m.hlc < before) earliest.set(unitId, m.hlc);
     }
@@ -233,9 +237,11 @@ export async function applyMovements(log: MovementLog, account: Account, movemen
   }
   let applied = 0;
   let duplicates = 0;
-  for (const movement of movements) {
+  let latest = -1; // the latest of the movements applied (text order is time order): the clock moves past it
+  for (let i = 0; i < movements.length; i++) {
+    const movement = movements[i]!;
     const holds = held[movement.origin] ?? 0;
-    const unit = units.get(unitKey(movement.item, movement.liquid_stock))!;
+    const unit = units.get(unitKeys[i]!)!;
     const warehouseId = movement.warehouse ?? NO_WAREHOUSE;
     if (movement.seq <= holds) {
       await log.flush(); // the same movement twice in this batch: its row may not be written yet
@@ -266,8 +272,10 @@ export async function applyMovements(log: MovementLog, account: Account, movemen
     };
     if (!log.applyRemoteOnTop(account.id, unit, record, seenVector)) await log.applyRemote(account.id, unit, record, seenVector);
     held[movement.origin] = movement.seq;
+    if (latest < 0 || movement.hlc > movements[latest]!.hlc) latest = i;
     applied++;
   }
+  if (latest >= 0) log.saw(hlcs[latest]!);
   await log.flush();
   if (applied > 0) await log.refreshSeenVector(account.id, held);
   return { applied, duplicates };
