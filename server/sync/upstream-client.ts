@@ -1,6 +1,10 @@
 // The HTTP client an instance uses to reach the upstream it follows: the upstream's own sync
 // endpoints, with the account's token, every answer checked against the shared schemas. A refusal
 // keeps the upstream's status and words; a network failure or timeout says the upstream is away.
+// Requests go through Node's http/https modules on kept-alive connections, not fetch: fetch's own
+// work was 2-3 ms of every push (docs/BENCHMARKS.md, "Sync round, round three").
+import http from 'node:http';
+import https from 'node:https';
 import type { z } from 'zod';
 import {
   MAX_MOVEMENTS_PER_BATCH,
@@ -40,6 +44,28 @@ const catalogueAnswerSchema = zod.object({ version: zod.number().int(), catalogu
 /** A page of up to 500 movements: checked like a push on the upstream (server/http/compiled-check.ts). */
 const pullPageCheck = compileCheck(pullPageSchema);
 
+/** One pool of kept-alive connections per scheme: a round's pushes and pulls reuse one connection. */
+const agents: Record<string, http.Agent> = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+
+/** One request and its whole answer as text; rejects on a network failure, or after `timeoutMs`. */
+function exchange(url: URL, method: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : Buffer.from(body);
+    const request = (url.protocol === 'https:' ? https : http).request(
+      url,
+      { method, agent: agents[url.protocol], signal: AbortSignal.timeout(timeoutMs), headers: data ? { ...headers, 'Content-Length': String(data.length) } : headers },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
+    request.on('error', reject);
+    request.end(data);
+  });
+}
+
 export class UpstreamClient {
   readonly url: string;
   private readonly token: string;
@@ -56,25 +82,21 @@ export class UpstreamClient {
     const headers: Record<string, string> = { Authorization: `Token ${this.token}`, Accept: 'application/json' };
     const sent = init.json ?? (init.body !== undefined ? JSON.stringify(init.body) : undefined);
     if (sent !== undefined) headers['Content-Type'] = 'application/json';
-    let response: Response;
+    let response: { status: number; text: string };
     try {
-      response = await fetch(this.url + path, {
-        method: init.method ?? 'GET',
-        headers,
-        signal: AbortSignal.timeout(this.timeoutMs),
-        ...(sent !== undefined ? { body: sent } : {}),
-      });
+      response = await exchange(new URL(this.url + path), init.method ?? 'GET', headers, sent, this.timeoutMs);
     } catch (error) {
-      const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${this.timeoutMs / 1000} s` : ((error as { cause?: Error }).cause?.message ?? (error as Error).message);
-      throw new UpstreamError(0, syncMessages.upstreamUnreachable(this.url, reason));
+      const timedOut = (error as { cause?: Error }).cause?.name === 'TimeoutError';
+      throw new UpstreamError(0, syncMessages.upstreamUnreachable(this.url, timedOut ? `no answer within ${this.timeoutMs / 1000} s` : (error as Error).message));
     }
+    const ok = response.status >= 200 && response.status < 300;
     let json: unknown;
     try {
-      json = await response.json();
+      json = JSON.parse(response.text);
     } catch {
-      throw new UpstreamError(response.ok ? 502 : response.status, syncMessages.upstreamRefused(response.status, 'an answer that is not JSON (is this a barcode-inventory server?)'));
+      throw new UpstreamError(ok ? 502 : response.status, syncMessages.upstreamRefused(response.status, 'an answer that is not JSON (is this a barcode-inventory server?)'));
     }
-    if (!response.ok) {
+    if (!ok) {
       const parsed = requestErrorSchema.safeParse(json);
       const detail = parsed.success ? parsed.data.detail : `status ${response.status}`;
       throw new UpstreamError(response.status, syncMessages.upstreamRefused(response.status, detail), typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {});

@@ -1,0 +1,95 @@
+// How the client of an upstream (server/sync/upstream-client.ts) fails and what it keeps open, against
+// small real HTTP servers on ephemeral ports that misbehave on purpose: refused connections, answers
+// that never come or stop halfway, answers that are not JSON. No database.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { UpstreamClient, UpstreamError } from '../server/sync/upstream-client.ts';
+
+const servers: http.Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+async function serve(handler: http.RequestListener): Promise<{ url: string; connections: () => number }> {
+  const server = http.createServer(handler);
+  servers.push(server);
+  let connections = 0;
+  server.on('connection', () => connections++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connections: () => connections };
+}
+
+const state = { instance: 'abcd1234', account: 'north', warehouses_enabled: true, catalogue_version: 1, vector: {}, now: 1763900000000 };
+
+async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(UpstreamError);
+  return error as UpstreamError;
+}
+
+describe('the client of an upstream', () => {
+  it('asks on one kept-alive connection, round after round', async () => {
+    const upstream = await serve((_, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify(state)));
+    for (let round = 0; round < 3; round++) expect((await new UpstreamClient(upstream.url, 't').state()).instance).toBe('abcd1234');
+    expect(upstream.connections()).toBe(1);
+  });
+
+  it('says the upstream is away when nothing listens, with the reason', async () => {
+    const closed = await serve(() => undefined);
+    const url = closed.url;
+    servers.pop()!.close();
+    const error = await failure(new UpstreamClient(url, 't').state());
+    expect(error.status).toBe(0);
+    expect(error.message).toContain(url);
+    expect(error.message).toContain('ECONNREFUSED');
+  });
+
+  it('gives up after its timeout on an answer that never comes, or stops halfway', async () => {
+    const silent = await serve(() => undefined);
+    const halfway = await serve((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"instance":');
+    });
+    for (const upstream of [silent, halfway]) {
+      const started = performance.now();
+      const error = await failure(new UpstreamClient(upstream.url, 't', 300).state());
+      expect(error.status).toBe(0);
+      expect(error.message).toContain('no answer within 0.3 s');
+      expect(performance.now() - started).toBeLessThan(10_000);
+    }
+  });
+
+  it('keeps the upstream\'s refusal and its words, and refuses an answer that is not JSON', async () => {
+    const refusing = await serve((_, res) => res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'This token may not read north.' })));
+    const refusal = await failure(new UpstreamClient(refusing.url, 't').state());
+    expect(refusal.status).toBe(403);
+    expect(refusal.message).toContain('This token may not read north.');
+
+    const html = await serve((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>router login</h1>'));
+    const notJson = await failure(new UpstreamClient(html.url, 't').state());
+    expect(notJson.status).toBe(502);
+    expect(notJson.message).toContain('not JSON');
+  });
+
+  it('sends the token and the JSON body, with its length', async () => {
+    let seen: { authorization?: string; length?: string; body: string } | undefined;
+    const upstream = await serve((req, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        seen = { authorization: req.headers.authorization, length: req.headers['content-length'], body };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ applied: 0, duplicates: 0, vector: {}, now: 1 }));
+      });
+    });
+    const answer = await new UpstreamClient(upstream.url, 'secret').push([], '{"movements":["é"]}');
+    expect(answer.applied).toBe(0);
+    expect(seen).toEqual({ authorization: 'Token secret', length: String(Buffer.byteLength('{"movements":["é"]}')), body: '{"movements":["é"]}' });
+  });
+});
