@@ -7,9 +7,11 @@
 // Setup: a 10k catalogue imported upstream; the follower made with the real `sync link`; the
 // upstream stopped while the follower's own `serve` takes 200 POSTs of 50 sets (so its background
 // loop cannot push them); then the upstream started again on the same port, and the round timed in a
-// child process (bench/sync-round-child.ts). The ceiling runs on copies of the upstream's database
-// as it was before the round, once before and once after it; the mean counts.
-import { copyFileSync, existsSync } from 'node:fs';
+// child process (bench/sync-round-child.ts). The round runs ROUNDS times, each from copies of the same
+// two databases; the ceiling runs on copies of the upstream's database as it was before the round,
+// before the first round, between the rounds and after the last. Medians count: on a shared host
+// one round or one ceiling alone moved the ratio by ±0.05.
+import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { INVENTORY_PATH, MAX_MOVEMENTS_PER_BATCH } from '../shared/index.ts';
@@ -20,21 +22,31 @@ import { mulberry32 } from './random.ts';
 export const SYNC_MOVEMENTS = 10_000;
 const CATALOGUE_BARCODES = 10_000;
 const ROWS_PER_POST = 50;
+/** Timed rounds, each from the same starting databases. */
+const ROUNDS = 3;
 
 export interface SyncResult {
   movements: number;
   batch: number;
-  /** The timed round: push, apply upstream, pull. */
+  /** The timed round (push, apply upstream, pull): the median of `roundsMs`. */
   roundMs: number;
+  /** Every timed round, in order (absent from runs before there were several). */
+  roundsMs?: number[];
   pushed: number;
   pulled: number;
-  /** The ceiling's two passes (before and after the round). */
+  /** The ceiling's passes: before the first round, between the rounds, after the last. */
   ceilingMs: number[];
   /** The warm-up before the timed round (bench/sync-round-child.ts); absent from runs before it had one. */
   warmUpMs?: number;
 }
 
-export const syncRatio = (s: SyncResult) => s.ceilingMs.reduce((a, b) => a + b, 0) / s.ceilingMs.length / s.roundMs;
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+export const syncRatio = (s: SyncResult) => median(s.ceilingMs) / s.roundMs;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -47,8 +59,12 @@ function freePort(): Promise<number> {
   });
 }
 
+/** A database as it is on disk, over whatever `to` held (no stale -wal of it left behind). */
 const copyDatabase = (from: string, to: string) => {
-  for (const suffix of ['', '-wal', '-shm']) if (existsSync(from + suffix)) copyFileSync(from + suffix, to + suffix);
+  for (const suffix of ['', '-wal', '-shm']) {
+    rmSync(to + suffix, { force: true });
+    if (existsSync(from + suffix)) copyFileSync(from + suffix, to + suffix);
+  }
 };
 
 export async function benchSync(work: string, log: (text: string) => void, seed: number): Promise<SyncResult> {
@@ -103,21 +119,37 @@ export async function benchSync(work: string, log: (text: string) => void, seed:
     if (result.rows !== SYNC_MOVEMENTS) throw new Error(`the ceiling inserted ${result.rows} rows, not ${SYNC_MOVEMENTS}`);
     return result.ms;
   };
-  log(`sync: ceiling (the same rows inserted into the history table, ${MAX_MOVEMENTS_PER_BATCH} per transaction)`);
-  const before = await ceiling(0);
-
-  log('sync: one round (push, apply, pull) against the upstream');
-  upstream = await startUpstream();
-  let round: { ms: number; pushed: number; pulled: number; warmUpMs: number };
-  try {
-    const { stdout } = await runNode([path.join(ROOT, 'bench', 'sync-round-child.ts'), followerDb, WAREHOUSE_ACCOUNT]);
-    round = JSON.parse(stdout.trim().split('\n').pop()!) as typeof round;
-  } finally {
-    await stopChild(upstream);
+  const followerBefore = path.join(work, 'sync-follower-before.db');
+  copyDatabase(followerDb, followerBefore);
+  log(`sync: ceiling (the same rows inserted into the history table, ${MAX_MOVEMENTS_PER_BATCH} per transaction), then ${ROUNDS} rounds (push, apply, pull) against the upstream, a ceiling after each`);
+  const ceilingMs = [await ceiling(0)];
+  const rounds: { ms: number; pushed: number; pulled: number; warmUpMs: number }[] = [];
+  for (let n = 0; n < ROUNDS; n++) {
+    if (n > 0) {
+      copyDatabase(pristine, upstreamDb);
+      copyDatabase(followerBefore, followerDb);
+    }
+    upstream = await startUpstream();
+    try {
+      const { stdout } = await runNode([path.join(ROOT, 'bench', 'sync-round-child.ts'), followerDb, WAREHOUSE_ACCOUNT]);
+      rounds.push(JSON.parse(stdout.trim().split('\n').pop()!) as (typeof rounds)[number]);
+    } finally {
+      await stopChild(upstream);
+    }
+    if (rounds.at(-1)!.pushed !== SYNC_MOVEMENTS) throw new Error(`the round pushed ${rounds.at(-1)!.pushed} movements, not ${SYNC_MOVEMENTS}`);
+    ceilingMs.push(await ceiling(n + 1));
   }
-  if (round.pushed !== SYNC_MOVEMENTS) throw new Error(`the round pushed ${round.pushed} movements, not ${SYNC_MOVEMENTS}`);
-  const after = await ceiling(1);
-  const result: SyncResult = { movements: SYNC_MOVEMENTS, batch: MAX_MOVEMENTS_PER_BATCH, roundMs: round.ms, pushed: round.pushed, pulled: round.pulled, ceilingMs: [before, after], warmUpMs: round.warmUpMs };
-  log(`sync: round ${result.roundMs.toFixed(0)} ms, ceiling ${before.toFixed(0)} / ${after.toFixed(0)} ms: ${syncRatio(result).toFixed(2)}× of the ceiling`);
+  const roundsMs = rounds.map((r) => r.ms);
+  const result: SyncResult = {
+    movements: SYNC_MOVEMENTS,
+    batch: MAX_MOVEMENTS_PER_BATCH,
+    roundMs: median(roundsMs),
+    roundsMs,
+    pushed: rounds[0]!.pushed,
+    pulled: rounds[0]!.pulled,
+    ceilingMs,
+    warmUpMs: median(rounds.map((r) => r.warmUpMs)),
+  };
+  log(`sync: rounds ${roundsMs.map((ms) => ms.toFixed(0)).join(' / ')} ms, ceilings ${ceilingMs.map((ms) => ms.toFixed(0)).join(' / ')} ms: medians ${syncRatio(result).toFixed(2)}× of the ceiling`);
   return result;
 }
