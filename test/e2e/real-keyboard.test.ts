@@ -1,7 +1,7 @@
 // Scans through a real X keyboard: Debian's chromium in a real window on Xvfb, keys typed by
 // xdotool at scanner speed (1 ms per key, then Enter), the way a USB keyboard-wedge scanner's keys
 // arrive, not as the CDP events of the other browser tests. With no field focused, with a field
-// focused, right after a reload, and with the X keymap switched to German and Turkish while the
+// focused, right after a reload, the moment F4 opens the List view, and with the X keymap switched to German and Turkish while the
 // scanner stays set to US (its factory setting): scans must all be recognised, in order.
 // The tools come from Debian (installed by the set-up when missing); where that cannot work the test
 // fails with one line saying what could not run and how to run it.
@@ -135,6 +135,28 @@ describe('scans typed on a real X keyboard', () => {
     figures.push(`set stock, quantity typed right after the scan: typed ${codes.length}, saved whole ${saved}`);
     await xdotool(display!, ['key', '--window', windowId, 'F2']);
     expect(saved).toBe(codes.length);
+  });
+
+  it('List: a scan typed the moment F4 opens it arrives whole, every time', async () => {
+    const codes = BARCODES.slice(5);
+    const rows = () => page.locator('[data-testid="list-rows"] tr[data-barcode]').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-barcode') ?? ''));
+    let whole = 0;
+    const misses: string[] = [];
+    for (const code of codes) {
+      await xdotool(display!, ['key', '--window', windowId, 'F2']);
+      await expect.poll(() => page.locator('#manual-barcode').count()).toBe(1);
+      await xdotool(display!, ['key', '--window', windowId, 'F4']);
+      await asUsScanner(code); // at once: the List view is still appearing
+      await expect.poll(async () => (await rows()).includes(code), { timeout: 15_000 }).toBe(true).catch(() => undefined);
+      const listed = await rows();
+      if (listed.includes(code)) whole++;
+      else misses.push(`${code}: rows [${listed.join(' ')}], banner "${await page.getByTestId('banner').textContent().catch(() => '?')}"`);
+    }
+    const listed = await rows();
+    figures.push(`list, scanned the moment F4 opened it: typed ${codes.length}, arrived whole ${whole}${misses.length > 0 ? `; missed ${misses.join('; ')}` : ''}`);
+    await xdotool(display!, ['key', '--window', windowId, 'F2']);
+    expect(whole).toBe(codes.length);
+    expect(listed.filter((b) => !codes.includes(b))).toEqual([]); // no row of a scan's tail
   });
 
   it.each(['de', 'tr'])('%s layout, scanner set to US: read by key position, every scan recognised, in order', async (layout) => {
