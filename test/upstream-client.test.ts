@@ -1,12 +1,16 @@
 // How the client of an upstream (server/sync/upstream-client.ts) fails and what it keeps open, against
 // small real HTTP servers on ephemeral ports that misbehave on purpose: refused connections, answers
 // that never come or stop halfway, answers that are not JSON. No database.
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import tls from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UpstreamClient, UpstreamError } from '../server/sync/upstream-client.ts';
 
-const servers: http.Server[] = [];
+const servers: (http.Server | https.Server)[] = [];
 afterEach(async () => {
   for (const server of servers.splice(0)) {
     server.closeAllConnections();
@@ -14,13 +18,17 @@ afterEach(async () => {
   }
 });
 
-async function serve(handler: http.RequestListener): Promise<{ url: string; connections: () => number }> {
-  const server = http.createServer(handler);
+/** A certificate for 127.0.0.1 that no system trusts (openssl req -x509, valid for 100 years). */
+const fixture = (name: string) => readFileSync(path.join(import.meta.dirname, 'fixtures', name), 'utf8');
+const selfSigned = { cert: fixture('self-signed-127.0.0.1.crt'), key: fixture('self-signed-127.0.0.1.key') };
+
+async function serve(handler: http.RequestListener, tlsOptions?: https.ServerOptions): Promise<{ url: string; connections: () => number }> {
+  const server = tlsOptions ? https.createServer(tlsOptions, handler) : http.createServer(handler);
   servers.push(server);
   let connections = 0;
   server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connections: () => connections };
+  return { url: `${tlsOptions ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`, connections: () => connections };
 }
 
 const state = { instance: 'abcd1234', account: 'north', warehouses_enabled: true, catalogue_version: 1, vector: {}, now: 1763900000000 };
@@ -39,6 +47,20 @@ describe('the client of an upstream', () => {
     const upstream = await serve((_, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify(state)));
     for (let round = 0; round < 3; round++) expect((await new UpstreamClient(upstream.url, 't').state()).instance).toBe('abcd1234');
     expect(upstream.connections()).toBe(1);
+  });
+
+  it('reaches an https upstream, and refuses one whose certificate it cannot trust', async () => {
+    const upstream = await serve((_, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify(state)), selfSigned);
+    const untrusted = await failure(new UpstreamClient(upstream.url, 't').state());
+    expect(untrusted.status).toBe(0);
+    expect(untrusted.message).toContain('self-signed certificate');
+    const system = tls.getCACertificates('default');
+    tls.setDefaultCACertificates([...system, selfSigned.cert]); // as an installed company CA would
+    try {
+      expect((await new UpstreamClient(upstream.url, 't').state()).instance).toBe('abcd1234');
+    } finally {
+      tls.setDefaultCACertificates(system);
+    }
   });
 
   it('says the upstream is away when nothing listens, with the reason', async () => {
