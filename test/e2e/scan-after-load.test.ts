@@ -2,10 +2,11 @@
 // is still starting (before the app listens) are kept by renderer/public/early-keys.js and handed to
 // the scan capture, so the scan arrives whole, in the scanner and in a stocktake's count view. Keys
 // sent while the new page has not even started its scripts cannot be seen by any page; such a scan
-// is refused with "scan it again", never taken cut short.
+// is refused with "scan it again", never taken cut short. However long the app takes to start, a scan
+// made meanwhile is kept; one made on the sign-in screen is not.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STOCKTAKES_PATH, stocktakePath } from '../../shared/index.ts';
+import { ACCOUNT_PATH, STOCKTAKES_PATH, stocktakePath } from '../../shared/index.ts';
 import { launchChromium } from '../support/browser.ts';
 import { call } from '../support/stocktake-fixtures.ts';
 import { type TestServer, exampleCatalogue } from '../support/test-server.ts';
@@ -64,6 +65,42 @@ describe('the first scan after a page load', () => {
     }
     const lines = await call(server, 'GET', stocktakePath(id, 'lines'), server.tokens.north!);
     expect(lines).toEqual([expect.objectContaining({ barcode: BARCODE, known: true, counted: loads })]);
+  }, 60_000);
+
+  it('made while the app starts slowly (its sign-in check takes 4.5 s): kept, and taken when it is ready', async () => {
+    // An old shop PC or a cold Electron start: the app shows the scanner seconds after the page loaded.
+    const { context, page } = await device();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**${ACCOUNT_PATH}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const keys = await virtualKeyboard(page, { anchored: true });
+    await page.goto(`${server.url}/`, { waitUntil: 'load' });
+    await keys.scan(BARCODE);
+    await new Promise((resolve) => setTimeout(resolve, 4500));
+    release();
+    const card = page.locator('[data-testid="lookups"] .card').first();
+    await expect.poll(() => card.getAttribute('data-state'), { timeout: 10_000 }).toBe('found');
+    expect(await page.locator('[data-testid="lookups"] .card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-barcode')))).toEqual([BARCODE]);
+    await context.close();
+  }, 60_000);
+
+  it('made on the sign-in screen: not taken by the scanner that comes after signing in', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    const keys = await virtualKeyboard(page, { anchored: true });
+    await page.goto(`${server.url}/`, { waitUntil: 'load' });
+    await page.locator('#signin-input').waitFor();
+    await keys.scan(BARCODE); // nothing focused: the keys are kept, as while the app starts
+    await page.locator('#signin-input').fill(server.tokens.north!);
+    await page.locator('#signin-input').press('Enter');
+    await page.locator('.scanner[data-ready="true"]').waitFor();
+    await keys.scan('4006381333931'); // the capture listens: the next scan is the first card
+    await page.locator('[data-testid="lookups"] .card').first().waitFor();
+    expect(await page.locator('[data-testid="lookups"] .card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-barcode')))).toEqual(['4006381333931']);
+    await context.close();
   }, 60_000);
 
   it('sent before the page could listen at all: refused or not seen, never taken cut short', async () => {

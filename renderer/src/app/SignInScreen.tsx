@@ -1,5 +1,6 @@
 // Signing in on a device: open a one-time sign-in link, or paste a link or an API token.
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
+import { forgetEarlyKeys } from '../scan/scan-capture.ts';
 import { codeFromPastedLink } from './signin-link.ts';
 import type { SignInOffer } from './desktop-bridge.ts';
 
@@ -12,6 +13,8 @@ export function SignInScreen(props: {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | undefined>(props.message);
   const [busy, setBusy] = useState(false);
+  // What was typed here was for this screen: the scanner that comes next must not take it as a scan.
+  useEffect(() => forgetEarlyKeys, []);
 
   const attempt = async (work: () => Promise<void>) => {
     setBusy(true);

@@ -22,6 +22,8 @@ interface EarlyKeys {
   listening: boolean;
   /** When the page started listening: keys before it were lost. */
   startedAt: number;
+  /** Set by the page's first capture: the app has started. */
+  handedOver?: boolean;
 }
 
 declare global {
@@ -30,8 +32,13 @@ declare global {
   }
 }
 
-/** Keys older than this when a capture starts are not part of a scan still coming in. */
+/** Once the app has started, keys older than this when a capture starts (a view switch) are not part of a scan still coming in. */
 const EARLY_KEYS_MS = 3000;
+
+/** Drops the keys kept so far: a screen that took them itself (signing in) calls it when it goes. */
+export function forgetEarlyKeys(): void {
+  window.barcodeInventoryEarlyKeys?.keys.splice(0);
+}
 
 /** Input that looked like a scan, or was meant as one, but is not taken: the person is told why. */
 export type Refusal =
@@ -138,7 +145,11 @@ export function useScanCapture(settings: ScanSettings, handlers: ScanHandlers, e
     // keys still to come, so it is neither lost nor cut short.
     if (early) {
       early.listening = false;
-      const since = performance.now() - EARLY_KEYS_MS;
+      // The page's first capture takes every key since the page started, however long starting took
+      // (an old shop PC, a cold desktop start, a slow sign-in check): a scan made meanwhile was lost
+      // when only the last 3 s counted. Later captures (a view switch) take the last EARLY_KEYS_MS.
+      const since = early.handedOver ? performance.now() - EARLY_KEYS_MS : early.startedAt;
+      early.handedOver = true;
       for (const key of early.keys.splice(0)) {
         if (key.timeStamp < since) continue;
         const verdict = detector.feed(key);
