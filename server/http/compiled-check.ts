@@ -7,18 +7,28 @@
 // this check refuses is checked again by zod for its usual error message, and only schemas whose
 // output is their input can be compiled (no transform, no default), so a value this check accepts is
 // what zod would have returned. test/compiled-check.test.ts compares the two on a corpus of bad bodies.
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020 as Ajv } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 
-const ajv = new Ajv2020({
-  strict: true,
-  allErrors: false, // the first problem is enough: zod describes it
-  validateFormats: false,
-  // String lengths count code points, as zod's do (Ajv's default; test/compiled-check.test.ts holds
-  // both to it with emoji and a lone surrogate at the limit).
-  logger: false,
-  allowUnionTypes: true, // `type: [T, "null"]`, see nullableAsTypeList
-});
+// Ajv and each compiled check are made on first use: a server compiles the push check with its
+// first push, and CLI commands that never ask an upstream do not load Ajv at all (loading it and
+// compiling a first schema took about 160 ms at start-up).
+let ajvInstance: Ajv | undefined;
+const ajv = (): Ajv => (ajvInstance ??= newAjv());
+
+function newAjv(): Ajv {
+  const { Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  return new Ajv2020({
+    strict: true,
+    allErrors: false, // the first problem is enough: zod describes it
+    validateFormats: false,
+    // String lengths count code points, as zod's do (Ajv's default; test/compiled-check.test.ts holds
+    // both to it with emoji and a lone surrogate at the limit).
+    logger: false,
+    allowUnionTypes: true, // `type: [T, "null"]`, see nullableAsTypeList
+  });
+}
 
 type JsonSchema = { [key: string]: unknown };
 
@@ -75,14 +85,17 @@ function nullableAsTypeList(schema: JsonSchema): JsonSchema {
   return { ...other, ...rest, type: [other!.type, 'null'] };
 }
 
-/** Throws for a schema whose output is not its input: only zod can return that output. */
+/** Throws at once for a schema whose output is not its input (only zod can return that output); compiles on first use. */
 export function compileCheck<T>(schema: z.ZodType<T>): CompiledCheck<T> {
   const changing = changingPart(schema);
   if (changing) throw new Error(`compileCheck: the schema has a part of kind "${changing}", so its output is not its input`);
-  // An empty registry: no `$ref`s to the named shapes of the OpenAPI document, so Ajv writes one
-  // function without a call (and an options object) per movement.
-  const validate = ajv.compile(nullableAsTypeList(z.toJSONSchema(schema, { io: 'input', metadata: z.registry() }) as JsonSchema));
-  return (value: unknown): value is T => validate(value);
+  let validate: ((value: unknown) => boolean) | undefined;
+  return (value: unknown): value is T => {
+    // An empty registry: no `$ref`s to the named shapes of the OpenAPI document, so Ajv writes one
+    // function without a call (and an options object) per movement.
+    validate ??= ajv().compile(nullableAsTypeList(z.toJSONSchema(schema, { io: 'input', metadata: z.registry() }) as JsonSchema));
+    return validate(value);
+  };
 }
 
 /** `schema.safeParse(value)`, with `check` first: zod runs only for a value the check refuses. */
