@@ -24,12 +24,15 @@ try {
   const warmUpStarted = performance.now();
   const client = new UpstreamClient(link.upstreamUrl, link.token);
   const upstream = await client.state();
-  const { movements } = await store.sync.pending({ id: link.accountId, name: link.account, warehousesEnabled: link.warehousesEnabled }, {}, 500, 0);
+  const linked = { id: link.accountId, name: link.account, warehousesEnabled: link.warehousesEnabled };
+  const { movements } = await store.sync.pending(linked, {}, 500, 0);
   const theirs = movements.filter((m) => m.origin === upstream.instance);
   for (let i = 0; i < WARM_UP_PUSHES && theirs.length > 0; i++) {
     const answer = await client.push(theirs);
     if (answer.applied !== 0) throw new Error(`the warm-up push applied ${answer.applied} movements: it must write nothing`);
   }
+  // And one pull from where the link stands, as every round ends with: reads only, on both sides.
+  await client.pull(link.pullCursor, undefined, (await store.sync.state(linked)).vector);
   const warmUpMs = performance.now() - warmUpStarted;
 
   const started = performance.now();
