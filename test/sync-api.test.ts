@@ -1,7 +1,7 @@
 // Sync between instances over real HTTP (docs/SYNC.md): a follower copies its upstream's catalogue,
 // movements flow both ways exactly once and land at their place in time, counts keep the sales
 // recorded after them, conflicts are listed, and bad batches are refused whole.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ADJUST_PATH,
   INVENTORY_PATH,
@@ -9,6 +9,7 @@ import {
   STOCKTAKES_PATH,
   STOCK_HISTORY_PATH,
   SYNC_CONFLICTS_PATH,
+  SYNC_CATALOGUE_PATH,
   SYNC_MOVEMENTS_PATH,
   SYNC_STATE_PATH,
   SYNC_STATUS_PATH,
@@ -24,6 +25,7 @@ import {
 import { isCatalogueRefusal } from '../server/store/catalogue-writer.ts';
 import { parseCatalogue } from '../server/catalogue/import-catalogue.ts';
 import { runCli } from './support/cli.ts';
+import { LinkProxy } from './support/link-proxy.ts';
 import { call } from './support/stocktake-fixtures.ts';
 import { type Follower, follow } from './support/sync-instances.ts';
 import { type TestServer, exampleCatalogue, startTestServer } from './support/test-server.ts';
@@ -273,6 +275,60 @@ describe('sync between instances', () => {
     expect(cli.stdout).toContain(`north → ${upstream.url}: offline`);
     expect(cli.stdout).toMatch(new RegExp(`Offline: ${upstream.url} cannot be reached since \\S+\\. Scanning and counting go on here; everything is sent when it is back\\. 1 change made here waits to be sent\\.`));
     upstream = await startTestServer(); // afterEach stops it again
+  });
+});
+
+describe('a link whose upstream comes back', () => {
+  // The round records the link online while its first push is applied upstream (server/sync/sync-round.ts).
+  it('is online while its first push is on its way, and offline from the failed round when a round fails before it', async () => {
+    const upstream = await startTestServer();
+    const proxy = new LinkProxy('shop');
+    await proxy.listen();
+    proxy.setTarget(upstream.port);
+    const shop = await follow(proxy, upstream.tokens.north!, 'north');
+    const goOffline = async () => {
+      proxy.cutNow();
+      await call(shop.server, 'POST', INVENTORY_PATH, shop.token, [{ barcode: MUG, quantity: 7, warehouse_name: 'Main' }]);
+      await expect(shop.round()).rejects.toThrow();
+      proxy.heal();
+      return (await shop.link()).offlineSince!;
+    };
+    try {
+      await shop.round();
+      expect(await goOffline()).not.toBeNull();
+      // Back, with the push held on its way up: the status already says so.
+      let held = false;
+      proxy.hooks = {
+        onRequestSent: (request) => {
+          if (held || request.method !== 'POST' || !request.path.startsWith(SYNC_MOVEMENTS_PATH)) return;
+          held = true;
+          proxy.pause();
+        },
+      };
+      const round = shop.round();
+      await vi.waitFor(async () => expect((await shop.link()).offlineSince).toBeNull(), { timeout: 5_000 });
+      expect(await call<SyncStatus>(shop.server, 'GET', SYNC_STATUS_PATH, shop.token)).toMatchObject({ state: 'waiting', pending: 1, offline_since: null });
+      proxy.resume();
+      expect(await round).toMatchObject({ pushed: 1 });
+
+      // Back, but the round fails before its push (the catalogue moved upstream, and its copy is
+      // cut): offline from that round, not from the one before it.
+      const before = await goOffline();
+      const document = exampleCatalogue() as { accounts: { name: string; items: unknown[] }[] };
+      document.accounts[0]!.items.push({ id: 102, name: 'Tea towel', barcode: '8690000000031' });
+      await upstream.store.catalogue.write(await parseCatalogue(document));
+      proxy.hooks = { onRequestSent: (request, connection) => request.path.startsWith(SYNC_CATALOGUE_PATH) && connection.destroy() };
+      const started = new Date().toISOString();
+      await expect(shop.round()).rejects.toThrow();
+      const after = (await shop.link()).offlineSince!;
+      expect(after > before && after >= started).toBe(true);
+      proxy.hooks = {};
+      expect(await shop.round()).toMatchObject({ catalogueCopied: true });
+    } finally {
+      await shop.server.stop();
+      await upstream.stop();
+      await proxy.close();
+    }
   });
 });
 

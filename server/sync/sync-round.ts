@@ -21,16 +21,34 @@ const GAP_RETRIES = 3;
 /** While a long push goes up, the link's record of what the upstream holds is written this often. */
 const PROGRESS_EVERY_MS = 1000;
 
+/** A promise awaited later, or dropped when what came before it failed: its failure is then nobody's to report. */
+function dropSafely<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
 export async function syncRound(store: Store, link: Link, options: { timeoutMs?: number } = {}): Promise<RoundResult> {
   const client = new UpstreamClient(link.upstreamUrl, link.token, options.timeoutMs);
   const account = { id: link.accountId, name: link.account, warehousesEnabled: link.warehousesEnabled };
+  // The upstream answered: the link is online again. Written while the first push is applied there
+  // (or before the pull, when nothing is pushed), when this instance waits anyway.
+  let reachable: string | undefined; // the upstream's instance, until written
+  const recordReachable = async () => {
+    const instance = reachable;
+    reachable = undefined;
+    if (instance !== undefined) await store.sync.recordReachable(account, instance);
+  };
   try {
     const before = store.sync.now();
     const state = await client.state();
     const clockSkewMs = Math.round(state.now - (before + store.sync.now()) / 2);
     if (state.account !== link.account) throw new UpstreamError(400, `The token is for account "${state.account}" upstream, not "${link.account}".`);
     if (state.warehouses_enabled !== link.warehousesEnabled) throw new UpstreamError(400, syncMessages.scenarioDiffers(link.account));
-    if (link.offlineSince !== null || link.upstreamInstance !== state.instance) await store.sync.recordReachable(account, state.instance);
+    if (link.offlineSince !== null || link.upstreamInstance !== state.instance) reachable = state.instance;
+    // A moment after a push is sent: this instance's reads and writes block it (better-sqlite3 is
+    // synchronous), and the request is written a few turns of the event loop after the call. Done at
+    // once, they held up the push being sent (4-8 ms a push, measured from both ends).
+    const shortlyAfterSending = <T>(work: () => Promise<T>) => dropSafely(new Promise((resolve) => setTimeout(resolve, 1)).then(work));
 
     let catalogueCopied = false;
     if (state.catalogue_version !== link.catalogueVersion) {
@@ -46,15 +64,10 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
     let upstream: VersionVector = { ...state.vector };
     let pushed = 0;
     let progressAt = store.sync.now();
-    const readAfter = (after: number, delayMs = 0) => {
-      const vector = upstream;
-      const reading = (delayMs > 0 ? new Promise((resolve) => setTimeout(resolve, delayMs)) : Promise.resolve()).then(async () => {
-        const page = await store.sync.pending(account, vector, MAX_MOVEMENTS_PER_BATCH, after);
-        return { ...page, json: JSON.stringify({ movements: page.movements }) }; // written while the push before it waits, too
-      });
-      reading.catch(() => undefined); // awaited below, or dropped when the push before it failed
-      return reading;
-    };
+    const readAfter = (after: number) =>
+      dropSafely(
+        store.sync.pending(account, upstream, MAX_MOVEMENTS_PER_BATCH, after).then((page) => ({ ...page, json: JSON.stringify({ movements: page.movements }) })), // written while the push before it waits, too
+      );
     let next = readAfter(0);
     for (let retries = 0; ; ) {
       const { movements: read, last, json } = await next;
@@ -65,12 +78,11 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
         continue;
       }
       const sent = client.push(batch, batch.length === read.length ? json : undefined);
-      // A moment later: the read blocks this process (better-sqlite3 is synchronous), and fetch
-      // writes the request a few turns of the event loop after the call. Read at once, the next
-      // batch held up the one being sent (4-8 ms a push, measured from both ends).
-      next = readAfter(last, 1);
+      const written = reachable !== undefined ? shortlyAfterSending(recordReachable) : undefined;
+      next = shortlyAfterSending(() => readAfter(last));
       try {
         const answer = await sent;
+        await written;
         pushed += answer.applied;
         upstream = answer.vector;
         // What is still waiting shows in the status while a long backlog goes up (written at most
@@ -86,6 +98,7 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
         next = readAfter(0); // resuming may go back before this batch
       }
     }
+    await recordReachable();
     await store.sync.setUpstreamVector(account, upstream);
 
     // Pull: each page applied together with the cursor past it; what this instance holds (its own
@@ -106,6 +119,7 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
     await store.sync.recordRound(account, { ok: true, at: new Date(store.sync.now()).toISOString(), upstreamInstance: state.instance, clockSkewMs, upstreamVector: upstream, pullCursor: cursor });
     return { pushed, pulled, catalogueCopied, clockSkewMs };
   } catch (error) {
+    await recordReachable().catch(() => undefined); // then offline from now, not since before the answer
     await store.sync.recordRound(account, { ok: false, at: new Date(store.sync.now()).toISOString(), error: (error as Error).message }).catch(() => undefined);
     throw error;
   }
