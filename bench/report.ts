@@ -7,7 +7,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { LoadGenerator, LoadResult } from './load.ts';
 import type { PostgresResult } from './postgres.ts';
-import { type SyncResult, median, syncRatio } from './sync-round.ts';
+import { type SyncResult, median, quantitiesRatio, syncRatio } from './sync-round.ts';
 
 export interface SizeResult {
   label: string;
@@ -185,9 +185,16 @@ export function renderReport(bench: BenchResults): string {
     out.push('| workload | movements | batch | round ms | ceiling ms | ceiling ÷ round | movements/s |');
     out.push('|---|---|---|---|---|---|---|');
     out.push(`| one sync round: push, apply upstream, pull | ${fmt(sync.movements)} | ${sync.batch} | ${fmt(sync.roundMs)}${sync.roundsMs ? ` (${sync.roundsMs.map((ms) => fmt(ms)).join(' / ')})` : ''} | ${fmt(ceiling)} (${sync.ceilingMs.map((ms) => fmt(ms)).join(' / ')}) | ${ratio(syncRatio(sync))} | ${fmt((sync.movements / sync.roundMs) * 1000)} |`);
+    const withQuantities = quantitiesRatio(sync);
+    if (withQuantities !== undefined) {
+      out.push(`| the same round, against the ceiling that also writes the quantities | | | ${fmt(sync.roundMs)} | ${fmt(median(sync.quantitiesCeilingMs!))} (${sync.quantitiesCeilingMs!.map((ms) => fmt(ms)).join(' / ')}) | ${ratio(withQuantities)} | |`);
+    }
     out.push('');
     out.push(`- The round (bench/sync-round.ts): a follower holding ${fmt(sync.movements)} sets its upstream does not have (made through its own API while the upstream was stopped) runs one real round (server/sync/sync-round.ts, in a child process, bench/sync-round-child.ts)${sync.roundsMs ? `, ${sync.roundsMs.length} times from the same two starting databases (the median counts; all are listed),` : ''} against a real upstream \`serve\` process over loopback HTTP: the upstream's state, ${Math.ceil(sync.movements / sync.batch)} pushes of ${sync.batch} movements each applied upstream in one durable transaction (checks, fold, conflicts), then the pull (${fmt(sync.pulled)} new to the follower: its own movements are left out by \`have\`). Timed from the first request to the round's last write.${sync.warmUpMs !== undefined ? ` Before the timer, both processes handle three pushes (${fmt(sync.warmUpMs)} ms in all) of the upstream's own movements sent back, answered as duplicates and writing nothing, as a running server already would have: the round holds no process start-up or first compilation.` : ''}`);
     out.push(`- Ceiling (bench/sync-ceiling.ts): the same ${fmt(sync.movements)} rows inserted straight into a copy of the upstream's \`stock_history\` as it was before the round, with better-sqlite3 and the store's pragmas, one prepared INSERT per row and one durable \`BEGIN IMMEDIATE\` transaction per ${sync.batch} rows; ${sync.roundsMs ? 'before the first round, between the rounds and after the last, the median counts' : 'once before the round and once after it, the mean counts'}.`);
+    if (withQuantities !== undefined) {
+      out.push(`- Ceiling with the quantities (the same script, \`quantities\`): the same rows, and in each batch's transaction the quantity each unit and warehouse of the batch is left with, one prepared upsert each: everything the round writes durably, with no reads, no HTTP and no fold, run just before each pass of the ceiling above. The target (≥ ${TARGETS.syncRatio}×) is against the ceiling above; this row shows how much of the gap is the quantities (docs/SYNC.md, "Performance").`);
+    }
     out.push('');
   }
 

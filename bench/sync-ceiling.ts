@@ -3,12 +3,19 @@
 // durable `BEGIN IMMEDIATE` transaction per batch of the size a push carries, the store's pragmas —
 // and nothing else: no HTTP, no JSON, no checks, no fold. Run on a copy of the upstream's database
 // as it was before the round. Prints one JSON line: {"ms", "rows", "batches"}.
+//
+// With `quantities` last, each batch also writes the quantities its rows leave (one prepared upsert
+// per unit and warehouse of the batch, its last row's quantity): everything a round writes durably,
+// still with no reading, no HTTP and no fold. The issue's target is against the ceiling without them.
 import BetterSqlite3 from 'better-sqlite3';
 import { applyPragmas } from '../server/store/sqlite/pragmas.ts';
 
-const [upstreamCopy, followerDb, account, batchText] = process.argv.slice(2);
-if (!upstreamCopy || !followerDb || !account || !batchText) throw new Error('usage: sync-ceiling.ts <upstream copy> <follower database> <account> <batch size>');
+const [upstreamCopy, followerDb, account, batchText, mode] = process.argv.slice(2);
+if (!upstreamCopy || !followerDb || !account || !batchText || (mode !== undefined && mode !== 'quantities')) {
+  throw new Error('usage: sync-ceiling.ts <upstream copy> <follower database> <account> <batch size> [quantities]');
+}
 const batch = Number(batchText);
+const withQuantities = mode === 'quantities';
 
 type Row = {
   item_id: number;
@@ -51,10 +58,15 @@ const insert = sqlite.prepare(
   `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, seen_vector, old_quantity, new_quantity, source, token_id, reason, reference, created_at)
    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, NULL, ?, ?, ?)`,
 );
+const upsertQuantity = sqlite.prepare('INSERT INTO stock (unit_id, warehouse_id, quantity) VALUES (?, ?, ?) ON CONFLICT (unit_id, warehouse_id) DO UPDATE SET quantity = excluded.quantity');
 const insertBatch = sqlite.transaction((part: Row[]) => {
+  const left = new Map<string, [number, number, number]>();
   for (const r of part) {
-    insert.run(accountId, unitOf.get(`${r.item_id}/${r.variant_id ?? ''}`)!, r.item_id, r.variant_id, r.warehouse_id, r.origin, r.seq, r.kind, r.value, r.hlc, r.old_quantity, r.new_quantity, r.source, r.reason, r.reference, r.created_at);
+    const unit = unitOf.get(`${r.item_id}/${r.variant_id ?? ''}`)!;
+    insert.run(accountId, unit, r.item_id, r.variant_id, r.warehouse_id, r.origin, r.seq, r.kind, r.value, r.hlc, r.old_quantity, r.new_quantity, r.source, r.reason, r.reference, r.created_at);
+    if (withQuantities) left.set(`${unit}/${r.warehouse_id}`, [unit, r.warehouse_id, r.new_quantity]);
   }
+  for (const values of left.values()) upsertQuantity.run(...values);
 });
 
 const started = performance.now();

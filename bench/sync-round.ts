@@ -36,6 +36,8 @@ export interface SyncResult {
   pulled: number;
   /** The ceiling's passes: before the first round, between the rounds, after the last. */
   ceilingMs: number[];
+  /** The same passes of the ceiling that also writes the quantities (bench/sync-ceiling.ts); absent from runs before it. */
+  quantitiesCeilingMs?: number[];
   /** The warm-up before the timed round (bench/sync-round-child.ts); absent from runs before it had one. */
   warmUpMs?: number;
 }
@@ -47,6 +49,7 @@ export function median(values: readonly number[]): number {
 }
 
 export const syncRatio = (s: SyncResult) => median(s.ceilingMs) / s.roundMs;
+export const quantitiesRatio = (s: SyncResult) => (s.quantitiesCeilingMs ? median(s.quantitiesCeilingMs) / s.roundMs : undefined);
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -122,13 +125,18 @@ export async function benchSync(work: string, log: (text: string) => void, seed:
     await stopChild(follower);
   }
 
-  const ceiling = async (pass: number) => {
+  const ceilingOnce = async (pass: number, mode: string[]) => {
     const copy = path.join(work, `sync-ceiling-${pass}.db`);
     copyDatabase(pristine, copy);
-    const { stdout } = await runNode([path.join(ROOT, 'bench', 'sync-ceiling.ts'), copy, followerDb, WAREHOUSE_ACCOUNT, String(MAX_MOVEMENTS_PER_BATCH)]);
+    const { stdout } = await runNode([path.join(ROOT, 'bench', 'sync-ceiling.ts'), copy, followerDb, WAREHOUSE_ACCOUNT, String(MAX_MOVEMENTS_PER_BATCH), ...mode]);
     const result = JSON.parse(stdout.trim().split('\n').pop()!) as { ms: number; rows: number };
     if (result.rows !== SYNC_MOVEMENTS) throw new Error(`the ceiling inserted ${result.rows} rows, not ${SYNC_MOVEMENTS}`);
     return result.ms;
+  };
+  const quantitiesCeilingMs: number[] = [];
+  const ceiling = async (pass: number) => {
+    quantitiesCeilingMs.push(await ceilingOnce(pass, ['quantities']));
+    return ceilingOnce(pass, []);
   };
   const followerBefore = path.join(work, 'sync-follower-before.db');
   copyDatabase(followerDb, followerBefore);
@@ -159,8 +167,10 @@ export async function benchSync(work: string, log: (text: string) => void, seed:
     pushed: rounds[0]!.pushed,
     pulled: rounds[0]!.pulled,
     ceilingMs,
+    quantitiesCeilingMs,
     warmUpMs: median(rounds.map((r) => r.warmUpMs)),
   };
   log(`sync: rounds ${roundsMs.map((ms) => ms.toFixed(0)).join(' / ')} ms, ceilings ${ceilingMs.map((ms) => ms.toFixed(0)).join(' / ')} ms: medians ${syncRatio(result).toFixed(2)}× of the ceiling`);
+  log(`sync: ceilings with the quantities ${quantitiesCeilingMs.map((ms) => ms.toFixed(0)).join(' / ')} ms: medians ${quantitiesRatio(result)!.toFixed(2)}× of that ceiling`);
   return result;
 }
