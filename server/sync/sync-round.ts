@@ -119,7 +119,7 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
     await store.sync.recordRound(account, { ok: true, at: new Date(store.sync.now()).toISOString(), upstreamInstance: state.instance, clockSkewMs, upstreamVector: upstream, pullCursor: cursor });
     return { pushed, pulled, catalogueCopied, clockSkewMs };
   } catch (error) {
-    await recordReachable().catch(() => undefined); // then offline from now, not since before the answer
+    await recordReachable().catch(() => undefined); // it did answer: offline from this failure, not from before
     await store.sync.recordRound(account, { ok: false, at: new Date(store.sync.now()).toISOString(), error: (error as Error).message }).catch(() => undefined);
     throw error;
   }
