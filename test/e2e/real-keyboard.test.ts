@@ -8,7 +8,8 @@
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Display, HOW_TO_RUN, type RealChromium, ensureTools, setLayout, startChromium, startXvfb, usScannerKeys, xdotool } from '../support/real-display.ts';
-import { INVENTORY_PATH } from '../../shared/index.ts';
+import { DEFAULT_SCAN_SETTINGS } from '../../renderer/src/scan/scan-detector.ts';
+import { ACCOUNT_PATH, INVENTORY_PATH } from '../../shared/index.ts';
 import type { TestServer } from '../support/test-server.ts';
 import { startUiServer } from '../support/ui-harness.ts';
 
@@ -99,22 +100,59 @@ describe('scans typed on a real X keyboard', () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('manual-barcode');
   });
 
-  it('right after a reload: the first scan arrives whole, every time', async () => {
+  it('right after a reload: a scan typed while the app starts arrives whole, every time', async () => {
     let recognised = 0;
+    let whileStarting = 0;
     const misses: string[] = [];
     const codes = BARCODES.slice(0, 5);
-    for (const code of codes) {
-      await page.reload({ waitUntil: 'load' });
-      await asUsScanner(code); // at once: the app is still starting
-      await expect.poll(async () => (await cards()).found, { timeout: 15_000 }).toBeGreaterThanOrEqual(1).catch(() => undefined);
-      const { barcodes } = await cards();
-      if (barcodes.length === 1 && barcodes[0] === code) recognised++;
-      // What the page said instead, so that a miss (seen once on a loaded CI machine) says how it missed.
-      else misses.push(`${code}: cards [${barcodes.join(' ')}], banner "${await page.getByTestId('banner').textContent().catch(() => '?')}"`);
+    // The app's start is held at its sign-in check until the scan has been typed: every scan then
+    // arrives while the app is still starting, kept by early-keys.js and handed over when it is ready.
+    let holding = false;
+    const held: (() => void)[] = [];
+    const release = () => {
+      holding = false;
+      for (const resume of held.splice(0)) resume();
+    };
+    await page.route(`**${ACCOUNT_PATH}`, async (route) => {
+      if (holding) await new Promise<void>((resume) => held.push(resume));
+      await route.continue();
+    });
+    try {
+      for (const code of codes) {
+        holding = true;
+        await page.reload({ waitUntil: 'load' });
+        // Once the page has listened longer than a scanner's slowest pace (maxGapMs): a scan that
+        // begins sooner may be missing keys sent before the page listened, and is refused on purpose
+        // ("scan it again", docs/UI.md; test/e2e/scan-after-load.test.ts). The load event can come
+        // 40 ms after the page started listening, and xdotool on a loaded machine can pause that long
+        // within a scan: CI saw that refusal when this test typed at the load event.
+        const ready = await page.waitForFunction(
+          (windowMs) => {
+            const early = (globalThis as unknown as Window).barcodeInventoryEarlyKeys;
+            return early !== undefined && performance.now() - early.startedAt > windowMs ? { starting: early.listening } : undefined;
+          },
+          DEFAULT_SCAN_SETTINGS.maxGapMs,
+          { polling: 5 },
+        );
+        if ((await ready.jsonValue())!.starting) whileStarting++;
+        await asUsScanner(code);
+        release();
+        await expect.poll(async () => (await cards()).found, { timeout: 15_000 }).toBeGreaterThanOrEqual(1).catch(() => undefined);
+        const { barcodes } = await cards();
+        if (barcodes.length === 1 && barcodes[0] === code) recognised++;
+        // What the page said instead, so that a miss says how it missed.
+        else misses.push(`${code}: cards [${barcodes.join(' ')}], banner "${await page.getByTestId('banner').textContent().catch(() => '?')}"`);
+      }
+    } finally {
+      release();
+      await page.unroute(`**${ACCOUNT_PATH}`);
     }
-    figures.push(`us, right after a reload: typed ${codes.length}, recognised ${recognised}, in order ${recognised === codes.length ? 'yes' : 'no'}${misses.length > 0 ? `; missed ${misses.join('; ')}` : ''}`);
+    figures.push(
+      `us, right after a reload: typed ${codes.length} (${whileStarting} while the app was still starting), recognised ${recognised}, in order ${recognised === codes.length ? 'yes' : 'no'}${misses.length > 0 ? `; missed ${misses.join('; ')}` : ''}`,
+    );
+    expect(whileStarting).toBe(codes.length);
     expect(recognised).toBe(codes.length);
-  });
+  }, 120_000); // five polls of 15 s: a miss still ends with its record, not a timeout
 
   it('Set stock: a quantity typed the moment the scan ends is saved whole, every time', async () => {
     await xdotool(display!, ['key', '--window', windowId, 'F3']);
