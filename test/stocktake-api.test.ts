@@ -1,7 +1,7 @@
 // Stocktake sessions over the real HTTP server and a real SQLite file: counting, the unknown queue,
 // undo and edits, blind mode, review, commit, read-only after commit, isolation and restarts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVENTORY_PATH, STOCKTAKES_PATH, STOCK_HISTORY_PATH, stocktakePath } from '../shared/index.ts';
+import { INVENTORY_PATH, MAX_REVIEW_NOT_SCANNED, STOCKTAKES_PATH, STOCK_HISTORY_PATH, stocktakePath } from '../shared/index.ts';
 import type { CommitResult, HistoryPage, ScanResult, Stocktake, StocktakeLine, StocktakeReview } from '../shared/index.ts';
 import { commitResultSchema, historyPageSchema, stocktakeReviewSchema, stocktakeSchema } from '../shared/index.ts';
 import { startServer } from '../server/start.ts';
@@ -154,6 +154,7 @@ describe('stocktake API', () => {
       ['0042/M', 4, 4, 0],
     ]);
     expect(review.not_scanned.map((n) => n.barcode)).toEqual(['B0000', 'B0002', 'B0003', 'B0004']);
+    expect(review.not_scanned_total).toBe(4);
     expect(review.unknown.map((u) => u.barcode)).toEqual(['mystery']);
 
     const result = commitResultSchema.parse(await call<CommitResult>(server, 'POST', stocktakePath(id, 'commit'), token, {}));
@@ -224,5 +225,39 @@ describe('stocktake API', () => {
     } finally {
       await again.close();
     }
+  });
+});
+
+describe('stocktake review of a large catalogue', () => {
+  // A fresh session on a catalogue of a million barcodes listed 850,000 items not scanned: 92 MB and
+  // 2.6 s in which the server answered nothing else. The review lists the first ones and counts all.
+  const items = MAX_REVIEW_NOT_SCANNED + 20;
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(shopCatalogue(items));
+  });
+  afterAll(() => server.stop());
+
+  it('lists the first items not scanned by barcode, counts them all, and the commit still zeroes them all', async () => {
+    const token = server.tokens.shop!;
+    const { id } = await call<Stocktake>(server, 'POST', STOCKTAKES_PATH, token, { warehouse_name: 'Main' }, 201);
+    await call(server, 'POST', stocktakePath(id, 'scans'), token, { barcode: 'B0001', amount: 3 }, 201);
+    const review = stocktakeReviewSchema.parse(await call<StocktakeReview>(server, 'GET', stocktakePath(id, 'review'), token));
+    // Every item and the shirt variant, but the one scanned.
+    expect(review.not_scanned_total).toBe(items);
+    expect(review.not_scanned).toHaveLength(MAX_REVIEW_NOT_SCANNED);
+    const barcodes = review.not_scanned.map((n) => n.barcode);
+    expect(barcodes.slice(0, 3)).toEqual(['0042/M', 'B0000', 'B0002']);
+    expect(barcodes).toEqual([...barcodes].sort());
+    expect(barcodes).not.toContain('B0001');
+
+    const result = await call<CommitResult>(server, 'POST', stocktakePath(id, 'commit'), token, { zero_uncounted: true });
+    expect(result).toMatchObject({ applied: items + 1, failed: 0 });
+    const last = `B${String(items - 1).padStart(4, '0')}`; // beyond the listed ones
+    const read = await call(server, 'GET', `${INVENTORY_PATH}?barcodes=${last},B0001`, token);
+    expect(read.results.filter((r: { warehouse: number }) => r.warehouse === 70).map((r: { barcode: string; quantity: number }) => [r.barcode, r.quantity])).toEqual([
+      [last, 0],
+      ['B0001', 3],
+    ]);
   });
 });

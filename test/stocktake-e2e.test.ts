@@ -4,7 +4,7 @@
 // next to a looked-up barcode in the UI.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVENTORY_PATH, STOCK_HISTORY_PATH } from '../shared/index.ts';
+import { INVENTORY_PATH, MAX_REVIEW_NOT_SCANNED, STOCKTAKES_PATH, STOCK_HISTORY_PATH, stocktakePath } from '../shared/index.ts';
 import { type RunningServer, startServer } from '../server/start.ts';
 import { openStore } from '../server/store/open-store.ts';
 import { BUILT_UI_DIR } from '../server/http/static-ui.ts';
@@ -137,4 +137,31 @@ describe('stocktake in the browser', () => {
     await card.locator('[data-testid="history-entry"][data-source="stocktake"]').waitFor();
     await hasText(card.getByTestId('stock-history'), '10 → 5');
   }, 120_000);
+});
+
+describe('stocktake review of a large catalogue in the browser', () => {
+  const items = MAX_REVIEW_NOT_SCANNED + 20;
+  let server: TestServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startUiServer(shopCatalogue(items));
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('lists the first items not scanned, says how many more there are, and offers to zero them all', async () => {
+    const token = server.tokens.shop!;
+    const { id } = await call<{ id: number }>(server, 'POST', STOCKTAKES_PATH, token, { warehouse_name: 'Main' }, 201);
+    await call(server, 'POST', stocktakePath(id, 'scans'), token, { barcode: 'B0001' }, 201);
+    const { page } = await signedInPage(browser, server, 'shop');
+    await page.goto(`${server.url}/#stocktake/${id}/review`);
+    await page.getByTestId('review-view').waitFor();
+    await hasText(page.getByTestId('not-scanned-heading'), `Expected but not scanned: ${items} items`);
+    expect(await page.getByTestId('not-scanned-line').count()).toBe(MAX_REVIEW_NOT_SCANNED);
+    await hasText(page.getByTestId('not-scanned-more'), `The first ${MAX_REVIEW_NOT_SCANNED} by barcode are shown here; 20 more are not.`);
+    await hasText(page.locator('label.check').filter({ has: page.getByTestId('zero-uncounted') }), `Also set the ${items} items expected but not scanned to 0`);
+  }, 60_000);
 });

@@ -4,6 +4,7 @@
 import { type Selectable, sql } from 'kysely';
 import {
   type CreateStocktakeBody,
+  MAX_REVIEW_NOT_SCANNED,
   type NotScanned,
   type ScanBody,
   type ScanResult,
@@ -349,30 +350,35 @@ async function lineOf(q: Queries, session: StocktakeRow, lineId: number): Promis
 }
 
 /** Expected units (a book quantity other than 0 in the session's warehouse) that have no line. */
-export async function notScanned(q: Queries, session: StocktakeRow): Promise<(NotScanned & { unitId: number })[]> {
-  const rows = await q.all(
-    q.k
-      .selectFrom('stock as s')
-      .innerJoin('stock_units as u', 'u.id', 's.unit_id')
-      .innerJoin('items as i', 'i.id', 'u.item_id')
-      .leftJoin('variants as v', 'v.id', 'u.variant_id')
-      .select(['u.id', 'u.barcode', 'u.item_id', 'u.variant_id', 'i.name as item_name', 'v.name as variant_name', 's.quantity'])
-      .where('u.account_id', '=', session.account_id)
-      .where('s.warehouse_id', '=', session.warehouse_id)
-      .where('s.quantity', '!=', 0)
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('stocktake_lines as l')
-              .select('l.id')
-              .where('l.stocktake_id', '=', session.id)
-              .whereRef('l.unit_id', '=', 'u.id'),
-          ),
+function expectedNotScanned(q: Queries, session: StocktakeRow) {
+  return q.k
+    .selectFrom('stock as s')
+    .innerJoin('stock_units as u', 'u.id', 's.unit_id')
+    .where('u.account_id', '=', session.account_id)
+    .where('s.warehouse_id', '=', session.warehouse_id)
+    .where('s.quantity', '!=', 0)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('stocktake_lines as l')
+            .select('l.id')
+            .where('l.stocktake_id', '=', session.id)
+            .whereRef('l.unit_id', '=', 'u.id'),
         ),
-      )
-      .orderBy('u.barcode'),
-  );
+      ),
+    );
+}
+
+/** The expected units that have no line, by barcode; the first `limit` of them when given. */
+export async function notScanned(q: Queries, session: StocktakeRow, limit?: number): Promise<(NotScanned & { unitId: number })[]> {
+  let query = expectedNotScanned(q, session)
+    .innerJoin('items as i', 'i.id', 'u.item_id')
+    .leftJoin('variants as v', 'v.id', 'u.variant_id')
+    .select(['u.id', 'u.barcode', 'u.item_id', 'u.variant_id', 'i.name as item_name', 'v.name as variant_name', 's.quantity'])
+    .orderBy('u.barcode');
+  if (limit !== undefined) query = query.limit(limit);
+  const rows = await q.all(query);
   return rows.map((row) => ({
     unitId: row.id,
     barcode: row.barcode,
@@ -383,6 +389,10 @@ export async function notScanned(q: Queries, session: StocktakeRow): Promise<(No
   }));
 }
 
+async function countNotScanned(q: Queries, session: StocktakeRow): Promise<number> {
+  return Number((await q.first(expectedNotScanned(q, session).select((eb) => eb.fn.countAll<number>().as('n'))))?.n ?? 0);
+}
+
 export async function reviewStocktake(q: Queries, account: Account, id: number): Promise<StocktakeReview> {
   const session = await loadStocktake(q, account, id);
   const rows = await selectLines(q, session);
@@ -391,7 +401,8 @@ export async function reviewStocktake(q: Queries, account: Account, id: number):
   return {
     stocktake: await describeStocktake(q, session),
     lines: lines.filter((line) => line.known),
-    not_scanned: (await notScanned(q, session)).map(({ unitId: _, ...rest }) => rest),
+    not_scanned: (await notScanned(q, session, MAX_REVIEW_NOT_SCANNED)).map(({ unitId: _, ...rest }) => rest),
+    not_scanned_total: await countNotScanned(q, session),
     unknown: lines.filter((line) => !line.known),
   };
 }

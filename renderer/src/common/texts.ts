@@ -286,6 +286,8 @@ export const stocktakeTexts = {
       : `${moved > 0 ? '+' : '−'}${formatNumber(Math.abs(moved))} since the count (sales, deliveries): the commit leaves ${formatNumber(after)}`,
   columnsReview: { barcode: 'Barcode', name: 'Item', book: 'On the books', counted: 'Counted', difference: 'Difference', result: 'Commit' },
   notScanned: (n: number) => `Expected but not scanned: ${count(n, 'item', 'items')}`,
+  // The review lists the first MAX_REVIEW_NOT_SCANNED of them (shared/stocktake-schemas.ts).
+  notScannedMore: (shown: number, more: number) => `The first ${formatNumber(shown)} by barcode are shown here; ${count(more, 'more is', 'more are')} not.`,
   onBooks: (n: number) => `${formatNumber(n)} on the books`,
   reviewUnknown: (n: number, pending: number) => `Unknown barcodes: ${formatNumber(n)}${pending > 0 ? ` (${formatNumber(pending)} not resolved)` : ''}`,
   scannedTimes: (n: number) => `scanned ${count(n, 'time', 'times')}`,

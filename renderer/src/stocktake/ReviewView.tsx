@@ -42,7 +42,7 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
   };
 
   if (!review) return <p className="muted">{texts.loading}</p>;
-  const { stocktake, lines, not_scanned: notScanned, unknown } = review;
+  const { stocktake, lines, not_scanned: notScanned, not_scanned_total: notScannedTotal, unknown } = review;
   const changed = lines.filter((l) => l.difference !== 0).length;
   const unresolved = unknown.filter((u) => u.resolution === 'pending').length;
   const blocked = unresolved > 0 && !withUnresolved;
@@ -111,7 +111,7 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
         </table>
       </div>
 
-      <h3>{texts.notScanned(notScanned.length)}</h3>
+      <h3 data-testid="not-scanned-heading">{texts.notScanned(notScannedTotal)}</h3>
       {notScanned.length === 0 ? (
         <p className="muted">{texts.noneUnknown}</p>
       ) : (
@@ -139,6 +139,11 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
               ))}
             </tbody>
           </table>
+          {notScannedTotal > notScanned.length ? (
+            <p className="muted" data-testid="not-scanned-more">
+              {texts.notScannedMore(notScanned.length, notScannedTotal - notScanned.length)}
+            </p>
+          ) : null}
         </div>
       )}
 
@@ -187,15 +192,15 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
               </label>
             </div>
           ) : null}
-          {notScanned.length > 0 || zero ? (
+          {notScannedTotal > 0 || zero ? (
             <label className="check">
               <input type="checkbox" checked={zero} disabled={stocktake.status === 'committing'} onChange={(e) => setZero(e.target.checked)} data-testid="zero-uncounted" />{' '}
-              {texts.zeroOption(notScanned.length)}
+              {texts.zeroOption(notScannedTotal)}
             </label>
           ) : null}
           {confirming ? (
             <div className="notice notice-error" data-testid="confirm-panel">
-              <p>{texts.confirm(lines.length, zero ? notScanned.length : 0)}</p>
+              <p>{texts.confirm(lines.length, zero ? notScannedTotal : 0)}</p>
               <div className="button-row">
                 <button type="button" className="danger" onClick={commit} disabled={busy} data-testid="confirm-commit">
                   {busy ? texts.committingNow : texts.yes}
