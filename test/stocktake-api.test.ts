@@ -5,7 +5,9 @@ import { INVENTORY_PATH, MAX_REVIEW_NOT_SCANNED, STOCKTAKES_PATH, STOCK_HISTORY_
 import type { CommitResult, HistoryPage, ScanResult, Stocktake, StocktakeLine, StocktakeReview } from '../shared/index.ts';
 import { commitResultSchema, historyPageSchema, stocktakeReviewSchema, stocktakeSchema } from '../shared/index.ts';
 import { startServer } from '../server/start.ts';
-import { openStore } from '../server/store/open-store.ts';
+import { openEngine, openStore } from '../server/store/open-store.ts';
+import { createStore } from '../server/store/store.ts';
+import { countingEngine } from './support/counting-engine.ts';
 import { call, shopCatalogue } from './support/stocktake-fixtures.ts';
 import { type TestServer, startTestServer } from './support/test-server.ts';
 
@@ -259,5 +261,26 @@ describe('stocktake review of a large catalogue', () => {
       [last, 0],
       ['B0001', 3],
     ]);
+  });
+
+  it('writes the zero lines of a commit in one statement', async () => {
+    // Row by row, a 100k catalogue's 85,335 zero lines held the server 1.4 s (docs/STOCKTAKE.md).
+    const fresh = await startTestServer(shopCatalogue(items)); // the test above zeroed its stock
+    const token = fresh.tokens.shop!;
+    const { id } = await call<Stocktake>(fresh, 'POST', STOCKTAKES_PATH, token, { warehouse_name: 'Main' }, 201);
+    await call(fresh, 'POST', stocktakePath(id, 'scans'), token, { barcode: 'B0001', amount: 3 }, 201);
+    await fresh.close();
+    const counting = countingEngine(await openEngine(fresh.dbFile));
+    const store = createStore(counting.engine);
+    try {
+      const shop = (await store.accounts.find('shop'))!;
+      const result = await store.stocktakes.commit({ ...shop, tokenId: 0 }, id, { zero_uncounted: true });
+      expect(result).toMatchObject({ applied: items + 1, failed: 0 });
+      const zeroLines = counting.tally.queries.filter((query) => /^insert into "stocktake_lines"/i.test(query.sql));
+      expect(zeroLines).toHaveLength(1);
+    } finally {
+      await store.close();
+      await fresh.stop();
+    }
   });
 });

@@ -13,7 +13,7 @@ import type { Engine, Queries } from './engine.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 import { MovementLog, type StoreClock } from './movements.ts';
 import { countRows } from './stock-write.ts';
-import { type StocktakeCaller, describeStocktake, loadStocktake, notScanned } from './stocktakes.ts';
+import { type StocktakeCaller, describeStocktake, expectedNotScanned, loadStocktake } from './stocktakes.ts';
 
 export interface CommitHooks {
   /** Called inside each batch's transaction after it was applied; a throw rolls the batch back (tests cut a commit short with it). */
@@ -38,19 +38,18 @@ async function startCommit(q: Queries, caller: StocktakeCaller, id: number, zero
   }
   const at = new Date().toISOString();
   if (zeroUncounted) {
-    for (const unit of await notScanned(q, session)) {
-      await q.run(
-        q.k.insertInto('stocktake_lines').values({
-          stocktake_id: id,
-          barcode: unit.barcode,
-          unit_id: unit.unitId,
-          counted: 0,
-          zeroed: 1,
-          created_at: at,
-          updated_at: at,
-        }),
-      );
-    }
+    // One statement, in barcode order: row by row from JavaScript, 85,335 zero lines (a 100k
+    // catalogue) held the server 1.4 s and a million barcodes would hold it for many seconds.
+    await q.run(
+      q.k
+        .insertInto('stocktake_lines')
+        .columns(['stocktake_id', 'barcode', 'unit_id', 'counted', 'zeroed', 'created_at', 'updated_at'])
+        .expression(
+          expectedNotScanned(q, session)
+            .select((eb) => [eb.val(id).as('stocktake_id'), 'u.barcode', 'u.id', eb.val(0).as('counted'), eb.val(1).as('zeroed'), eb.val(at).as('created_at'), eb.val(at).as('updated_at')])
+            .orderBy('u.barcode'),
+        ),
+    );
   }
   await q.run(
     q.k

@@ -350,7 +350,7 @@ async function lineOf(q: Queries, session: StocktakeRow, lineId: number): Promis
 }
 
 /** Expected units (a book quantity other than 0 in the session's warehouse) that have no line. */
-function expectedNotScanned(q: Queries, session: StocktakeRow) {
+export function expectedNotScanned(q: Queries, session: StocktakeRow) {
   return q.k
     .selectFrom('stock as s')
     .innerJoin('stock_units as u', 'u.id', 's.unit_id')
@@ -370,17 +370,17 @@ function expectedNotScanned(q: Queries, session: StocktakeRow) {
     );
 }
 
-/** The expected units that have no line, by barcode; the first `limit` of them when given. */
-export async function notScanned(q: Queries, session: StocktakeRow, limit?: number): Promise<(NotScanned & { unitId: number })[]> {
-  let query = expectedNotScanned(q, session)
-    .innerJoin('items as i', 'i.id', 'u.item_id')
-    .leftJoin('variants as v', 'v.id', 'u.variant_id')
-    .select(['u.id', 'u.barcode', 'u.item_id', 'u.variant_id', 'i.name as item_name', 'v.name as variant_name', 's.quantity'])
-    .orderBy('u.barcode');
-  if (limit !== undefined) query = query.limit(limit);
-  const rows = await q.all(query);
+/** The first `limit` expected units that have no line, by barcode. */
+async function notScanned(q: Queries, session: StocktakeRow, limit: number): Promise<NotScanned[]> {
+  const rows = await q.all(
+    expectedNotScanned(q, session)
+      .innerJoin('items as i', 'i.id', 'u.item_id')
+      .leftJoin('variants as v', 'v.id', 'u.variant_id')
+      .select(['u.barcode', 'u.item_id', 'u.variant_id', 'i.name as item_name', 'v.name as variant_name', 's.quantity'])
+      .orderBy('u.barcode')
+      .limit(limit),
+  );
   return rows.map((row) => ({
-    unitId: row.id,
     barcode: row.barcode,
     item: row.item_id,
     liquid_stock: row.variant_id,
@@ -401,7 +401,7 @@ export async function reviewStocktake(q: Queries, account: Account, id: number):
   return {
     stocktake: await describeStocktake(q, session),
     lines: lines.filter((line) => line.known),
-    not_scanned: (await notScanned(q, session, MAX_REVIEW_NOT_SCANNED)).map(({ unitId: _, ...rest }) => rest),
+    not_scanned: await notScanned(q, session, MAX_REVIEW_NOT_SCANNED),
     not_scanned_total: await countNotScanned(q, session),
     unknown: lines.filter((line) => !line.known),
   };
