@@ -297,18 +297,11 @@ describe('a link whose upstream comes back', () => {
       await shop.round();
       expect(await goOffline()).not.toBeNull();
       // Back, with the push held on its way up: the status already says so.
-      let held = false;
-      proxy.hooks = {
-        onRequestSent: (request) => {
-          if (held || request.method !== 'POST' || !request.path.startsWith(SYNC_MOVEMENTS_PATH)) return;
-          held = true;
-          proxy.pause();
-        },
-      };
+      const push = proxy.holdNextPush();
       const round = shop.round();
       await vi.waitFor(async () => expect((await shop.link()).offlineSince).toBeNull(), { timeout: 5_000 });
       expect(await call<SyncStatus>(shop.server, 'GET', SYNC_STATUS_PATH, shop.token)).toMatchObject({ state: 'waiting', pending: 1, offline_since: null });
-      proxy.resume();
+      push.release();
       expect(await round).toMatchObject({ pushed: 1 });
 
       // Back, but the round fails before its push (the catalogue moved upstream, and its copy is

@@ -8,6 +8,7 @@
 // arrived on, so the Host is rewritten to the upstream's port; and the test can act at exact points
 // of a sync round (a push on its way, a pull's answer coming back).
 import net from 'node:net';
+import { SYNC_MOVEMENTS_PATH } from '../../shared/index.ts';
 
 export interface ProxiedRequest {
   method: string;
@@ -90,6 +91,31 @@ export class LinkProxy {
 
   resume(): void {
     if (--this.pauses === 0) for (const pair of this.pairs) this.resumePair(pair);
+  }
+
+  /**
+   * Holds the next push (a POST of movements) once it has been forwarded: the upstream applies it,
+   * but its answer and everything after it wait until `release()` (the link is paused meanwhile).
+   * Replaces the hooks.
+   */
+  holdNextPush(): { release(): void } {
+    let held = false;
+    let released = false;
+    this.hooks = {
+      onRequestSent: (request) => {
+        if (held || released || request.method !== 'POST' || !request.path.startsWith(SYNC_MOVEMENTS_PATH)) return;
+        held = true;
+        this.pause();
+      },
+    };
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        this.hooks = {};
+        if (held) this.resume();
+      },
+    };
   }
 
   private pausePair(pair: Pair): void {

@@ -4,7 +4,6 @@
 // syncs in the background with the real loop of `serve`, at a test's pace (rounds 200 ms apart, a
 // second at most between retries), so what its UI shows comes from real rounds.
 import { type SyncLoops, startSyncLoops } from '../../server/sync/sync-loop.ts';
-import { SYNC_MOVEMENTS_PATH } from '../../shared/index.ts';
 import { LinkProxy } from './link-proxy.ts';
 import { type Follower, follow } from './sync-instances.ts';
 import { type TestServer, exampleCatalogue } from './test-server.ts';
@@ -36,25 +35,7 @@ export async function startLinkedPair({ tillClockAheadMs = 0 }: { tillClockAhead
     laptop,
     proxy,
     loops,
-    holdNextPush() {
-      let held = false;
-      let released = false;
-      proxy.hooks = {
-        onRequestSent: (request) => {
-          if (held || released || request.method !== 'POST' || !request.path.startsWith(SYNC_MOVEMENTS_PATH)) return;
-          held = true;
-          proxy.pause();
-        },
-      };
-      return {
-        release() {
-          if (released) return;
-          released = true;
-          proxy.hooks = {};
-          if (held) proxy.resume();
-        },
-      };
-    },
+    holdNextPush: () => proxy.holdNextPush(),
     async stop() {
       await proxy.close(); // a round held in the proxy fails now, so the loop can stop
       await loops.stop();
