@@ -1,4 +1,4 @@
-// A stocktake line is a count at the time of its last scan (docs/STOCKTAKE.md, "A count is a fact at
+// A stocktake line is a count at the time of its last scan (docs/SYNC.md, "A count is a fact at
 // a time"): a sale recorded before the scan is already in what was counted; a sale recorded after it,
 // before the commit, stays applied on top of the count. Through the API, the review and the history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
