@@ -72,6 +72,10 @@ export const stocktakeTotalsSchema = z.strictObject({
   unknown_lines: z.number().int(),
   counted_units: z.number().int().describe('Sum of the counts of the known lines.'),
   scans: z.number().int().describe('Scans that were not undone.'),
+  committed_lines: z
+    .number()
+    .int()
+    .describe('Known lines the commit has handled so far (applied or refused): 0 while the session is open, known_lines once it is committed. Progress while it is committing.'),
 });
 
 export const stocktakeSchema = z

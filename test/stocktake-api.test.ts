@@ -49,7 +49,7 @@ describe('stocktake API', () => {
       ['NOPE-1', 2],
     ]);
     const session = await call<Stocktake>(server, 'GET', stocktakePath(id), token);
-    expect(session.totals).toEqual({ known_lines: 1, unknown_lines: 1, counted_units: 6, scans: 5 });
+    expect(session.totals).toEqual({ known_lines: 1, unknown_lines: 1, counted_units: 6, scans: 5, committed_lines: 0 });
   });
 
   it('keeps every increment when two terminals scan the same barcodes at once', async () => {

@@ -58,6 +58,8 @@ describe('stocktake commit', () => {
       (await store.stock.read(caller, [barcode])).get(barcode)!.find((r) => 'warehouse' in r && r.warehouse === 70)!.quantity;
     expect(await inMain('B0049')).toBe(50);
     expect(await inMain('B0050')).toBe(10);
+    // Its progress, as a client polling the session sees it while a commit runs.
+    expect(await store.stocktakes.get(caller, id)).toMatchObject({ status: 'committing', totals: { known_lines: 120, committed_lines: 50 } });
 
     // Survives closing the database (as after a crash); counting stays closed until the commit finishes.
     await store.close();
@@ -69,7 +71,7 @@ describe('stocktake commit', () => {
     const resumedBatches: number[] = [];
     const result = await store.stocktakes.commit(caller, id, { zero_uncounted: false }, { onBatch: (batch) => resumedBatches.push(batch) });
     expect(resumedBatches).toEqual([1, 2]);
-    expect(result).toMatchObject({ applied: 120, failed: 0, stocktake: { status: 'committed' } });
+    expect(result).toMatchObject({ applied: 120, failed: 0, stocktake: { status: 'committed', totals: { known_lines: 120, committed_lines: 120 } } });
     expect(await applied()).toBe(120);
     // Each line replaced the book quantity (10) once: a line applied again would record its own count as the book.
     const lines = await store.stocktakes.lines(caller, id);
@@ -103,6 +105,7 @@ describe('stocktake commit', () => {
     const result = await store.stocktakes.commit(caller, id, { zero_uncounted: false });
     expect(result.applied).toBe(1);
     expect(result.failed).toBe(1);
+    expect(result.stocktake.totals.committed_lines).toBe(2); // a refused line was handled too
     expect(result.errors).toEqual([
       {
         line: expect.any(Number),

@@ -18,6 +18,8 @@ import { type StocktakeCaller, describeStocktake, expectedNotScanned, loadStockt
 export interface CommitHooks {
   /** Called inside each batch's transaction after it was applied; a throw rolls the batch back (tests cut a commit short with it). */
   onBatch?: (batch: number) => void;
+  /** Awaited after each batch's transaction, before the next: tests hold a commit halfway with it, other requests answered meanwhile. */
+  afterBatch?: (batch: number) => Promise<void>;
 }
 
 /** Source and reference written to the stock history by a commit. */
@@ -175,7 +177,10 @@ export async function commitStocktake(
     });
   if (committing) {
     // One transaction per batch, and a turn for other requests between batches.
-    for (let batch = 1; await batchOf(batch); batch++) await yieldToOtherRequests();
+    for (let batch = 1; await batchOf(batch); batch++) {
+      await hooks.afterBatch?.(batch);
+      await yieldToOtherRequests();
+    }
     await engine.write((q) =>
       q.run(
         q.k

@@ -69,6 +69,7 @@ export async function describeStocktake(q: Queries, session: StocktakeRow): Prom
         sql<number>`count(unit_id)`.as('known'),
         sql<number>`count(*) - count(unit_id)`.as('unknown'),
         sql<number>`coalesce(sum(case when unit_id is not null then counted else 0 end), 0)`.as('units'),
+        sql<number>`count(commit_state)`.as('committed'),
       ])
       .where('stocktake_id', '=', session.id),
   );
@@ -85,6 +86,7 @@ export async function describeStocktake(q: Queries, session: StocktakeRow): Prom
     unknown_lines: lines?.unknown ?? 0,
     counted_units: lines?.units ?? 0,
     scans: scans?.n ?? 0,
+    committed_lines: Number(lines?.committed ?? 0),
   });
 }
 
@@ -159,6 +161,7 @@ export async function listStocktakes(q: Queries, account: Account, limit: number
         sql<number>`count(unit_id)`.as('known'),
         sql<number>`count(*) - count(unit_id)`.as('unknown'),
         sql<number>`coalesce(sum(case when unit_id is not null then counted else 0 end), 0)`.as('units'),
+        sql<number>`count(commit_state)`.as('committed'),
       ])
       .where('stocktake_id', 'in', ids)
       .groupBy('stocktake_id'),
@@ -184,6 +187,7 @@ export async function listStocktakes(q: Queries, account: Account, limit: number
       unknown_lines: Number(counted?.unknown ?? 0),
       counted_units: Number(counted?.units ?? 0),
       scans: scansOf.get(session.id) ?? 0,
+      committed_lines: Number(counted?.committed ?? 0),
     });
   });
   return { sessions, nextCursor: rows.length > limit ? page.at(-1)!.id : null };
