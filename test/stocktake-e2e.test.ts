@@ -164,4 +164,42 @@ describe('stocktake review of a large catalogue in the browser', () => {
     await hasText(page.getByTestId('not-scanned-more'), `The first ${MAX_REVIEW_NOT_SCANNED} by barcode are shown here; 20 more are not.`);
     await hasText(page.locator('label.check').filter({ has: page.getByTestId('zero-uncounted') }), `Also set the ${items} items expected but not scanned to 0`);
   }, 60_000);
+
+  it('shows how far a long commit got while it runs, and where a commit cut short stopped', async () => {
+    const token = server.tokens.shop!;
+    const { id } = await call<{ id: number }>(server, 'POST', STOCKTAKES_PATH, token, { warehouse_name: 'Main' }, 201);
+    await call(server, 'POST', stocktakePath(id, 'scans'), token, { barcode: 'B0001' }, 201);
+    // The server's own commit, cut short in its third batch (as by a crash): 100 of 521 counts applied.
+    const caller = { ...(await server.store.accounts.find('shop'))!, tokenId: (await server.store.tokens.create('shop', 'cut short')).id };
+    await expect(
+      server.store.stocktakes.commit(caller, id, { zero_uncounted: true }, {
+        onBatch: (batch) => {
+          if (batch === 3) throw new Error('power cut');
+        },
+      }),
+    ).rejects.toThrow('power cut');
+
+    const { page } = await signedInPage(browser, server, 'shop');
+    await page.goto(`${server.url}/#stocktake/${id}/review`);
+    await hasText(page.getByTestId('commit-stopped'), `The commit stopped after 100 of ${items + 1} counts; resuming applies the rest, none twice.`);
+
+    // Resumed from the UI, the commit is held after its next batch: the page shows how far it got.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const commit = server.store.stocktakes.commit;
+    server.store.stocktakes.commit = (who, session, body) => commit(who, session, body, { afterBatch: (batch) => (batch === 1 ? held : Promise.resolve()) });
+    try {
+      await page.getByTestId('commit-button').click();
+      await page.getByTestId('confirm-commit').click();
+      const progress = page.getByTestId('commit-progress');
+      await hasText(progress, `Committing: 150 of ${items + 1} counts done so far.`);
+      expect(await progress.getAttribute('role')).toBe('status');
+      release();
+      await page.locator('[data-testid="commit-result"][data-applied="521"]').waitFor();
+      expect(await progress.count()).toBe(0);
+    } finally {
+      release();
+      server.store.stocktakes.commit = commit;
+    }
+  }, 60_000);
 });

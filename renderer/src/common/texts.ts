@@ -303,6 +303,8 @@ export const stocktakeTexts = {
     `Apply ${count(lines, 'count', 'counts')}${zero > 0 ? ` and set ${count(zero, 'item', 'items')} to 0` : ''}? This changes the stock and cannot be undone.`,
   yes: 'Yes, commit',
   committingNow: 'Committing…',
+  commitProgress: (done: number, of: number) => `Committing: ${formatNumber(done)} of ${count(of, 'count', 'counts')} done so far.`,
+  committedSoFar: (done: number, of: number) => `The commit stopped after ${formatNumber(done)} of ${count(of, 'count', 'counts')}; resuming applies the rest, none twice.`,
   cancel: 'Cancel',
   resumeHint: (message: string) => `${message} Commit again to resume: counts already applied are not applied twice.`,
   applied: (n: number, failed: number) => `Applied ${count(n, 'count', 'counts')}${failed > 0 ? `; ${formatNumber(failed)} failed` : ''}.`,

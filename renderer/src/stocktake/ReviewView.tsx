@@ -9,6 +9,9 @@ import { friendlyErrors, stocktakeTexts as texts } from '../common/texts.ts';
 import type { OnFailure } from './StocktakeScreen.tsx';
 import { stocktakeHref } from './stocktake-route.ts';
 
+/** How often a running commit's progress is asked for. */
+const PROGRESS_POLL_MS = 1000;
+
 export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure }) {
   const { client } = useSession();
   const [review, setReview] = useState<StocktakeReview | null>(null);
@@ -18,6 +21,8 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<CommitResult | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** While the commit runs: how far it got, read from the session (a commit of thousands of counts takes seconds). */
+  const [progress, setProgress] = useState<{ done: number; of: number } | null>(null);
 
   const load = useCallback(() => {
     client.stocktake.review(id).then(setReview, onFailure);
@@ -28,8 +33,16 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
   const commit = () => {
     setBusy(true);
     setError(null);
+    const poll = setInterval(() => {
+      client.stocktake.get(id).then(
+        (session) => setProgress({ done: session.totals.committed_lines, of: session.totals.known_lines }),
+        () => undefined, // the commit's own answer says what went wrong
+      );
+    }, PROGRESS_POLL_MS);
+    // Resuming, the zero option is the one the commit started with (the server refuses the other).
+    const resuming = review?.stocktake.status === 'committing';
     client.stocktake
-      .commit(id, zero)
+      .commit(id, resuming ? review.stocktake.zero_uncounted === true : zero)
       .then(
         (answer) => {
           setResult(answer);
@@ -38,7 +51,11 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
         },
         (e: unknown) => setError(texts.resumeHint((e as Error).message)),
       )
-      .finally(() => setBusy(false));
+      .finally(() => {
+        clearInterval(poll);
+        setProgress(null);
+        setBusy(false);
+      });
   };
 
   if (!review) return <p className="muted">{texts.loading}</p>;
@@ -192,11 +209,14 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
               </label>
             </div>
           ) : null}
-          {notScannedTotal > 0 || zero ? (
+          {stocktake.status === 'open' && (notScannedTotal > 0 || zero) ? (
             <label className="check">
-              <input type="checkbox" checked={zero} disabled={stocktake.status === 'committing'} onChange={(e) => setZero(e.target.checked)} data-testid="zero-uncounted" />{' '}
+              <input type="checkbox" checked={zero} onChange={(e) => setZero(e.target.checked)} data-testid="zero-uncounted" />{' '}
               {texts.zeroOption(notScannedTotal)}
             </label>
+          ) : null}
+          {stocktake.status === 'committing' && !busy ? (
+            <p data-testid="commit-stopped">{texts.committedSoFar(stocktake.totals.committed_lines, stocktake.totals.known_lines)}</p>
           ) : null}
           {confirming ? (
             <div className="notice notice-error" data-testid="confirm-panel">
@@ -217,6 +237,11 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
               </button>
             </div>
           )}
+          {busy && progress ? (
+            <p role="status" data-testid="commit-progress" data-done={progress.done} data-of={progress.of}>
+              {texts.commitProgress(progress.done, progress.of)}
+            </p>
+          ) : null}
         </section>
       ) : null}
       {error ? (
