@@ -190,6 +190,7 @@ describe('stocktake review of a large catalogue in the browser', () => {
     server.store.stocktakes.commit = (who, session, body) => commit(who, session, body, { afterBatch: (batch) => (batch === 1 ? held : Promise.resolve()) });
     try {
       await page.getByTestId('commit-button').click();
+      await hasText(page.getByTestId('confirm-panel'), `Apply the ${items + 1 - 100} counts not applied yet?`);
       await page.getByTestId('confirm-commit').click();
       const progress = page.getByTestId('commit-progress');
       await hasText(progress, `Committing: 150 of ${items + 1} counts done so far.`);

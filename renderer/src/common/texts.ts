@@ -301,6 +301,7 @@ export const stocktakeTexts = {
   resumeButton: 'Resume the commit…',
   confirm: (lines: number, zero: number) =>
     `Apply ${count(lines, 'count', 'counts')}${zero > 0 ? ` and set ${count(zero, 'item', 'items')} to 0` : ''}? This changes the stock and cannot be undone.`,
+  confirmResume: (left: number) => `Apply the ${count(left, 'count', 'counts')} not applied yet? This changes the stock and cannot be undone.`,
   yes: 'Yes, commit',
   committingNow: 'Committing…',
   commitProgress: (done: number, of: number) => `Committing: ${formatNumber(done)} of ${count(of, 'count', 'counts')} done so far.`,

@@ -220,7 +220,11 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
           ) : null}
           {confirming ? (
             <div className="notice notice-error" data-testid="confirm-panel">
-              <p>{texts.confirm(lines.length, zero ? notScannedTotal : 0)}</p>
+              <p>
+                {stocktake.status === 'committing'
+                  ? texts.confirmResume(stocktake.totals.known_lines - stocktake.totals.committed_lines)
+                  : texts.confirm(lines.length, zero ? notScannedTotal : 0)}
+              </p>
               <div className="button-row">
                 <button type="button" className="danger" onClick={commit} disabled={busy} data-testid="confirm-commit">
                   {busy ? texts.committingNow : texts.yes}
