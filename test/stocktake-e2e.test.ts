@@ -186,7 +186,9 @@ describe('stocktake review of a large catalogue in the browser', () => {
     // Resumed from the UI, the commit is held after its next batch: the page shows how far it got.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const commit = server.store.stocktakes.commit;
+    let releaseReview!: () => void;
+    const reviewHeld = new Promise<void>((resolve) => (releaseReview = resolve));
+    const { commit, review } = server.store.stocktakes;
     server.store.stocktakes.commit = (who, session, body) => commit(who, session, body, { afterBatch: (batch) => (batch === 1 ? held : Promise.resolve()) });
     try {
       await page.getByTestId('commit-button').click();
@@ -195,12 +197,23 @@ describe('stocktake review of a large catalogue in the browser', () => {
       const progress = page.getByTestId('commit-progress');
       await hasText(progress, `Committing: 150 of ${items + 1} counts done so far.`);
       expect(await progress.getAttribute('role')).toBe('status');
+      // The page reads the review again after the answer; held here, as a large one takes seconds.
+      server.store.stocktakes.review = async (who, session) => {
+        await reviewHeld;
+        return review(who, session);
+      };
       release();
       await page.locator('[data-testid="commit-result"][data-applied="521"]').waitFor();
       expect(await progress.count()).toBe(0);
+      // Committed: no commit button meanwhile (pressed, it would only answer the same result again).
+      expect(await page.getByTestId('commit-button').count()).toBe(0);
+      releaseReview();
+      await page.locator('[data-testid="review-view"][data-status="committed"]').waitFor();
     } finally {
       release();
+      releaseReview();
       server.store.stocktakes.commit = commit;
+      server.store.stocktakes.review = review;
     }
   }, 60_000);
 });

@@ -196,7 +196,8 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
         </div>
       )}
 
-      {stocktake.status !== 'committed' ? (
+      {/* Gone with the commit's answer, not only once the review is read again (seconds for a large session). */}
+      {stocktake.status !== 'committed' && !result ? (
         <section className="card commit-card" aria-labelledby="commit-title">
           <h3 id="commit-title">{texts.commitTitle}</h3>
           <p>{texts.commitExplain(stocktake.warehouse_name)}</p>
