@@ -163,6 +163,8 @@ describe('stocktake review of a large catalogue in the browser', () => {
     expect(await page.getByTestId('not-scanned-line').count()).toBe(MAX_REVIEW_NOT_SCANNED);
     await hasText(page.getByTestId('not-scanned-more'), `The first ${MAX_REVIEW_NOT_SCANNED} by barcode are shown here; 20 more are not.`);
     await hasText(page.locator('label.check').filter({ has: page.getByTestId('zero-uncounted') }), `Also set the ${items} items expected but not scanned to 0`);
+    // What a commit does, in the words of the count semantics (docs/SYNC.md, "A count is a fact at a time").
+    await hasText(page.locator('.commit-card'), "Each counted item's count becomes its stock in Main as of when it was counted; sales and changes recorded after that stay on top.");
   }, 60_000);
 
   it('shows how far a long commit got while it runs, and where a commit cut short stopped', async () => {

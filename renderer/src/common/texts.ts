@@ -292,7 +292,8 @@ export const stocktakeTexts = {
   reviewUnknown: (n: number, pending: number) => `Unknown barcodes: ${formatNumber(n)}${pending > 0 ? ` (${formatNumber(pending)} not resolved)` : ''}`,
   scannedTimes: (n: number) => `scanned ${count(n, 'time', 'times')}`,
   commitTitle: 'Commit',
-  commitExplain: (warehouse: string | null) => `Each counted item's count becomes its new stock${warehouse ? ` in ${warehouse}` : ''}. Unknown barcodes are not applied.`,
+  commitExplain: (warehouse: string | null) =>
+    `Each counted item's count becomes its stock${warehouse ? ` in ${warehouse}` : ''} as of when it was counted; sales and changes recorded after that stay on top. Unknown barcodes are not applied.`,
   zeroOption: (n: number) => `Also set the ${count(n, 'item', 'items')} expected but not scanned to 0`,
   unresolvedWarning: (n: number) =>
     `${count(n, 'unknown barcode is', 'unknown barcodes are')} not resolved. ${n === 1 ? 'It' : 'They'} will not be counted: if ${n === 1 ? 'it is' : 'they are'} goods on the shelf, add ${n === 1 ? 'it' : 'them'} to the catalogue and scan again, or decide on the count page (Ignore / Keep for export).`,
