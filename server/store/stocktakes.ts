@@ -62,32 +62,53 @@ async function warehouseName(q: Queries, warehouseId: number): Promise<string | 
 }
 
 export async function describeStocktake(q: Queries, session: StocktakeRow): Promise<Stocktake> {
-  const lines = await q.first(
+  return toStocktake(session, await warehouseName(q, session.warehouse_id), (await totalsOf(q, [session.id])).get(session.id)!);
+}
+
+/**
+ * The totals of some sessions (one, or a page of the list): two statements whatever their number,
+ * the line totals and the scan totals, each grouped by session.
+ */
+async function totalsOf(q: Queries, ids: number[]): Promise<Map<number, Stocktake['totals']>> {
+  const lines = await q.all(
     q.k
       .selectFrom('stocktake_lines')
       .select([
+        'stocktake_id',
         sql<number>`count(unit_id)`.as('known'),
         sql<number>`count(*) - count(unit_id)`.as('unknown'),
         sql<number>`coalesce(sum(case when unit_id is not null then counted else 0 end), 0)`.as('units'),
         sql<number>`count(commit_state)`.as('committed'),
       ])
-      .where('stocktake_id', '=', session.id),
+      .where('stocktake_id', 'in', ids)
+      .groupBy('stocktake_id'),
   );
-  const scans = await q.first(
+  const scans = await q.all(
     q.k
       .selectFrom('stocktake_scans')
-      .select(sql<number>`count(*)`.as('n'))
-      .where('stocktake_id', '=', session.id)
+      .select(['stocktake_id', sql<number>`count(*)`.as('n')])
+      .where('stocktake_id', 'in', ids)
       .where('kind', '=', 'scan')
-      .where('undone_at', 'is', null),
+      .where('undone_at', 'is', null)
+      .groupBy('stocktake_id'),
   );
-  return toStocktake(session, await warehouseName(q, session.warehouse_id), {
-    known_lines: lines?.known ?? 0,
-    unknown_lines: lines?.unknown ?? 0,
-    counted_units: lines?.units ?? 0,
-    scans: scans?.n ?? 0,
-    committed_lines: Number(lines?.committed ?? 0),
-  });
+  const linesOf = new Map(lines.map((l) => [l.stocktake_id, l]));
+  const scansOf = new Map(scans.map((c) => [c.stocktake_id, Number(c.n)]));
+  return new Map(
+    ids.map((id) => {
+      const counted = linesOf.get(id);
+      return [
+        id,
+        {
+          known_lines: Number(counted?.known ?? 0),
+          unknown_lines: Number(counted?.unknown ?? 0),
+          counted_units: Number(counted?.units ?? 0),
+          scans: scansOf.get(id) ?? 0,
+          committed_lines: Number(counted?.committed ?? 0),
+        },
+      ];
+    }),
+  );
 }
 
 function toStocktake(session: StocktakeRow, warehouseName: string | null, totals: Stocktake['totals']): Stocktake {
@@ -152,44 +173,11 @@ export async function listStocktakes(q: Queries, account: Account, limit: number
   const rows = await q.all(query);
   const page = rows.slice(0, limit);
   if (page.length === 0) return { sessions: [], nextCursor: null };
-  const ids = page.map((row) => row.id);
-  const lines = await q.all(
-    q.k
-      .selectFrom('stocktake_lines')
-      .select([
-        'stocktake_id',
-        sql<number>`count(unit_id)`.as('known'),
-        sql<number>`count(*) - count(unit_id)`.as('unknown'),
-        sql<number>`coalesce(sum(case when unit_id is not null then counted else 0 end), 0)`.as('units'),
-        sql<number>`count(commit_state)`.as('committed'),
-      ])
-      .where('stocktake_id', 'in', ids)
-      .groupBy('stocktake_id'),
-  );
-  const scans = await q.all(
-    q.k
-      .selectFrom('stocktake_scans')
-      .select(['stocktake_id', sql<number>`count(*)`.as('n')])
-      .where('stocktake_id', 'in', ids)
-      .where('kind', '=', 'scan')
-      .where('undone_at', 'is', null)
-      .groupBy('stocktake_id'),
-  );
+  const totals = await totalsOf(q, page.map((row) => row.id));
   const warehouseIds = [...new Set(page.map((row) => row.warehouse_id).filter((id) => id !== NO_WAREHOUSE))];
   const warehouses = warehouseIds.length === 0 ? [] : await q.all(q.k.selectFrom('warehouses').select(['id', 'name']).where('id', 'in', warehouseIds));
-  const linesOf = new Map(lines.map((l) => [l.stocktake_id, l]));
-  const scansOf = new Map(scans.map((c) => [c.stocktake_id, Number(c.n)]));
   const nameOf = new Map(warehouses.map((w) => [w.id, w.name]));
-  const sessions = page.map((session) => {
-    const counted = linesOf.get(session.id);
-    return toStocktake(session, nameOf.get(session.warehouse_id) ?? null, {
-      known_lines: Number(counted?.known ?? 0),
-      unknown_lines: Number(counted?.unknown ?? 0),
-      counted_units: Number(counted?.units ?? 0),
-      scans: scansOf.get(session.id) ?? 0,
-      committed_lines: Number(counted?.committed ?? 0),
-    });
-  });
+  const sessions = page.map((session) => toStocktake(session, nameOf.get(session.warehouse_id) ?? null, totals.get(session.id)!));
   return { sessions, nextCursor: rows.length > limit ? page.at(-1)!.id : null };
 }
 
