@@ -76,6 +76,7 @@ export interface LargeDatabase {
   counting: ReturnType<typeof countingEngine>;
   probe: DatabaseProbe;
   get(target: string): Promise<Response>;
+  post(target: string, body: unknown): Promise<Response>;
 }
 
 /** Builds the large database and its server before the suite's tests, and removes them after. */
@@ -83,7 +84,11 @@ export function useLargeDatabase(): LargeDatabase {
   const { dir, remove } = tempDir('bi-paged-');
   const dbFile = databaseLocation(dir, 'large.db');
   let token: string;
-  const large = { get: (target: string) => fetch(`${large.server.url}${target}`, { headers: { authorization: `Token ${token}` } }) } as LargeDatabase;
+  const large = {
+    get: (target: string) => fetch(`${large.server.url}${target}`, { headers: { authorization: `Token ${token}` } }),
+    post: (target: string, body: unknown) =>
+      fetch(`${large.server.url}${target}`, { method: 'POST', headers: { authorization: `Token ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  } as LargeDatabase;
 
   beforeAll(async () => {
     await createDatabase(dbFile);
