@@ -205,14 +205,16 @@ export function updateRows(log: MovementLog, account: Account, rows: readonly un
 /**
  * The stocktake commit's write: each row is a `count` of its line, folded in at the time the line
  * was last scanned or edited (`countedAt(index)`), so what was recorded after that time (a sale at
- * the till while the count went on) stays applied on top. Records carry the quantity after the fold.
+ * the till while the count went on) stays applied on top; undefined for a count of now (a zero
+ * line), which lands on top of everything without a look at the history. Records carry the
+ * quantity after the fold.
  */
 export function countRows(
   log: MovementLog,
   account: Account,
   rows: readonly unknown[],
   change: ChangeSource,
-  countedAt: (index: number) => string,
+  countedAt: (index: number) => string | undefined,
   onCounted?: (index: number, applied: Applied) => void,
 ): Promise<UpdateResponse> {
   return writeRows(log, account, rows, checkRows(rows, account, checkUpdateRow), async (row, unit, warehouse, index) => {

@@ -9,7 +9,7 @@ import {
   stocktakeMessages,
 } from '../../shared/index.ts';
 import { apiError } from '../errors.ts';
-import type { Engine, Queries } from './engine.ts';
+import { type Engine, type Param, type Queries, statement } from './engine.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 import { MovementLog, type StoreClock } from './movements.ts';
 import { countRows } from './stock-write.ts';
@@ -25,6 +25,16 @@ export interface CommitHooks {
 /** Source and reference written to the stock history by a commit. */
 export const STOCKTAKE_SOURCE = 'stocktake';
 export const stocktakeReference = (id: number) => `stocktake:${id}`;
+
+/** A line's mark after its batch: one statement for every line of every batch, compiled once. */
+const markLine = statement(
+  'stocktakes.markLine',
+  (k, p: Param<{ id: number; state: string; bookQuantity: number | null; errors: string | null }>) =>
+    k
+      .updateTable('stocktake_lines')
+      .set({ commit_state: p('state'), book_quantity: p('bookQuantity'), commit_errors: p('errors') })
+      .where('id', '=', p('id')),
+);
 
 const yieldToOtherRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -101,14 +111,16 @@ async function applyNextBatch(log: MovementLog, caller: StocktakeCaller, id: num
   const warehouseName = await sessionWarehouseName(q, session);
   const rows = lines.map((line) => commitRow(line, warehouseName));
   // The rows and the marks below share this transaction: they commit together or not at all. A line
-  // without a count time (added by zero_uncounted) is a count of now.
+  // without a count time (added by zero_uncounted) is a count of now: the instance's next timestamp,
+  // later than everything it holds, so it needs no look for later movements (1.7 of a 100k
+  // catalogue's 8 s zeroing commit).
   const replaced = new Map<number, number | null>();
   const response = await countRows(
     log,
     caller,
     rows,
     { source: STOCKTAKE_SOURCE, tokenId: caller.tokenId ?? null, reference: stocktakeReference(id) },
-    (index) => lines[index]!.counted_hlc ?? log.nextHlc(),
+    (index) => lines[index]!.counted_hlc ?? undefined,
     (index, applied) => replaced.set(lines[index]!.id, applied.oldQuantity),
   );
   // Barcodes are unique within a session, so an error entry names its line by the barcode it echoes.
@@ -119,16 +131,12 @@ async function applyNextBatch(log: MovementLog, caller: StocktakeCaller, id: num
   }
   for (const line of lines) {
     const errors = errorsByBarcode.get(line.barcode);
-    await q.run(
-      q.k
-        .updateTable('stocktake_lines')
-        .set({
-          commit_state: errors ? 'failed' : 'applied',
-          book_quantity: replaced.get(line.id) ?? null,
-          commit_errors: errors ? JSON.stringify(errors) : null,
-        })
-        .where('id', '=', line.id),
-    );
+    await q.run(markLine, {
+      id: line.id,
+      state: errors ? 'failed' : 'applied',
+      bookQuantity: replaced.get(line.id) ?? null,
+      errors: errors ? JSON.stringify(errors) : null,
+    });
   }
   hooks.onBatch?.(batch);
   return lines.at(-1)!.id;
