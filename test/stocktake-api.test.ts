@@ -157,6 +157,7 @@ describe('stocktake API', () => {
     ]);
     expect(review.not_scanned.map((n) => n.barcode)).toEqual(['B0000', 'B0002', 'B0003', 'B0004']);
     expect(review.not_scanned_total).toBe(4);
+    expect(review).toMatchObject({ lines_total: 2, lines_changed: 1 });
     expect(review.unknown.map((u) => u.barcode)).toEqual(['mystery']);
 
     const result = commitResultSchema.parse(await call<CommitResult>(server, 'POST', stocktakePath(id, 'commit'), token, {}));

@@ -117,4 +117,32 @@ describe('stocktake commit', () => {
     expect(review.lines.find((l) => l.barcode === 'B0002')!.commit!.state).toBe('applied');
     expect(review.lines.find((l) => l.barcode === 'B0001')!.commit).toMatchObject({ state: 'failed' });
   });
+
+  it('reviews a large session by its first 500 lines that need a look, refused and differing first, with the totals', async () => {
+    await store.catalogue.write(await parseCatalogue(shopCatalogue(620)));
+    const caller = await shop();
+    const { id } = await createSession(caller);
+    // 600 lines; every 50th (B0007, B0057, …) counted 3 against a book of 10, the others 10 (no difference).
+    const differing = barcodes(600).filter((_, i) => i % 50 === 7);
+    for (const barcode of barcodes(600)) await scan(caller, id, barcode, differing.includes(barcode) ? 3 : 10);
+
+    const before = await store.stocktakes.review(caller, id);
+    expect(before.lines_total).toBe(600);
+    expect(before.lines_changed).toBe(12);
+    expect(before.lines).toHaveLength(500);
+    // The 12 that differ first, then the others, each in the order counted: the last 100 counted are left out.
+    expect(before.lines.map((l) => l.barcode)).toEqual([...differing, ...barcodes(600).filter((b) => !differing.includes(b))].slice(0, 500));
+
+    // B0598 is renamed by an import after it was counted: the commit refuses that line.
+    const catalogue = shopCatalogue(620) as { accounts: { items: { barcode?: string }[] }[] };
+    catalogue.accounts[0]!.items[598]!.barcode = 'RENAMED';
+    await store.catalogue.write(await parseCatalogue(catalogue));
+    expect((await store.stocktakes.commit(caller, id, { zero_uncounted: false })).failed).toBe(1);
+
+    const after = await store.stocktakes.review(caller, id);
+    expect(after).toMatchObject({ lines_total: 600, lines_changed: 12 });
+    expect(after.lines.map((l) => l.barcode).slice(0, 14)).toEqual(['B0598', ...differing, 'B0000']);
+    expect(after.lines[0]!.commit).toMatchObject({ state: 'failed' });
+    expect(after.lines.slice(1, 13).every((l) => l.commit?.state === 'applied' && l.difference === -7)).toBe(true);
+  });
 });

@@ -2,9 +2,10 @@
 // known and unknown barcodes (some repeatedly) from two pages at once, restart the server mid-count,
 // review, commit with the uncounted set to zero, then read quantities and history through the API and
 // next to a looked-up barcode in the UI.
+import { readFileSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVENTORY_PATH, MAX_REVIEW_NOT_SCANNED, STOCKTAKES_PATH, STOCK_HISTORY_PATH, stocktakePath } from '../shared/index.ts';
+import { INVENTORY_PATH, MAX_REVIEW_LINES, MAX_REVIEW_NOT_SCANNED, STOCKTAKES_PATH, STOCK_HISTORY_PATH, stocktakePath } from '../shared/index.ts';
 import { type RunningServer, startServer } from '../server/start.ts';
 import { openStore } from '../server/store/open-store.ts';
 import { BUILT_UI_DIR } from '../server/http/static-ui.ts';
@@ -217,5 +218,18 @@ describe('stocktake review of a large catalogue in the browser', () => {
       server.store.stocktakes.commit = commit;
       server.store.stocktakes.review = review;
     }
+
+    // 521 lines: the review lists the 500 that need a look first, says so above them, and the CSV has every one.
+    await hasText(page.getByRole('heading', { level: 3 }).first(), `Counted: ${items + 1} items, ${items + 1} differ from the books`);
+    await hasText(
+      page.getByTestId('review-lines-more'),
+      `The ${MAX_REVIEW_LINES} that need a look first are listed below (refused by the commit, then those that differ, in the order counted); ${items + 1 - MAX_REVIEW_LINES} more are not. The CSV has every line.`,
+    );
+    expect(await page.getByTestId('review-line').count()).toBe(MAX_REVIEW_LINES);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-counts').click()]);
+    expect(download.suggestedFilename()).toBe(`stocktake-${id}-counts.csv`);
+    const csv = readFileSync(await download.path(), 'utf8').trim().split(/\r?\n/);
+    expect(csv).toHaveLength(1 + items + 1); // the header, then every line
+    expect(csv.filter((row) => row.startsWith('B0001,'))).toHaveLength(1);
   }, 60_000);
 });

@@ -4,6 +4,7 @@
 import { type Selectable, sql } from 'kysely';
 import {
   type CreateStocktakeBody,
+  MAX_REVIEW_LINES,
   MAX_REVIEW_NOT_SCANNED,
   type NotScanned,
   type ScanBody,
@@ -385,14 +386,22 @@ async function countNotScanned(q: Queries, session: StocktakeRow): Promise<numbe
   return Number((await q.first(expectedNotScanned(q, session).select((eb) => eb.fn.countAll<number>().as('n'))))?.n ?? 0);
 }
 
+/** How much a line needs a look in the review: refused by the commit, then changing stock, then the rest. */
+const attentionOf = (line: StocktakeLine) => (line.commit?.state === 'failed' ? 0 : line.difference ? 1 : 2);
+
 export async function reviewStocktake(q: Queries, account: Account, id: number): Promise<StocktakeReview> {
   const session = await loadStocktake(q, account, id);
   const rows = await selectLines(q, session);
   const since = await sinceCount(q, session, rows);
   const lines = rows.map((row) => toLine(row, true, since));
+  const known = lines.filter((line) => line.known);
+  // A stable sort: within a group, the order counted (line id) stays.
+  const listed = known.sort((a, b) => attentionOf(a) - attentionOf(b)).slice(0, MAX_REVIEW_LINES);
   return {
     stocktake: await describeStocktake(q, session),
-    lines: lines.filter((line) => line.known),
+    lines: listed,
+    lines_total: known.length,
+    lines_changed: known.filter((line) => line.difference).length,
     not_scanned: await notScanned(q, session, MAX_REVIEW_NOT_SCANNED),
     not_scanned_total: await countNotScanned(q, session),
     unknown: lines.filter((line) => !line.known),

@@ -60,7 +60,7 @@ import {
   warehouseListSchema,
 } from '../../../shared/index.ts';
 import { apiTexts } from '../common/texts.ts';
-import { ApiError, requestJson } from './request-json.ts';
+import { ApiError, requestFile, requestJson } from './request-json.ts';
 
 /** Exchanges a one-time code of a sign-in link for the account's token; the only call made before sign-in. */
 export function redeemSignInCode(code: string): Promise<SignInResponse> {
@@ -107,6 +107,8 @@ export interface StocktakeCalls {
   setCount(id: number, line: number, counted: number): Promise<StocktakeLine>;
   resolve(id: number, line: number, resolution: UnknownResolution): Promise<StocktakeLine>;
   review(id: number): Promise<StocktakeReview>;
+  /** Every line of the session as the counts CSV (the review lists only the first MAX_REVIEW_LINES). */
+  countsCsv(id: number): Promise<Blob>;
   commit(id: number, zeroUncounted: boolean): Promise<CommitResult>;
 }
 
@@ -229,6 +231,7 @@ export function createApiClient(token: string): ApiClient {
       setCount: (id, line, counted) => stocktakeCall(stocktakeLineSchema, stocktakePath(id, `lines/${line}`), 'PATCH', { counted }),
       resolve: (id, line, resolution) => stocktakeCall(stocktakeLineSchema, stocktakePath(id, `lines/${line}`), 'PATCH', { resolution }),
       review: (id) => stocktakeCall(stocktakeReviewSchema, stocktakePath(id, 'review')),
+      countsCsv: (id) => requestFile(`${stocktakePath(id)}counts.csv`, { token, unreachable: STOCKTAKE_UNREACHABLE }),
       commit: (id, zeroUncounted) => written(stocktakeCall(commitResultSchema, stocktakePath(id, 'commit'), 'POST', { zero_uncounted: zeroUncounted })),
     },
 

@@ -1,5 +1,5 @@
 // The one place the UI calls fetch: a same-origin request whose answer is parsed with a shared zod
-// schema, and whose failure becomes an ApiError carrying a message the user can read.
+// schema (or taken as a file), and whose failure becomes an ApiError carrying a message the user can read.
 import type { z } from 'zod';
 import { requestErrorSchema } from '../../../shared/index.ts';
 import { apiTexts } from '../common/texts.ts';
@@ -25,6 +25,21 @@ export interface RequestOptions {
   unreachable?: string;
   /** Extra request headers (an Idempotency-Key). */
   headers?: Record<string, string>;
+}
+
+/** A GET whose answer is a file (a CSV export), as a Blob; an ApiError with a message for the user otherwise. */
+export async function requestFile(path: string, options: Pick<RequestOptions, 'token' | 'unreachable'> = {}): Promise<Blob> {
+  const { token, unreachable = apiTexts.unreachable } = options;
+  const headers = new Headers(token ? { Authorization: `Token ${token}` } : {});
+  let response: Response;
+  try {
+    response = await fetch(path, { headers, cache: 'no-store' });
+    if (response.ok) return await response.blob();
+  } catch {
+    throw new ApiError(0, unreachable);
+  }
+  const parsed = requestErrorSchema.safeParse(await response.json().catch(() => undefined));
+  throw new ApiError(response.status, parsed.success ? parsed.data.detail : apiTexts.answered(response.status));
 }
 
 /** One request to the server: an answer that matches `schema`, or an ApiError with a message for the user. */

@@ -279,6 +279,11 @@ export const stocktakeTexts = {
   reviewTitle: (name: string) => `Review: ${name}`,
   backToCounting: 'Back to counting',
   reviewCounted: (lines: number, differ: number) => `Counted: ${count(lines, 'item', 'items')}, ${formatNumber(differ)} ${differ === 1 ? 'differs' : 'differ'} from the books`,
+  // The review lists the MAX_REVIEW_LINES that need a look first (shared/stocktake-schemas.ts).
+  reviewLinesMore: (shown: number, total: number) =>
+    `The ${formatNumber(shown)} that need a look first are listed below (refused by the commit, then those that differ, in the order counted); ${count(total - shown, 'more is', 'more are')} not. The CSV has every line.`,
+  downloadCounts: 'Download every line (CSV)',
+  downloadingCounts: 'Preparing the CSV…',
   // What was recorded after an item was counted (a sale at the till, a set): the commit keeps it.
   sinceCount: (moved: number | null, after: number) =>
     moved === null

@@ -24,6 +24,23 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
   /** While the commit runs: how far it got, read from the session (a commit of thousands of counts takes seconds). */
   const [progress, setProgress] = useState<{ done: number; of: number } | null>(null);
 
+  const [downloading, setDownloading] = useState(false);
+
+  /** Every line as the counts CSV, saved as a file: the review lists only those that need a look first. */
+  const downloadCounts = () => {
+    setDownloading(true);
+    client.stocktake
+      .countsCsv(id)
+      .then((csv) => {
+        const link = document.createElement('a');
+        link.href = URL.createObjectURL(csv);
+        link.download = `stocktake-${id}-counts.csv`;
+        link.click();
+        setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+      }, onFailure)
+      .finally(() => setDownloading(false));
+  };
+
   const load = useCallback(() => {
     client.stocktake.review(id).then(setReview, onFailure);
   }, [client, id, onFailure]);
@@ -59,8 +76,7 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
   };
 
   if (!review) return <p className="muted">{texts.loading}</p>;
-  const { stocktake, lines, not_scanned: notScanned, not_scanned_total: notScannedTotal, unknown } = review;
-  const changed = lines.filter((l) => l.difference !== 0).length;
+  const { stocktake, lines, lines_total: linesTotal, lines_changed: linesChanged, not_scanned: notScanned, not_scanned_total: notScannedTotal, unknown } = review;
   const unresolved = unknown.filter((u) => u.resolution === 'pending').length;
   const blocked = unresolved > 0 && !withUnresolved;
 
@@ -79,7 +95,19 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
         </p>
       ) : null}
 
-      <h3>{texts.reviewCounted(lines.length, changed)}</h3>
+      <h3>{texts.reviewCounted(linesTotal, linesChanged)}</h3>
+      {linesTotal > lines.length ? (
+        <>
+          <p className="muted" data-testid="review-lines-more">
+            {texts.reviewLinesMore(lines.length, linesTotal)}
+          </p>
+          <div className="button-row">
+            <button type="button" onClick={downloadCounts} disabled={downloading} data-testid="download-counts">
+              {downloading ? texts.downloadingCounts : texts.downloadCounts}
+            </button>
+          </div>
+        </>
+      ) : null}
       <div className="table-scroll">
         <table className="table stack" data-testid="review-lines">
           <thead>
@@ -224,7 +252,7 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
               <p>
                 {stocktake.status === 'committing'
                   ? texts.confirmResume(stocktake.totals.known_lines - stocktake.totals.committed_lines)
-                  : texts.confirm(lines.length, zero ? notScannedTotal : 0)}
+                  : texts.confirm(linesTotal, zero ? notScannedTotal : 0)}
               </p>
               <div className="button-row">
                 <button type="button" className="danger" onClick={commit} disabled={busy} data-testid="confirm-commit">
