@@ -231,5 +231,19 @@ describe('stocktake review of a large catalogue in the browser', () => {
     const csv = readFileSync(await download.path(), 'utf8').trim().split(/\r?\n/);
     expect(csv).toHaveLength(1 + items + 1); // the header, then every line
     expect(csv.filter((row) => row.startsWith('B0001,'))).toHaveLength(1);
+
+    // Its counting page (the browser's Back after the commit) says counting is closed and points to
+    // the review; it neither loads the session's lines nor offers to count.
+    const linesAsked: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === stocktakePath(id, 'lines')) linesAsked.push(request.url());
+    });
+    await page.goto(`${server.url}/#stocktake/${id}`);
+    await hasText(page.getByTestId('count-view'), 'This stocktake is committed: counting is closed. See the review');
+    await page.getByTestId('pending').waitFor();
+    expect(await page.getByTestId('lines').count()).toBe(0);
+    expect(await page.getByTestId('manual-barcode').count()).toBe(0);
+    expect(await page.getByTestId('count-banner').count()).toBe(0); // no "Ready: scan to count"
+    expect(linesAsked).toEqual([]);
   }, 60_000);
 });

@@ -52,17 +52,20 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
   }, []);
 
   const refresh = useCallback(() => {
-    Promise.all([client.stocktake.get(id), client.stocktake.lines(id)]).then(
-      ([s, l]) => {
-        setSession(s);
-        setLines(l);
-        setOffline(false);
-      },
-      (e: unknown) => {
-        if (e instanceof ApiError && e.status === 0) setOffline(true);
-        else onFailure(e);
-      },
-    );
+    client.stocktake
+      .get(id)
+      .then(async (s) => [s, s.status === 'open' ? await client.stocktake.lines(id) : []] as const)
+      .then(
+        ([s, l]) => {
+          setSession(s);
+          setLines(l);
+          setOffline(false);
+        },
+        (e: unknown) => {
+          if (e instanceof ApiError && e.status === 0) setOffline(true);
+          else onFailure(e);
+        },
+      );
   }, [client, id, onFailure]);
 
   const setQueue = useCallback(
@@ -220,9 +223,11 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
         {session?.warehouse_name ? <span className="muted">{texts.inWarehouse(session.warehouse_name)}</span> : null}
         {session?.blind ? <span className="badge">{texts.blindBadge}</span> : null}
       </h2>
-      <div className={`banner banner-${banner.tone}`} role="status" aria-live="polite" data-testid="count-banner" data-tone={banner.tone}>
-        {banner.text}
-      </div>
+      {readOnly && banner.tone === 'idle' ? null : ( // not "Ready: scan to count" where counting is closed
+        <div className={`banner banner-${banner.tone}`} role="status" aria-live="polite" data-testid="count-banner" data-tone={banner.tone}>
+          {banner.text}
+        </div>
+      )}
       {readOnly ? (
         <p className="notice notice-error">
           {texts.closed(texts.status[session.status] ?? session.status)} <a href={stocktakeHref({ view: 'review', id })}>{texts.seeReview}</a>
@@ -232,127 +237,133 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
         {offline ? `${texts.offline} ` : ''}
         {pending.length > 0 ? texts.waiting(pending.length) : texts.allSaved}
       </p>
-      <form className="inline-form" onSubmit={submitManual}>
-        <label>
-          {texts.barcode}
-          <input value={barcode} onChange={(e) => setBarcode(e.target.value)} data-testid="manual-barcode" autoComplete="off" spellCheck={false} />
-        </label>
-        <label className="narrow">
-          {texts.amount}
-          <input value={amount} onChange={(e) => setAmount(e.target.value)} inputMode="numeric" data-testid="manual-amount" />
-        </label>
-        <button type="submit">{texts.add}</button>
-      </form>
-      <div className="button-row">
-        <button type="button" onClick={undo} data-testid="undo">
-          {texts.undo}
-        </button>
-        <button type="button" className="primary" onClick={() => go({ view: 'review', id })} data-testid="review-button">
-          {texts.toReview}
-        </button>
-      </div>
+      {/* A session no longer open is read in its review: no counting here, and its lines (a zeroing
+          commit adds one per item of the warehouse, 85,335 on a 100k catalogue) are not loaded. */}
+      {readOnly ? null : (
+        <>
+          <form className="inline-form" onSubmit={submitManual}>
+            <label>
+              {texts.barcode}
+              <input value={barcode} onChange={(e) => setBarcode(e.target.value)} data-testid="manual-barcode" autoComplete="off" spellCheck={false} />
+            </label>
+            <label className="narrow">
+              {texts.amount}
+              <input value={amount} onChange={(e) => setAmount(e.target.value)} inputMode="numeric" data-testid="manual-amount" />
+            </label>
+            <button type="submit">{texts.add}</button>
+          </form>
+          <div className="button-row">
+            <button type="button" onClick={undo} data-testid="undo">
+              {texts.undo}
+            </button>
+            <button type="button" className="primary" onClick={() => go({ view: 'review', id })} data-testid="review-button">
+              {texts.toReview}
+            </button>
+          </div>
 
-      <h3>{texts.counted(known.length)}</h3>
-      <div className="table-scroll">
-        <table className="table stack" data-testid="lines">
-          <thead>
-            <tr>
-              <th scope="col">{texts.columnsCount.name}</th>
-              <th scope="col" className="num">
-                {texts.columnsCount.counted}
-              </th>
-              {session?.blind ? null : (
-                <th scope="col" className="num">
-                  {texts.columnsCount.book}
-                </th>
-              )}
-              <th scope="col">{texts.columnsCount.actions}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {known.map((line) => (
-              <tr key={line.id} data-testid="line" data-barcode={line.barcode} data-counted={line.counted}>
-                <td className="cell-item">
-                  <strong>{line.name}</strong>
-                  <code>{line.barcode}</code>
-                </td>
-                <td className="num" data-label={texts.columnsCount.counted}>
-                  {editing?.line === line.id ? (
-                    <form onSubmit={saveEdit} className="inline-form compact">
-                      <input
-                        value={editing.value}
-                        onChange={(e) => setEditing({ line: line.id, value: e.target.value })}
-                        inputMode="numeric"
-                        aria-label={texts.editCount(line.barcode)}
-                        autoFocus
-                        data-testid="edit-count"
-                      />
-                      <button type="submit">{texts.save}</button>
-                    </form>
-                  ) : (
-                    <strong>{formatNumber(line.counted)}</strong>
+          <h3>{texts.counted(known.length)}</h3>
+          <div className="table-scroll">
+            <table className="table stack" data-testid="lines">
+              <thead>
+                <tr>
+                  <th scope="col">{texts.columnsCount.name}</th>
+                  <th scope="col" className="num">
+                    {texts.columnsCount.counted}
+                  </th>
+                  {session?.blind ? null : (
+                    <th scope="col" className="num">
+                      {texts.columnsCount.book}
+                    </th>
                   )}
-                  {pendingBy.get(line.barcode) ? <span className="muted"> {texts.waitingFor(pendingBy.get(line.barcode)!)}</span> : null}
-                </td>
-                {session?.blind ? null : (
-                  <td className="num" data-label={texts.columnsCount.book}>
-                    {line.book_quantity === undefined ? '' : formatNumber(line.book_quantity)}
-                  </td>
-                )}
-                <td className="actions">
-                  <button type="button" onClick={() => setEditing({ line: line.id, value: String(line.counted) })} disabled={readOnly} aria-label={texts.editOf(line.barcode)}>
-                    {texts.edit}
-                  </button>
-                  <button type="button" onClick={() => setHistoryOf(historyOf === line.barcode ? null : line.barcode)} aria-label={texts.historyOf(line.barcode)} aria-expanded={historyOf === line.barcode}>
-                    {texts.history}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {historyOf ? <StockHistory key={historyOf} barcode={historyOf} open /> : null}
-
-      <h3 data-testid="unknown-heading">{texts.unknownHeading(unknown.length, unresolved)}</h3>
-      {unknown.length === 0 ? (
-        <p className="muted">{texts.noneUnknown}</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="table stack" data-testid="unknown-lines">
-            <thead>
-              <tr>
-                <th scope="col">{texts.columnsCount.barcode}</th>
-                <th scope="col" className="num">
-                  {texts.columnsCount.scanned}
-                </th>
-                <th scope="col">{texts.columnsCount.resolution}</th>
-                <th scope="col">{texts.columnsCount.actions}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {unknown.map((line) => (
-                <tr key={line.id} data-testid="unknown-line" data-barcode={line.barcode} data-counted={line.counted} data-resolution={line.resolution}>
-                  <td className="cell-item">
-                    <code>{line.barcode}</code>
-                  </td>
-                  <td className="num" data-label={texts.columnsCount.scanned}>
-                    <strong>{formatNumber(line.counted)}</strong>
-                  </td>
-                  <td data-label={texts.columnsCount.resolution}>{texts.resolution[line.resolution ?? 'pending']}</td>
-                  <td className="actions">
-                    <button type="button" onClick={() => void resolveUnknown(line, 'ignored')} disabled={readOnly}>
-                      {texts.ignore}
-                    </button>
-                    <button type="button" onClick={() => void resolveUnknown(line, 'kept')} disabled={readOnly}>
-                      {texts.keep}
-                    </button>
-                  </td>
+                  <th scope="col">{texts.columnsCount.actions}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {known.map((line) => (
+                  <tr key={line.id} data-testid="line" data-barcode={line.barcode} data-counted={line.counted}>
+                    <td className="cell-item">
+                      <strong>{line.name}</strong>
+                      <code>{line.barcode}</code>
+                    </td>
+                    <td className="num" data-label={texts.columnsCount.counted}>
+                      {editing?.line === line.id ? (
+                        <form onSubmit={saveEdit} className="inline-form compact">
+                          <input
+                            value={editing.value}
+                            onChange={(e) => setEditing({ line: line.id, value: e.target.value })}
+                            inputMode="numeric"
+                            aria-label={texts.editCount(line.barcode)}
+                            autoFocus
+                            data-testid="edit-count"
+                          />
+                          <button type="submit">{texts.save}</button>
+                        </form>
+                      ) : (
+                        <strong>{formatNumber(line.counted)}</strong>
+                      )}
+                      {pendingBy.get(line.barcode) ? <span className="muted"> {texts.waitingFor(pendingBy.get(line.barcode)!)}</span> : null}
+                    </td>
+                    {session?.blind ? null : (
+                      <td className="num" data-label={texts.columnsCount.book}>
+                        {line.book_quantity === undefined ? '' : formatNumber(line.book_quantity)}
+                      </td>
+                    )}
+                    <td className="actions">
+                      <button type="button" onClick={() => setEditing({ line: line.id, value: String(line.counted) })} disabled={readOnly} aria-label={texts.editOf(line.barcode)}>
+                        {texts.edit}
+                      </button>
+                      <button type="button" onClick={() => setHistoryOf(historyOf === line.barcode ? null : line.barcode)} aria-label={texts.historyOf(line.barcode)} aria-expanded={historyOf === line.barcode}>
+                        {texts.history}
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {historyOf ? <StockHistory key={historyOf} barcode={historyOf} open /> : null}
+
+          <h3 data-testid="unknown-heading">{texts.unknownHeading(unknown.length, unresolved)}</h3>
+          {unknown.length === 0 ? (
+            <p className="muted">{texts.noneUnknown}</p>
+          ) : (
+            <div className="table-scroll">
+              <table className="table stack" data-testid="unknown-lines">
+                <thead>
+                  <tr>
+                    <th scope="col">{texts.columnsCount.barcode}</th>
+                    <th scope="col" className="num">
+                      {texts.columnsCount.scanned}
+                    </th>
+                    <th scope="col">{texts.columnsCount.resolution}</th>
+                    <th scope="col">{texts.columnsCount.actions}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {unknown.map((line) => (
+                    <tr key={line.id} data-testid="unknown-line" data-barcode={line.barcode} data-counted={line.counted} data-resolution={line.resolution}>
+                      <td className="cell-item">
+                        <code>{line.barcode}</code>
+                      </td>
+                      <td className="num" data-label={texts.columnsCount.scanned}>
+                        <strong>{formatNumber(line.counted)}</strong>
+                      </td>
+                      <td data-label={texts.columnsCount.resolution}>{texts.resolution[line.resolution ?? 'pending']}</td>
+                      <td className="actions">
+                        <button type="button" onClick={() => void resolveUnknown(line, 'ignored')} disabled={readOnly}>
+                          {texts.ignore}
+                        </button>
+                        <button type="button" onClick={() => void resolveUnknown(line, 'kept')} disabled={readOnly}>
+                          {texts.keep}
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
       )}
     </section>
   );
