@@ -138,6 +138,44 @@ export type StocktakeLine = z.infer<typeof stocktakeLineSchema>;
 
 export const stocktakeLineListSchema = z.array(stocktakeLineSchema);
 
+export const stocktakeChangesQuerySchema = z
+  .object({
+    after: z
+      .string()
+      .regex(/^\d{1,15}\.\d{1,15}$/)
+      .optional()
+      .describe('The `after` of the previous answer; without it, every line.'),
+  })
+  .meta({ id: 'StocktakeChangesQuery' });
+export type StocktakeChangesQuery = z.infer<typeof stocktakeChangesQuerySchema>;
+
+/** What a counting page asks every two seconds: the lines changed since it last asked. */
+export const stocktakeChangesSchema = z
+  .strictObject({
+    lines: z
+      .array(stocktakeLineSchema)
+      .describe(
+        'Without `after`, every line. With it, the lines written since (scanned, edited, resolved, undone), and those whose book ' +
+          "quantity may have moved since (a movement of their item in the session's warehouse).",
+      ),
+    line_count: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe('How many lines the session has now.'),
+    line_id_sum: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe(
+        'The sum of the ids of those lines. When the lines the client holds (after merging these) differ in number or in this sum, ' +
+          'some were removed (an undone scan): ask again without `after`.',
+      ),
+    after: z.string().describe('Pass it as `after` next time.'),
+  })
+  .meta({ id: 'StocktakeChanges' });
+export type StocktakeChanges = z.infer<typeof stocktakeChangesSchema>;
+
 export const scanResultSchema = z
   .strictObject({
     scan: z.strictObject({ id: z.number().int(), amount: z.number().int(), duplicate: z.boolean() }),

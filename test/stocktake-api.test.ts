@@ -1,9 +1,9 @@
 // Stocktake sessions over the real HTTP server and a real SQLite file: counting, the unknown queue,
 // undo and edits, blind mode, review, commit, read-only after commit, isolation and restarts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVENTORY_PATH, MAX_REVIEW_NOT_SCANNED, STOCKTAKES_PATH, STOCK_HISTORY_PATH, stocktakePath } from '../shared/index.ts';
-import type { CommitResult, HistoryPage, ScanResult, Stocktake, StocktakeLine, StocktakeReview } from '../shared/index.ts';
-import { commitResultSchema, historyPageSchema, stocktakeReviewSchema, stocktakeSchema } from '../shared/index.ts';
+import { ADJUST_PATH, INVENTORY_PATH, MAX_REVIEW_NOT_SCANNED, STOCKTAKES_PATH, STOCK_HISTORY_PATH, stocktakePath } from '../shared/index.ts';
+import type { CommitResult, HistoryPage, ScanResult, Stocktake, StocktakeChanges, StocktakeLine, StocktakeReview } from '../shared/index.ts';
+import { commitResultSchema, historyPageSchema, stocktakeChangesSchema, stocktakeReviewSchema, stocktakeSchema } from '../shared/index.ts';
 import { startServer } from '../server/start.ts';
 import { openEngine, openStore } from '../server/store/open-store.ts';
 import { createStore } from '../server/store/store.ts';
@@ -71,6 +71,48 @@ describe('stocktake API', () => {
     expect(resent.scan).toEqual({ id: first.scan.id, amount: 1, duplicate: true });
     expect(resent.line.counted).toBe(1);
     await scan(id, { barcode: 'B0002', scan_id: 'abc-1' }, 409);
+  });
+
+  it('answers a counting page only the lines changed since it last asked, sales on the books included', async () => {
+    const { id } = await create();
+    const changes = (after?: string, status = 200) =>
+      call<StocktakeChanges>(server, 'GET', `${stocktakePath(id, 'changes')}${after === undefined ? '' : `?after=${after}`}`, token, undefined, status);
+    const barcodesOf = (answer: StocktakeChanges) => answer.lines.map((l) => l.barcode);
+    await scan(id, { barcode: 'B0001', amount: 2 });
+    await scan(id, { barcode: 'B0002' });
+    const all = stocktakeChangesSchema.parse(await changes());
+    expect(barcodesOf(all)).toEqual(['B0001', 'B0002']);
+    expect(all).toMatchObject({ line_count: 2, line_id_sum: all.lines[0]!.id + all.lines[1]!.id });
+    expect(barcodesOf(await changes(all.after))).toEqual([]); // nothing happened
+
+    // A scan, then a sale of a counted item in the session's warehouse (its book moves), and one in another warehouse.
+    const third = await scan(id, { barcode: 'B0003', terminal: 't' });
+    const afterScan = await changes(all.after);
+    expect(barcodesOf(afterScan)).toEqual(['B0003']);
+    await call(server, 'POST', ADJUST_PATH, token, [{ barcode: 'B0001', delta: -1, warehouse_name: 'Main' }]);
+    await call(server, 'POST', ADJUST_PATH, token, [{ barcode: 'B0002', delta: 5, warehouse_name: 'Back' }]);
+    const afterSale = await changes(afterScan.after);
+    expect(afterSale.lines).toEqual([expect.objectContaining({ barcode: 'B0001', counted: 2, book_quantity: 9, moved_since_count: -1 })]);
+
+    // An edit and a resolution are changes; an undo that removes a line shows in the count and the id sum.
+    await call(server, 'PATCH', stocktakePath(id, `lines/${all.lines[1]!.id}`), token, { counted: 7 });
+    const afterEdit = await changes(afterSale.after);
+    expect(afterEdit.lines).toEqual([expect.objectContaining({ barcode: 'B0002', counted: 7 })]);
+    await call(server, 'POST', stocktakePath(id, 'undo'), token, { terminal: 't' });
+    const afterUndo = await changes(afterEdit.after);
+    expect(afterUndo).toMatchObject({ lines: [], line_count: 2, line_id_sum: all.line_id_sum });
+    expect(afterUndo.line_id_sum).not.toBe(all.line_id_sum + third.line.id);
+
+    // A bad cursor is a 400; another account's session a 404.
+    await changes('1', 400);
+    await changes('x.1', 400);
+    await call(server, 'GET', stocktakePath(id, 'changes'), server.tokens.other!, undefined, 404);
+
+    // The books as the other tests of this server expect them.
+    await call(server, 'POST', ADJUST_PATH, token, [
+      { barcode: 'B0001', delta: 1, warehouse_name: 'Main' },
+      { barcode: 'B0002', delta: -5, warehouse_name: 'Back' },
+    ]);
   });
 
   it('undoes the last scan of a terminal, removing a line left without scans', async () => {

@@ -88,6 +88,40 @@ describe('stocktake in the browser', () => {
     await b.page.getByTestId('undo').click();
     await lineCount(b.page, 'B0002').and(b.page.locator('[data-counted="2"]')).waitFor();
 
+    // Page A asks every two seconds only for what changed since its last answer; a line removed on
+    // page B (its one scan undone) leaves page A too, which then reads every line once.
+    const asked: string[] = [];
+    a.page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === stocktakePath(id, 'changes')) asked.push(url.search);
+    });
+    await b.keys.scan('B0000');
+    await allSent(b.page);
+    await lineCount(a.page, 'B0000').waitFor();
+    await lineCount(a.page, 'B0002').and(a.page.locator('[data-counted="2"]')).waitFor();
+    await b.page.getByTestId('undo').click();
+    await lineCount(a.page, 'B0000').waitFor({ state: 'detached' });
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    expect(asked.filter((search) => !/^\?after=\d+\.\d+$/.test(search))).toHaveLength(1); // every line, once: after the removal
+
+    // An edit on page A replaces the count, and page B shows it at its next refresh; B edits it back.
+    const edit = async (page: Page, barcode: string, count: string) => {
+      await page.getByRole('button', { name: `Edit the count of ${barcode}` }).click();
+      await page.getByTestId('edit-count').fill(count);
+      await lineCount(page, barcode).getByRole('button', { name: 'Save' }).click();
+    };
+    await edit(a.page, 'B0002', '7');
+    await lineCount(a.page, 'B0002').and(a.page.locator('[data-counted="7"]')).waitFor();
+    await lineCount(b.page, 'B0002').and(b.page.locator('[data-counted="7"]')).waitFor();
+    await edit(b.page, 'B0002', '2');
+    await lineCount(a.page, 'B0002').and(a.page.locator('[data-counted="2"]')).waitFor();
+    const historyButton = lineCount(a.page, 'B0001').getByRole('button', { name: 'History' });
+    await historyButton.click();
+    await a.page.getByTestId('count-view').getByTestId('stock-history').waitFor();
+    expect(await historyButton.getAttribute('aria-expanded')).toBe('true');
+    await historyButton.click();
+    await a.page.getByTestId('count-view').getByTestId('stock-history').waitFor({ state: 'detached' });
+
     // Review on page A: book vs counted, what was not scanned, the unknown barcode.
     await a.page.getByTestId('review-button').click();
     await a.page.getByTestId('review-view').waitFor();

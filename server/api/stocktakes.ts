@@ -8,6 +8,8 @@ import {
   createStocktakeBodySchema,
   scanBodySchema,
   scanResultSchema,
+  stocktakeChangesQuerySchema,
+  stocktakeChangesSchema,
   stocktakeLineListSchema,
   stocktakeLineSchema,
   stocktakeListQuerySchema,
@@ -107,6 +109,19 @@ export const stocktakes: Resource = {
       params: id,
       responses: { 200: { description: 'Lines in the order first scanned.', schema: stocktakeLineListSchema }, 404: notFound },
       handler: async ({ store, caller, params }) => ({ body: await store.stocktakes.lines(caller, params.id!) }),
+    }),
+    endpoint({
+      method: 'GET',
+      path: `${one}changes/`,
+      summary: 'The lines changed since the last ask',
+      description:
+        'What a counting page asks every two seconds: without `after`, every line; with the `after` of its last answer, only the lines ' +
+        'written since and those whose book quantity may have moved since. A `line_count` smaller than the lines the client holds means ' +
+        'lines were removed (an undone scan): ask again without `after`. In blind mode the book quantity is left out until the session is committed.',
+      params: id,
+      query: { schema: stocktakeChangesQuerySchema },
+      responses: { 200: { description: 'The changed lines and the next `after`.', schema: stocktakeChangesSchema }, 400: { description: 'Invalid `after`.' }, 404: notFound },
+      handler: async ({ store, caller, params, query }) => ({ body: await store.stocktakes.changes(caller, params.id!, query.after) }),
     }),
     endpoint({
       method: 'PATCH',

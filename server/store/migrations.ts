@@ -479,6 +479,20 @@ const stockKeyed: Migration = {
   },
 };
 
+/**
+ * Stocktake changes: each session numbers the writes to its lines (`stocktakes.change_seq`), and a
+ * line keeps the number of its last change, so a counting page asks for the lines changed since
+ * the last it saw (stocktakes.ts, `linesChangedAfter`) instead of every line every two seconds:
+ * 5.5 MB and a stall of up to 220 ms in the page per refresh at 20,000 lines.
+ */
+const stocktakeChanges: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('stocktakes').addColumn('change_seq', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema.alterTable('stocktake_lines').addColumn('change_seq', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema.createIndex('stocktake_lines_change').on('stocktake_lines').columns(['stocktake_id', 'change_seq']).execute();
+  },
+};
+
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -494,6 +508,7 @@ export const migrations: Record<string, Migration> = {
   '0021_identity_sequences': identitySequences,
   '0022_change_notices': changeNotices,
   '0023_stock_keyed': stockKeyed,
+  '0024_stocktake_changes': stocktakeChanges,
 };
 
 export const migrationProvider: MigrationProvider = {

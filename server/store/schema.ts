@@ -181,6 +181,8 @@ export interface StocktakeTable {
   created_at: string;
   commit_started_at: string | null;
   committed_at: string | null;
+  /** The number of the last write to the session's lines (migration 0024). */
+  change_seq: Generated<number>;
 }
 
 /** One barcode of a session; unit_id NULL marks an unknown barcode (its own queue). */
@@ -204,6 +206,8 @@ export interface StocktakeLineTable {
   commit_errors: string | null;
   /** When the line was last scanned or edited: the time its count is a fact of. */
   counted_hlc: string | null;
+  /** The session's change_seq of the line's last write. */
+  change_seq: Generated<number>;
 }
 
 /** Every scan and edit, so the last scan of a terminal can be undone and a resent scan is not counted twice. */

@@ -13,7 +13,7 @@ import { type Engine, type Param, type Queries, statement } from './engine.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 import { MovementLog, type StoreClock } from './movements.ts';
 import { countRows } from './stock-write.ts';
-import { type StocktakeCaller, describeStocktake, expectedNotScanned, loadStocktake } from './stocktakes.ts';
+import { type StocktakeCaller, describeStocktake, expectedNotScanned, loadStocktake, nextChange } from './stocktakes.ts';
 
 export interface CommitHooks {
   /** Called inside each batch's transaction after it was applied; a throw rolls the batch back (tests cut a commit short with it). */
@@ -29,10 +29,10 @@ export const stocktakeReference = (id: number) => `stocktake:${id}`;
 /** A line's mark after its batch: one statement for every line of every batch, compiled once. */
 const markLine = statement(
   'stocktakes.markLine',
-  (k, p: Param<{ id: number; state: string; bookQuantity: number | null; errors: string | null }>) =>
+  (k, p: Param<{ id: number; state: string; bookQuantity: number | null; errors: string | null; change: number }>) =>
     k
       .updateTable('stocktake_lines')
-      .set({ commit_state: p('state'), book_quantity: p('bookQuantity'), commit_errors: p('errors') })
+      .set({ commit_state: p('state'), book_quantity: p('bookQuantity'), commit_errors: p('errors'), change_seq: p('change') })
       .where('id', '=', p('id')),
 );
 
@@ -49,16 +49,17 @@ async function startCommit(q: Queries, caller: StocktakeCaller, id: number, zero
     return;
   }
   const at = new Date().toISOString();
+  const change = await nextChange(q, id);
   if (zeroUncounted) {
     // One statement, in barcode order: row by row from JavaScript, 85,335 zero lines (a 100k
     // catalogue) held the server 1.4 s and a million barcodes would hold it for many seconds.
     await q.run(
       q.k
         .insertInto('stocktake_lines')
-        .columns(['stocktake_id', 'barcode', 'unit_id', 'counted', 'zeroed', 'created_at', 'updated_at'])
+        .columns(['stocktake_id', 'barcode', 'unit_id', 'counted', 'zeroed', 'created_at', 'updated_at', 'change_seq'])
         .expression(
           expectedNotScanned(q, session)
-            .select((eb) => [eb.val(id).as('stocktake_id'), 'u.barcode', 'u.id', eb.val(0).as('counted'), eb.val(1).as('zeroed'), eb.val(at).as('created_at'), eb.val(at).as('updated_at')])
+            .select((eb) => [eb.val(id).as('stocktake_id'), 'u.barcode', 'u.id', eb.val(0).as('counted'), eb.val(1).as('zeroed'), eb.val(at).as('created_at'), eb.val(at).as('updated_at'), eb.val(change).as('change_seq')])
             .orderBy('u.barcode'),
         ),
     );
@@ -129,9 +130,11 @@ async function applyNextBatch(log: MovementLog, caller: StocktakeCaller, id: num
     const barcode = (entry.data as { barcode?: unknown } | null)?.barcode;
     if (typeof barcode === 'string') errorsByBarcode.set(barcode, entry.errors);
   }
+  const change = await nextChange(q, id);
   for (const line of lines) {
     const errors = errorsByBarcode.get(line.barcode);
     await q.run(markLine, {
+      change,
       id: line.id,
       state: errors ? 'failed' : 'applied',
       bookQuantity: replaced.get(line.id) ?? null,

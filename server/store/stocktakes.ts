@@ -10,6 +10,7 @@ import {
   type ScanBody,
   type ScanResult,
   type Stocktake,
+  type StocktakeChanges,
   type StocktakeLine,
   type StocktakeReview,
   type StocktakeStatus,
@@ -21,7 +22,7 @@ import {
   stocktakeMessages,
 } from '../../shared/index.ts';
 import type { Account } from './accounts.ts';
-import type { Queries } from './engine.ts';
+import { type Param, type Queries, statement } from './engine.ts';
 import { NO_WAREHOUSE, type StocktakeTable } from './schema.ts';
 import type { MovementLog } from './movements.ts';
 import { findUnits } from './stock-write.ts';
@@ -38,6 +39,23 @@ const STOCKTAKE_COLUMNS = ['id', 'account_id', 'warehouse_id', 'name', 'blind', 
 export type StocktakeRow = Pick<Selectable<StocktakeTable>, (typeof STOCKTAKE_COLUMNS)[number]>;
 
 const now = () => new Date().toISOString();
+
+const takeChange = statement('stocktakes.takeChange', (k, p: Param<{ id: number }>) =>
+  k
+    .updateTable('stocktakes')
+    .set((eb) => ({ change_seq: eb('change_seq', '+', 1) }))
+    .where('id', '=', p('id'))
+    .returning('change_seq'),
+);
+
+/**
+ * The session's next change number, for a write to its lines in the caller's transaction: the line
+ * keeps it (`change_seq`), so a counting page can ask for the lines changed since the last number
+ * it saw (linesChangedAfter).
+ */
+export async function nextChange(q: Queries, stocktakeId: number): Promise<number> {
+  return (await q.first(takeChange, { id: stocktakeId }))!.change_seq;
+}
 
 /** The session of this account, or 404: another account's session does not exist for the caller. */
 export async function loadStocktake(q: Queries, account: Account, id: number): Promise<StocktakeRow> {
@@ -187,7 +205,7 @@ export async function getStocktake(q: Queries, account: Account, id: number): Pr
 }
 
 /** The lines of a session with names and book quantities; `lineId` narrows to one line, `page` to a range. */
-async function selectLines(q: Queries, session: StocktakeRow, lineId?: number, page?: { known: boolean; afterId: number; limit: number }) {
+async function selectLines(q: Queries, session: StocktakeRow, lineId?: number, page?: { known: boolean; afterId: number; limit: number }, ids?: readonly number[]) {
   let query = q.k
     .selectFrom('stocktake_lines as l')
     .leftJoin('stock_units as u', 'u.id', 'l.unit_id')
@@ -215,6 +233,7 @@ async function selectLines(q: Queries, session: StocktakeRow, lineId?: number, p
     .where('l.stocktake_id', '=', session.id)
     .orderBy('l.id');
   if (lineId !== undefined) query = query.where('l.id', '=', lineId);
+  if (ids !== undefined) query = query.where('l.id', 'in', ids);
   if (page !== undefined) {
     // The page's line ids first, from the covering index stocktake_lines_session_order (session, id,
     // unit): one range of it per page, however many lines the session or later sessions have.
@@ -336,6 +355,59 @@ export async function listLines(q: Queries, account: Account, id: number): Promi
   return rows.map((row) => toLine(row, showsBook(session), since));
 }
 
+/** More changed lines than this, and the answer is every line (one statement, not a list of ids). */
+const MAX_CHANGED_IDS = 1000;
+
+/**
+ * What a counting page asks every two seconds (GET …/changes/): without `after`, every line; with
+ * it, the lines written since (their change_seq, index stocktake_lines_change) and those whose book
+ * quantity may have moved since (a history row of their unit in the session's warehouse after the
+ * account's last one the page saw). Lines removed by an undo show in `line_count` and `line_id_sum`.
+ */
+export async function linesChangedAfter(q: Queries, account: Account, id: number, after?: string): Promise<StocktakeChanges> {
+  const session = await loadStocktake(q, account, id);
+  // The cursor is read before the lines: a write committed in between comes again next time, never skipped.
+  const change = (await q.first(q.k.selectFrom('stocktakes').select('change_seq').where('id', '=', id)))!.change_seq;
+  const history = Number(
+    (await q.first(q.k.selectFrom('stock_history').select((eb) => eb.fn.max('id').as('id')).where('account_id', '=', session.account_id)))?.id ?? 0,
+  );
+  let ids: number[] | undefined;
+  if (after !== undefined) {
+    const [sinceChange, sinceHistory] = after.split('.').map(Number) as [number, number];
+    const written = await q.all(q.k.selectFrom('stocktake_lines').select('id').where('stocktake_id', '=', id).where('change_seq', '>', sinceChange));
+    const moved = await q.all(
+      q.k
+        .selectFrom('stocktake_lines')
+        .select('id')
+        .where('stocktake_id', '=', id)
+        .where('unit_id', 'in', (eb) =>
+          eb
+            .selectFrom('stock_history')
+            .select('unit_id')
+            .where('account_id', '=', session.account_id)
+            .where('id', '>', sinceHistory)
+            .where('warehouse_id', '=', session.warehouse_id),
+        ),
+    );
+    ids = [...new Set([...written, ...moved].map((row) => row.id))];
+    if (ids.length > MAX_CHANGED_IDS) ids = undefined;
+  }
+  const rows = ids?.length === 0 ? [] : await selectLines(q, session, undefined, undefined, ids);
+  const since = showsBook(session) ? await sinceCount(q, session, rows) : undefined;
+  const held = await q.first(
+    q.k
+      .selectFrom('stocktake_lines')
+      .select([sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(id), 0)`.as('ids')])
+      .where('stocktake_id', '=', id),
+  );
+  return {
+    lines: rows.map((row) => toLine(row, showsBook(session), since)),
+    line_count: Number(held?.n ?? 0),
+    line_id_sum: Number(held?.ids ?? 0),
+    after: `${change}.${history}`,
+  };
+}
+
 async function lineOf(q: Queries, session: StocktakeRow, lineId: number): Promise<StocktakeLine> {
   const row = (await selectLines(q, session, lineId))[0];
   if (!row) throw apiError(404, stocktakeMessages.lineNotFound);
@@ -432,6 +504,7 @@ export async function recordScan(log: MovementLog, caller: StocktakeCaller, id: 
   }
   requireOpen(session);
   const at = now();
+  const change = await nextChange(q, id);
   // The increment is done by the database, never read-modify-write in JavaScript. A barcode unknown when
   // first scanned but imported since is resolved on its next scan.
   await q.run(
@@ -447,12 +520,14 @@ export async function recordScan(log: MovementLog, caller: StocktakeCaller, id: 
         updated_at: at,
         // The count is a fact of the time of the line's last scan (docs/STOCKTAKE.md).
         counted_hlc: log.nextHlc(),
+        change_seq: change,
       })
       .onConflict((oc) =>
         oc.columns(['stocktake_id', 'barcode']).doUpdateSet({
           counted: sql`stocktake_lines.counted + excluded.counted`,
           updated_at: sql`excluded.updated_at`,
           counted_hlc: sql`excluded.counted_hlc`,
+          change_seq: sql`excluded.change_seq`,
           unit_id: sql`coalesce(excluded.unit_id, stocktake_lines.unit_id)`,
           resolution: sql`case when coalesce(excluded.unit_id, stocktake_lines.unit_id) is null then stocktake_lines.resolution end`,
         }),
@@ -497,6 +572,7 @@ export async function undoLastScan(q: Queries, account: Account, id: number, bod
   const last = await q.first(query);
   if (!last) throw apiError(409, stocktakeMessages.nothingToUndo);
   const at = now();
+  const change = await nextChange(q, id); // a line removed below shows as a smaller line count
   await q.run(q.k.updateTable('stocktake_scans').set({ undone_at: at }).where('id', '=', last.id));
   const remaining = await q.first(
     q.k
@@ -513,7 +589,7 @@ export async function undoLastScan(q: Queries, account: Account, id: number, bod
   await q.run(
     q.k
       .updateTable('stocktake_lines')
-      .set({ counted: sql`case when counted > ${last.amount} then counted - ${last.amount} else 0 end`, updated_at: at })
+      .set({ counted: sql`case when counted > ${last.amount} then counted - ${last.amount} else 0 end`, updated_at: at, change_seq: change })
       .where('id', '=', last.line_id),
   );
   return { undone, line: await lineOf(q, session, last.line_id) };
@@ -530,8 +606,11 @@ export async function updateLine(log: MovementLog, caller: StocktakeCaller, id: 
   requireOpen(session);
   if (body.resolution !== undefined && line.unit_id !== null) throw apiError(400, stocktakeMessages.resolutionOfKnown);
   const at = now();
+  const change = await nextChange(q, id);
   if (body.counted !== undefined) {
-    await q.run(q.k.updateTable('stocktake_lines').set({ counted: body.counted, updated_at: at, counted_hlc: log.nextHlc() }).where('id', '=', lineId));
+    await q.run(
+      q.k.updateTable('stocktake_lines').set({ counted: body.counted, updated_at: at, counted_hlc: log.nextHlc(), change_seq: change }).where('id', '=', lineId),
+    );
     await q.run(
       q.k.insertInto('stocktake_scans').values({
         stocktake_id: id,
@@ -544,7 +623,7 @@ export async function updateLine(log: MovementLog, caller: StocktakeCaller, id: 
     );
   }
   if (body.resolution !== undefined) {
-    await q.run(q.k.updateTable('stocktake_lines').set({ resolution: body.resolution, updated_at: at }).where('id', '=', lineId));
+    await q.run(q.k.updateTable('stocktake_lines').set({ resolution: body.resolution, updated_at: at, change_seq: change }).where('id', '=', lineId));
   }
   return lineOf(q, session, lineId);
 }

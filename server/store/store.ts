@@ -21,7 +21,7 @@ import { listWarehouses, readStockRecords, warehousesOf } from './stock-read.ts'
 import { adjustRows, updateRows } from './stock-write.ts';
 import type { Queries } from './engine.ts';
 import { type CommitHooks, commitStocktake } from './stocktake-commit.ts';
-import { createStocktake, getStocktake, listLines, listStocktakes, recordScan, reviewLinesPage, reviewStocktake, undoLastScan, updateLine } from './stocktakes.ts';
+import { createStocktake, getStocktake, linesChangedAfter, listLines, listStocktakes, recordScan, reviewLinesPage, reviewStocktake, undoLastScan, updateLine } from './stocktakes.ts';
 import { type Caller, authenticate, createToken, listTokens, reapplyRevocation, revokeToken } from './tokens.ts';
 import {
   type Link,
@@ -137,6 +137,8 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
         write((q) => answerOnce(q, caller.id, once, async () => ({ status: 201, body: await createStocktake(q, caller, body) }))),
       get: (caller: Account, id: number) => read((q) => getStocktake(q, caller, id)),
       lines: (caller: Account, id: number) => read((q) => listLines(q, caller, id)),
+      /** The lines changed since a counting page's `after` (every line without it): what it asks every two seconds. */
+      changes: (caller: Account, id: number, after?: string) => read((q) => linesChangedAfter(q, caller, id, after)),
       updateLine: (caller: Caller, id: number, line: number, body: UpdateLineBody, { once }: WriteOnce = {}) =>
         writeMovements((log, q) => answerOnce(q, caller.id, once, async () => ({ status: 200, body: await updateLine(log, caller, id, line, body) }))),
       scan: (caller: Caller, id: number, body: ScanBody, { once }: WriteOnce = {}) =>

@@ -30,6 +30,7 @@ import {
   type SyncStatus,
   type Stocktake,
   type StocktakeLine,
+  type StocktakeChanges,
   type StocktakeReview,
   type UndoResult,
   type UnknownResolution,
@@ -48,6 +49,7 @@ import {
   readResponseSchema,
   scanResultSchema,
   signInResponseSchema,
+  stocktakeChangesSchema,
   stocktakeLineListSchema,
   stocktakeLineSchema,
   stocktakePageSchema,
@@ -106,6 +108,8 @@ export interface StocktakeCalls {
   undo(id: number, terminal: string): Promise<UndoResult>;
   setCount(id: number, line: number, counted: number): Promise<StocktakeLine>;
   resolve(id: number, line: number, resolution: UnknownResolution): Promise<StocktakeLine>;
+  /** The lines changed since `after` (the `after` of the last answer), every line without it: the counting page's refresh. */
+  changes(id: number, after?: string): Promise<StocktakeChanges>;
   review(id: number): Promise<StocktakeReview>;
   /** Every line of the session as the counts CSV (the review lists only the first MAX_REVIEW_LINES). */
   countsCsv(id: number): Promise<Blob>;
@@ -230,6 +234,7 @@ export function createApiClient(token: string): ApiClient {
       undo: (id, terminal) => stocktakeCall(undoResultSchema, stocktakePath(id, 'undo'), 'POST', { terminal }),
       setCount: (id, line, counted) => stocktakeCall(stocktakeLineSchema, stocktakePath(id, `lines/${line}`), 'PATCH', { counted }),
       resolve: (id, line, resolution) => stocktakeCall(stocktakeLineSchema, stocktakePath(id, `lines/${line}`), 'PATCH', { resolution }),
+      changes: (id, after) => stocktakeCall(stocktakeChangesSchema, `${stocktakePath(id, 'changes')}${after === undefined ? '' : `?after=${after}`}`),
       review: (id) => stocktakeCall(stocktakeReviewSchema, stocktakePath(id, 'review')),
       countsCsv: (id) => requestFile(`${stocktakePath(id)}counts.csv`, { token, unreachable: STOCKTAKE_UNREACHABLE }),
       commit: (id, zeroUncounted) => written(stocktakeCall(commitResultSchema, stocktakePath(id, 'commit'), 'POST', { zero_uncounted: zeroUncounted })),

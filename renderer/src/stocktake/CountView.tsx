@@ -1,7 +1,7 @@
 // Scan to count: every scan adds one to its line (a GS1 scan its count, the form a typed amount), and
 // waits in a stored queue until the server has it. Other terminals' lines appear as they count; undo
 // and edits fix counts; unknown barcodes are listed apart until someone decides about them.
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type FormEvent, memo, useCallback, useEffect, useRef, useState } from 'react';
 import type { Stocktake, StocktakeLine } from '../../../shared/index.ts';
 import { ApiError } from '../api/request-json.ts';
 import { useSession } from '../api/session-context.tsx';
@@ -19,6 +19,77 @@ import { go, stocktakeHref } from './stocktake-route.ts';
 
 const RETRY_MS = 1000;
 const REFRESH_MS = 2000;
+
+/** `lines` with the changed ones replaced or added, in the order first scanned; `lines` itself when nothing changed. */
+function mergeChanged(lines: StocktakeLine[], changed: readonly StocktakeLine[]): StocktakeLine[] {
+  if (changed.length === 0) return lines;
+  const byId = new Map(changed.map((line) => [line.id, line]));
+  const next = lines.map((line) => byId.get(line.id) ?? line);
+  const held = new Set(lines.map((line) => line.id));
+  const added = changed.filter((line) => !held.has(line.id));
+  return added.length === 0 ? next : [...next, ...added].sort((a, b) => a.id - b.id);
+}
+
+interface CountedLineProps {
+  line: StocktakeLine;
+  /** The count being typed, when this line is edited. */
+  editing: string | undefined;
+  onSave: ((event: FormEvent) => void) | undefined;
+  /** Scans of this barcode still waiting on this device. */
+  waiting: number | undefined;
+  blind: boolean;
+  readOnly: boolean;
+  historyOpen: boolean;
+  edit: (line: StocktakeLine) => void;
+  changeEdit: (line: number, value: string) => void;
+  toggleHistory: (barcode: string) => void;
+}
+
+/**
+ * One counted line. Memoised: a refresh that changed four lines of 20,000 re-renders four rows; the
+ * whole table re-rendered held the page 335-460 ms on every refresh while other terminals scanned.
+ */
+const CountedLine = memo(function CountedLine({ line, editing, onSave, waiting, blind, readOnly, historyOpen, edit, changeEdit, toggleHistory }: CountedLineProps) {
+  return (
+    <tr data-testid="line" data-barcode={line.barcode} data-counted={line.counted}>
+      <td className="cell-item">
+        <strong>{line.name}</strong>
+        <code>{line.barcode}</code>
+      </td>
+      <td className="num" data-label={texts.columnsCount.counted}>
+        {editing !== undefined ? (
+          <form onSubmit={onSave} className="inline-form compact">
+            <input
+              value={editing}
+              onChange={(e) => changeEdit(line.id, e.target.value)}
+              inputMode="numeric"
+              aria-label={texts.editCount(line.barcode)}
+              autoFocus
+              data-testid="edit-count"
+            />
+            <button type="submit">{texts.save}</button>
+          </form>
+        ) : (
+          <strong>{formatNumber(line.counted)}</strong>
+        )}
+        {waiting ? <span className="muted"> {texts.waitingFor(waiting)}</span> : null}
+      </td>
+      {blind ? null : (
+        <td className="num" data-label={texts.columnsCount.book}>
+          {line.book_quantity === undefined ? '' : formatNumber(line.book_quantity)}
+        </td>
+      )}
+      <td className="actions">
+        <button type="button" onClick={() => edit(line)} disabled={readOnly} aria-label={texts.editOf(line.barcode)}>
+          {texts.edit}
+        </button>
+        <button type="button" onClick={() => toggleHistory(line.barcode)} aria-label={texts.historyOf(line.barcode)} aria-expanded={historyOpen}>
+          {texts.history}
+        </button>
+      </td>
+    </tr>
+  );
+});
 
 export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure }) {
   const { client } = useSession();
@@ -51,14 +122,26 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
     setLines((prev) => (prev.some((l) => l.id === line.id) ? prev.map((l) => (l.id === line.id ? line : l)) : [...prev, line]));
   }, []);
 
+  /** The `after` of the last changes answered: the next refresh asks only for what changed since. */
+  const after = useRef<string | undefined>(undefined);
   const refresh = useCallback(() => {
     client.stocktake
       .get(id)
-      .then(async (s) => [s, s.status === 'open' ? await client.stocktake.lines(id) : []] as const)
+      .then(async (s) => [s, s.status === 'open' ? await client.stocktake.changes(id, after.current) : null] as const)
       .then(
-        ([s, l]) => {
-          setSession(s);
-          setLines(l);
+        ([s, changes]) => {
+          setSession((old) => (old && JSON.stringify(old) === JSON.stringify(s) ? old : s));
+          if (!changes) setLines([]);
+          else {
+            const since = after.current;
+            setLines((prev) => {
+              const next = since === undefined ? changes.lines : mergeChanged(prev, changes.lines);
+              // Other lines on the server than here: some were removed (an undone scan); every line next time.
+              const same = next.length === changes.line_count && next.reduce((sum, line) => sum + line.id, 0) === changes.line_id_sum;
+              after.current = same ? changes.after : undefined;
+              return next;
+            });
+          }
           setOffline(false);
         },
         (e: unknown) => {
@@ -191,6 +274,11 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
     );
   };
 
+  // Stable across renders, so that a counted line re-renders only when it changed (CountedLine).
+  const startEdit = useCallback((line: StocktakeLine) => setEditing({ line: line.id, value: String(line.counted) }), []);
+  const changeEdit = useCallback((line: number, value: string) => setEditing({ line, value }), []);
+  const toggleHistory = useCallback((barcode: string) => setHistoryOf((open) => (open === barcode ? null : barcode)), []);
+
   const saveEdit = (event: FormEvent) => {
     event.preventDefault();
     if (!editing) return;
@@ -280,43 +368,19 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
               </thead>
               <tbody>
                 {known.map((line) => (
-                  <tr key={line.id} data-testid="line" data-barcode={line.barcode} data-counted={line.counted}>
-                    <td className="cell-item">
-                      <strong>{line.name}</strong>
-                      <code>{line.barcode}</code>
-                    </td>
-                    <td className="num" data-label={texts.columnsCount.counted}>
-                      {editing?.line === line.id ? (
-                        <form onSubmit={saveEdit} className="inline-form compact">
-                          <input
-                            value={editing.value}
-                            onChange={(e) => setEditing({ line: line.id, value: e.target.value })}
-                            inputMode="numeric"
-                            aria-label={texts.editCount(line.barcode)}
-                            autoFocus
-                            data-testid="edit-count"
-                          />
-                          <button type="submit">{texts.save}</button>
-                        </form>
-                      ) : (
-                        <strong>{formatNumber(line.counted)}</strong>
-                      )}
-                      {pendingBy.get(line.barcode) ? <span className="muted"> {texts.waitingFor(pendingBy.get(line.barcode)!)}</span> : null}
-                    </td>
-                    {session?.blind ? null : (
-                      <td className="num" data-label={texts.columnsCount.book}>
-                        {line.book_quantity === undefined ? '' : formatNumber(line.book_quantity)}
-                      </td>
-                    )}
-                    <td className="actions">
-                      <button type="button" onClick={() => setEditing({ line: line.id, value: String(line.counted) })} disabled={readOnly} aria-label={texts.editOf(line.barcode)}>
-                        {texts.edit}
-                      </button>
-                      <button type="button" onClick={() => setHistoryOf(historyOf === line.barcode ? null : line.barcode)} aria-label={texts.historyOf(line.barcode)} aria-expanded={historyOf === line.barcode}>
-                        {texts.history}
-                      </button>
-                    </td>
-                  </tr>
+                  <CountedLine
+                    key={line.id}
+                    line={line}
+                    editing={editing?.line === line.id ? editing.value : undefined}
+                    onSave={editing?.line === line.id ? saveEdit : undefined}
+                    waiting={pendingBy.get(line.barcode)}
+                    blind={session?.blind === true}
+                    readOnly={readOnly}
+                    historyOpen={historyOf === line.barcode}
+                    edit={startEdit}
+                    changeEdit={changeEdit}
+                    toggleHistory={toggleHistory}
+                  />
                 ))}
               </tbody>
             </table>
