@@ -50,7 +50,6 @@ import {
   scanResultSchema,
   signInResponseSchema,
   stocktakeChangesSchema,
-  stocktakeLineListSchema,
   stocktakeLineSchema,
   stocktakePageSchema,
   stocktakePath,
@@ -103,7 +102,6 @@ export interface StocktakeCalls {
   list(): Promise<Stocktake[]>;
   create(body: Partial<CreateStocktakeBody>): Promise<Stocktake>;
   get(id: number): Promise<Stocktake>;
-  lines(id: number): Promise<StocktakeLine[]>;
   scan(id: number, scan: StocktakeScan): Promise<ScanResult>;
   undo(id: number, terminal: string): Promise<UndoResult>;
   setCount(id: number, line: number, counted: number): Promise<StocktakeLine>;
@@ -229,7 +227,6 @@ export function createApiClient(token: string): ApiClient {
       list: async () => (await stocktakeCall(stocktakePageSchema, STOCKTAKES_PATH)).results,
       create: (body) => stocktakeCall(stocktakeSchema, STOCKTAKES_PATH, 'POST', body),
       get: (id) => stocktakeCall(stocktakeSchema, stocktakePath(id)),
-      lines: (id) => stocktakeCall(stocktakeLineListSchema, stocktakePath(id, 'lines')),
       scan: (id, scan) => stocktakeCall(scanResultSchema, stocktakePath(id, 'scans'), 'POST', scan),
       undo: (id, terminal) => stocktakeCall(undoResultSchema, stocktakePath(id, 'undo'), 'POST', { terminal }),
       setCount: (id, line, counted) => stocktakeCall(stocktakeLineSchema, stocktakePath(id, `lines/${line}`), 'PATCH', { counted }),
