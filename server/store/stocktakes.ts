@@ -348,11 +348,15 @@ function toLine(row: LineRow, showBook: boolean, since?: SinceCount): StocktakeL
 
 const showsBook = (session: StocktakeRow) => !(session.blind === 1 && session.status === 'open');
 
-export async function listLines(q: Queries, account: Account, id: number): Promise<StocktakeLine[]> {
-  const session = await loadStocktake(q, account, id);
-  const rows = await selectLines(q, session);
+/** Lines as a counting page shows them: the book (and what moved since the count) unless blind. */
+async function shownLines(q: Queries, session: StocktakeRow, rows: readonly LineRow[]): Promise<StocktakeLine[]> {
   const since = showsBook(session) ? await sinceCount(q, session, rows) : undefined;
   return rows.map((row) => toLine(row, showsBook(session), since));
+}
+
+export async function listLines(q: Queries, account: Account, id: number): Promise<StocktakeLine[]> {
+  const session = await loadStocktake(q, account, id);
+  return shownLines(q, session, await selectLines(q, session));
 }
 
 /** More changed lines than this, and the answer is every line (one statement, not a list of ids). */
@@ -393,7 +397,6 @@ export async function linesChangedAfter(q: Queries, account: Account, id: number
     if (ids.length > MAX_CHANGED_IDS) ids = undefined;
   }
   const rows = ids?.length === 0 ? [] : await selectLines(q, session, undefined, undefined, ids);
-  const since = showsBook(session) ? await sinceCount(q, session, rows) : undefined;
   const held = await q.first(
     q.k
       .selectFrom('stocktake_lines')
@@ -401,7 +404,7 @@ export async function linesChangedAfter(q: Queries, account: Account, id: number
       .where('stocktake_id', '=', id),
   );
   return {
-    lines: rows.map((row) => toLine(row, showsBook(session), since)),
+    lines: await shownLines(q, session, rows),
     line_count: Number(held?.n ?? 0),
     line_id_sum: Number(held?.ids ?? 0),
     after: `${change}.${history}`,
@@ -411,7 +414,7 @@ export async function linesChangedAfter(q: Queries, account: Account, id: number
 async function lineOf(q: Queries, session: StocktakeRow, lineId: number): Promise<StocktakeLine> {
   const row = (await selectLines(q, session, lineId))[0];
   if (!row) throw apiError(404, stocktakeMessages.lineNotFound);
-  return toLine(row, showsBook(session), showsBook(session) ? await sinceCount(q, session, [row]) : undefined);
+  return (await shownLines(q, session, [row]))[0]!;
 }
 
 /** Expected units (a book quantity other than 0 in the session's warehouse) that have no line. */
