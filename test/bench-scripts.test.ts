@@ -60,6 +60,15 @@ describe('bench ceilings on the current schema', () => {
     }
   });
 
+  it('stocktake-scale.ts commits a zeroing stocktake and reports what the pages ask', async () => {
+    const { stdout } = await run(process.execPath, [bench('stocktake-scale.ts'), '--barcodes', '600', '--open-lines', '50'], { timeout: 60_000 });
+    const figures = JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, number>;
+    // Three scanned, every other unit of the first warehouse with stock added as a zero line.
+    expect(figures['zeroing commit: lines']).toBeGreaterThan(3);
+    expect(figures.openLines).toBe(50);
+    expect(figures['open session, the changes after one scan: answer']).toBeLessThan(figures['open session, every line: answer']!);
+  });
+
   it('server-read-loop.ts runs and reports', async () => {
     const result = await report('server-read-loop.ts', [db, '0.2', String(warehouseBarcodes), '7']);
     expect(result.iterations).toBeGreaterThan(0);
