@@ -8,13 +8,20 @@ import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 const notProduct = ['**/test/**', '**/bench/**', '**/examples/**'];
-const noSqlite = { name: 'better-sqlite3', message: 'Only server/store/sqlite/ may use better-sqlite3: go through the store (server/store/store.ts).' };
+const noSqlite = {
+  name: 'better-sqlite3',
+  message: 'Only server/store/sqlite/ may use better-sqlite3: go through the store (server/store/store.ts).',
+};
 
 /**
  * The import rule of one folder. Flat config replaces (does not merge) a rule configured twice for a
  * file, so every folder states all of its restrictions here and the folders do not overlap.
  */
-const layer = (files, ignores, patterns, paths = [noSqlite]) => ({ files, ignores, rules: { 'no-restricted-imports': ['error', { patterns, paths }] } });
+const layer = (files, ignores, patterns, paths = [noSqlite]) => ({
+  files,
+  ignores,
+  rules: { 'no-restricted-imports': ['error', { patterns, paths }] },
+});
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'docs/**', '**/*.d.ts'] },
@@ -34,28 +41,83 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
       '@typescript-eslint/await-thenable': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       // Tests and the bench assert shapes of JSON answers; `any` there is the honest type.
       '@typescript-eslint/no-explicit-any': 'off',
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-self-import': 'error',
     },
   },
-  layer(['shared/**'], [], [
-    { group: ['../*', 'node:*'], message: 'shared/ is pure: it imports zod and its own files only (no Node, browser or server code).' },
-    { regex: '^(?!zod$|\\./).*', message: 'shared/ imports zod and its own files only.' },
-  ]),
-  layer(['renderer/**'], [], [{ group: ['**/server/**', '**/main/**', 'node:*', ...notProduct], message: 'The UI reaches the server over HTTP only, through its client.' }]),
-  layer(['main/**'], [], [{ group: ['**/renderer/**', ...notProduct], message: 'The desktop shell uses the server through its launcher, never the UI or tests.' }]),
-  layer(['server/**', 'scripts/**', 'bin/**'], ['server/store/**'], [{ group: ['**/renderer/**', '**/main/**', ...notProduct], message: 'The product never imports the UI, tests, benchmarks or examples.' }]),
-  layer(['server/store/**'], ['server/store/sqlite/**'], [
-    { group: ['**/renderer/**', '**/main/**', ...notProduct], message: 'The product never imports the UI, tests, benchmarks or examples.' },
-    { group: ['**/api/**', '**/http/**', '**/cli/**', '**/launch/**', '**/csv/**'], message: 'The store is below the HTTP layer, the launcher and the CLI: it must not import them.' },
-  ]),
-  layer(['server/store/sqlite/**'], [], [
-    { group: ['**/renderer/**', '**/main/**', ...notProduct], message: 'The product never imports the UI, tests, benchmarks or examples.' },
-    { group: ['**/api/**', '**/http/**', '**/cli/**', '**/launch/**', '**/csv/**'], message: 'The store is below the HTTP layer, the launcher and the CLI: it must not import them.' },
-  ], []),
+  layer(
+    ['shared/**'],
+    [],
+    [
+      { group: ['../*', 'node:*'], message: 'shared/ is pure: it imports zod and its own files only (no Node, browser or server code).' },
+      { regex: '^(?!zod$|\\./).*', message: 'shared/ imports zod and its own files only.' },
+    ],
+  ),
+  layer(
+    ['renderer/**'],
+    [],
+    [
+      {
+        group: ['**/server/**', '**/main/**', 'node:*', ...notProduct],
+        message: 'The UI reaches the server over HTTP only, through its client.',
+      },
+    ],
+  ),
+  layer(
+    ['main/**'],
+    [],
+    [
+      {
+        group: ['**/renderer/**', ...notProduct],
+        message: 'The desktop shell uses the server through its launcher, never the UI or tests.',
+      },
+    ],
+  ),
+  layer(
+    ['server/**', 'scripts/**', 'bin/**'],
+    ['server/store/**'],
+    [
+      {
+        group: ['**/renderer/**', '**/main/**', ...notProduct],
+        message: 'The product never imports the UI, tests, benchmarks or examples.',
+      },
+    ],
+  ),
+  layer(
+    ['server/store/**'],
+    ['server/store/sqlite/**'],
+    [
+      {
+        group: ['**/renderer/**', '**/main/**', ...notProduct],
+        message: 'The product never imports the UI, tests, benchmarks or examples.',
+      },
+      {
+        group: ['**/api/**', '**/http/**', '**/cli/**', '**/launch/**', '**/csv/**'],
+        message: 'The store is below the HTTP layer, the launcher and the CLI: it must not import them.',
+      },
+    ],
+  ),
+  layer(
+    ['server/store/sqlite/**'],
+    [],
+    [
+      {
+        group: ['**/renderer/**', '**/main/**', ...notProduct],
+        message: 'The product never imports the UI, tests, benchmarks or examples.',
+      },
+      {
+        group: ['**/api/**', '**/http/**', '**/cli/**', '**/launch/**', '**/csv/**'],
+        message: 'The store is below the HTTP layer, the launcher and the CLI: it must not import them.',
+      },
+    ],
+    [],
+  ),
   {
     files: ['**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },

@@ -13,7 +13,8 @@ import { createApp } from '../server/app.ts';
 import { openStore } from '../server/store/open-store.ts';
 
 const [dbFile, getBodyFile, postBodyFile] = process.argv.slice(2);
-if (!dbFile || !getBodyFile || !postBodyFile) throw new Error('usage: http-ceiling-server.ts <db> <get-response.json> <post-response.json>');
+if (!dbFile || !getBodyFile || !postBodyFile)
+  throw new Error('usage: http-ceiling-server.ts <db> <get-response.json> <post-response.json>');
 const getBytes = readFileSync(getBodyFile);
 const postBytes = readFileSync(postBodyFile);
 

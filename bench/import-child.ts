@@ -15,4 +15,6 @@ const started = performance.now();
 await runCli([process.argv[0]!, 'barcode-inventory', 'import', file, '--db', db]);
 const seconds = (performance.now() - started) / 1000;
 const cpu = process.cpuUsage();
-console.log(`BENCH ${JSON.stringify({ seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, maxRssKb: process.resourceUsage().maxRSS, execArgv: process.execArgv, exitCode: process.exitCode ?? 0 })}`);
+console.log(
+  `BENCH ${JSON.stringify({ seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, maxRssKb: process.resourceUsage().maxRSS, execArgv: process.execArgv, exitCode: process.exitCode ?? 0 })}`,
+);

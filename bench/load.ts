@@ -45,7 +45,13 @@ function wrkVersion(): string | undefined {
 export function chooseLoadGenerator(options: { install: boolean; log: (text: string) => void }): LoadGenerator {
   let version = wrkVersion();
   let note = 'wrk found on PATH';
-  if (!version && options.install && process.platform === 'linux' && process.getuid?.() === 0 && spawnSync('apt-get', ['--version']).status === 0) {
+  if (
+    !version &&
+    options.install &&
+    process.platform === 'linux' &&
+    process.getuid?.() === 0 &&
+    spawnSync('apt-get', ['--version']).status === 0
+  ) {
     options.log('wrk is not installed: apt-get install -y wrk');
     let install = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'wrk'], { stdio: 'ignore' });
     if (install.status !== 0) {
@@ -55,11 +61,16 @@ export function chooseLoadGenerator(options: { install: boolean; log: (text: str
     version = wrkVersion();
     note = version ? 'wrk installed by the bench (apt-get install wrk)' : `apt-get install wrk failed (exit ${install.status})`;
   } else if (!version) {
-    note = 'wrk is not installed (Debian/Ubuntu: apt-get install wrk; macOS: brew install wrk) and the bench did not install it (not root, no apt-get, or --no-install-wrk)';
+    note =
+      'wrk is not installed (Debian/Ubuntu: apt-get install wrk; macOS: brew install wrk) and the bench did not install it (not root, no apt-get, or --no-install-wrk)';
   }
   if (version) return { kind: 'wrk', description: `wrk ${version}, ${WRK_THREADS} threads at 32 connections, 1 at 1`, note };
   options.log(`${note}: falling back to autocannon in a child process, which caps every ceiling near 16-17k req/s`);
-  return { kind: 'autocannon', description: 'autocannon 9 in a child Node process (wrk missing: ceilings above ~16k req/s are the load generator’s, not the server’s)', note };
+  return {
+    kind: 'autocannon',
+    description: 'autocannon 9 in a child Node process (wrk missing: ceilings above ~16k req/s are the load generator’s, not the server’s)',
+    note,
+  };
 }
 
 export interface LoadOptions {
@@ -105,17 +116,31 @@ async function runWrk(options: LoadOptions): Promise<LoadResult> {
     `-t${threads}`,
     `-c${options.connections}`,
     `-d${options.seconds}s`,
-    '--timeout', '10s',
-    '-s', path.join(BENCH, 'wrk-requests.lua'),
+    '--timeout',
+    '10s',
+    '-s',
+    path.join(BENCH, 'wrk-requests.lua'),
     options.url,
-    '--', poolFile(options.requests), String(threads), options.token ?? '',
+    '--',
+    poolFile(options.requests),
+    String(threads),
+    options.token ?? '',
   ];
   const { code, stdout, stderr } = await runProcess('wrk', args);
   const line = /^WRK (.*)$/m.exec(stdout)?.[1];
   if (code !== 0 || !line) throw new Error(`wrk ${args.join(' ')} exited with ${code}:\n${stdout}\n${stderr}`);
-  const r = JSON.parse(line) as { requests: number; durationUs: number; statusErrors: number; socketErrors: number; p50Us: number; p99Us: number };
+  const r = JSON.parse(line) as {
+    requests: number;
+    durationUs: number;
+    statusErrors: number;
+    socketErrors: number;
+    p50Us: number;
+    p99Us: number;
+  };
   if (r.statusErrors + r.socketErrors > 0) {
-    throw new Error(`${r.statusErrors + r.socketErrors} of ${r.requests} requests failed (status ≥ 400: ${r.statusErrors}, socket errors: ${r.socketErrors})\n${stdout}`);
+    throw new Error(
+      `${r.statusErrors + r.socketErrors} of ${r.requests} requests failed (status ≥ 400: ${r.statusErrors}, socket errors: ${r.socketErrors})\n${stdout}`,
+    );
   }
   return {
     connections: options.connections,

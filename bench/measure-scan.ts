@@ -50,7 +50,9 @@ function percentile(sorted: number[], p: number): number {
 /** Runs `barcode-inventory serve` on `dbFile` and resolves its URL once it listens. */
 async function serve(dbFile: string) {
   const bin = path.resolve(import.meta.dirname, '../bin/barcode-inventory.js');
-  const child = spawn(process.execPath, [bin, 'serve', '--db', dbFile, '--port', '0', '--log-level', 'silent'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [bin, 'serve', '--db', dbFile, '--port', '0', '--log-level', 'silent'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   for await (const line of createInterface({ input: child.stdout })) {
     const match = /serving (http:\/\/[^/]+)\//.exec(line);
     if (match) return { url: match[1]!, child };
@@ -70,9 +72,13 @@ try {
   // swallows a scan's Enter). Measuring from the key's arrival, not from its stamp, leaves out how long
   // CDP takes to deliver a burst of synthetic keys, which a USB scanner does not have.
   await context.addInitScript(() => {
-    window.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') (window as unknown as { lastEnter: number }).lastEnter = performance.now();
-    }, { capture: true });
+    window.addEventListener(
+      'keydown',
+      (e) => {
+        if (e.key === 'Enter') (window as unknown as { lastEnter: number }).lastEnter = performance.now();
+      },
+      { capture: true },
+    );
   });
   const page = await context.newPage();
   const store = await openStore(dbFile);
@@ -134,10 +140,16 @@ try {
   const report = (name: string, values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b);
     const f = (n: number) => n.toFixed(1);
-    console.log(`${name}: median ${f(percentile(sorted, 50))} ms, p95 ${f(percentile(sorted, 95))} ms, min ${f(sorted[0]!)} ms, max ${f(sorted.at(-1)!)} ms (n=${sorted.length})`);
+    console.log(
+      `${name}: median ${f(percentile(sorted, 50))} ms, p95 ${f(percentile(sorted, 95))} ms, min ${f(sorted[0]!)} ms, max ${f(sorted.at(-1)!)} ms (n=${sorted.length})`,
+    );
   };
   console.log(`Scan's Enter received → stock shown, headless Chromium, ${ITEMS} items, ${scans} scans after ${warmup} warm-up scans:`);
-  console.log(`  machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} (other work skews the tail)`);
+  console.log(
+    `  machine: ${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (other work skews the tail)`,
+  );
   if (missed > 0) console.log(`  ${missed} scan(s) were not shown within 5 s (not counted)`);
   report('  DOM updated   ', dom);
   report('  next frame    ', frame); // the frame that paints it has started

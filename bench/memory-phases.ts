@@ -31,18 +31,25 @@ const { values, positionals } = parseArgs({
   },
 });
 const [dbFile] = positionals;
-if (!dbFile) throw new Error('usage: memory-phases.ts <database> [--phases get,post,mix,…] [--seconds 5] [--node-flags="…"] [--inspect] [--allocations]');
+if (!dbFile)
+  throw new Error(
+    'usage: memory-phases.ts <database> [--phases get,post,mix,…] [--seconds 5] [--node-flags="…"] [--inspect] [--allocations]',
+  );
 const seconds = Number(values.seconds);
-if (!Number.isInteger(seconds) || seconds < 1) throw new Error(`--seconds ${values.seconds}: use a whole number of seconds (wrk takes no fractions)`);
+if (!Number.isInteger(seconds) || seconds < 1)
+  throw new Error(`--seconds ${values.seconds}: use a whole number of seconds (wrk takes no fractions)`);
 const inspect = values.inspect || values.allocations;
 
 // The bench's catalogues name the warehouse account's barcodes 0 … n-1 (catalogue-generator.ts).
 const database = new BetterSqlite3(dbFile, { readonly: true });
 const warehouseBarcodes = (
-  database.prepare('SELECT count(*) AS n FROM stock_units u JOIN accounts a ON a.id = u.account_id WHERE a.name = ?').get(WAREHOUSE_ACCOUNT) as { n: number }
+  database
+    .prepare('SELECT count(*) AS n FROM stock_units u JOIN accounts a ON a.id = u.account_id WHERE a.name = ?')
+    .get(WAREHOUSE_ACCOUNT) as { n: number }
 ).n;
 database.close();
-if (warehouseBarcodes === 0) throw new Error(`${dbFile} has no account ${WAREHOUSE_ACCOUNT}: use a database kept by npm run bench -- --keep`);
+if (warehouseBarcodes === 0)
+  throw new Error(`${dbFile} has no account ${WAREHOUSE_ACCOUNT}: use a database kept by npm run bench -- --keep`);
 
 const workloads: Record<string, { requests: BenchRequest[]; connections: number }> = {
   get: { requests: getRequests(warehouseBarcodes, 1), connections: 32 },
@@ -107,7 +114,10 @@ class Inspector {
     });
   }
   async heap(): Promise<Record<string, number>> {
-    const { result } = await this.call<{ result: { value: string } }>('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true });
+    const { result } = await this.call<{ result: { value: string } }>('Runtime.evaluate', {
+      expression: 'JSON.stringify(process.memoryUsage())',
+      returnByValue: true,
+    });
     const usage = JSON.parse(result.value) as Record<string, number>;
     return { heapTotal: usage.heapTotal! / 1048576, heapUsed: usage.heapUsed! / 1048576, external: usage.external! / 1048576 };
   }
@@ -123,24 +133,39 @@ function allocationsByFunction(head: ProfileNode): { totalMb: number; top: { sha
   const byFrame = new Map<string, number>();
   let total = 0;
   const walk = (node: ProfileNode) => {
-    const file = node.callFrame.url.replace(/^file:\/\/\//, '/').replace(/^.*\/node_modules\//, '').replace(`${path.resolve(import.meta.dirname, '..')}/`, '');
+    const file = node.callFrame.url
+      .replace(/^file:\/\/\//, '/')
+      .replace(/^.*\/node_modules\//, '')
+      .replace(`${path.resolve(import.meta.dirname, '..')}/`, '');
     const frame = `${node.callFrame.functionName || '(anonymous)'} ${file}:${node.callFrame.lineNumber + 1}`;
     byFrame.set(frame, (byFrame.get(frame) ?? 0) + node.selfSize);
     total += node.selfSize;
     for (const child of node.children) walk(child);
   };
   walk(head);
-  const top = [...byFrame].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([frame, bytes]) => ({ share: bytes / total, frame }));
+  const top = [...byFrame]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 15)
+    .map(([frame, bytes]) => ({ share: bytes / total, frame }));
   return { totalMb: total / 1048576, top };
 }
 
 const generator = chooseLoadGenerator({ install: false, log: (text) => console.log(text) });
-const token = (await runNode([CLI, 'token', 'create', '--account', WAREHOUSE_ACCOUNT, '--label', 'memory-phases', '--db', dbFile])).stdout.trim().split('\n').pop()!;
+const token = (await runNode([CLI, 'token', 'create', '--account', WAREHOUSE_ACCOUNT, '--label', 'memory-phases', '--db', dbFile])).stdout
+  .trim()
+  .split('\n')
+  .pop()!;
 const nodeFlags = [...(values['node-flags']?.split(' ').filter(Boolean) ?? []), ...(inspect ? ['--inspect=127.0.0.1:0'] : [])];
-const server = startNode([...nodeFlags, CLI, 'serve', '--db', dbFile, '--port', '0'], path.join(path.dirname(dbFile), 'memory-phases-server.log'));
+const server = startNode(
+  [...nodeFlags, CLI, 'serve', '--db', dbFile, '--port', '0'],
+  path.join(path.dirname(dbFile), 'memory-phases-server.log'),
+);
 let inspector: Inspector | undefined;
 const results: Record<string, unknown>[] = [];
-const fixed = (figures: Record<string, number>) => Object.entries(figures).map(([name, mb]) => `${name} ${mb.toFixed(0)}`).join(', ');
+const fixed = (figures: Record<string, number>) =>
+  Object.entries(figures)
+    .map(([name, mb]) => `${name} ${mb.toFixed(0)}`)
+    .join(', ');
 try {
   const url = await waitForUrl(server);
   if (inspect) {
@@ -156,19 +181,32 @@ try {
   };
   await report('idle');
   if (values.allocations) {
-    await inspector!.call('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    await inspector!.call('HeapProfiler.startSampling', {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
   }
   let requests = 0;
   for (const phase of phases) {
-    const measured = await runLoad(generator, { url, token, requests: workloads[phase]!.requests, connections: workloads[phase]!.connections, seconds });
-    if (measured.non2xx > 0 || measured.errors > 0) throw new Error(`${phase}: ${measured.non2xx} non-2xx answers, ${measured.errors} errors`);
+    const measured = await runLoad(generator, {
+      url,
+      token,
+      requests: workloads[phase]!.requests,
+      connections: workloads[phase]!.connections,
+      seconds,
+    });
+    if (measured.non2xx > 0 || measured.errors > 0)
+      throw new Error(`${phase}: ${measured.non2xx} non-2xx answers, ${measured.errors} errors`);
     requests += measured.requests;
     await report(phase, measured.perSecond);
   }
   if (values.allocations) {
     const { profile } = await inspector!.call<{ profile: { head: ProfileNode } }>('HeapProfiler.stopSampling');
     const allocated = allocationsByFunction(profile.head);
-    console.log(`allocated ${allocated.totalMb.toFixed(0)} MB over ${requests} requests (${((allocated.totalMb * 1024) / requests).toFixed(0)} KB each; the profiler slows the server):`);
+    console.log(
+      `allocated ${allocated.totalMb.toFixed(0)} MB over ${requests} requests (${((allocated.totalMb * 1024) / requests).toFixed(0)} KB each; the profiler slows the server):`,
+    );
     for (const { share, frame } of allocated.top) console.log(`  ${(share * 100).toFixed(1).padStart(5)}% ${frame}`);
     results.push({ phase: 'allocations', totalMb: allocated.totalMb, requests, top: allocated.top });
   }

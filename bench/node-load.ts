@@ -33,7 +33,9 @@ async function runAutocannon(options: LoadOptions): Promise<LoadResult> {
   });
   const failed = result.non2xx + result.errors + result.timeouts;
   if (failed > 0) {
-    throw new Error(`${failed} of ${result.requests.total} requests failed (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`);
+    throw new Error(
+      `${failed} of ${result.requests.total} requests failed (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`,
+    );
   }
   return {
     connections: options.connections,
@@ -77,7 +79,15 @@ async function runSerial(options: LoadOptions): Promise<LoadResult> {
   if (non2xx > 0) throw new Error(`${non2xx} of ${latencies.length} requests were not 2xx`);
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-  return { connections: 1, perSecond: latencies.length / elapsed, requests: latencies.length, p50Ms: at(0.5), p99Ms: at(0.99), non2xx, errors: 0 };
+  return {
+    connections: 1,
+    perSecond: latencies.length / elapsed,
+    requests: latencies.length,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    non2xx,
+    errors: 0,
+  };
 }
 
 const options = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as LoadOptions;

@@ -13,7 +13,8 @@ import { mulberry32 } from './random.ts';
 import { BARCODES_PER_GET, ROWS_PER_POST, readBarcodes, updateRows } from './workloads.ts';
 
 const [url, kind, secondsText, warehouseBarcodesText, seedText, concurrencyText] = process.argv.slice(2);
-if (!url || (kind !== 'read' && kind !== 'write')) throw new Error('usage: pg-storage-ceiling.ts <postgres-url> read|write <seconds> <warehouseBarcodes> <seed> <concurrency>');
+if (!url || (kind !== 'read' && kind !== 'write'))
+  throw new Error('usage: pg-storage-ceiling.ts <postgres-url> read|write <seconds> <warehouseBarcodes> <seed> <concurrency>');
 const seconds = Number(secondsText);
 const warehouseBarcodes = Number(warehouseBarcodesText);
 const concurrency = Number(concurrencyText ?? '1');
@@ -29,8 +30,14 @@ const READ_STOCK = {
      WHERE u.account_id = $1 AND u.barcode IN (${marks(BARCODES_PER_GET)})`,
   rowMode: 'array' as const,
 };
-const FIND_UNITS = { name: 'bench-find-units', text: `SELECT id, barcode, item_id, variant_id FROM stock_units WHERE account_id = $1 AND barcode IN (${marks(ROWS_PER_POST)})` };
-const UPSERT = { name: 'bench-upsert', text: 'INSERT INTO stock (unit_id, warehouse_id, quantity) VALUES ($1, $2, $3) ON CONFLICT (unit_id, warehouse_id) DO UPDATE SET quantity = excluded.quantity' };
+const FIND_UNITS = {
+  name: 'bench-find-units',
+  text: `SELECT id, barcode, item_id, variant_id FROM stock_units WHERE account_id = $1 AND barcode IN (${marks(ROWS_PER_POST)})`,
+};
+const UPSERT = {
+  name: 'bench-upsert',
+  text: 'INSERT INTO stock (unit_id, warehouse_id, quantity) VALUES ($1, $2, $3) ON CONFLICT (unit_id, warehouse_id) DO UPDATE SET quantity = excluded.quantity',
+};
 const HISTORY = {
   name: 'bench-history',
   text: `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, old_quantity, new_quantity, source, token_id, reason, reference, created_at)
@@ -55,14 +62,23 @@ async function readOnce(client: pg.Client, barcodes: string[]): Promise<string> 
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   const byBarcode = new Map<string, object[]>();
   let warehouses: { id: number; name: string }[] | undefined;
-  for (const [barcode, item, variant, quantity, warehouse, warehouseName] of (await client.query({ ...READ_STOCK, values: [account.id, ...barcodes] })).rows as Row[]) {
+  for (const [barcode, item, variant, quantity, warehouse, warehouseName] of (
+    await client.query({ ...READ_STOCK, values: [account.id, ...barcodes] })
+  ).rows as Row[]) {
     let records = byBarcode.get(barcode);
     if (!records) byBarcode.set(barcode, (records = []));
     if (warehouse !== null) {
       records.push({ item, liquid_stock: variant, barcode, quantity: quantity ?? 0, warehouse, warehouse_name: warehouseName });
     } else {
-      warehouses ??= (await client.query<{ id: number; name: string }>({ name: 'bench-warehouses-of', text: 'SELECT id, name FROM warehouses WHERE account_id = $1 ORDER BY id', values: [account.id] })).rows;
-      for (const w of warehouses) records.push({ item, liquid_stock: variant, barcode, quantity: 0, warehouse: w.id, warehouse_name: w.name });
+      warehouses ??= (
+        await client.query<{ id: number; name: string }>({
+          name: 'bench-warehouses-of',
+          text: 'SELECT id, name FROM warehouses WHERE account_id = $1 ORDER BY id',
+          values: [account.id],
+        })
+      ).rows;
+      for (const w of warehouses)
+        records.push({ item, liquid_stock: variant, barcode, quantity: 0, warehouse: w.id, warehouse_name: w.name });
     }
   }
   await client.query('COMMIT');
@@ -80,22 +96,46 @@ async function writeOnce(client: pg.Client, rows: ReturnType<typeof updateRows>)
   await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
   try {
     await client.query({ name: 'bench-lock', text: 'SELECT pg_advisory_xact_lock($1)', values: [WRITE_LOCK] });
-    const units = new Map((await client.query<Unit>({ ...FIND_UNITS, values: [account.id, ...rows.map((r) => r.barcode)] })).rows.map((u) => [u.barcode, u]));
+    const units = new Map(
+      (await client.query<Unit>({ ...FIND_UNITS, values: [account.id, ...rows.map((r) => r.barcode)] })).rows.map((u) => [u.barcode, u]),
+    );
     const warehouses = new Map(
-      (await client.query<{ id: number; name: string }>({ name: 'bench-warehouses', text: 'SELECT id, name FROM warehouses WHERE account_id = $1', values: [account.id] })).rows.map((w) => [w.name, w]),
+      (
+        await client.query<{ id: number; name: string }>({
+          name: 'bench-warehouses',
+          text: 'SELECT id, name FROM warehouses WHERE account_id = $1',
+          values: [account.id],
+        })
+      ).rows.map((w) => [w.name, w]),
     );
     const at = new Date().toISOString();
     const results: object[] = [];
     for (const [index, row] of rows.entries()) {
       const unit = units.get(row.barcode)!;
       const warehouse = warehouses.get(row.warehouse_name)!;
-      const before = (await client.query<{ quantity: number }>({ name: 'bench-old', text: 'SELECT quantity FROM stock WHERE unit_id = $1 AND warehouse_id = $2', values: [unit.id, warehouse.id] })).rows[0]?.quantity;
+      const before = (
+        await client.query<{ quantity: number }>({
+          name: 'bench-old',
+          text: 'SELECT quantity FROM stock WHERE unit_id = $1 AND warehouse_id = $2',
+          values: [unit.id, warehouse.id],
+        })
+      ).rows[0]?.quantity;
       if (before !== row.quantity) {
         await client.query({ ...UPSERT, values: [unit.id, warehouse.id, row.quantity] });
         const hlc = `${String(Date.now()).padStart(16, '0')}-${String(index).padStart(5, '0')}-${origin}`;
-        await client.query({ ...HISTORY, values: [account.id, unit.id, unit.item_id, unit.variant_id, warehouse.id, origin, ++seq, row.quantity, hlc, before ?? null, at] });
+        await client.query({
+          ...HISTORY,
+          values: [account.id, unit.id, unit.item_id, unit.variant_id, warehouse.id, origin, ++seq, row.quantity, hlc, before ?? null, at],
+        });
       }
-      results.push({ item: unit.item_id, liquid_stock: unit.variant_id, barcode: unit.barcode, quantity: row.quantity, warehouse: warehouse.id, warehouse_name: warehouse.name });
+      results.push({
+        item: unit.item_id,
+        liquid_stock: unit.variant_id,
+        barcode: unit.barcode,
+        quantity: row.quantity,
+        warehouse: warehouse.id,
+        warehouse_name: warehouse.name,
+      });
     }
     await client.query('COMMIT');
     return JSON.stringify({ results, errors: [] });
@@ -114,7 +154,9 @@ const pool =
 let next = 0;
 const once = (client: pg.Client) => {
   const i = next++;
-  return kind === 'read' ? readOnce(client, pool[i % POOL] as string[]) : writeOnce(client, pool[i % POOL] as ReturnType<typeof updateRows>);
+  return kind === 'read'
+    ? readOnce(client, pool[i % POOL] as string[])
+    : writeOnce(client, pool[i % POOL] as ReturnType<typeof updateRows>);
 };
 
 // Warm up (prepared statements on every connection, caches), then measure.
@@ -132,4 +174,13 @@ const started = performance.now();
 await Promise.all(clients.map((client) => loop(client, started + seconds * 1000, count)));
 const elapsed = (performance.now() - started) / 1000;
 await Promise.all(clients.map((client) => client.end()));
-console.log(JSON.stringify({ kind, concurrency, perSecond: count.iterations / elapsed, iterations: count.iterations, seconds: elapsed, bytes: count.bytes / count.iterations }));
+console.log(
+  JSON.stringify({
+    kind,
+    concurrency,
+    perSecond: count.iterations / elapsed,
+    iterations: count.iterations,
+    seconds: elapsed,
+    bytes: count.bytes / count.iterations,
+  }),
+);

@@ -75,7 +75,10 @@ export async function benchPostgres(options: {
     await analyzer.connect();
     await analyzer.query('ANALYZE');
     await analyzer.end();
-    const token = (await runNode([CLI, 'token', 'create', '--account', WAREHOUSE_ACCOUNT, '--label', 'bench', '--database', url])).stdout.trim().split('\n').pop()!;
+    const token = (await runNode([CLI, 'token', 'create', '--account', WAREHOUSE_ACCOUNT, '--label', 'bench', '--database', url])).stdout
+      .trim()
+      .split('\n')
+      .pop()!;
 
     const gets = getRequests(generated.warehouseBarcodes, seed);
     const posts = postRequests(generated.warehouseBarcodes, seed + 1);
@@ -159,7 +162,12 @@ export async function benchPostgres(options: {
       server: loads,
       http,
       generator,
-      storage: { read1: mean(first.read1, second.read1), read32: mean(first.read32, second.read32), write1: mean(first.write1, second.write1), write32: mean(first.write32, second.write32) },
+      storage: {
+        read1: mean(first.read1, second.read1),
+        read32: mean(first.read32, second.read32),
+        write1: mean(first.write1, second.write1),
+        write32: mean(first.write32, second.write32),
+      },
     };
   } finally {
     await cluster.stop();

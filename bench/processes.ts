@@ -24,7 +24,11 @@ export function startNode(args: string[], logFile?: string, env?: Record<string,
   const logFd = logFile === undefined ? undefined : openSync(logFile, 'a');
   // BENCH_CPU_PROF=DIR: every child writes a V8 CPU profile there (NODE_OPTIONS refuses --cpu-prof).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', logFd ?? 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [...profile, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', logFd ?? 'pipe'],
+    env: { ...process.env, ...env },
+  });
   if (logFd !== undefined) closeSync(logFd);
   let out = '';
   let err = '';
@@ -75,7 +79,13 @@ export async function stopChild(child: Child): Promise<void> {
 export function execArgvOf(pid: number): string[] {
   try {
     const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(1);
-    return args.slice(0, Math.max(0, args.findIndex((arg) => !arg.startsWith('-'))));
+    return args.slice(
+      0,
+      Math.max(
+        0,
+        args.findIndex((arg) => !arg.startsWith('-')),
+      ),
+    );
   } catch {
     return [];
   }

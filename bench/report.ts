@@ -17,7 +17,15 @@ export interface SizeResult {
   import: { seconds: number; cpuSeconds: number; rowsPerSecond: number; maxRssKb: number };
   coldStartMs: number;
   responseBytes: { get: number; post: number };
-  server: { get1: LoadResult; get32: LoadResult; post1: LoadResult; post32: LoadResult; mix32: LoadResult; peakRssKb: number; execArgv?: string[] };
+  server: {
+    get1: LoadResult;
+    get32: LoadResult;
+    post1: LoadResult;
+    post32: LoadResult;
+    mix32: LoadResult;
+    peakRssKb: number;
+    execArgv?: string[];
+  };
   http: { get1: LoadResult; get32: LoadResult; post1: LoadResult; post32: LoadResult };
   /** The load generator's own ceiling: a raw socket answering the same bytes (bench/trivial-server.ts). */
   generator: { get1: LoadResult; get32: LoadResult; post1: LoadResult; post32: LoadResult; mix32: LoadResult };
@@ -82,7 +90,8 @@ export function machineInfo(): Machine {
 }
 
 const floorOf = (http: number, storage: number) => 1 / (1 / http + 1 / storage);
-const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : 'n/a');
+const fmt = (n: number, digits = 0) =>
+  Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : 'n/a';
 const ratio = (n: number) => `${fmt(n, 2)}×`;
 const verdict = (ok: boolean) => (ok ? '✅ met' : '❌ missed');
 
@@ -107,7 +116,9 @@ export function renderReport(bench: BenchResults): string {
   out.push(`- Node ${m.node}, SQLite ${m.sqlite} (better-sqlite3); every server in its own process, started as users start it`);
   out.push(`- Load generator: ${bench.loadGenerator.description}, in its own process (${bench.loadGenerator.note})`);
   out.push(`- Command: \`${bench.command}\` — ${bench.date}, ${fmt(bench.totalSeconds)} s in all, ${bench.loadSeconds} s per load run`);
-  out.push(`- Load average (1/5/15 min) before: ${m.loadAverage.map((n) => fmt(n, 2)).join(' / ')}, after: ${bench.loadAverageAfter.map((n) => fmt(n, 2)).join(' / ')} — on a busy machine absolute figures drop; the ratios hold because every ceiling is measured in the same run.`);
+  out.push(
+    `- Load average (1/5/15 min) before: ${m.loadAverage.map((n) => fmt(n, 2)).join(' / ')}, after: ${bench.loadAverageAfter.map((n) => fmt(n, 2)).join(' / ')} — on a busy machine absolute figures drop; the ratios hold because every ceiling is measured in the same run.`,
+  );
   out.push('');
 
   out.push('## Targets', '');
@@ -115,36 +126,68 @@ export function renderReport(bench: BenchResults): string {
   out.push('|---|---|---|---|');
   for (const size of bench.sizes) {
     const f = floors(size);
-    out.push(`| GET 50 barcodes, 32 connections, ${size.label} | ${ratio(size.server.get32.perSecond / f.get32)} of floor | ≥ ${TARGETS.getRatio}× | ${verdict(size.server.get32.perSecond / f.get32 >= TARGETS.getRatio)} |`);
+    out.push(
+      `| GET 50 barcodes, 32 connections, ${size.label} | ${ratio(size.server.get32.perSecond / f.get32)} of floor | ≥ ${TARGETS.getRatio}× | ${verdict(size.server.get32.perSecond / f.get32 >= TARGETS.getRatio)} |`,
+    );
   }
   for (const size of bench.sizes) {
     const f = floors(size);
-    out.push(`| POST 50 rows, 32 connections, ${size.label} | ${ratio(size.server.post32.perSecond / f.post32)} of floor | ≥ ${TARGETS.postRatio}× | ${verdict(size.server.post32.perSecond / f.post32 >= TARGETS.postRatio)} |`);
+    out.push(
+      `| POST 50 rows, 32 connections, ${size.label} | ${ratio(size.server.post32.perSecond / f.post32)} of floor | ≥ ${TARGETS.postRatio}× | ${verdict(size.server.post32.perSecond / f.post32 >= TARGETS.postRatio)} |`,
+    );
   }
   const growth = largest.server.get1.p50Ms / smallest.server.get1.p50Ms;
-  out.push(`| Growth: p50 of GET (1 connection) at ${largest.label} vs ${smallest.label} | ${fmt(largest.server.get1.p50Ms, 2)} ms vs ${fmt(smallest.server.get1.p50Ms, 2)} ms = ${ratio(growth)} | ≤ ${TARGETS.growth}× | ${verdict(growth <= TARGETS.growth)} |`);
-  out.push(`| Import of ${largest.label} rows | ${fmt(largest.import.rowsPerSecond)} rows/s | ≥ ${fmt(TARGETS.importRowsPerSecond)} rows/s | ${verdict(largest.import.rowsPerSecond >= TARGETS.importRowsPerSecond)} |`);
-  out.push(`| Importer peak RSS, ${largest.label} rows | ${fmt(largest.import.maxRssKb / 1024)} MB | ≤ ${TARGETS.importRssMb} MB | ${verdict(largest.import.maxRssKb / 1024 <= TARGETS.importRssMb)} |`);
-  out.push(`| Cold start to first answer, ${largest.label} database | ${fmt(largest.coldStartMs)} ms | ≤ ${fmt(TARGETS.coldStartMs)} ms | ${verdict(largest.coldStartMs <= TARGETS.coldStartMs)} |`);
-  out.push(`| Server peak RSS under 32-connection load, ${largest.label} | ${fmt(largest.server.peakRssKb / 1024)} MB | ≤ ${TARGETS.serverRssMb} MB | ${verdict(largest.server.peakRssKb / 1024 <= TARGETS.serverRssMb)} |`);
+  out.push(
+    `| Growth: p50 of GET (1 connection) at ${largest.label} vs ${smallest.label} | ${fmt(largest.server.get1.p50Ms, 2)} ms vs ${fmt(smallest.server.get1.p50Ms, 2)} ms = ${ratio(growth)} | ≤ ${TARGETS.growth}× | ${verdict(growth <= TARGETS.growth)} |`,
+  );
+  out.push(
+    `| Import of ${largest.label} rows | ${fmt(largest.import.rowsPerSecond)} rows/s | ≥ ${fmt(TARGETS.importRowsPerSecond)} rows/s | ${verdict(largest.import.rowsPerSecond >= TARGETS.importRowsPerSecond)} |`,
+  );
+  out.push(
+    `| Importer peak RSS, ${largest.label} rows | ${fmt(largest.import.maxRssKb / 1024)} MB | ≤ ${TARGETS.importRssMb} MB | ${verdict(largest.import.maxRssKb / 1024 <= TARGETS.importRssMb)} |`,
+  );
+  out.push(
+    `| Cold start to first answer, ${largest.label} database | ${fmt(largest.coldStartMs)} ms | ≤ ${fmt(TARGETS.coldStartMs)} ms | ${verdict(largest.coldStartMs <= TARGETS.coldStartMs)} |`,
+  );
+  out.push(
+    `| Server peak RSS under 32-connection load, ${largest.label} | ${fmt(largest.server.peakRssKb / 1024)} MB | ≤ ${TARGETS.serverRssMb} MB | ${verdict(largest.server.peakRssKb / 1024 <= TARGETS.serverRssMb)} |`,
+  );
   const sync = bench.sync;
-  if (sync) out.push(`| Sync round of ${fmt(sync.movements)} movements (push, apply, pull) | ${ratio(syncRatio(sync))} of ceiling | ≥ ${TARGETS.syncRatio}× | ${verdict(syncRatio(sync) >= TARGETS.syncRatio)} |`);
-  if (largest.barcodes < 1_000_000) out.push('', `The largest catalogue of this run has ${largest.label} barcodes; the targets name 1M (\`--sizes 10k,100k,1m\`).`);
+  if (sync)
+    out.push(
+      `| Sync round of ${fmt(sync.movements)} movements (push, apply, pull) | ${ratio(syncRatio(sync))} of ceiling | ≥ ${TARGETS.syncRatio}× | ${verdict(syncRatio(sync) >= TARGETS.syncRatio)} |`,
+    );
+  if (largest.barcodes < 1_000_000)
+    out.push('', `The largest catalogue of this run has ${largest.label} barcodes; the targets name 1M (\`--sizes 10k,100k,1m\`).`);
   out.push('');
 
   for (const size of bench.sizes) {
     const f = floors(size);
     const s = size.server;
     out.push(`## ${size.label} barcodes`, '');
-    out.push(`Catalogue ${fmt(size.catalogueBytes / 1e6, 1)} MB, database ${fmt(size.databaseBytes / 1e6, 1)} MB; answers of ${fmt(size.responseBytes.get)} bytes (GET) and ${fmt(size.responseBytes.post)} bytes (POST).`, '');
-    out.push('| workload | connections | server req/s | HTTP ceiling req/s | storage ceiling req/s | floor req/s | server / floor | p50 ms | p99 ms | load generator ceiling req/s |');
+    out.push(
+      `Catalogue ${fmt(size.catalogueBytes / 1e6, 1)} MB, database ${fmt(size.databaseBytes / 1e6, 1)} MB; answers of ${fmt(size.responseBytes.get)} bytes (GET) and ${fmt(size.responseBytes.post)} bytes (POST).`,
+      '',
+    );
+    out.push(
+      '| workload | connections | server req/s | HTTP ceiling req/s | storage ceiling req/s | floor req/s | server / floor | p50 ms | p99 ms | load generator ceiling req/s |',
+    );
     out.push('|---|---|---|---|---|---|---|---|---|---|');
     const warnings: string[] = [];
-    const row = (name: string, load: LoadResult, http: LoadResult | undefined, storage: number | undefined, floor: number, generator: LoadResult) => {
+    const row = (
+      name: string,
+      load: LoadResult,
+      http: LoadResult | undefined,
+      storage: number | undefined,
+      floor: number,
+      generator: LoadResult,
+    ) => {
       // Any rate measured close to what the load generator itself can drive may be the generator's limit.
       const near = (what: string, rate: number) => {
         if (rate * TARGETS.generatorMargin > generator.perSecond) {
-          warnings.push(`${name}, ${load.connections} connection${load.connections === 1 ? '' : 's'}: the ${what} (${fmt(rate)} req/s) is within ${TARGETS.generatorMargin}× of the load generator's own ceiling (${fmt(generator.perSecond)} req/s), so it may measure the load generator.`);
+          warnings.push(
+            `${name}, ${load.connections} connection${load.connections === 1 ? '' : 's'}: the ${what} (${fmt(rate)} req/s) is within ${TARGETS.generatorMargin}× of the load generator's own ceiling (${fmt(generator.perSecond)} req/s), so it may measure the load generator.`,
+          );
           return ' ⚠️';
         }
         return '';
@@ -163,12 +206,22 @@ export function renderReport(bench: BenchResults): string {
     row('90% GET / 10% POST', s.mix32, undefined, undefined, f.mix32, g.mix32);
     out.push('');
     if (warnings.length > 0) out.push(...warnings.map((w) => `> ⚠️ ${w}`), '');
-    else out.push(`Every rate in this table is below 1/${TARGETS.generatorMargin} of the load generator's own ceiling (last column): the load generator is not what limits it.`, '');
+    else
+      out.push(
+        `Every rate in this table is below 1/${TARGETS.generatorMargin} of the load generator's own ceiling (last column): the load generator is not what limits it.`,
+        '',
+      );
     if (size.storage.serverReadLoop !== undefined) {
-      out.push(`- The server's own read path (store.stock.read + the answer's bytes, bench/server-read-loop.ts) in the same kind of loop, no HTTP: ${fmt(size.storage.serverReadLoop)} per second, ${ratio(size.storage.serverReadLoop / size.storage.read)} the storage ceiling.`);
+      out.push(
+        `- The server's own read path (store.stock.read + the answer's bytes, bench/server-read-loop.ts) in the same kind of loop, no HTTP: ${fmt(size.storage.serverReadLoop)} per second, ${ratio(size.storage.serverReadLoop / size.storage.read)} the storage ceiling.`,
+      );
     }
-    out.push(`- Import: ${fmt(size.import.seconds, 1)} s = ${fmt(size.import.rowsPerSecond)} rows/s (${fmt(size.barcodes / size.import.cpuSeconds)} rows per CPU-second), importer peak RSS ${fmt(size.import.maxRssKb / 1024)} MB.`);
-    out.push(`- Cold start (process spawn to the first answered GET): ${fmt(size.coldStartMs)} ms. Server peak RSS after all load runs: ${fmt(s.peakRssKb / 1024)} MB${s.execArgv ? ` (node ${s.execArgv.length > 0 ? s.execArgv.map((a) => `\`${a}\``).join(' ') : 'without flags'}, as \`barcode-inventory serve\` starts itself)` : ''}.`);
+    out.push(
+      `- Import: ${fmt(size.import.seconds, 1)} s = ${fmt(size.import.rowsPerSecond)} rows/s (${fmt(size.barcodes / size.import.cpuSeconds)} rows per CPU-second), importer peak RSS ${fmt(size.import.maxRssKb / 1024)} MB.`,
+    );
+    out.push(
+      `- Cold start (process spawn to the first answered GET): ${fmt(size.coldStartMs)} ms. Server peak RSS after all load runs: ${fmt(s.peakRssKb / 1024)} MB${s.execArgv ? ` (node ${s.execArgv.length > 0 ? s.execArgv.map((a) => `\`${a}\``).join(' ') : 'without flags'}, as \`barcode-inventory serve\` starts itself)` : ''}.`,
+    );
     const without = size.withoutMemoryMeasures;
     if (without) {
       out.push(
@@ -181,32 +234,63 @@ export function renderReport(bench: BenchResults): string {
   if (sync) {
     const ceiling = median(sync.ceilingMs);
     out.push('## Sync', '');
-    out.push(`Measured by \`${sync.command}\` — ${sync.date}, load average (1/5/15 min) ${sync.machine.loadAverage.map((n) => fmt(n, 2)).join(' / ')} after it.`, '');
+    out.push(
+      `Measured by \`${sync.command}\` — ${sync.date}, load average (1/5/15 min) ${sync.machine.loadAverage.map((n) => fmt(n, 2)).join(' / ')} after it.`,
+      '',
+    );
     out.push('| workload | movements | batch | round ms | ceiling ms | ceiling ÷ round | movements/s |');
     out.push('|---|---|---|---|---|---|---|');
-    out.push(`| one sync round: push, apply upstream, pull | ${fmt(sync.movements)} | ${sync.batch} | ${fmt(sync.roundMs)}${sync.roundsMs ? ` (${sync.roundsMs.map((ms) => fmt(ms)).join(' / ')})` : ''} | ${fmt(ceiling)} (${sync.ceilingMs.map((ms) => fmt(ms)).join(' / ')}) | ${ratio(syncRatio(sync))} | ${fmt((sync.movements / sync.roundMs) * 1000)} |`);
+    out.push(
+      `| one sync round: push, apply upstream, pull | ${fmt(sync.movements)} | ${sync.batch} | ${fmt(sync.roundMs)}${sync.roundsMs ? ` (${sync.roundsMs.map((ms) => fmt(ms)).join(' / ')})` : ''} | ${fmt(ceiling)} (${sync.ceilingMs.map((ms) => fmt(ms)).join(' / ')}) | ${ratio(syncRatio(sync))} | ${fmt((sync.movements / sync.roundMs) * 1000)} |`,
+    );
     const withQuantities = quantitiesRatio(sync);
     if (withQuantities !== undefined) {
-      out.push(`| the same round, against the ceiling that also writes the quantities | | | ${fmt(sync.roundMs)} | ${fmt(median(sync.quantitiesCeilingMs!))} (${sync.quantitiesCeilingMs!.map((ms) => fmt(ms)).join(' / ')}) | ${ratio(withQuantities)} | |`);
+      out.push(
+        `| the same round, against the ceiling that also writes the quantities | | | ${fmt(sync.roundMs)} | ${fmt(median(sync.quantitiesCeilingMs!))} (${sync.quantitiesCeilingMs!.map((ms) => fmt(ms)).join(' / ')}) | ${ratio(withQuantities)} | |`,
+      );
     }
     out.push('');
-    out.push(`- The round (bench/sync-round.ts): a follower holding ${fmt(sync.movements)} sets its upstream does not have (made through its own API while the upstream was stopped) runs one real round (server/sync/sync-round.ts, in a child process, bench/sync-round-child.ts)${sync.roundsMs ? `, ${sync.roundsMs.length} times from the same two starting databases (the median counts; all are listed),` : ''} against a real upstream \`serve\` process over loopback HTTP: the upstream's state, ${Math.ceil(sync.movements / sync.batch)} pushes of ${sync.batch} movements each applied upstream in one durable transaction (checks, fold, conflicts), then the pull (${fmt(sync.pulled)} new to the follower: its own movements are left out by \`have\`). Timed from the first request to the round's last write.${sync.warmUpMs !== undefined ? ` Before the timer, both processes handle three pushes (${fmt(sync.warmUpMs)} ms in all) of the upstream's own movements sent back, answered as duplicates and writing nothing, as a running server already would have: the round holds no process start-up or first compilation.` : ''}`);
-    out.push(`- Ceiling (bench/sync-ceiling.ts): the same ${fmt(sync.movements)} rows inserted straight into a copy of the upstream's \`stock_history\` as it was before the round, with better-sqlite3 and the store's pragmas, one prepared INSERT per row and one durable \`BEGIN IMMEDIATE\` transaction per ${sync.batch} rows; ${sync.roundsMs ? 'before the first round, between the rounds and after the last, the median counts' : 'once before the round and once after it, the mean counts'}.`);
+    out.push(
+      `- The round (bench/sync-round.ts): a follower holding ${fmt(sync.movements)} sets its upstream does not have (made through its own API while the upstream was stopped) runs one real round (server/sync/sync-round.ts, in a child process, bench/sync-round-child.ts)${sync.roundsMs ? `, ${sync.roundsMs.length} times from the same two starting databases (the median counts; all are listed),` : ''} against a real upstream \`serve\` process over loopback HTTP: the upstream's state, ${Math.ceil(sync.movements / sync.batch)} pushes of ${sync.batch} movements each applied upstream in one durable transaction (checks, fold, conflicts), then the pull (${fmt(sync.pulled)} new to the follower: its own movements are left out by \`have\`). Timed from the first request to the round's last write.${sync.warmUpMs !== undefined ? ` Before the timer, both processes handle three pushes (${fmt(sync.warmUpMs)} ms in all) of the upstream's own movements sent back, answered as duplicates and writing nothing, as a running server already would have: the round holds no process start-up or first compilation.` : ''}`,
+    );
+    out.push(
+      `- Ceiling (bench/sync-ceiling.ts): the same ${fmt(sync.movements)} rows inserted straight into a copy of the upstream's \`stock_history\` as it was before the round, with better-sqlite3 and the store's pragmas, one prepared INSERT per row and one durable \`BEGIN IMMEDIATE\` transaction per ${sync.batch} rows; ${sync.roundsMs ? 'before the first round, between the rounds and after the last, the median counts' : 'once before the round and once after it, the mean counts'}.`,
+    );
     if (withQuantities !== undefined) {
-      out.push(`- Ceiling with the quantities (the same script, \`quantities\`): the same rows, and in each batch's transaction the quantity each unit and warehouse of the batch is left with, one prepared upsert each: everything the round writes durably, with no reads, no HTTP and no fold, run just before each pass of the ceiling above. The target (≥ ${TARGETS.syncRatio}×) is against the ceiling above; this row shows how much of the gap is the quantities (docs/SYNC.md, "Performance").`);
+      out.push(
+        `- Ceiling with the quantities (the same script, \`quantities\`): the same rows, and in each batch's transaction the quantity each unit and warehouse of the batch is left with, one prepared upsert each: everything the round writes durably, with no reads, no HTTP and no fold, run just before each pass of the ceiling above. The target (≥ ${TARGETS.syncRatio}×) is against the ceiling above; this row shows how much of the gap is the quantities (docs/SYNC.md, "Performance").`,
+      );
     }
     out.push('');
   }
 
-  if (bench.postgres) out.push(...renderPostgres(bench.postgres, bench.sizes.find((size) => size.barcodes === bench.postgres!.barcodes)));
+  if (bench.postgres)
+    out.push(
+      ...renderPostgres(
+        bench.postgres,
+        bench.sizes.find((size) => size.barcodes === bench.postgres!.barcodes),
+      ),
+    );
 
   out.push('## How it is measured', '');
-  out.push('- Catalogues (bench/catalogue-generator.ts, seeded): 90% of the barcodes in a warehouse account with 3 warehouses, 10% in a no-warehouse account; a third of the barcodes are variants; 1 barcode in 20 has no stock definition (answered with one zero record per warehouse). Imported with `barcode-inventory import`, run as a child process started the way the command starts itself (compile cache, restarted with the import\'s memory flags) that reports its peak RSS.');
-  out.push('- The server is `barcode-inventory serve --port 0` (bin/barcode-inventory.js, which restarts itself in place with the server\'s memory flags) in its own process, at its default log level. The load generator is another process: wrk with a Lua script (bench/wrk-requests.lua) over keep-alive loopback connections, 2 threads at 32 connections and 1 at 1, cycling through 2,000 prepared GETs and 8,000 distinct POST bodies (split between the threads, so no POST repeats within a run); a status ≥ 400 or a socket error fails the run. Latencies are wrk\'s, to the microsecond. GET asks for 45 existing barcodes of the warehouse account and 5 unknown ones; POST sets 50 distinct existing barcodes in one of the 3 warehouses (durable: WAL, synchronous=FULL, one transaction per request). Every answer must be a 2xx.');
-  out.push('- HTTP ceiling (bench/http-ceiling-server.ts): the same `createApp` Koa stack and logger, with a route in front of the API router that answers the inventory path with the bytes the real server answered (a POST body is still read). Same load generator, same connections.');
-  out.push('- Load generator ceiling (bench/trivial-server.ts): a raw TCP socket that finds the end of each request and writes a precomputed HTTP response of the same size as the real answer — no HTTP parser, no Koa, no SQLite. It is what the load generator itself can drive here; a server or HTTP-ceiling rate within 3× of it is marked ⚠️ and named under its table.');
-  out.push('- Storage ceiling (bench/storage-ceiling.ts): better-sqlite3 in one process on the same database with the same pragmas, in a tight loop: one prepared 50-barcode query with the same joins, building the same answer and `JSON.stringify`; and the same 50-row `BEGIN IMMEDIATE` transaction (unit and warehouse lookups, old quantity, upsert, history row), committed durably. It runs twice per catalogue, before and after the server runs (no server running), and the mean of the two passes counts.');
-  out.push('- Floor = 1 / (1 / HTTP ceiling + 1 / storage ceiling); the mix floor weights 90% GET and 10% POST floors by time. A ratio of 1.0× means the service adds nothing to the two unavoidable costs.');
+  out.push(
+    "- Catalogues (bench/catalogue-generator.ts, seeded): 90% of the barcodes in a warehouse account with 3 warehouses, 10% in a no-warehouse account; a third of the barcodes are variants; 1 barcode in 20 has no stock definition (answered with one zero record per warehouse). Imported with `barcode-inventory import`, run as a child process started the way the command starts itself (compile cache, restarted with the import's memory flags) that reports its peak RSS.",
+  );
+  out.push(
+    "- The server is `barcode-inventory serve --port 0` (bin/barcode-inventory.js, which restarts itself in place with the server's memory flags) in its own process, at its default log level. The load generator is another process: wrk with a Lua script (bench/wrk-requests.lua) over keep-alive loopback connections, 2 threads at 32 connections and 1 at 1, cycling through 2,000 prepared GETs and 8,000 distinct POST bodies (split between the threads, so no POST repeats within a run); a status ≥ 400 or a socket error fails the run. Latencies are wrk's, to the microsecond. GET asks for 45 existing barcodes of the warehouse account and 5 unknown ones; POST sets 50 distinct existing barcodes in one of the 3 warehouses (durable: WAL, synchronous=FULL, one transaction per request). Every answer must be a 2xx.",
+  );
+  out.push(
+    '- HTTP ceiling (bench/http-ceiling-server.ts): the same `createApp` Koa stack and logger, with a route in front of the API router that answers the inventory path with the bytes the real server answered (a POST body is still read). Same load generator, same connections.',
+  );
+  out.push(
+    '- Load generator ceiling (bench/trivial-server.ts): a raw TCP socket that finds the end of each request and writes a precomputed HTTP response of the same size as the real answer — no HTTP parser, no Koa, no SQLite. It is what the load generator itself can drive here; a server or HTTP-ceiling rate within 3× of it is marked ⚠️ and named under its table.',
+  );
+  out.push(
+    '- Storage ceiling (bench/storage-ceiling.ts): better-sqlite3 in one process on the same database with the same pragmas, in a tight loop: one prepared 50-barcode query with the same joins, building the same answer and `JSON.stringify`; and the same 50-row `BEGIN IMMEDIATE` transaction (unit and warehouse lookups, old quantity, upsert, history row), committed durably. It runs twice per catalogue, before and after the server runs (no server running), and the mean of the two passes counts.',
+  );
+  out.push(
+    '- Floor = 1 / (1 / HTTP ceiling + 1 / storage ceiling); the mix floor weights 90% GET and 10% POST floors by time. A ratio of 1.0× means the service adds nothing to the two unavoidable costs.',
+  );
   out.push('');
   const notes = path.join(import.meta.dirname, 'NOTES.md');
   try {
@@ -235,7 +319,9 @@ function renderPostgres(p: PostgresResult & { machine: Machine }, sqlite: SizeRe
     `Measured by \`${p.command}\` — ${p.date}, ${p.version} (${p.source}) on a throwaway cluster (fsync and synchronous_commit on, shared_buffers 64 MB), the server's pool of ${p.poolSize} connections; load average (1/5/15 min) ${p.machine.loadAverage.map((n) => fmt(n, 2)).join(' / ')} before, ${p.loadAverageAfter.map((n) => fmt(n, 2)).join(' / ')} after. The ${p.label} catalogue, imported with \`import --database\` in ${fmt(p.importSeconds, 1)} s, which runs \`ANALYZE\` when it commits; answers of ${fmt(p.responseBytes.get)} bytes (GET) and ${fmt(p.responseBytes.post)} bytes (POST). The SQLite rows of the same catalogue are repeated from the ${sqlite ? sqlite.label : ''} table above (measured by the run named at the top, not in this one: compare the ratios, not the absolute rates).`,
     '',
   );
-  out.push('| engine | workload | connections | server req/s | HTTP ceiling req/s | storage ceiling req/s | floor req/s | server / floor | server / HTTP ceiling | server / storage ceiling | p50 ms | p99 ms | load generator ceiling req/s |');
+  out.push(
+    '| engine | workload | connections | server req/s | HTTP ceiling req/s | storage ceiling req/s | floor req/s | server / floor | server / HTTP ceiling | server / storage ceiling | p50 ms | p99 ms | load generator ceiling req/s |',
+  );
   out.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   const row = (engine: string, name: string, load: LoadResult, http: LoadResult, storage: number, floor: number, generator: LoadResult) =>
     out.push(
@@ -258,7 +344,9 @@ function renderPostgres(p: PostgresResult & { machine: Machine }, sqlite: SizeRe
   out.push(
     `- Storage ceiling on PostgreSQL (bench/pg-storage-ceiling.ts): the \`pg\` client in one process, no HTTP, on the same database, as many loops side by side as the load has connections (1 or 32), each on its own connection: the same 50-barcode query with the same joins inside the engine's read transaction (\`REPEATABLE READ READ ONLY\`), building the same answer and \`JSON.stringify\`; and the same 50-row write in the engine's write transaction (\`READ COMMITTED\`, the one-writer advisory lock, unit and warehouse lookups, old quantity, upsert, history row, \`COMMIT\` flushed to disk). Twice, before and after the server runs, the mean counts. The SQLite storage ceiling is one loop in one process (better-sqlite3 is synchronous), so its 1- and 32-connection rows share one figure.`,
   );
-  out.push('- Floor, HTTP ceiling and load generator ceiling as for SQLite (below), the HTTP ceiling server opened on the PostgreSQL database and answering the bytes the PostgreSQL server answered.');
+  out.push(
+    '- Floor, HTTP ceiling and load generator ceiling as for SQLite (below), the HTTP ceiling server opened on the PostgreSQL database and answering the bytes the PostgreSQL server answered.',
+  );
   out.push('');
   // What the figures mean, written after a run (like bench/NOTES.md for the whole report).
   try {

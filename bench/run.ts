@@ -51,9 +51,12 @@ if (values['render-only']) {
   console.log(`rewrote ${path.relative(ROOT, values.out)} from ${path.relative(ROOT, values.out.replace(/\.md$/, '.json'))}`);
   process.exit(0);
 }
-if (values.only !== undefined && values.only !== 'sync' && values.only !== 'sizes') throw new Error(`--only ${values.only}: use --only sync or --only sizes`);
-if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error(`--engine ${values.engine}: use --engine sqlite (the default) or --engine postgres`);
-if (values.engine === 'postgres' && values.only !== undefined) throw new Error('--engine postgres measures the PostgreSQL rows alone: leave out --only');
+if (values.only !== undefined && values.only !== 'sync' && values.only !== 'sizes')
+  throw new Error(`--only ${values.only}: use --only sync or --only sizes`);
+if (values.engine !== 'sqlite' && values.engine !== 'postgres')
+  throw new Error(`--engine ${values.engine}: use --engine sqlite (the default) or --engine postgres`);
+if (values.engine === 'postgres' && values.only !== undefined)
+  throw new Error('--engine postgres measures the PostgreSQL rows alone: leave out --only');
 const postgresOnly = values.engine === 'postgres';
 const sizes = values.only === 'sync' || postgresOnly ? [] : values.sizes.split(',').map(parseSize);
 const seconds = Number(values.seconds);
@@ -88,9 +91,17 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
 
   log(`${label}: importing ${(generated.bytes / 1e6).toFixed(0)} MB with the project's importer`);
   const imported = await runNode([path.join(ROOT, 'bench', 'import-child.ts'), catalogueFile, dbFile]);
-  const stats = JSON.parse(/^BENCH (.*)$/m.exec(imported.stdout)![1]!) as { seconds: number; cpuSeconds: number; maxRssKb: number; exitCode: number };
+  const stats = JSON.parse(/^BENCH (.*)$/m.exec(imported.stdout)![1]!) as {
+    seconds: number;
+    cpuSeconds: number;
+    maxRssKb: number;
+    exitCode: number;
+  };
   if (stats.exitCode !== 0) throw new Error(`import failed:\n${imported.stdout}\n${imported.stderr}`);
-  const token = (await runNode([CLI, 'token', 'create', '--account', WAREHOUSE_ACCOUNT, '--label', 'bench', '--db', dbFile])).stdout.trim().split('\n').pop()!;
+  const token = (await runNode([CLI, 'token', 'create', '--account', WAREHOUSE_ACCOUNT, '--label', 'bench', '--db', dbFile])).stdout
+    .trim()
+    .split('\n')
+    .pop()!;
 
   // Every run that writes gets its own requests (see postRequests).
   const gets = getRequests(generated.warehouseBarcodes, SEED);
@@ -152,7 +163,10 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
   let withoutMemoryMeasures: SizeResult['withoutMemoryMeasures'];
   if (barcodes === Math.max(...sizes)) {
     log(`${label}: the server again, started without the memory measures (${WITHOUT_NODE_FLAGS_ENV}=1 NODE_DISABLE_COMPILE_CACHE=1)`);
-    const again = startNode([CLI, 'serve', '--db', dbFile, '--port', '0'], logFile, { [WITHOUT_NODE_FLAGS_ENV]: '1', NODE_DISABLE_COMPILE_CACHE: '1' });
+    const again = startNode([CLI, 'serve', '--db', dbFile, '--port', '0'], logFile, {
+      [WITHOUT_NODE_FLAGS_ENV]: '1',
+      NODE_DISABLE_COMPILE_CACHE: '1',
+    });
     try {
       const url = await waitForUrl(again);
       await load({ url, token, requests: gets, connections: 32, seconds: 1 }); // warm-up
@@ -233,7 +247,10 @@ try {
     const measured = await benchPostgres({ work, log, load, seconds, seed: SEED, poolSize: DEFAULT_POOL_SIZE, command });
     bench = { ...previous!, postgres: { ...measured, machine: startMachine, loadAverageAfter: machineInfo().loadAverage } };
   } else {
-    const sync = values.only === 'sizes' ? undefined : { ...(await benchSync(work, log, SEED)), command, date: new Date().toISOString(), machine: machineInfo() };
+    const sync =
+      values.only === 'sizes'
+        ? undefined
+        : { ...(await benchSync(work, log, SEED)), command, date: new Date().toISOString(), machine: machineInfo() };
     bench = previous
       ? { ...previous, sync }
       : {

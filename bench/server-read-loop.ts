@@ -22,7 +22,7 @@ const once = async () => {
   const records = await store.stock.read(account, barcodes);
   return readAnswerJson(barcodes, (barcode) => records.get(barcode));
 };
-for (const until = performance.now() + 500; performance.now() < until; ) await once();
+for (const until = performance.now() + 500; performance.now() < until;) await once();
 let iterations = 0;
 const started = performance.now();
 const until = started + Number(secondsText) * 1000;

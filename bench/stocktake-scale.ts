@@ -56,12 +56,17 @@ try {
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
   const [result, commitMs] = await timed(() =>
-    store.stocktakes.commit(caller, id, { zero_uncounted: true }, {
-      // The page's progress poll, every 100th batch here (it asks once a second).
-      afterBatch: async (batch) => {
-        if (batch % 100 === 0) polls.push((await timed(() => store.stocktakes.get(account, id)))[1]);
+    store.stocktakes.commit(
+      caller,
+      id,
+      { zero_uncounted: true },
+      {
+        // The page's progress poll, every 100th batch here (it asks once a second).
+        afterBatch: async (batch) => {
+          if (batch % 100 === 0) polls.push((await timed(() => store.stocktakes.get(account, id)))[1]);
+        },
       },
-    }),
+    ),
   );
   loop.disable();
   note('zeroing commit: lines', result.applied, '');

@@ -13,17 +13,23 @@ import { mulberry32 } from './random.ts';
 import { BARCODES_PER_GET, ROWS_PER_POST, readBarcodes, updateRows } from './workloads.ts';
 
 const [dbFile, kind, secondsText, warehouseBarcodesText, seedText] = process.argv.slice(2);
-if (!dbFile || (kind !== 'read' && kind !== 'write')) throw new Error('usage: storage-ceiling.ts <db> read|write <seconds> <warehouseBarcodes> <seed>');
+if (!dbFile || (kind !== 'read' && kind !== 'write'))
+  throw new Error('usage: storage-ceiling.ts <db> read|write <seconds> <warehouseBarcodes> <seed>');
 const seconds = Number(secondsText);
 const warehouseBarcodes = Number(warehouseBarcodesText);
 const random = mulberry32(Number(seedText));
 
 const sqlite = new BetterSqlite3(dbFile);
 applyPragmas(sqlite);
-const account = sqlite.prepare('SELECT id, seen_vector FROM accounts WHERE name = ?').get(WAREHOUSE_ACCOUNT) as { id: number; seen_vector: number | null };
+const account = sqlite.prepare('SELECT id, seen_vector FROM accounts WHERE name = ?').get(WAREHOUSE_ACCOUNT) as {
+  id: number;
+  seen_vector: number | null;
+};
 // Movements made here: this instance's origin, its next sequence numbers, its clock.
 const instance = (sqlite.prepare('SELECT id FROM instance').get() as { id: string }).id;
-let seq = (sqlite.prepare('SELECT max(seq) FROM stock_history WHERE account_id = ? AND origin = ?').pluck().get(account.id, instance) as number | null) ?? 0;
+let seq =
+  (sqlite.prepare('SELECT max(seq) FROM stock_history WHERE account_id = ? AND origin = ?').pluck().get(account.id, instance) as
+    number | null) ?? 0;
 let clock: Hlc | undefined;
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
 
@@ -47,7 +53,8 @@ function readOnce(barcodes: string[]): string {
       records.push({ item, liquid_stock: variant, barcode, quantity: quantity ?? 0, warehouse, warehouse_name: warehouseName });
     } else {
       warehouses ??= warehousesOf.all(account.id) as { id: number; name: string }[];
-      for (const w of warehouses) records.push({ item, liquid_stock: variant, barcode, quantity: 0, warehouse: w.id, warehouse_name: w.name });
+      for (const w of warehouses)
+        records.push({ item, liquid_stock: variant, barcode, quantity: 0, warehouse: w.id, warehouse_name: w.name });
     }
   }
   const response = { results: [] as object[], errors: [] as object[] };
@@ -60,10 +67,14 @@ function readOnce(barcodes: string[]): string {
   return JSON.stringify(response);
 }
 
-const findUnits = sqlite.prepare(`SELECT id, barcode, item_id, variant_id FROM stock_units WHERE account_id = ? AND barcode IN (${marks(ROWS_PER_POST)})`);
+const findUnits = sqlite.prepare(
+  `SELECT id, barcode, item_id, variant_id FROM stock_units WHERE account_id = ? AND barcode IN (${marks(ROWS_PER_POST)})`,
+);
 const findWarehouses = sqlite.prepare('SELECT id, name FROM warehouses WHERE account_id = ?');
 const oldQuantity = sqlite.prepare('SELECT quantity FROM stock WHERE unit_id = ? AND warehouse_id = ?').pluck();
-const upsert = sqlite.prepare('INSERT INTO stock (unit_id, warehouse_id, quantity) VALUES (?, ?, ?) ON CONFLICT (unit_id, warehouse_id) DO UPDATE SET quantity = excluded.quantity');
+const upsert = sqlite.prepare(
+  'INSERT INTO stock (unit_id, warehouse_id, quantity) VALUES (?, ?, ?) ON CONFLICT (unit_id, warehouse_id) DO UPDATE SET quantity = excluded.quantity',
+);
 const history = sqlite.prepare(
   `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, seen_vector, old_quantity, new_quantity, source, token_id, reason, reference, created_at)
    VALUES (?, ?, ?, ?, ?, ?, ?, 'set', ?, ?, ?, ?, ?, 'api', 1, NULL, NULL, ?)`,
@@ -81,9 +92,30 @@ const write = sqlite.transaction((rows: ReturnType<typeof updateRows>) => {
     if (before !== row.quantity) {
       upsert.run(unit.id, warehouse.id, row.quantity);
       clock = tick(clock, Date.now(), instance);
-      history.run(account.id, unit.id, unit.item_id, unit.variant_id, warehouse.id, instance, ++seq, row.quantity, formatHlc(clock), account.seen_vector, before ?? null, row.quantity, at);
+      history.run(
+        account.id,
+        unit.id,
+        unit.item_id,
+        unit.variant_id,
+        warehouse.id,
+        instance,
+        ++seq,
+        row.quantity,
+        formatHlc(clock),
+        account.seen_vector,
+        before ?? null,
+        row.quantity,
+        at,
+      );
     }
-    results.push({ item: unit.item_id, liquid_stock: unit.variant_id, barcode: unit.barcode, quantity: row.quantity, warehouse: warehouse.id, warehouse_name: warehouse.name });
+    results.push({
+      item: unit.item_id,
+      liquid_stock: unit.variant_id,
+      barcode: unit.barcode,
+      quantity: row.quantity,
+      warehouse: warehouse.id,
+      warehouse_name: warehouse.name,
+    });
   }
   return JSON.stringify({ results, errors: [] });
 });
@@ -99,7 +131,7 @@ const once = (i: number) =>
 
 // Warm up (statement caches, JIT, the WAL file grown to its working size), then measure.
 let next = 0;
-for (const until = performance.now() + 500; performance.now() < until; ) once(next++);
+for (const until = performance.now() + 500; performance.now() < until;) once(next++);
 let iterations = 0;
 let bytes = 0;
 const started = performance.now();

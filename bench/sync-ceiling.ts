@@ -49,21 +49,43 @@ const sqlite = new BetterSqlite3(upstreamCopy);
 applyPragmas(sqlite);
 const accountId = (sqlite.prepare('SELECT id FROM accounts WHERE name = ?').get(account) as { id: number }).id;
 const unitOf = new Map(
-  (sqlite.prepare('SELECT id, item_id, variant_id FROM stock_units WHERE account_id = ?').all(accountId) as { id: number; item_id: number; variant_id: number | null }[]).map((u) => [
-    `${u.item_id}/${u.variant_id ?? ''}`,
-    u.id,
-  ]),
+  (
+    sqlite.prepare('SELECT id, item_id, variant_id FROM stock_units WHERE account_id = ?').all(accountId) as {
+      id: number;
+      item_id: number;
+      variant_id: number | null;
+    }[]
+  ).map((u) => [`${u.item_id}/${u.variant_id ?? ''}`, u.id]),
 );
 const insert = sqlite.prepare(
   `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, seen_vector, old_quantity, new_quantity, source, token_id, reason, reference, created_at)
    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, NULL, ?, ?, ?)`,
 );
-const upsertQuantity = sqlite.prepare('INSERT INTO stock (unit_id, warehouse_id, quantity) VALUES (?, ?, ?) ON CONFLICT (unit_id, warehouse_id) DO UPDATE SET quantity = excluded.quantity');
+const upsertQuantity = sqlite.prepare(
+  'INSERT INTO stock (unit_id, warehouse_id, quantity) VALUES (?, ?, ?) ON CONFLICT (unit_id, warehouse_id) DO UPDATE SET quantity = excluded.quantity',
+);
 const insertBatch = sqlite.transaction((part: Row[]) => {
   const left = new Map<string, [number, number, number]>();
   for (const r of part) {
     const unit = unitOf.get(`${r.item_id}/${r.variant_id ?? ''}`)!;
-    insert.run(accountId, unit, r.item_id, r.variant_id, r.warehouse_id, r.origin, r.seq, r.kind, r.value, r.hlc, r.old_quantity, r.new_quantity, r.source, r.reason, r.reference, r.created_at);
+    insert.run(
+      accountId,
+      unit,
+      r.item_id,
+      r.variant_id,
+      r.warehouse_id,
+      r.origin,
+      r.seq,
+      r.kind,
+      r.value,
+      r.hlc,
+      r.old_quantity,
+      r.new_quantity,
+      r.source,
+      r.reason,
+      r.reference,
+      r.created_at,
+    );
     if (withQuantities) left.set(`${unit}/${r.warehouse_id}`, [unit, r.warehouse_id, r.new_quantity]);
   }
   for (const values of left.values()) upsertQuantity.run(...values);

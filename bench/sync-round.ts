@@ -100,7 +100,18 @@ export async function benchSync(work: string, log: (text: string) => void, seed:
   };
   let upstream = await startUpstream();
   try {
-    await cli('sync', 'link', '--upstream', `http://127.0.0.1:${port}`, '--account', WAREHOUSE_ACCOUNT, '--token', linkToken, '--db', followerDb);
+    await cli(
+      'sync',
+      'link',
+      '--upstream',
+      `http://127.0.0.1:${port}`,
+      '--account',
+      WAREHOUSE_ACCOUNT,
+      '--token',
+      linkToken,
+      '--db',
+      followerDb,
+    );
   } finally {
     await stopChild(upstream);
   }
@@ -117,8 +128,16 @@ export async function benchSync(work: string, log: (text: string) => void, seed:
       const picked = new Set<number>();
       while (picked.size < ROWS_PER_POST) picked.add(Math.floor(random() * generated.warehouseBarcodes));
       // 1000 + request: never a unit's quantity already (the catalogue's are below 500), so every row is a movement.
-      const rows = [...picked].map((k) => ({ barcode: barcodeOf(k), warehouse_name: WAREHOUSE_NAMES[Math.floor(random() * WAREHOUSE_NAMES.length)]!, quantity: 1000 + request }));
-      const answer = await fetch(url + INVENTORY_PATH, { method: 'POST', headers: { authorization: `Token ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(rows) });
+      const rows = [...picked].map((k) => ({
+        barcode: barcodeOf(k),
+        warehouse_name: WAREHOUSE_NAMES[Math.floor(random() * WAREHOUSE_NAMES.length)]!,
+        quantity: 1000 + request,
+      }));
+      const answer = await fetch(url + INVENTORY_PATH, {
+        method: 'POST',
+        headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(rows),
+      });
       if (answer.status !== 200) throw new Error(`POST answered ${answer.status}: ${await answer.text()}`);
     }
   } finally {
@@ -128,7 +147,14 @@ export async function benchSync(work: string, log: (text: string) => void, seed:
   const ceilingOnce = async (pass: number, mode: string[]) => {
     const copy = path.join(work, `sync-ceiling-${pass}.db`);
     copyDatabase(pristine, copy);
-    const { stdout } = await runNode([path.join(ROOT, 'bench', 'sync-ceiling.ts'), copy, followerDb, WAREHOUSE_ACCOUNT, String(MAX_MOVEMENTS_PER_BATCH), ...mode]);
+    const { stdout } = await runNode([
+      path.join(ROOT, 'bench', 'sync-ceiling.ts'),
+      copy,
+      followerDb,
+      WAREHOUSE_ACCOUNT,
+      String(MAX_MOVEMENTS_PER_BATCH),
+      ...mode,
+    ]);
     const result = JSON.parse(stdout.trim().split('\n').pop()!) as { ms: number; rows: number };
     if (result.rows !== SYNC_MOVEMENTS) throw new Error(`the ceiling inserted ${result.rows} rows, not ${SYNC_MOVEMENTS}`);
     return result.ms;
@@ -140,7 +166,9 @@ export async function benchSync(work: string, log: (text: string) => void, seed:
   };
   const followerBefore = path.join(work, 'sync-follower-before.db');
   copyDatabase(followerDb, followerBefore);
-  log(`sync: ceiling (the same rows inserted into the history table, ${MAX_MOVEMENTS_PER_BATCH} per transaction), then ${ROUNDS} rounds (push, apply, pull) against the upstream, a ceiling after each`);
+  log(
+    `sync: ceiling (the same rows inserted into the history table, ${MAX_MOVEMENTS_PER_BATCH} per transaction), then ${ROUNDS} rounds (push, apply, pull) against the upstream, a ceiling after each`,
+  );
   const ceilingMs = [await ceiling(0)];
   const rounds: { ms: number; pushed: number; pulled: number; warmUpMs: number }[] = [];
   for (let n = 0; n < ROUNDS; n++) {
@@ -155,7 +183,8 @@ export async function benchSync(work: string, log: (text: string) => void, seed:
     } finally {
       await stopChild(upstream);
     }
-    if (rounds.at(-1)!.pushed !== SYNC_MOVEMENTS) throw new Error(`the round pushed ${rounds.at(-1)!.pushed} movements, not ${SYNC_MOVEMENTS}`);
+    if (rounds.at(-1)!.pushed !== SYNC_MOVEMENTS)
+      throw new Error(`the round pushed ${rounds.at(-1)!.pushed} movements, not ${SYNC_MOVEMENTS}`);
     ceilingMs.push(await ceiling(n + 1));
   }
   const roundsMs = rounds.map((r) => r.ms);
@@ -170,7 +199,11 @@ export async function benchSync(work: string, log: (text: string) => void, seed:
     quantitiesCeilingMs,
     warmUpMs: median(rounds.map((r) => r.warmUpMs)),
   };
-  log(`sync: rounds ${roundsMs.map((ms) => ms.toFixed(0)).join(' / ')} ms, ceilings ${ceilingMs.map((ms) => ms.toFixed(0)).join(' / ')} ms: medians ${syncRatio(result).toFixed(2)}× of the ceiling`);
-  log(`sync: ceilings with the quantities ${quantitiesCeilingMs.map((ms) => ms.toFixed(0)).join(' / ')} ms: medians ${quantitiesRatio(result)!.toFixed(2)}× of that ceiling`);
+  log(
+    `sync: rounds ${roundsMs.map((ms) => ms.toFixed(0)).join(' / ')} ms, ceilings ${ceilingMs.map((ms) => ms.toFixed(0)).join(' / ')} ms: medians ${syncRatio(result).toFixed(2)}× of the ceiling`,
+  );
+  log(
+    `sync: ceilings with the quantities ${quantitiesCeilingMs.map((ms) => ms.toFixed(0)).join(' / ')} ms: medians ${quantitiesRatio(result)!.toFixed(2)}× of that ceiling`,
+  );
   return result;
 }

@@ -11,7 +11,13 @@ import type { AddressInfo } from 'node:net';
 const [getBodyFile, postBodyFile] = process.argv.slice(2);
 if (!getBodyFile || !postBodyFile) throw new Error('usage: trivial-server.ts <get-response.json> <post-response.json>');
 const answer = (body: Buffer) =>
-  Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${body.length}\r\nKeep-Alive: timeout=5\r\n\r\n`, 'latin1'), body]);
+  Buffer.concat([
+    Buffer.from(
+      `HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${body.length}\r\nKeep-Alive: timeout=5\r\n\r\n`,
+      'latin1',
+    ),
+    body,
+  ]);
 const getAnswer = answer(readFileSync(getBodyFile));
 const postAnswer = answer(readFileSync(postBodyFile));
 const HEADER_END = Buffer.from('\r\n\r\n');

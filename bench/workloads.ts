@@ -34,7 +34,10 @@ export function readBarcodes(random: () => number, warehouseBarcodes: number): s
 }
 
 /** The rows of one POST: 50 distinct existing barcodes, each set in one of the three warehouses. */
-export function updateRows(random: () => number, warehouseBarcodes: number): { barcode: string; warehouse_name: string; quantity: number }[] {
+export function updateRows(
+  random: () => number,
+  warehouseBarcodes: number,
+): { barcode: string; warehouse_name: string; quantity: number }[] {
   return distinctInts(random, ROWS_PER_POST, warehouseBarcodes).map((k) => ({
     barcode: barcodeOf(k),
     warehouse_name: WAREHOUSE_NAMES[Math.floor(random() * WAREHOUSE_NAMES.length)]!,
@@ -52,7 +55,11 @@ export function getRequests(warehouseBarcodes: number, seed: number): BenchReque
 
 export function postRequests(warehouseBarcodes: number, seed: number): BenchRequest[] {
   const random = mulberry32(seed);
-  return Array.from({ length: POST_POOL_SIZE }, () => ({ method: 'POST', path: INVENTORY_PATH, body: JSON.stringify(updateRows(random, warehouseBarcodes)) }));
+  return Array.from({ length: POST_POOL_SIZE }, () => ({
+    method: 'POST',
+    path: INVENTORY_PATH,
+    body: JSON.stringify(updateRows(random, warehouseBarcodes)),
+  }));
 }
 
 /** 90 reads to 10 writes, interleaved at random. */

@@ -88,16 +88,19 @@ if (!app.requestSingleInstanceLock()) {
     window.focus();
   });
 
-  app.whenReady().then(async () => {
-    lockDown();
-    // The port is often taken by a `barcode-inventory serve` already running: any free port does for the window.
-    launched = await launch({ demo: true, port: DEFAULT_PORT, portInUse: 'any-free', ui: uiDir, logger });
-    for (const line of launched.describe()) logger.info(line);
-    openWindow(launched.server.url);
-  }).catch((error: unknown) => {
-    logger.fatal({ err: error }, 'could not start');
-    app.exit(1);
-  });
+  app
+    .whenReady()
+    .then(async () => {
+      lockDown();
+      // The port is often taken by a `barcode-inventory serve` already running: any free port does for the window.
+      launched = await launch({ demo: true, port: DEFAULT_PORT, portInUse: 'any-free', ui: uiDir, logger });
+      for (const line of launched.describe()) logger.info(line);
+      openWindow(launched.server.url);
+    })
+    .catch((error: unknown) => {
+      logger.fatal({ err: error }, 'could not start');
+      app.exit(1);
+    });
 
   app.on('window-all-closed', () => app.quit());
 

@@ -34,7 +34,13 @@ export function createApp({ store, logger = pino({ level: 'silent' }), uiDir, re
   app.use(requestLog(logger));
   app.use(securityHeaders());
   app.use(errorMiddleware(logger));
-  app.use(hostOriginGuard({ bindHost: options.bindHost ?? '127.0.0.1', allowedOrigins: options.allowedOrigins ?? [], methods: servedMethods(resources) }));
+  app.use(
+    hostOriginGuard({
+      bindHost: options.bindHost ?? '127.0.0.1',
+      allowedOrigins: options.allowedOrigins ?? [],
+      methods: servedMethods(resources),
+    }),
+  );
   if (options.authRateLimit !== false) app.use(authRateLimit(options.authRateLimit ?? DEFAULT_AUTH_RATE_LIMIT));
   app.use(apiRouter(store, resources).routes());
   if (uiDir) app.use(staticUi(uiDir));

@@ -15,7 +15,11 @@ export const STORAGE_RETRY_AFTER_SECONDS = 5;
  * An error whose text is meant for the user: `status` and `detail` become the answer as they are;
  * `more` adds fields to the JSON answer beside `detail` (where to resume a sync push, say).
  */
-export function apiError(status: number, detail: string, options: { headers?: Record<string, string>; cause?: unknown; more?: Record<string, unknown> } = {}): ApiError {
+export function apiError(
+  status: number,
+  detail: string,
+  options: { headers?: Record<string, string>; cause?: unknown; more?: Record<string, unknown> } = {},
+): ApiError {
   return createHttpError(status, detail, {
     expose: true,
     ...(options.headers ? { headers: options.headers } : {}),

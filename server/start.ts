@@ -65,7 +65,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const host = options.host ?? DEFAULT_HOST;
   const { store } = options;
   const limits = { ...SLOW_REQUEST_LIMITS, ...options.timeouts };
-  const handle = createApp({ store, logger, bindHost: host, allowedOrigins: options.allowedOrigins, authRateLimit: options.authRateLimit, uiDir: options.uiDir }).callback();
+  const handle = createApp({
+    store,
+    logger,
+    bindHost: host,
+    allowedOrigins: options.allowedOrigins,
+    authRateLimit: options.authRateLimit,
+    uiDir: options.uiDir,
+  }).callback();
   const server = createServer(
     {
       headersTimeout: limits.headersMs,
@@ -90,11 +97,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // Node leaves CONNECT (proxy tunnel) requests unanswered unless someone listens: refuse them.
   server.on('connect', (_request, socket) => {
     const body = JSON.stringify({ detail: requestMessages.methodNotAllowed('CONNECT') });
-    socket.end(`HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
   const { port } = server.address() as AddressInfo;
-  const discovery =
-    options.discovery !== false && !isLoopbackHost(host) ? announceService(port, options.discovery ?? {}, logger) : null;
+  const discovery = options.discovery !== false && !isLoopbackHost(host) ? announceService(port, options.discovery ?? {}, logger) : null;
 
   let closing: Promise<void> | undefined;
   const close = () =>

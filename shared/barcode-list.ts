@@ -12,7 +12,14 @@ export type BarcodeListResult = { ok: true; barcodes: string[] } | { ok: false; 
  */
 export function parseBarcodeList(value: string | readonly string[] | undefined | null): BarcodeListResult {
   const raw = value == null ? '' : typeof value === 'string' ? value : value.join(',');
-  const barcodes = [...new Set(raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''))];
+  const barcodes = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ''),
+    ),
+  ];
   if (barcodes.length === 0) return { ok: false, detail: requestMessages.barcodesRequired };
   for (const [index, barcode] of barcodes.entries()) {
     const control = findControlCharacter(barcode);

@@ -30,8 +30,10 @@ export type MovementKind = z.infer<typeof movementKindSchema>;
 export const historyEntrySchema = z
   .strictObject({
     id: z.number().int().describe('Order in which this instance recorded it.'),
-    movement: z.string().describe('The movement\'s id on every instance: the instance that made it and its sequence there.'),
-    kind: movementKindSchema.describe('set (a quantity), count (a stocktake line: there were `value` then) or adjust (a change by `value`).'),
+    movement: z.string().describe("The movement's id on every instance: the instance that made it and its sequence there."),
+    kind: movementKindSchema.describe(
+      'set (a quantity), count (a stocktake line: there were `value` then) or adjust (a change by `value`).',
+    ),
     value: z.number().int(),
     barcode: z.string(),
     item: z.number().int(),

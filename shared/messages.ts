@@ -34,8 +34,7 @@ export const requestMessages = {
   barcodesRequired: "Query parameter 'barcodes' is required: a comma-separated list of barcodes.",
   barcodeListControlCharacter: (entry: number, name: string, position: number) =>
     `Barcode ${entry} of the list contains a control character: ${name} at position ${position}. Barcodes may not contain control characters.`,
-  tooManyBarcodes: (got: number) =>
-    `Too many barcodes: at most ${MAX_BARCODES_PER_READ} per request, got ${got}.`,
+  tooManyBarcodes: (got: number) => `Too many barcodes: at most ${MAX_BARCODES_PER_READ} per request, got ${got}.`,
   tooManyRows: (got: number) => `Too many rows: at most ${MAX_ROWS_PER_UPDATE} per request, got ${got}.`,
   expectedList: (got: string) => `Expected a list of rows but got type "${got}".`,
   unsupportedMediaType: (type: string) => `Unsupported media type "${type}" in request.`,
@@ -133,10 +132,8 @@ export const hardeningMessages = {
     `Host "${host}" is not allowed: this server only answers to 127.0.0.1, localhost and [::1] (start it with --host to open it to the network).`,
   originNotAllowed: (origin: string) => `Origin "${origin}" is not allowed to call this API.`,
   crossSiteRefused: 'Requests from another site are not allowed to call this API (Sec-Fetch-Site).',
-  tooManyAuthFailures: (seconds: number) =>
-    `Too many failed authentication attempts from this address. Try again in ${seconds} seconds.`,
-  storageUnavailable:
-    'The database is unavailable right now (disk full, read-only or busy); nothing was written. Try again later.',
+  tooManyAuthFailures: (seconds: number) => `Too many failed authentication attempts from this address. Try again in ${seconds} seconds.`,
+  storageUnavailable: 'The database is unavailable right now (disk full, read-only or busy); nothing was written. Try again later.',
 } as const;
 
 // --- Sync between instances (docs/SYNC.md) ---
@@ -162,8 +159,10 @@ export const syncMessages = {
   linkedAccountImport: (account: string, upstream: string) =>
     `account "${account}" follows ${upstream}: its catalogue comes from there. Import it there; it reaches this instance with the next sync.`,
   notLinked: (account: string) => `Account "${account}" is not linked to an upstream.`,
-  alreadyLinked: (account: string, upstream: string) => `Account "${account}" already follows ${upstream}; unlink it first (barcode-inventory sync unlink --account ${account}).`,
-  scenarioDiffers: (account: string) => `Account "${account}" keeps stock per warehouse here and not upstream, or the other way round: they cannot be linked.`,
+  alreadyLinked: (account: string, upstream: string) =>
+    `Account "${account}" already follows ${upstream}; unlink it first (barcode-inventory sync unlink --account ${account}).`,
+  scenarioDiffers: (account: string) =>
+    `Account "${account}" keeps stock per warehouse here and not upstream, or the other way round: they cannot be linked.`,
   upstreamRefused: (status: number, detail: string) => `The upstream answered ${status}: ${detail}`,
   upstreamUnreachable: (url: string, reason: string) => `The upstream ${url} cannot be reached: ${reason}`,
 
@@ -180,11 +179,13 @@ export const syncMessages = {
   catchingUp: 'Catching up',
   problem: 'Sync problem',
   summary: (status: Pick<SyncStatusWords, 'state' | 'upstream' | 'pending' | 'conflicts'>, when: string | null): string => {
-    const pending = status.pending === 0 ? '' : ` ${plural(status.pending, 'change made here waits', 'changes made here wait')} to be sent.`;
+    const pending =
+      status.pending === 0 ? '' : ` ${plural(status.pending, 'change made here waits', 'changes made here wait')} to be sent.`;
     const upstream = status.upstream ?? '';
     let text: string;
     if (status.state === 'in_sync') text = `In sync with ${upstream}${when ? ` (checked ${when})` : ''}.`;
-    else if (status.state === 'offline') text = `Offline: ${upstream} cannot be reached${when ? ` since ${when}` : ''}. Scanning and counting go on here; everything is sent when it is back.${pending}`;
+    else if (status.state === 'offline')
+      text = `Offline: ${upstream} cannot be reached${when ? ` since ${when}` : ''}. Scanning and counting go on here; everything is sent when it is back.${pending}`;
     else if (status.state === 'unlinked') text = 'This account does not follow an upstream.';
     else text = status.pending > 0 ? `Sending to ${upstream}:${pending}` : `Catching up with ${upstream}.`;
     return status.conflicts === 0 ? text : `${text} ${plural(status.conflicts, 'conflict needs', 'conflicts need')} a decision.`;

@@ -46,15 +46,17 @@ export interface RowLookups<Unit, Warehouse> {
 
 /** A row's fate once its barcode and warehouse were looked up: apply it, or answer its errors. */
 export type RowDecision<Row, Unit, Warehouse> =
-  | { apply: true; row: Row; unit: Unit; warehouse: Warehouse | null }
-  | { apply: false; errors: FieldErrors };
+  { apply: true; row: Row; unit: Unit; warehouse: Warehouse | null } | { apply: false; errors: FieldErrors };
 
 /**
  * Every error of a row at once, as DRF reports them: its field errors, an unknown barcode under
  * `barcode`, and, for a known barcode only, an unknown warehouse under `warehouse_name` (the
  * warehouse of an unknown barcode is not looked at).
  */
-export function decideRow<Row extends RowTarget, Unit, Warehouse>(check: RowCheckOf<Row>, lookups: RowLookups<Unit, Warehouse>): RowDecision<Row, Unit, Warehouse> {
+export function decideRow<Row extends RowTarget, Unit, Warehouse>(
+  check: RowCheckOf<Row>,
+  lookups: RowLookups<Unit, Warehouse>,
+): RowDecision<Row, Unit, Warehouse> {
   const errors: FieldErrors = check.ok ? {} : { ...check.errors };
   const barcode = check.ok ? check.row.barcode : check.barcode;
   const unit = barcode === undefined ? undefined : lookups.unitOf(barcode);

@@ -51,7 +51,9 @@ const optionalReason = z
   .string()
   .regex(new RegExp(`^[A-Za-z0-9_.-]{1,${MAX_REASON_LENGTH}}$`))
   .nullish()
-  .describe('Why stock changed, as a short code: sale, return, receipt, correction, count, damage, transfer, … Recorded in the stock history.');
+  .describe(
+    'Why stock changed, as a short code: sale, return, receipt, correction, count, damage, transfer, … Recorded in the stock history.',
+  );
 const optionalReference = z
   .string()
   .min(1)
@@ -64,7 +66,9 @@ export const updateRowPosFieldsDoc = {
   compare_quantity: z
     .union([z.number().int().min(MIN_QUANTITY).max(MAX_QUANTITY), integerText])
     .nullish()
-    .describe('Guarded set: apply the row only if the stored quantity (0 without a stock definition) equals this; else the row is rejected under `quantity`.'),
+    .describe(
+      'Guarded set: apply the row only if the stored quantity (0 without a stock definition) equals this; else the row is rejected under `quantity`.',
+    ),
   reason: optionalReason,
   reference: optionalReference,
 };
@@ -73,7 +77,9 @@ export const updateRowPosFieldsDoc = {
 export const adjustRowFieldsDoc = {
   delta: z
     .union([z.number().int().min(MIN_DELTA).max(MAX_DELTA), integerText])
-    .describe('Signed change, added in the database: -1 for one unit sold, 24 for a delivery. An integer or a string of digits with an optional minus sign.'),
+    .describe(
+      'Signed change, added in the database: -1 for one unit sold, 24 for a delivery. An integer or a string of digits with an optional minus sign.',
+    ),
   reason: optionalReason,
   reference: optionalReference,
 };

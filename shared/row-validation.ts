@@ -1,15 +1,7 @@
 // Validation of write rows, one row at a time (docs/API.md, "Set stock"). Pure: no I/O, so the UI
 // checks a row with exactly the rules the server applies.
 import { z } from 'zod';
-import {
-  MAX_BARCODE_LENGTH,
-  MAX_DELTA,
-  MAX_QUANTITY,
-  MAX_REASON_LENGTH,
-  MAX_REFERENCE_LENGTH,
-  MIN_DELTA,
-  MIN_QUANTITY,
-} from './limits.ts';
+import { MAX_BARCODE_LENGTH, MAX_DELTA, MAX_QUANTITY, MAX_REASON_LENGTH, MAX_REFERENCE_LENGTH, MIN_DELTA, MIN_QUANTITY } from './limits.ts';
 import { findControlCharacter } from './control-characters.ts';
 import { fieldMessages, jsonTypeName, posFieldMessages } from './messages.ts';
 import type { AdjustRow } from './pos-schemas.ts';
@@ -68,9 +60,7 @@ export const quantityInputSchema = z.unknown().transform((input, ctx) => {
   return parsed;
 });
 
-export const warehouseNameInputSchema = z
-  .string({ error: requiredString })
-  .min(1, { error: fieldMessages.blank });
+export const warehouseNameInputSchema = z.string({ error: requiredString }).min(1, { error: fieldMessages.blank });
 
 const notAnObject = (issue: z.core.$ZodRawIssue) => fieldMessages.notAnObject(jsonTypeName(issue.input));
 
@@ -79,15 +69,18 @@ const notAnObject = (issue: z.core.$ZodRawIssue) => fieldMessages.notAnObject(js
 
 /** Integer in [min, max] under parseQuantity's rules, or undefined when absent or null. */
 function optionalIntegerInputSchema(min: number, max: number) {
-  return z.unknown().transform((input, ctx): number | undefined => {
-    if (input === undefined || input === null) return undefined;
-    const parsed = parseInteger(input, min, max);
-    if (typeof parsed === 'string') {
-      ctx.addIssue({ code: 'custom', message: parsed });
-      return z.NEVER;
-    }
-    return parsed;
-  }).optional();
+  return z
+    .unknown()
+    .transform((input, ctx): number | undefined => {
+      if (input === undefined || input === null) return undefined;
+      const parsed = parseInteger(input, min, max);
+      if (typeof parsed === 'string') {
+        ctx.addIssue({ code: 'custom', message: parsed });
+        return z.NEVER;
+      }
+      return parsed;
+    })
+    .optional();
 }
 
 /** A guarded set's expected current quantity (a missing stock definition counts as 0, as reads show it). */
@@ -130,10 +123,7 @@ const updateRowFields = {
 };
 
 /** Row schema of the warehouse scenario: warehouse_name is required. */
-export const warehouseRowInputSchema = z.object(
-  { ...updateRowFields, warehouse_name: warehouseNameInputSchema },
-  { error: notAnObject },
-);
+export const warehouseRowInputSchema = z.object({ ...updateRowFields, warehouse_name: warehouseNameInputSchema }, { error: notAnObject });
 
 /** Row schema of the no-warehouse scenario: warehouse_name, if sent, is ignored. */
 export const plainRowInputSchema = z.object(updateRowFields, { error: notAnObject });
@@ -180,7 +170,9 @@ function checkRow<Row>(schema: z.ZodObject, input: unknown): RowCheckOf<Row> {
   const values: Record<string, unknown> = {};
   const errors: FieldErrors = {};
   for (const [field, fieldSchema] of Object.entries(schema.shape)) {
-    const parsed = (fieldSchema as z.ZodType).safeParse(Object.hasOwn(input, field) ? (input as Record<string, unknown>)[field] : undefined);
+    const parsed = (fieldSchema as z.ZodType).safeParse(
+      Object.hasOwn(input, field) ? (input as Record<string, unknown>)[field] : undefined,
+    );
     if (!parsed.success) errors[field] = parsed.error.issues[0]?.message ?? fieldMessages.notAString;
     else if (parsed.data !== undefined) values[field] = parsed.data;
   }

@@ -1,13 +1,7 @@
 // Wire shapes of the inventory API (docs/API.md), as zod schemas. The server builds its answers
 // to these shapes; the UI parses what it receives with them.
 import { z } from 'zod';
-import {
-  MAX_BARCODE_LENGTH,
-  MAX_QUANTITY,
-  MAX_REASON_LENGTH,
-  MAX_REFERENCE_LENGTH,
-  MIN_QUANTITY,
-} from './limits.ts';
+import { MAX_BARCODE_LENGTH, MAX_QUANTITY, MAX_REASON_LENGTH, MAX_REFERENCE_LENGTH, MIN_QUANTITY } from './limits.ts';
 
 /** A stock record without warehouse fields (no-warehouse scenario). */
 export const plainStockRecordSchema = z.strictObject({
@@ -16,7 +10,10 @@ export const plainStockRecordSchema = z.strictObject({
   barcode: z.string(),
   quantity: z.number().int(),
   /** The catalogue's barcode, present only when it differs from `barcode` (an account with GTIN equivalence on). */
-  matched_barcode: z.string().optional().describe("The catalogue's barcode when another form of the same GTIN was asked for (GTIN equivalence); absent otherwise."),
+  matched_barcode: z
+    .string()
+    .optional()
+    .describe("The catalogue's barcode when another form of the same GTIN was asked for (GTIN equivalence); absent otherwise."),
 });
 
 /** A stock record of the warehouse scenario. */

@@ -75,7 +75,9 @@ export const stocktakeTotalsSchema = z.strictObject({
   committed_lines: z
     .number()
     .int()
-    .describe('Known lines the commit has handled so far (applied or refused): 0 while the session is open, known_lines once it is committed. Progress while it is committing.'),
+    .describe(
+      'Known lines the commit has handled so far (applied or refused): 0 while the session is open, known_lines once it is committed. Progress while it is committing.',
+    ),
 });
 
 export const stocktakeSchema = z
@@ -113,7 +115,9 @@ export const stocktakeLineSchema = z
       .number()
       .int()
       .optional()
-      .describe('Open session: the quantity on the books now; committed: what the count replaced. Absent while a blind session is counting, and for unknown barcodes.'),
+      .describe(
+        'Open session: the quantity on the books now; committed: what the count replaced. Absent while a blind session is counting, and for unknown barcodes.',
+      ),
     difference: z
       .number()
       .int()
@@ -127,7 +131,11 @@ export const stocktakeLineSchema = z
       .describe(
         'Open session: the net change recorded after the line was last counted (a sale at the till: -1), which stays applied on top of the count; null when a later set replaces the count.',
       ),
-    after_commit: z.number().int().optional().describe('Open session: the quantity the commit will leave (the count, and what was recorded after it).'),
+    after_commit: z
+      .number()
+      .int()
+      .optional()
+      .describe('Open session: the quantity the commit will leave (the count, and what was recorded after it).'),
     resolution: unknownResolutionSchema.nullable().describe('Unknown barcodes only.'),
     zeroed: z.boolean().describe('Added by the commit: expected, not scanned, set to 0.'),
     updated_at: z.string(),
@@ -158,11 +166,7 @@ export const stocktakeChangesSchema = z
         'Without `after`, every line. With it, the lines written since (scanned, edited, resolved, undone), and those whose book ' +
           "quantity may have moved since (a movement of their item in the session's warehouse).",
       ),
-    line_count: z
-      .number()
-      .int()
-      .nonnegative()
-      .describe('How many lines the session has now.'),
+    line_count: z.number().int().nonnegative().describe('How many lines the session has now.'),
     line_id_sum: z
       .number()
       .int()
@@ -227,11 +231,17 @@ export const stocktakeReviewSchema = z
           'whose difference is not 0, then the others), each group in the order counted. `lines_total` counts them all; the counts CSV lists them all.',
       ),
     lines_total: z.number().int().nonnegative().describe('How many known lines the session has, listed or not.'),
-    lines_changed: z.number().int().nonnegative().describe('How many of them have a difference other than 0: before the commit, what it would change; after it, what it changed.'),
+    lines_changed: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe('How many of them have a difference other than 0: before the commit, what it would change; after it, what it changed.'),
     not_scanned: z
       .array(notScannedSchema)
       .max(MAX_REVIEW_NOT_SCANNED)
-      .describe(`Expected (book quantity not 0) but not scanned: the first ${MAX_REVIEW_NOT_SCANNED} by barcode (\`not_scanned_total\` counts them all).`),
+      .describe(
+        `Expected (book quantity not 0) but not scanned: the first ${MAX_REVIEW_NOT_SCANNED} by barcode (\`not_scanned_total\` counts them all).`,
+      ),
     not_scanned_total: z.number().int().nonnegative().describe('How many items are expected but not scanned, listed or not.'),
     unknown: z.array(stocktakeLineSchema).describe('Barcodes the catalogue does not know.'),
   })
@@ -261,8 +271,18 @@ export const DEFAULT_STOCKTAKE_PAGE = 50;
 
 export const stocktakeListQuerySchema = z
   .object({
-    limit: z.coerce.number().int().min(1).max(MAX_STOCKTAKE_PAGE).default(DEFAULT_STOCKTAKE_PAGE).describe(`Sessions per page, at most ${MAX_STOCKTAKE_PAGE}.`),
-    cursor: z.string().regex(/^\d{1,15}$/).optional().describe('The next_cursor of the previous page.'),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_STOCKTAKE_PAGE)
+      .default(DEFAULT_STOCKTAKE_PAGE)
+      .describe(`Sessions per page, at most ${MAX_STOCKTAKE_PAGE}.`),
+    cursor: z
+      .string()
+      .regex(/^\d{1,15}$/)
+      .optional()
+      .describe('The next_cursor of the previous page.'),
   })
   .meta({ id: 'StocktakeListQuery' });
 export type StocktakeListQuery = z.infer<typeof stocktakeListQuerySchema>;

@@ -20,7 +20,9 @@ export const MAX_CLOCK_AHEAD_MS = 24 * 3600_000;
 export const CLOCK_WARNING_MS = 2 * 60_000;
 
 export const instanceIdSchema = z.string().regex(/^[a-z0-9]{4,32}$/, { error: 'An instance id is 4 to 32 lowercase letters and digits.' });
-export const hlcSchema = z.string().regex(/^\d{16}-\d{5}-[a-z0-9]{4,32}$/, { error: 'A timestamp looks like 0001763900000000-00000-<instance>.' });
+export const hlcSchema = z
+  .string()
+  .regex(/^\d{16}-\d{5}-[a-z0-9]{4,32}$/, { error: 'A timestamp looks like 0001763900000000-00000-<instance>.' });
 /** What an instance had seen of the others when it made a movement: `{instance: highest sequence}`. */
 export const versionVectorSchema = z.record(instanceIdSchema, z.number().int().min(1));
 export type VersionVector = z.infer<typeof versionVectorSchema>;
@@ -66,8 +68,13 @@ export const pullQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_MOVEMENTS_PER_BATCH).default(MAX_MOVEMENTS_PER_BATCH),
   have: z
     .string()
-    .regex(/^([a-z0-9]{4,32}:\d{1,15})(,[a-z0-9]{4,32}:\d{1,15}){0,99}$/, { error: 'have is origin:seq pairs separated by commas (at most 100).' })
-    .transform((text) => Object.fromEntries(text.split(',').map((pair) => [pair.split(':')[0]!, Number(pair.split(':')[1])])) as Record<string, number>)
+    .regex(/^([a-z0-9]{4,32}:\d{1,15})(,[a-z0-9]{4,32}:\d{1,15}){0,99}$/, {
+      error: 'have is origin:seq pairs separated by commas (at most 100).',
+    })
+    .transform(
+      (text) =>
+        Object.fromEntries(text.split(',').map((pair) => [pair.split(':')[0]!, Number(pair.split(':')[1])])) as Record<string, number>,
+    )
     .optional()
     .describe(
       "What the caller already holds, `origin:seq,…` (its highest sequence of each origin): those movements are left out of the page (an instance's own, just pushed, do not come back), and `next_cursor` still moves past them.",
@@ -76,7 +83,7 @@ export const pullQuerySchema = z.object({
 
 export const pullPageSchema = z
   .strictObject({
-    movements: z.array(syncMovementSchema).describe('In the order this instance recorded them: each origin\'s in sequence.'),
+    movements: z.array(syncMovementSchema).describe("In the order this instance recorded them: each origin's in sequence."),
     next_cursor: z.number().int().describe('Pass as `after` for the next page; the same value when there was nothing new.'),
     more: z.boolean(),
     now: z.number().int(),
@@ -101,7 +108,9 @@ export const syncStatusSchema = z
     linked: z.boolean(),
     instance: instanceIdSchema.describe('This instance: the `origin` of the movements made here.'),
     upstream: z.string().nullable(),
-    upstream_instance: instanceIdSchema.nullable().describe('The upstream instance, once a round has reached it: the `origin` of its movements.'),
+    upstream_instance: instanceIdSchema
+      .nullable()
+      .describe('The upstream instance, once a round has reached it: the `origin` of its movements.'),
     state: z.enum(['unlinked', 'in_sync', 'waiting', 'offline', 'error']),
     last_success_at: z.string().nullable(),
     offline_since: z.string().nullable(),

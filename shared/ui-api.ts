@@ -27,7 +27,9 @@ export const accountInfoSchema = z.strictObject({
 export type AccountInfo = z.infer<typeof accountInfoSchema>;
 
 /** The UI reads the account's settings from the account endpoint after signing in. */
-export const signInResponseSchema = accountInfoSchema.pick({ account: true, warehouses_enabled: true }).extend({ token: z.string().min(1) });
+export const signInResponseSchema = accountInfoSchema
+  .pick({ account: true, warehouses_enabled: true })
+  .extend({ token: z.string().min(1) });
 export type SignInResponse = z.infer<typeof signInResponseSchema>;
 
 /** Names of what a barcode stands for: the item, and the variant when the barcode names one. */

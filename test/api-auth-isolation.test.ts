@@ -7,13 +7,24 @@ import { type TestServer, startTestServer } from './support/test-server.ts';
 // Two accounts sharing a barcode and a warehouse name, with different ids and quantities.
 const catalogue = {
   accounts: [
-    { name: 'alpha', warehouses_enabled: true, warehouses: [{ id: 1, name: 'Main' }], items: [
-      { id: 1, name: 'A-mug', barcode: 'SHARED', stock: [{ warehouse: 'Main', quantity: 10 }] },
-      { id: 2, name: 'A-only', barcode: 'ALPHA-ONLY', stock: [{ warehouse: 'Main', quantity: 1 }] },
-    ] },
-    { name: 'beta', warehouses_enabled: true, warehouses: [{ id: 2, name: 'Main' }, { id: 3, name: 'Beta-back' }], items: [
-      { id: 3, name: 'B-mug', barcode: 'SHARED', stock: [{ warehouse: 'Main', quantity: 20 }] },
-    ] },
+    {
+      name: 'alpha',
+      warehouses_enabled: true,
+      warehouses: [{ id: 1, name: 'Main' }],
+      items: [
+        { id: 1, name: 'A-mug', barcode: 'SHARED', stock: [{ warehouse: 'Main', quantity: 10 }] },
+        { id: 2, name: 'A-only', barcode: 'ALPHA-ONLY', stock: [{ warehouse: 'Main', quantity: 1 }] },
+      ],
+    },
+    {
+      name: 'beta',
+      warehouses_enabled: true,
+      warehouses: [
+        { id: 2, name: 'Main' },
+        { id: 3, name: 'Beta-back' },
+      ],
+      items: [{ id: 3, name: 'B-mug', barcode: 'SHARED', stock: [{ warehouse: 'Main', quantity: 20 }] }],
+    },
   ],
 };
 
@@ -105,7 +116,10 @@ describe('isolation between accounts sharing a barcode and a warehouse name', ()
     expect(body.results).toEqual([{ item: 3, liquid_stock: null, barcode: 'SHARED', quantity: 21, warehouse: 2, warehouse_name: 'Main' }]);
     expect(body.errors[0].errors).toEqual({ barcode: fieldMessages.barcodeNotFound('ALPHA-ONLY') });
 
-    const alphaWrite = await server.request('POST', INVENTORY_PATH, { ...as('alpha'), body: [{ barcode: 'SHARED', quantity: 5, warehouse_name: 'Beta-back' }] });
+    const alphaWrite = await server.request('POST', INVENTORY_PATH, {
+      ...as('alpha'),
+      body: [{ barcode: 'SHARED', quantity: 5, warehouse_name: 'Beta-back' }],
+    });
     expect((await alphaWrite.json()).errors[0].errors).toEqual({ warehouse_name: fieldMessages.warehouseNotFound('Beta-back') });
 
     const alpha = await (await server.request('GET', `${INVENTORY_PATH}?barcodes=SHARED,ALPHA-ONLY`, as('alpha'))).json();
@@ -114,6 +128,9 @@ describe('isolation between accounts sharing a barcode and a warehouse name', ()
 
   it('lists only the caller’s warehouses, ordered by id; none without warehouses', async () => {
     expect(await (await server.request('GET', WAREHOUSES_PATH, as('alpha'))).json()).toEqual([{ id: 1, name: 'Main' }]);
-    expect(await (await server.request('GET', WAREHOUSES_PATH, as('beta'))).json()).toEqual([{ id: 2, name: 'Main' }, { id: 3, name: 'Beta-back' }]);
+    expect(await (await server.request('GET', WAREHOUSES_PATH, as('beta'))).json()).toEqual([
+      { id: 2, name: 'Main' },
+      { id: 3, name: 'Beta-back' },
+    ]);
   });
 });

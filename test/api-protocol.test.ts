@@ -17,7 +17,13 @@ describe('HTTP protocol', () => {
   it('serves every path with and without the trailing slash', async () => {
     for (const path of [WAREHOUSES_PATH, WAREHOUSES_PATH.slice(0, -1)]) {
       const res = await server.request('GET', path, north());
-      expect([res.status, await res.json()]).toEqual([200, [{ id: 10, name: 'Main' }, { id: 11, name: 'Backroom' }]]);
+      expect([res.status, await res.json()]).toEqual([
+        200,
+        [
+          { id: 10, name: 'Main' },
+          { id: 11, name: 'Backroom' },
+        ],
+      ]);
     }
     for (const path of [INVENTORY_PATH, INVENTORY_PATH.slice(0, -1)]) {
       expect((await server.request('GET', `${path}?barcodes=111`, north())).status).toBe(200);
@@ -35,7 +41,13 @@ describe('HTTP protocol', () => {
   });
 
   it('routes case-sensitively: another spelling of a path is unknown, for every method', async () => {
-    for (const path of [WAREHOUSES_PATH.toUpperCase(), '/API/V1/core/warehouse/', '/api/v1/Core/Warehouse/', INVENTORY_PATH.toUpperCase(), INVENTORY_PATH.replace('item', 'Item').slice(0, -1)]) {
+    for (const path of [
+      WAREHOUSES_PATH.toUpperCase(),
+      '/API/V1/core/warehouse/',
+      '/api/v1/Core/Warehouse/',
+      INVENTORY_PATH.toUpperCase(),
+      INVENTORY_PATH.replace('item', 'Item').slice(0, -1),
+    ]) {
       for (const method of ['GET', 'POST', 'DELETE']) {
         const res = await server.request(method, `${path}?barcodes=111`, { ...north(), ...(method === 'POST' ? { body: [] } : {}) });
         expect(res.status, `${method} ${path}`).toBe(404);
@@ -73,7 +85,17 @@ describe('HTTP protocol', () => {
 
   it('answers an internal failure with 500 and a fixed text, no stack trace, and logs it', async () => {
     const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(...String(chunk).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)), done()) });
+    const sink = new Writable({
+      write: (chunk, _enc, done) => (
+        lines.push(
+          ...String(chunk)
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as Record<string, unknown>),
+        ),
+        done()
+      ),
+    });
     const broken = await startTestServer(undefined, { logger: pino({ level: 'info' }, sink) });
     try {
       await broken.store.close(); // the store fails on every query from now on
@@ -85,7 +107,13 @@ describe('HTTP protocol', () => {
       // The failure itself is in the log, at error level, with the request it belongs to.
       const reqId = res.headers.get('x-request-id');
       const failure = lines.find((l) => l.msg === 'request failed');
-      expect(failure).toMatchObject({ level: 50, reqId, method: 'GET', path: INVENTORY_PATH, err: { message: expect.any(String), stack: expect.any(String) } });
+      expect(failure).toMatchObject({
+        level: 50,
+        reqId,
+        method: 'GET',
+        path: INVENTORY_PATH,
+        err: { message: expect.any(String), stack: expect.any(String) },
+      });
       expect(lines.find((l) => l.msg === 'request')).toMatchObject({ level: 50, reqId, status: 500 });
     } finally {
       await broken.stop();

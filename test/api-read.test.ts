@@ -14,20 +14,40 @@ const catalogue = {
         { id: 12, name: 'Van' },
       ],
       items: [
-        { id: 100, name: 'Mug', barcode: '8690000000017', stock: [{ warehouse: 'Main', quantity: 5 }, { warehouse: 'Backroom', quantity: 0 }] },
-        { id: 101, name: 'T-shirt', variants: [{ id: 5001, name: 'S', barcode: '8690000000024', stock: [{ warehouse: 'Main', quantity: 3 }] }] },
+        {
+          id: 100,
+          name: 'Mug',
+          barcode: '8690000000017',
+          stock: [
+            { warehouse: 'Main', quantity: 5 },
+            { warehouse: 'Backroom', quantity: 0 },
+          ],
+        },
+        {
+          id: 101,
+          name: 'T-shirt',
+          variants: [{ id: 5001, name: 'S', barcode: '8690000000024', stock: [{ warehouse: 'Main', quantity: 3 }] }],
+        },
         { id: 102, name: 'Unstocked', barcode: '0042' },
-        { id: 103, name: 'Odd codes', variants: [
-          { id: 5002, name: 'space', barcode: 'A B/7-x', stock: [{ warehouse: 'Van', quantity: -2 }] },
-          { id: 5003, name: 'unicode', barcode: 'Ünï-コード', stock: [{ warehouse: 'Van', quantity: 1 }] },
-          { id: 5004, name: 'case', barcode: 'abc', stock: [{ warehouse: 'Van', quantity: 9 }] },
-        ] },
+        {
+          id: 103,
+          name: 'Odd codes',
+          variants: [
+            { id: 5002, name: 'space', barcode: 'A B/7-x', stock: [{ warehouse: 'Van', quantity: -2 }] },
+            { id: 5003, name: 'unicode', barcode: 'Ünï-コード', stock: [{ warehouse: 'Van', quantity: 1 }] },
+            { id: 5004, name: 'case', barcode: 'abc', stock: [{ warehouse: 'Van', quantity: 9 }] },
+          ],
+        },
       ],
     },
-    { name: 'kiosk', warehouses_enabled: false, items: [
-      { id: 200, name: 'Pen', barcode: '111', stock: [{ quantity: 7 }] },
-      { id: 201, name: 'Ink', variants: [{ id: 6001, name: 'Blue', barcode: '222' }] },
-    ] },
+    {
+      name: 'kiosk',
+      warehouses_enabled: false,
+      items: [
+        { id: 200, name: 'Pen', barcode: '111', stock: [{ quantity: 7 }] },
+        { id: 201, name: 'Ink', variants: [{ id: 6001, name: 'Blue', barcode: '222' }] },
+      ],
+    },
   ],
 };
 
@@ -57,12 +77,18 @@ describe('read stock by barcode', () => {
 
   it('marks variant records with liquid_stock = the variant id and item = the parent', async () => {
     const { body } = await get('barcodes=8690000000024');
-    expect(body.results).toEqual([{ item: 101, liquid_stock: 5001, barcode: '8690000000024', quantity: 3, warehouse: 10, warehouse_name: 'Main' }]);
+    expect(body.results).toEqual([
+      { item: 101, liquid_stock: 5001, barcode: '8690000000024', quantity: 3, warehouse: 10, warehouse_name: 'Main' },
+    ]);
   });
 
   it('answers a known barcode without stock definitions with a zero record per warehouse', async () => {
     const { body } = await get('barcodes=0042');
-    expect(body.results.map((r: { warehouse: number; quantity: number }) => [r.warehouse, r.quantity])).toEqual([[10, 0], [11, 0], [12, 0]]);
+    expect(body.results.map((r: { warehouse: number; quantity: number }) => [r.warehouse, r.quantity])).toEqual([
+      [10, 0],
+      [11, 0],
+      [12, 0],
+    ]);
     expect(body.errors).toEqual([]);
   });
 

@@ -5,7 +5,14 @@ import { startServer } from '../server/start.ts';
 import { openStore } from '../server/store/open-store.ts';
 import { SqliteEngine } from '../server/store/sqlite/sqlite-engine.ts';
 import { createStore } from '../server/store/store.ts';
-import { INVENTORY_PATH, MAX_ECHOED_CHARS, fieldMessages, posFieldMessages, requestMessages, updateResponseSchema } from '../shared/index.ts';
+import {
+  INVENTORY_PATH,
+  MAX_ECHOED_CHARS,
+  fieldMessages,
+  posFieldMessages,
+  requestMessages,
+  updateResponseSchema,
+} from '../shared/index.ts';
 import { probeDatabase } from './support/database-probe.ts';
 import { dropDatabase, newDatabase, onPostgres } from './support/test-engine.ts';
 import { type TestServer, exampleCatalogue, seedStore, startTestServer, tempDir } from './support/test-server.ts';
@@ -17,7 +24,9 @@ describe('update stock by barcode', () => {
     return { status: res.status, body: await res.json() };
   };
   const read = async (barcodes: string, account = 'north') => {
-    const res = await server.request('GET', `${INVENTORY_PATH}?barcodes=${encodeURIComponent(barcodes)}`, { token: server.tokens[account] });
+    const res = await server.request('GET', `${INVENTORY_PATH}?barcodes=${encodeURIComponent(barcodes)}`, {
+      token: server.tokens[account],
+    });
     return (await res.json()).results;
   };
   /** The database as another process would see it: a separate connection to the same file. */
@@ -41,8 +50,20 @@ describe('update stock by barcode', () => {
       ],
       errors: [],
     });
-    expect(await read('8690000000017')).toContainEqual({ item: 100, liquid_stock: null, barcode: '8690000000017', quantity: 12, warehouse: 10, warehouse_name: 'Main' });
-    expect(await inspect<{ quantity: number }>('SELECT quantity FROM stock s JOIN stock_units u ON u.id = s.unit_id WHERE u.barcode = ? AND s.warehouse_id = 10', '8690000000024')).toEqual([{ quantity: 4 }]);
+    expect(await read('8690000000017')).toContainEqual({
+      item: 100,
+      liquid_stock: null,
+      barcode: '8690000000017',
+      quantity: 12,
+      warehouse: 10,
+      warehouse_name: 'Main',
+    });
+    expect(
+      await inspect<{ quantity: number }>(
+        'SELECT quantity FROM stock s JOIN stock_units u ON u.id = s.unit_id WHERE u.barcode = ? AND s.warehouse_id = 10',
+        '8690000000024',
+      ),
+    ).toEqual([{ quantity: 4 }]);
   });
 
   it('applies valid rows and reports each rejected row with its reason (partial success)', async () => {
@@ -53,7 +74,9 @@ describe('update stock by barcode', () => {
       { barcode: 'nope', quantity: 1, warehouse_name: 'Attic' },
     ];
     const { body } = await post(rows);
-    expect(body.results).toEqual([{ item: 100, liquid_stock: null, barcode: '8690000000017', quantity: 8, warehouse: 11, warehouse_name: 'Backroom' }]);
+    expect(body.results).toEqual([
+      { item: 100, liquid_stock: null, barcode: '8690000000017', quantity: 8, warehouse: 11, warehouse_name: 'Backroom' },
+    ]);
     expect(body.errors).toEqual([
       { data: rows[0], errors: { barcode: fieldMessages.barcodeNotFound('nope') } },
       { data: rows[1], errors: { warehouse_name: fieldMessages.warehouseNotFound('Attic') } },
@@ -98,7 +121,9 @@ describe('update stock by barcode', () => {
       { data: null, errors: { non_field_errors: 'Invalid data. Expected a dictionary, but got null.' } },
     ]);
     // Negative stock is allowed: the last row applied.
-    expect(body.results).toEqual([{ item: 100, liquid_stock: null, barcode: '8690000000017', quantity: -1_000_000_000, warehouse: 10, warehouse_name: 'Main' }]);
+    expect(body.results).toEqual([
+      { item: 100, liquid_stock: null, barcode: '8690000000017', quantity: -1_000_000_000, warehouse: 10, warehouse_name: 'Main' },
+    ]);
   });
 
   it('reports every error of a row at once: an unknown barcode or warehouse beside the bad fields', async () => {
@@ -135,14 +160,21 @@ describe('update stock by barcode', () => {
       { data: rows[8], errors: { warehouse_name: fieldMessages.warehouseNotFound('Attic'), quantity: fieldMessages.required } },
       {
         data: rows[9],
-        errors: { warehouse_name: fieldMessages.warehouseNotFound('Attic'), quantity: fieldMessages.notNull, reason: posFieldMessages.reasonFormat(32) },
+        errors: {
+          warehouse_name: fieldMessages.warehouseNotFound('Attic'),
+          quantity: fieldMessages.notNull,
+          reason: posFieldMessages.reasonFormat(32),
+        },
       },
       { data: rows[10], errors: { barcode: notFound, compare_quantity: fieldMessages.notAnInteger } },
       { data: rows[11], errors: { warehouse_name: fieldMessages.blank } },
     ]);
     expect(updateResponseSchema.parse(body)).toEqual(body);
     // Nothing was written.
-    expect((await read('8690000000017')).map((r: { warehouse: number; quantity: number }) => [r.warehouse, r.quantity])).toEqual([[10, 5], [11, 0]]);
+    expect((await read('8690000000017')).map((r: { warehouse: number; quantity: number }) => [r.warehouse, r.quantity])).toEqual([
+      [10, 5],
+      [11, 0],
+    ]);
     expect(await inspect("SELECT id FROM stock_history WHERE source = 'api'")).toEqual([]);
   });
 
@@ -189,8 +221,14 @@ describe('update stock by barcode', () => {
     expect(JSON.parse(text).errors).toEqual([
       { data: { barcode: 'nope', quantity: 1, warehouse_name: 'Main' }, errors: { barcode: fieldMessages.barcodeNotFound('nope') } },
       { data: { barcode: cut(longBarcode), quantity: 1, warehouse_name: 'Main' }, errors: { barcode: fieldMessages.maxLength(128) } },
-      { data: { barcode: '8690000000017', quantity: null, warehouse_name: 'Main', reference: cut(huge) }, errors: { quantity: fieldMessages.notAnInteger, reference: fieldMessages.maxLength(128) } },
-      { data: { barcode: '8690000000017', quantity: { n: 1 }, warehouse_name: 'Main', reason: 'sale' }, errors: { quantity: fieldMessages.notAnInteger } },
+      {
+        data: { barcode: '8690000000017', quantity: null, warehouse_name: 'Main', reference: cut(huge) },
+        errors: { quantity: fieldMessages.notAnInteger, reference: fieldMessages.maxLength(128) },
+      },
+      {
+        data: { barcode: '8690000000017', quantity: { n: 1 }, warehouse_name: 'Main', reason: 'sale' },
+        errors: { quantity: fieldMessages.notAnInteger },
+      },
       { data: cut('r'.repeat(1000)), errors: { non_field_errors: fieldMessages.notAnObject('str') } },
       { data: null, errors: { non_field_errors: fieldMessages.notAnObject('list') } },
       { data: null, errors: { non_field_errors: fieldMessages.notAnObject('list') } },
@@ -212,7 +250,10 @@ describe('update stock by barcode', () => {
     expect(before.map((r: { warehouse: number }) => r.warehouse)).toEqual([10]);
     await post([{ barcode: '8690000000024', quantity: 6, warehouse_name: 'Backroom' }]);
     const after = await read('8690000000024');
-    expect(after.map((r: { warehouse: number; quantity: number }) => [r.warehouse, r.quantity])).toEqual([[10, 3], [11, 6]]);
+    expect(after.map((r: { warehouse: number; quantity: number }) => [r.warehouse, r.quantity])).toEqual([
+      [10, 3],
+      [11, 6],
+    ]);
   });
 
   it('writes the stock history in the same transaction: old and new quantity, source, token', async () => {
@@ -224,14 +265,46 @@ describe('update stock by barcode', () => {
     const history = await inspect<Record<string, unknown>>(
       "SELECT unit_id, warehouse_id, kind, value, seq, old_quantity, new_quantity, source, token_id FROM stock_history WHERE source = 'api' ORDER BY id",
     );
-    const tokenId = (await inspect<{ id: number }>("SELECT t.id FROM api_tokens t JOIN accounts a ON a.id = t.account_id WHERE a.name = 'north'"))[0]!.id;
+    const tokenId = (
+      await inspect<{ id: number }>("SELECT t.id FROM api_tokens t JOIN accounts a ON a.id = t.account_id WHERE a.name = 'north'")
+    )[0]!.id;
     const before = (await inspect<{ seq: number }>("SELECT max(seq) AS seq FROM stock_history WHERE source = 'import'"))[0]!.seq;
     // Every row is a set movement, numbered on from the import's: the repeated row too, which leaves
     // the quantity at 9 (a set is a fact other instances must learn even when it changes nothing here).
     expect(history).toEqual([
-      { unit_id: expect.any(Number), warehouse_id: 10, kind: 'set', value: 9, seq: before + 1, old_quantity: 5, new_quantity: 9, source: 'api', token_id: tokenId },
-      { unit_id: expect.any(Number), warehouse_id: 10, kind: 'set', value: 9, seq: before + 2, old_quantity: 9, new_quantity: 9, source: 'api', token_id: tokenId },
-      { unit_id: expect.any(Number), warehouse_id: 11, kind: 'set', value: 1, seq: before + 3, old_quantity: null, new_quantity: 1, source: 'api', token_id: tokenId },
+      {
+        unit_id: expect.any(Number),
+        warehouse_id: 10,
+        kind: 'set',
+        value: 9,
+        seq: before + 1,
+        old_quantity: 5,
+        new_quantity: 9,
+        source: 'api',
+        token_id: tokenId,
+      },
+      {
+        unit_id: expect.any(Number),
+        warehouse_id: 10,
+        kind: 'set',
+        value: 9,
+        seq: before + 2,
+        old_quantity: 9,
+        new_quantity: 9,
+        source: 'api',
+        token_id: tokenId,
+      },
+      {
+        unit_id: expect.any(Number),
+        warehouse_id: 11,
+        kind: 'set',
+        value: 1,
+        seq: before + 3,
+        old_quantity: null,
+        new_quantity: 1,
+        source: 'api',
+        token_id: tokenId,
+      },
     ]);
   });
 
@@ -272,7 +345,12 @@ describe('update stock by barcode', () => {
   it('refuses bodies that are not JSON arrays, changing nothing', async () => {
     const cases: [string, Record<string, string>, number, string][] = [
       ['[{"barcode":"111","quantity":1}]', { 'content-type': 'text/plain' }, 415, requestMessages.unsupportedMediaType('text/plain')],
-      ['[{"barcode":"111","quantity":1}]', { 'content-type': 'application/json; charset=latin1' }, 415, requestMessages.unsupportedMediaType('application/json; charset=latin1')],
+      [
+        '[{"barcode":"111","quantity":1}]',
+        { 'content-type': 'application/json; charset=latin1' },
+        415,
+        requestMessages.unsupportedMediaType('application/json; charset=latin1'),
+      ],
       ['[{"barcode":"111",', {}, 400, 'JSON parse error - '],
       ['', {}, 400, 'JSON parse error - '],
       ['{"barcode":"111","quantity":1}', {}, 400, requestMessages.expectedList('dict')],
@@ -281,7 +359,11 @@ describe('update stock by barcode', () => {
       [`[${'['.repeat(100)}${']'.repeat(100)}]`, {}, 400, requestMessages.jsonTooDeep(64)],
     ];
     for (const [body, headers, status, detail] of cases) {
-      const res = await server.request('POST', INVENTORY_PATH, { token: server.tokens.kiosk, body, headers: { 'content-type': 'application/json', ...headers } });
+      const res = await server.request('POST', INVENTORY_PATH, {
+        token: server.tokens.kiosk,
+        body,
+        headers: { 'content-type': 'application/json', ...headers },
+      });
       expect(res.status, body).toBe(status);
       const json = await res.json();
       expect(json.detail.startsWith(detail), `${json.detail} should start with ${detail}`).toBe(true);
@@ -318,7 +400,9 @@ describe('update stock by barcode', () => {
         body: JSON.stringify([{ barcode: '111', quantity: 55 }]),
       });
       expect(res.status).toBe(200);
-      expect(await probe.all("SELECT s.quantity FROM stock s JOIN stock_units u ON u.id = s.unit_id WHERE u.barcode = '111'")).toEqual([{ quantity: 55 }]);
+      expect(await probe.all("SELECT s.quantity FROM stock s JOIN stock_units u ON u.id = s.unit_id WHERE u.barcode = '111'")).toEqual([
+        { quantity: 55 },
+      ]);
       if (sqlite) {
         const db = sqlite.sqlite;
         expect(db.pragma('journal_mode', { simple: true })).toBe('wal');

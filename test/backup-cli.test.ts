@@ -30,7 +30,10 @@ describe('backup, restore, check', { timeout: 120_000 }, () => {
   const { dir, dbFile, start } = childServerScope('bi-backup-');
 
   it('backs up while the server writes, restores, and checks', async () => {
-    const tokens = await seedDatabase(dbFile, generatedCatalogue([{ name: 'shop', warehouses: ['Main'], barcodes: BARCODES, quantity: 5 }]));
+    const tokens = await seedDatabase(
+      dbFile,
+      generatedCatalogue([{ name: 'shop', warehouses: ['Main'], barcodes: BARCODES, quantity: 5 }]),
+    );
     const server = await start();
     const url = server.url;
     let writes = 0;
@@ -78,13 +81,17 @@ describe('backup, restore, check', { timeout: 120_000 }, () => {
     await killHard(server);
     const saved = readdirSync(dir).find((f) => f.includes('before-restore'))!;
     const savedDb = probeDatabase(path.join(dir, saved));
-    expect((await savedDb.all<{ quantity: number }>('SELECT DISTINCT quantity FROM stock')).map((r) => r.quantity)).toEqual([100 + writes - 1]);
+    expect((await savedDb.all<{ quantity: number }>('SELECT DISTINCT quantity FROM stock')).map((r) => r.quantity)).toEqual([
+      100 + writes - 1,
+    ]);
     await savedDb.close();
 
     const check = await cli('check', '--db', dbFile);
     expect(check.code).toBe(0);
     expect(check.stdout).toContain('ok (integrity_check ok');
-    console.log(`[backup] backup taken during ${writes} writes of ${BARCODES.length} rows each: consistent snapshot at quantity ${snapshotQuantity}; restored and checked.`);
+    console.log(
+      `[backup] backup taken during ${writes} writes of ${BARCODES.length} rows each: consistent snapshot at quantity ${snapshotQuantity}; restored and checked.`,
+    );
   });
 
   it('check reports a damaged database and exits 1', async () => {

@@ -4,7 +4,17 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADJUST_PATH, INVENTORY_PATH, LABELS_PATH, STOCKTAKES_PATH, checkUpdateRow, fieldMessages, findControlCharacter, parseBarcodeList, stocktakePath } from '../shared/index.ts';
+import {
+  ADJUST_PATH,
+  INVENTORY_PATH,
+  LABELS_PATH,
+  STOCKTAKES_PATH,
+  checkUpdateRow,
+  fieldMessages,
+  findControlCharacter,
+  parseBarcodeList,
+  stocktakePath,
+} from '../shared/index.ts';
 import { runCli } from './support/cli.ts';
 import { createDatabase, databaseLocation, dropDatabase } from './support/test-engine.ts';
 import { type TestServer, startTestServer, tempDir } from './support/test-server.ts';
@@ -17,12 +27,16 @@ describe('the shared rule', () => {
     expect(findControlCharacter('01\u001d17')).toEqual({ name: 'U+001D (GS)', position: 3 });
     expect(findControlCharacter('x\u007f')).toEqual({ name: 'U+007F (DEL)', position: 2 });
     expect(findControlCharacter('\u{1F600}\u0085')).toEqual({ name: 'U+0085', position: 2 });
-    for (const fine of ['8690000000017', '0042/M', 'a b', 'Ünïcödé', '\u00a0nbsp']) expect(findControlCharacter(fine), fine).toBeUndefined();
+    for (const fine of ['8690000000017', '0042/M', 'a b', 'Ünïcödé', '\u00a0nbsp'])
+      expect(findControlCharacter(fine), fine).toBeUndefined();
   });
 
   it('is applied by row validation and by barcode-list parsing', () => {
     expect(checkUpdateRow({ barcode: 'A\u0000B', quantity: 1 }, false)).toEqual({ ok: false, errors: { barcode: NUL_MESSAGE } });
-    expect(parseBarcodeList('111,A\u0000B')).toEqual({ ok: false, detail: expect.stringContaining('Barcode 2 of the list contains a control character: U+0000 (NUL) at position 2') });
+    expect(parseBarcodeList('111,A\u0000B')).toEqual({
+      ok: false,
+      detail: expect.stringContaining('Barcode 2 of the list contains a control character: U+0000 (NUL) at position 2'),
+    });
     // White space around entries is still trimmed as before: only characters inside a barcode count.
     expect(parseBarcodeList(' 111\t,\n222 ')).toEqual({ ok: true, barcodes: ['111', '222'] });
   });
@@ -46,18 +60,26 @@ describe('over HTTP', () => {
   it('reports the barcode of an update or adjust row with its other errors, and applies the good rows', async () => {
     const update = await server.request('POST', INVENTORY_PATH, {
       token: server.tokens.north,
-      body: [{ barcode: 'A\u0000B', warehouse_name: 'Main', quantity: 'x' }, { barcode: '8690000000017', warehouse_name: 'Main', quantity: 9 }],
+      body: [
+        { barcode: 'A\u0000B', warehouse_name: 'Main', quantity: 'x' },
+        { barcode: '8690000000017', warehouse_name: 'Main', quantity: 9 },
+      ],
     });
     expect(update.status).toBe(200);
     const answer = await update.json();
     expect(answer.results).toHaveLength(1);
     expect(answer.errors[0].errors).toEqual({ barcode: NUL_MESSAGE, quantity: fieldMessages.notAnInteger });
-    const adjust = await server.request('POST', ADJUST_PATH, { token: server.tokens.north, body: [{ barcode: '01\u001d17', warehouse_name: 'Main', delta: 1 }] });
+    const adjust = await server.request('POST', ADJUST_PATH, {
+      token: server.tokens.north,
+      body: [{ barcode: '01\u001d17', warehouse_name: 'Main', delta: 1 }],
+    });
     expect((await adjust.json()).errors[0].errors.barcode).toBe(fieldMessages.controlCharacter('U+001D (GS)', 3));
   });
 
   it('refuses a stocktake scan of such a barcode instead of queueing it as unknown', async () => {
-    const { id } = (await (await server.request('POST', STOCKTAKES_PATH, { token: server.tokens.north, body: { warehouse_name: 'Main' } })).json()) as { id: number };
+    const { id } = (await (
+      await server.request('POST', STOCKTAKES_PATH, { token: server.tokens.north, body: { warehouse_name: 'Main' } })
+    ).json()) as { id: number };
     const scan = await server.request('POST', stocktakePath(id, 'scans'), { token: server.tokens.north, body: { barcode: 'A\u0000B' } });
     expect(scan.status).toBe(400);
     expect((await scan.json()).detail).toContain(NUL_MESSAGE);
@@ -75,10 +97,15 @@ describe('importers', () => {
 
   it('refuse a JSON catalogue with such a barcode and write nothing', async () => {
     const file = path.join(dir, 'catalogue.json');
-    writeFileSync(file, JSON.stringify({ accounts: [{ name: 'shop', warehouses_enabled: false, items: [{ id: 1, name: 'Mug', barcode: 'A\u0000B' }] }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ accounts: [{ name: 'shop', warehouses_enabled: false, items: [{ id: 1, name: 'Mug', barcode: 'A\u0000B' }] }] }),
+    );
     const result = await runCli(['import', file, '--db', db]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('accounts[0].items[0].barcode: A barcode may not contain control characters: U+0000 (NUL) at position 2.');
+    expect(result.stderr).toContain(
+      'accounts[0].items[0].barcode: A barcode may not contain control characters: U+0000 (NUL) at position 2.',
+    );
     expect((await runCli(['token', 'create', '--account', 'shop', '--db', db])).code).toBe(1); // no account was written
   });
 

@@ -49,7 +49,9 @@ describe('bench ceilings on the current schema', () => {
     const probe = probeDatabase(db);
     try {
       const instance = (await probe.first<{ id: string }>('SELECT id FROM instance'))!.id;
-      const rows = await probe.all<{ origin: string; seq: number; kind: string; hlc: string }>("SELECT origin, seq, kind, hlc FROM stock_history WHERE source = 'api' ORDER BY seq");
+      const rows = await probe.all<{ origin: string; seq: number; kind: string; hlc: string }>(
+        "SELECT origin, seq, kind, hlc FROM stock_history WHERE source = 'api' ORDER BY seq",
+      );
       expect(rows.length).toBeGreaterThan(0);
       expect(new Set(rows.map((r) => r.origin))).toEqual(new Set([instance]));
       // One sequence without a gap or a repeat, after what the import recorded.
@@ -61,7 +63,9 @@ describe('bench ceilings on the current schema', () => {
   });
 
   it('stocktake-scale.ts commits a zeroing stocktake and reports what the pages ask', async () => {
-    const { stdout } = await run(process.execPath, [bench('stocktake-scale.ts'), '--barcodes', '600', '--open-lines', '50'], { timeout: 60_000 });
+    const { stdout } = await run(process.execPath, [bench('stocktake-scale.ts'), '--barcodes', '600', '--open-lines', '50'], {
+      timeout: 60_000,
+    });
     const figures = JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, number>;
     // Three scanned, every other unit of the first warehouse with stock added as a zero line.
     expect(figures['zeroing commit: lines']).toBeGreaterThan(3);
@@ -75,9 +79,21 @@ describe('bench ceilings on the current schema', () => {
   });
 
   it('memory-phases.ts drives the server through its phases and reports its memory and what the read path allocates', async () => {
-    const { stdout } = await run(process.execPath, [bench('memory-phases.ts'), db, '--phases', 'get,post', '--seconds', '1', '--allocations'], { timeout: 90_000 });
+    const { stdout } = await run(
+      process.execPath,
+      [bench('memory-phases.ts'), db, '--phases', 'get,post', '--seconds', '1', '--allocations'],
+      { timeout: 90_000 },
+    );
     const { phases } = JSON.parse(stdout.trim().split('\n').pop()!) as {
-      phases: { phase: string; perSecond?: number; rss?: number; anonymous?: number; file?: number; heapTotal?: number; top?: { frame: string }[] }[];
+      phases: {
+        phase: string;
+        perSecond?: number;
+        rss?: number;
+        anonymous?: number;
+        file?: number;
+        heapTotal?: number;
+        top?: { frame: string }[];
+      }[];
     };
     expect(phases.map((p) => p.phase)).toEqual(['idle', 'get', 'post', 'allocations']);
     for (const measured of phases.slice(0, 3)) {

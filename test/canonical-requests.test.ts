@@ -18,13 +18,20 @@ describe('one canonical path', () => {
   });
   afterAll(() => server.stop());
 
-  const get = (target: string) => sendRaw(server.port, { method: 'GET', target, headers: [['Authorization', `Token ${server.tokens.north}`]] });
+  const get = (target: string) =>
+    sendRaw(server.port, { method: 'GET', target, headers: [['Authorization', `Token ${server.tokens.north}`]] });
 
   it('serves a path with or without its trailing slash, and nothing else', async () => {
     expect((await get(WAREHOUSES_PATH)).status).toBe(200);
     expect((await get(WAREHOUSES_PATH.slice(0, -1))).status).toBe(200);
     expect((await get(`${INVENTORY_PATH}?barcodes=111`)).status).toBe(200);
-    for (const target of [`${WAREHOUSES_PATH}/`, `${INVENTORY_PATH}/?barcodes=111`, `${WAREHOUSES_PATH}10//`, '/api/v1//core/warehouse/', '/api/v1/core/./warehouse/']) {
+    for (const target of [
+      `${WAREHOUSES_PATH}/`,
+      `${INVENTORY_PATH}/?barcodes=111`,
+      `${WAREHOUSES_PATH}10//`,
+      '/api/v1//core/warehouse/',
+      '/api/v1/core/./warehouse/',
+    ]) {
       const answer = await get(target);
       expect(answer.status, target).toBe(404);
       expect(JSON.parse(answer.body), target).toEqual({ detail: 'Not found.' });
@@ -44,7 +51,11 @@ describe('one canonical path', () => {
       sendRaw(server.port, {
         method: 'POST',
         target,
-        headers: [['Authorization', `Token ${server.tokens.north}`], ['Content-Type', 'application/json'], ['Idempotency-Key', 'canonical-1']],
+        headers: [
+          ['Authorization', `Token ${server.tokens.north}`],
+          ['Content-Type', 'application/json'],
+          ['Idempotency-Key', 'canonical-1'],
+        ],
         body: JSON.stringify([{ barcode: '8690000000017', warehouse_name: 'Main', quantity: 31 }]),
       });
     const first = await post(INVENTORY_PATH);
@@ -74,7 +85,9 @@ describe('one canonical path for path ids', () => {
     const respelled = await scan(`${STOCKTAKES_PATH}0${id}/scans`);
     expect(respelled.status).toBe(201);
     expect(respelled.headers.get('idempotent-replayed')).toBe('true');
-    const lines = (await (await server.request('GET', stocktakePath(id, 'lines'), { token: server.tokens.shop })).json()) as { counted: number }[];
+    const lines = (await (await server.request('GET', stocktakePath(id, 'lines'), { token: server.tokens.shop })).json()) as {
+      counted: number;
+    }[];
     expect(lines.map((l) => l.counted)).toEqual([1]);
   });
 });
@@ -87,7 +100,15 @@ describe('Content-Type as RFC 9110 writes it', () => {
   afterAll(() => server.stop());
 
   const post = (contentType: string) =>
-    sendRaw(server.port, { method: 'POST', target: INVENTORY_PATH, headers: [['Authorization', `Token ${server.tokens.north}`], ['Content-Type', contentType]], body: '[]' });
+    sendRaw(server.port, {
+      method: 'POST',
+      target: INVENTORY_PATH,
+      headers: [
+        ['Authorization', `Token ${server.tokens.north}`],
+        ['Content-Type', contentType],
+      ],
+      body: '[]',
+    });
 
   it.each([
     'application/json',
@@ -129,7 +150,10 @@ describe('CORS preflight of an allow-listed origin', () => {
     const preflight = await sendRaw(server.port, {
       method: 'OPTIONS',
       target: `${stocktakePath(1, 'lines')}2/`,
-      headers: [['Origin', 'http://till.local:3000'], ['Access-Control-Request-Method', 'PATCH']],
+      headers: [
+        ['Origin', 'http://till.local:3000'],
+        ['Access-Control-Request-Method', 'PATCH'],
+      ],
     });
     expect(preflight.status).toBe(204);
     const methods = /^access-control-allow-methods: (.*)$/im.exec(preflight.head)?.[1]?.split(/,\s*/) ?? [];

@@ -33,7 +33,9 @@ async function dump(probe: DatabaseProbe): Promise<Record<string, unknown[]>> {
   const tables: Record<string, unknown[]> = {};
   for (const [table, key] of TABLES) {
     // When a movement was recorded, and by which instance and clock, differ between two databases by nature.
-    tables[table] = (await probe.all(`SELECT * FROM ${table} ORDER BY ${key}`)).map(({ created_at: _, hlc: _h, origin: _o, ...row }) => row);
+    tables[table] = (await probe.all(`SELECT * FROM ${table} ORDER BY ${key}`)).map(
+      ({ created_at: _, hlc: _h, origin: _o, ...row }) => row,
+    );
   }
   return tables;
 }
@@ -104,7 +106,15 @@ describe('streaming file import', () => {
 
   const documents: [string, unknown][] = [
     ['the README example', exampleCatalogue()],
-    ['structural problems', north([{ id: 1, name: 'ok', barcode: 'A' }, { id: 4, name: 'x', barcode: 12 }, { id: 5, name: 'y', barcode: 'E', stock: [{ quantity: 1.5, warehouse: 'Main' }] }, { id: -6, name: '', barcode: 'F' }])],
+    [
+      'structural problems',
+      north([
+        { id: 1, name: 'ok', barcode: 'A' },
+        { id: 4, name: 'x', barcode: 12 },
+        { id: 5, name: 'y', barcode: 'E', stock: [{ quantity: 1.5, warehouse: 'Main' }] },
+        { id: -6, name: '', barcode: 'F' },
+      ]),
+    ],
     [
       'cross-field problems',
       north([
@@ -116,10 +126,59 @@ describe('streaming file import', () => {
         { id: 6, name: 'v', variants: [{ id: 7, name: 'dup variant', barcode: 'C' }], stock: [] },
       ]),
     ],
-    ['duplicates across accounts', { accounts: [{ name: 'a', warehouses_enabled: false, items: [{ id: 1, name: 'x', barcode: '1' }] }, { name: 'b', warehouses_enabled: false, items: [{ id: 1, name: 'y', barcode: '1' }, { id: 2, name: 'z', variants: [{ id: 3, name: 'v', barcode: '1' }] }] }, { name: 'a', warehouses_enabled: false }] }],
-    ['no-warehouse stock rules', { accounts: [{ name: 'k', warehouses_enabled: false, items: [{ id: 1, name: 'x', barcode: '1', stock: [{ quantity: 1 }, { quantity: 2 }] }, { id: 2, name: 'y', barcode: '2', stock: [{ warehouse: 'Main', quantity: 1 }] }] }] }],
-    ['duplicate stock entry', north([{ id: 1, name: 'x', barcode: '1', stock: [{ warehouse: 'Main', quantity: 1 }, { warehouse: 'Main', quantity: 2 }] }])],
-    ['an unknown field only (cross-field rules still run)', north([{ id: 1, name: 'x', barcode: '1', colour: 'red' }, { id: 1, name: 'y', barcode: '1' }])],
+    [
+      'duplicates across accounts',
+      {
+        accounts: [
+          { name: 'a', warehouses_enabled: false, items: [{ id: 1, name: 'x', barcode: '1' }] },
+          {
+            name: 'b',
+            warehouses_enabled: false,
+            items: [
+              { id: 1, name: 'y', barcode: '1' },
+              { id: 2, name: 'z', variants: [{ id: 3, name: 'v', barcode: '1' }] },
+            ],
+          },
+          { name: 'a', warehouses_enabled: false },
+        ],
+      },
+    ],
+    [
+      'no-warehouse stock rules',
+      {
+        accounts: [
+          {
+            name: 'k',
+            warehouses_enabled: false,
+            items: [
+              { id: 1, name: 'x', barcode: '1', stock: [{ quantity: 1 }, { quantity: 2 }] },
+              { id: 2, name: 'y', barcode: '2', stock: [{ warehouse: 'Main', quantity: 1 }] },
+            ],
+          },
+        ],
+      },
+    ],
+    [
+      'duplicate stock entry',
+      north([
+        {
+          id: 1,
+          name: 'x',
+          barcode: '1',
+          stock: [
+            { warehouse: 'Main', quantity: 1 },
+            { warehouse: 'Main', quantity: 2 },
+          ],
+        },
+      ]),
+    ],
+    [
+      'an unknown field only (cross-field rules still run)',
+      north([
+        { id: 1, name: 'x', barcode: '1', colour: 'red' },
+        { id: 1, name: 'y', barcode: '1' },
+      ]),
+    ],
     ['unknown fields at every level', { accounts: [{ name: 'n', warehouses_enabled: false, items: [], shelf: 1 }], version: 2 }],
     ['not a catalogue', []],
     ['no accounts', {}],
@@ -127,7 +186,10 @@ describe('streaming file import', () => {
     ['items not a list', { accounts: [{ name: 'n', warehouses_enabled: false, items: { a: { id: 1 } } }] }],
     ['an account that is not an object', { accounts: [5] }],
     ['an account without items', { accounts: [{ name: 'n', warehouses_enabled: true, warehouses: [{ id: 1, name: 'W' }] }] }],
-    ['warehouses of a no-warehouse account', { accounts: [{ name: 'n', warehouses_enabled: false, warehouses: [{ id: 1, name: 'W' }], items: [] }] }],
+    [
+      'warehouses of a no-warehouse account',
+      { accounts: [{ name: 'n', warehouses_enabled: false, warehouses: [{ id: 1, name: 'W' }], items: [] }] },
+    ],
     ['a bad account header', { accounts: [{ name: '', warehouses_enabled: 'yes', items: [{ id: 1, name: 'x', barcode: '1' }] }] }],
   ];
 
@@ -137,10 +199,13 @@ describe('streaming file import', () => {
   });
 
   it('accepts the header after the items (holding those items until the header is read)', async () => {
-    const text = '{"accounts":[{"items":[{"id":1,"name":"x","barcode":"1","stock":[{"warehouse":"W","quantity":3}]},{"id":2,"name":"y","barcode":"1"}],"warehouses":[{"id":5,"name":"W"}],"name":"n","warehouses_enabled":true}]}';
+    const text =
+      '{"accounts":[{"items":[{"id":1,"name":"x","barcode":"1","stock":[{"warehouse":"W","quantity":3}]},{"id":2,"name":"y","barcode":"1"}],"warehouses":[{"id":5,"name":"W"}],"name":"n","warehouses_enabled":true}]}';
     const { expected, actual } = await both(JSON.parse(text), text);
     expect(actual).toEqual(expected);
-    expect(actual).toEqual({ problems: ['accounts[0].items[1].barcode: duplicate barcode "1", first used at accounts[0].items[0].barcode'] });
+    expect(actual).toEqual({
+      problems: ['accounts[0].items[1].barcode: duplicate barcode "1", first used at accounts[0].items[0].barcode'],
+    });
     const good = text.replace('"id":2,"name":"y","barcode":"1"', '"id":2,"name":"y","barcode":"2"');
     const accepted = await both(JSON.parse(good), good);
     expect(accepted.actual).toEqual(accepted.expected);
@@ -148,7 +213,8 @@ describe('streaming file import', () => {
   });
 
   it('reports warehouses given after the items of a no-warehouse account', async () => {
-    const text = '{"accounts":[{"name":"n","warehouses_enabled":false,"items":[{"id":1,"name":"x","barcode":"1"}],"warehouses":[{"id":5,"name":"W"}]}]}';
+    const text =
+      '{"accounts":[{"name":"n","warehouses_enabled":false,"items":[{"id":1,"name":"x","barcode":"1"}],"warehouses":[{"id":5,"name":"W"}]}]}';
     const { expected, actual } = await both(JSON.parse(text), text);
     expect(actual).toEqual(expected);
   });
@@ -156,9 +222,19 @@ describe('streaming file import', () => {
   it('refuses conflicts with the database like the whole-document import', async () => {
     const conflicting = {
       accounts: [
-        { name: 'new', warehouses_enabled: true, warehouses: [{ id: 10, name: 'Stolen' }], items: [{ id: 100, name: 'Stolen mug', barcode: 'Z' }] },
+        {
+          name: 'new',
+          warehouses_enabled: true,
+          warehouses: [{ id: 10, name: 'Stolen' }],
+          items: [{ id: 100, name: 'Stolen mug', barcode: 'Z' }],
+        },
         { name: 'kiosk', warehouses_enabled: true, items: [{ id: 300, name: 'skipped', barcode: 'Q' }] },
-        { name: 'north', warehouses_enabled: true, warehouses: [{ id: 12, name: 'Main' }], items: [{ id: 102, name: 'Dup', barcode: '8690000000024' }] },
+        {
+          name: 'north',
+          warehouses_enabled: true,
+          warehouses: [{ id: 12, name: 'Main' }],
+          items: [{ id: 102, name: 'Dup', barcode: '8690000000024' }],
+        },
       ],
     };
     const { expected, actual } = await both(conflicting, JSON.stringify(conflicting), exampleCatalogue());
@@ -170,24 +246,33 @@ describe('streaming file import', () => {
   // pays a round trip per statement (about 20 s for 3,000 on a loaded 2-core machine), so it gets
   // 1,200, which cover the same shapes (every run of 6 barcodes holds 2 variants), and more time.
   const generatedSize = onPostgres() ? 1200 : 3000;
-  it('writes exactly what the whole-document import writes for a generated catalogue, and nothing more the second time', { timeout: 120_000 }, async () => {
-    const file = path.join(dir, 'generated.json');
-    generateCatalogue(file, generatedSize, 11);
-    const text = readFileSync(file, 'utf8');
-    const { expected, actual } = await both(JSON.parse(text), text);
-    expect(actual).toEqual(expected);
-    expect('summary' in actual && actual.summary).toMatchObject({ accounts: 2, warehouses: 3, barcodes: generatedSize, variants: generatedSize / 3 });
+  it(
+    'writes exactly what the whole-document import writes for a generated catalogue, and nothing more the second time',
+    { timeout: 120_000 },
+    async () => {
+      const file = path.join(dir, 'generated.json');
+      generateCatalogue(file, generatedSize, 11);
+      const text = readFileSync(file, 'utf8');
+      const { expected, actual } = await both(JSON.parse(text), text);
+      expect(actual).toEqual(expected);
+      expect('summary' in actual && actual.summary).toMatchObject({
+        accounts: 2,
+        warehouses: 3,
+        barcodes: generatedSize,
+        variants: generatedSize / 3,
+      });
 
-    const again = await freshStore();
-    try {
-      await importCatalogueFile(again.store, file);
-      const rows = await dump(again.probe);
-      expect((await importCatalogueFile(again.store, file)).quantitiesChanged).toBe(0);
-      expect(await dump(again.probe)).toEqual(rows);
-    } finally {
-      await again.close();
-    }
-  });
+      const again = await freshStore();
+      try {
+        await importCatalogueFile(again.store, file);
+        const rows = await dump(again.probe);
+        expect((await importCatalogueFile(again.store, file)).quantitiesChanged).toBe(0);
+        expect(await dump(again.probe)).toEqual(rows);
+      } finally {
+        await again.close();
+      }
+    },
+  );
 
   it('refuses a file that is not JSON, or not all of it, writing nothing', async () => {
     const { store, probe, close } = await freshStore();
@@ -195,7 +280,9 @@ describe('streaming file import', () => {
       const valid = JSON.stringify(exampleCatalogue());
       for (const text of ['', '{"accounts": [', valid.slice(0, valid.length - 3), `${valid} {}`, '{"accounts": [}]}', '\u00ff']) {
         const file = fileWith(text);
-        expect(await fileRefusal(importCatalogueFile(store, file)), text).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON: `));
+        expect(await fileRefusal(importCatalogueFile(store, file)), text).toMatch(
+          new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON: `),
+        );
       }
       expect(Number((await probe.first<{ n: number }>('SELECT count(*) AS n FROM accounts'))!.n)).toBe(0);
       expect(await fileRefusal(importCatalogueFile(store, path.join(dir, 'missing.json')))).toMatch(/^Cannot read .*missing\.json/);
@@ -208,8 +295,20 @@ describe('streaming file import', () => {
 
 describe('whole-document import still validates with the shared rules', () => {
   it('names the first use of a duplicate in another account item', async () => {
-    await expect(parseCatalogue({ accounts: [{ name: 'a', warehouses_enabled: false, items: [{ id: 9, name: 'x', barcode: '1' }] }, { name: 'b', warehouses_enabled: false, items: [{ id: 8, name: 'y', variants: [{ id: 1, name: 'v', barcode: '2' }] }, { id: 9, name: 'z', barcode: '3' }] }] })).rejects.toThrow(
-      'accounts[1].items[1].id: duplicate item id 9, first used at accounts[0].items[0].id',
-    );
+    await expect(
+      parseCatalogue({
+        accounts: [
+          { name: 'a', warehouses_enabled: false, items: [{ id: 9, name: 'x', barcode: '1' }] },
+          {
+            name: 'b',
+            warehouses_enabled: false,
+            items: [
+              { id: 8, name: 'y', variants: [{ id: 1, name: 'v', barcode: '2' }] },
+              { id: 9, name: 'z', barcode: '3' },
+            ],
+          },
+        ],
+      }),
+    ).rejects.toThrow('accounts[1].items[1].id: duplicate item id 9, first used at accounts[0].items[0].id');
   });
 });

@@ -87,7 +87,9 @@ describe('catalogue validation', () => {
   });
 
   it('checks the scenario rules of stock entries', async () => {
-    const noWarehouse = (stock: unknown[]) => ({ accounts: [{ name: 'k', warehouses_enabled: false, items: [{ id: 1, name: 'x', barcode: '1', stock }] }] });
+    const noWarehouse = (stock: unknown[]) => ({
+      accounts: [{ name: 'k', warehouses_enabled: false, items: [{ id: 1, name: 'x', barcode: '1', stock }] }],
+    });
     expect(await problemsOf(() => parseCatalogue(noWarehouse([{ quantity: 1 }, { quantity: 2 }])))).toEqual([
       'accounts[0].items[0].stock: an account without warehouses has at most one stock entry per barcode',
     ]);
@@ -97,7 +99,23 @@ describe('catalogue validation', () => {
     expect(await problemsOf(() => parseCatalogue(withItems([{ id: 1, name: 'x', barcode: '1', stock: [{ quantity: 1 }] }])))).toEqual([
       'accounts[0].items[0].stock[0].warehouse: This field is required.',
     ]);
-    expect(await problemsOf(() => parseCatalogue(withItems([{ id: 1, name: 'x', barcode: '1', stock: [{ warehouse: 'Main', quantity: 1 }, { warehouse: 'Main', quantity: 2 }] }])))).toEqual([
+    expect(
+      await problemsOf(() =>
+        parseCatalogue(
+          withItems([
+            {
+              id: 1,
+              name: 'x',
+              barcode: '1',
+              stock: [
+                { warehouse: 'Main', quantity: 1 },
+                { warehouse: 'Main', quantity: 2 },
+              ],
+            },
+          ]),
+        ),
+      ),
+    ).toEqual([
       'accounts[0].items[0].stock[1].warehouse: duplicate stock entry for warehouse "Main", first used at accounts[0].items[0].stock[0].warehouse',
     ]);
   });
@@ -131,7 +149,14 @@ describe('catalogue import into the store', () => {
 
   it('imports the example and changes nothing on a second import', async () => {
     const catalogue = await parseCatalogue(exampleCatalogue());
-    expect(await store.catalogue.write(catalogue)).toEqual({ accounts: 2, warehouses: 2, items: 3, variants: 1, barcodes: 3, quantitiesChanged: 4 });
+    expect(await store.catalogue.write(catalogue)).toEqual({
+      accounts: 2,
+      warehouses: 2,
+      items: 3,
+      variants: 1,
+      barcodes: 3,
+      quantitiesChanged: 4,
+    });
     const first = await counts(probe);
     expect(first).toEqual({ accounts: 2, warehouses: 2, items: 3, variants: 1, stock_units: 3, stock: 4, stock_history: 4 });
     expect((await store.catalogue.write(catalogue)).quantitiesChanged).toBe(0);
@@ -143,10 +168,16 @@ describe('catalogue import into the store', () => {
     const changed = exampleCatalogue() as { accounts: { items: Record<string, unknown>[] }[] };
     changed.accounts[1]!.items[0] = { id: 200, name: 'Blue pen', barcode: '0111', stock: [{ quantity: 8 }] };
     expect((await store.catalogue.write(await parseCatalogue(changed))).quantitiesChanged).toBe(1);
-    expect(await probe.first('SELECT i.name, u.barcode, s.quantity FROM items i JOIN stock_units u ON u.item_id = i.id JOIN stock s ON s.unit_id = u.id WHERE i.id = 200'))
-      .toEqual({ name: 'Blue pen', barcode: '0111', quantity: 8 });
-    expect(await probe.first('SELECT old_quantity, new_quantity, source FROM stock_history ORDER BY id DESC LIMIT 1'))
-      .toEqual({ old_quantity: 7, new_quantity: 8, source: 'import' });
+    expect(
+      await probe.first(
+        'SELECT i.name, u.barcode, s.quantity FROM items i JOIN stock_units u ON u.item_id = i.id JOIN stock s ON s.unit_id = u.id WHERE i.id = 200',
+      ),
+    ).toEqual({ name: 'Blue pen', barcode: '0111', quantity: 8 });
+    expect(await probe.first('SELECT old_quantity, new_quantity, source FROM stock_history ORDER BY id DESC LIMIT 1')).toEqual({
+      old_quantity: 7,
+      new_quantity: 8,
+      source: 'import',
+    });
   });
 
   it('refuses conflicts with the database as a whole, writing nothing', async () => {
@@ -154,9 +185,19 @@ describe('catalogue import into the store', () => {
     const before = await counts(probe);
     const conflicting = {
       accounts: [
-        { name: 'new', warehouses_enabled: true, warehouses: [{ id: 10, name: 'Stolen' }], items: [{ id: 100, name: 'Stolen mug', barcode: 'Z' }] },
+        {
+          name: 'new',
+          warehouses_enabled: true,
+          warehouses: [{ id: 10, name: 'Stolen' }],
+          items: [{ id: 100, name: 'Stolen mug', barcode: 'Z' }],
+        },
         { name: 'kiosk', warehouses_enabled: true, items: [] },
-        { name: 'north', warehouses_enabled: true, warehouses: [{ id: 12, name: 'Main' }], items: [{ id: 102, name: 'Dup', barcode: '8690000000024' }] },
+        {
+          name: 'north',
+          warehouses_enabled: true,
+          warehouses: [{ id: 12, name: 'Main' }],
+          items: [{ id: 102, name: 'Dup', barcode: '8690000000024' }],
+        },
       ],
     };
     const parsed = await parseCatalogue(conflicting);

@@ -54,7 +54,21 @@ describe('barcode-inventory CLI', () => {
 
   it('refuses a bad catalogue with errors pointing at the place, and writes nothing', async () => {
     const bad = path.join(dir, 'bad.json');
-    writeFileSync(bad, JSON.stringify({ accounts: [{ name: 'x', warehouses_enabled: false, items: [{ id: 1, name: 'a', barcode: '1' }, { id: 2, name: 'b', barcode: 7 }] }] }));
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        accounts: [
+          {
+            name: 'x',
+            warehouses_enabled: false,
+            items: [
+              { id: 1, name: 'a', barcode: '1' },
+              { id: 2, name: 'b', barcode: 7 },
+            ],
+          },
+        ],
+      }),
+    );
     const result = await runCli(['import', dbOption, db, bad]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('accounts[0].items[1].barcode: Not a valid string.');

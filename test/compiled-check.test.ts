@@ -47,8 +47,14 @@ function expectSameDecision(body: unknown, label: string) {
 describe('compiled check of a push body', () => {
   it('accepts what zod accepts: a full batch, nulls and vectors', () => {
     expectSameDecision({ movements: [movement()] }, 'one');
-    expectSameDecision({ movements: [movement({ kind: 'adjust', value: -3, seen: null, reference: null, warehouse: null, liquid_stock: 9 })] }, 'adjust');
-    expectSameDecision({ movements: Array.from({ length: MAX_MOVEMENTS_PER_BATCH }, (_, i) => movement({ seq: i + 1, seen: {} })) }, 'full');
+    expectSameDecision(
+      { movements: [movement({ kind: 'adjust', value: -3, seen: null, reference: null, warehouse: null, liquid_stock: 9 })] },
+      'adjust',
+    );
+    expectSameDecision(
+      { movements: Array.from({ length: MAX_MOVEMENTS_PER_BATCH }, (_, i) => movement({ seq: i + 1, seen: {} })) },
+      'full',
+    );
     expect(checkPush({ movements: [movement()] })).toBe(true);
   });
 
@@ -90,11 +96,17 @@ describe('compiled check of a push body', () => {
       expectSameDecision(body, label);
     }
     // A vector key `__proto__`: zod drops it and accepts; the check refuses, so zod decides.
-    const proto = JSON.parse(`{"movements":[${JSON.stringify(movement({ seen: null })).replace('"seen":null', '"seen":{"__proto__":1}')}]}`);
+    const proto = JSON.parse(
+      `{"movements":[${JSON.stringify(movement({ seen: null })).replace('"seen":null', '"seen":{"__proto__":1}')}]}`,
+    );
     expect(checkPush(proto)).toBe(false);
     expectSameDecision(proto, 'seen __proto__');
     // At the limit in code points (twice that in UTF-16 units): accepted by both.
-    for (const reason of [emoji.repeat(MAX_REASON_LENGTH), '\ud83d'.repeat(MAX_REASON_LENGTH), `${emoji}\ud83d`.repeat(MAX_REASON_LENGTH / 2)]) {
+    for (const reason of [
+      emoji.repeat(MAX_REASON_LENGTH),
+      '\ud83d'.repeat(MAX_REASON_LENGTH),
+      `${emoji}\ud83d`.repeat(MAX_REASON_LENGTH / 2),
+    ]) {
       expect(pushBodySchema.safeParse({ movements: [movement({ reason })] }).success).toBe(true);
       expectSameDecision({ movements: [movement({ reason })] }, `at the limit: ${JSON.stringify(reason)}`);
     }
@@ -102,7 +114,28 @@ describe('compiled check of a push body', () => {
 
   it('decides like zod on 2,000 seeded random damages of a good batch', () => {
     const random = seededRandom(20261123);
-    const values: unknown[] = [null, 0, -1, 1, 1.5, 2 ** 53, 3e9, '', 'x', '7', 'abcd1234', 'set', 'count', 'adjust', true, [], {}, { ffff0000: 1 }, { Bad: 1 }, 'x'.repeat(200)];
+    const values: unknown[] = [
+      null,
+      0,
+      -1,
+      1,
+      1.5,
+      2 ** 53,
+      3e9,
+      '',
+      'x',
+      '7',
+      'abcd1234',
+      'set',
+      'count',
+      'adjust',
+      true,
+      [],
+      {},
+      { ffff0000: 1 },
+      { Bad: 1 },
+      'x'.repeat(200),
+    ];
     const keys = Object.keys(movement());
     let accepted = 0;
     for (let n = 0; n < 2000; n++) {
@@ -137,7 +170,11 @@ describe('compiled check of a push body', () => {
     expect(checkPage(page)).toBe(true);
     expect(checkPage({ ...page, more: 'no' })).toBe(false);
     // Nullable shapes beyond the push's own: an enum (its list has no null), a nested object, a list.
-    const nullables = z.strictObject({ kind: z.enum(['a', 'b']).nullable(), inner: z.strictObject({ n: z.number().int() }).nullable(), list: z.array(z.string()).nullable() });
+    const nullables = z.strictObject({
+      kind: z.enum(['a', 'b']).nullable(),
+      inner: z.strictObject({ n: z.number().int() }).nullable(),
+      list: z.array(z.string()).nullable(),
+    });
     const checkNullables = compileCheck(nullables);
     for (const value of [
       { kind: null, inner: null, list: null },

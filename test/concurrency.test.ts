@@ -182,7 +182,8 @@ describe('concurrency (parallel clients, a second writer, a live backup)', { tim
       );
       const finalByKey = new Map(stock.map((s) => [s.key, s.quantity]));
       const latestWrite = new Map<string, { id: number; quantity: number }>();
-      for (const h of historyRows) if ((latestWrite.get(h.key)?.id ?? 0) < h.id) latestWrite.set(h.key, { id: h.id, quantity: h.new_quantity });
+      for (const h of historyRows)
+        if ((latestWrite.get(h.key)?.id ?? 0) < h.id) latestWrite.set(h.key, { id: h.id, quantity: h.new_quantity });
       for (const [key, latest] of latestWrite) expect(finalByKey.get(key)).toBe(latest.quantity);
       for (const [key, quantity] of ownLast) expect(finalByKey.get(key)).toBe(quantity);
       console.log(

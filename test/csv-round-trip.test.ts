@@ -28,7 +28,14 @@ async function barcodeInventory(...args: string[]): Promise<{ code: number; stdo
 type Row = Record<string, string>;
 const rowsOf = (text: string): Row[] => parse(text, { columns: true, bom: true });
 const csvOf = (rows: Row[]) =>
-  ['item_id,item_name,variant_id,variant_name,barcode,warehouse,quantity', ...rows.map((r) => [r.item_id, r.item_name, r.variant_id, r.variant_name, r.barcode, r.warehouse, r.quantity].map((v) => (/[",\n]/.test(v ?? '') ? `"${v!.replace(/"/g, '""')}"` : v)).join(','))].join('\n') + '\n';
+  [
+    'item_id,item_name,variant_id,variant_name,barcode,warehouse,quantity',
+    ...rows.map((r) =>
+      [r.item_id, r.item_name, r.variant_id, r.variant_name, r.barcode, r.warehouse, r.quantity]
+        .map((v) => (/[",\n]/.test(v ?? '') ? `"${v!.replace(/"/g, '""')}"` : v))
+        .join(','),
+    ),
+  ].join('\n') + '\n';
 
 describe('CSV export, dry-run and import', () => {
   let server: TestServer;
@@ -55,7 +62,15 @@ describe('CSV export, dry-run and import', () => {
     expect(cliAll.stdout).toBe(apiText);
     expect(rowsOf(apiText)).toEqual([
       { item_id: '900', item_name: 'Shirt', variant_id: '9001', variant_name: 'M', barcode: '0042/M', warehouse: 'Main', quantity: '4' },
-      ...[0, 1, 2].map((i) => ({ item_id: String(1000 + i), item_name: `Item ${i}`, variant_id: '', variant_name: '', barcode: `B000${i}`, warehouse: 'Main', quantity: '10' })),
+      ...[0, 1, 2].map((i) => ({
+        item_id: String(1000 + i),
+        item_name: `Item ${i}`,
+        variant_id: '',
+        variant_name: '',
+        barcode: `B000${i}`,
+        warehouse: 'Main',
+        quantity: '10',
+      })),
     ]);
     const back = await server.request('GET', `${STOCK_EXPORT_PATH}?warehouse_name=Back`, { token });
     expect(rowsOf(await back.text())).toEqual([]);
@@ -63,14 +78,34 @@ describe('CSV export, dry-run and import', () => {
     expect(unknown.status).toBe(400);
     expect((await unknown.json()).detail).toBe('No warehouses found with name: Attic');
     const other = await server.request('GET', STOCK_EXPORT_PATH, { token: server.tokens.other! });
-    expect(rowsOf(await other.text())).toEqual([{ item_id: '950', item_name: 'Pen', variant_id: '', variant_name: '', barcode: '111', warehouse: '', quantity: '7' }]);
+    expect(rowsOf(await other.text())).toEqual([
+      { item_id: '950', item_name: 'Pen', variant_id: '', variant_name: '', barcode: '111', warehouse: '', quantity: '7' },
+    ]);
   });
 
   it('round-trips an edited export: dry-run reports and writes nothing, the import writes it all', async () => {
     const exported = rowsOf((await barcodeInventory('csv', 'export', '--account', 'shop', '--db', server.dbFile)).stdout);
-    const edited = exported.map((r) => (r.barcode === 'B0001' ? { ...r, quantity: '25' } : r.barcode === '0042/M' ? { ...r, item_name: 'T-shirt' } : r));
-    edited.push({ item_id: '1000', item_name: 'Item 0', variant_id: '', variant_name: '', barcode: 'B0000', warehouse: 'Back', quantity: '3' });
-    edited.push({ item_id: '2000', item_name: 'Cup, "large"', variant_id: '', variant_name: '', barcode: 'C-1', warehouse: 'Main', quantity: '6' });
+    const edited = exported.map((r) =>
+      r.barcode === 'B0001' ? { ...r, quantity: '25' } : r.barcode === '0042/M' ? { ...r, item_name: 'T-shirt' } : r,
+    );
+    edited.push({
+      item_id: '1000',
+      item_name: 'Item 0',
+      variant_id: '',
+      variant_name: '',
+      barcode: 'B0000',
+      warehouse: 'Back',
+      quantity: '3',
+    });
+    edited.push({
+      item_id: '2000',
+      item_name: 'Cup, "large"',
+      variant_id: '',
+      variant_name: '',
+      barcode: 'C-1',
+      warehouse: 'Main',
+      quantity: '6',
+    });
     const file = path.join(temp.dir, 'edited.csv');
     writeFileSync(file, csvOf(edited));
     const before = await historyCount();
@@ -140,7 +175,10 @@ describe('CSV export, dry-run and import', () => {
 
     // A conflict only the database can see (a barcode of another item) is reported too, and refused whole.
     const conflict = path.join(temp.dir, 'conflict.csv');
-    writeFileSync(conflict, 'item_id,item_name,variant_id,variant_name,barcode,warehouse,quantity\n1001,Item 1,,,B0001,Main,55\n3001,New,,,B0000,Main,1\n');
+    writeFileSync(
+      conflict,
+      'item_id,item_name,variant_id,variant_name,barcode,warehouse,quantity\n1001,Item 1,,,B0001,Main,55\n3001,New,,,B0000,Main,1\n',
+    );
     const conflictDry = await barcodeInventory('csv', 'import', conflict, '--account', 'shop', '--dry-run', '--db', server.dbFile);
     expect(conflictDry.code).toBe(1);
     expect(conflictDry.stdout).toContain('line 3: barcode: barcode "B0000" already belongs to another item or variant');
@@ -161,7 +199,8 @@ describe('CSV export, dry-run and import', () => {
     const lines = ['item_id,item_name,variant_id,variant_name,barcode,warehouse,quantity'];
     // Long names make the file pass the 1 MiB progress threshold with few rows, keeping the test quick.
     const padding = 'x'.repeat(600);
-    for (let i = 0; i < 2_000; i++) lines.push(`${50_000 + i},Generated item ${i} ${padding},,,G${String(i).padStart(8, '0')},Main,${i % 97}`);
+    for (let i = 0; i < 2_000; i++)
+      lines.push(`${50_000 + i},Generated item ${i} ${padding},,,G${String(i).padStart(8, '0')},Main,${i % 97}`);
     writeFileSync(file, lines.join('\n'));
     const dry = await barcodeInventory('csv', 'import', file, '--account', 'shop', '--dry-run', '--db', server.dbFile);
     expect(dry.code, dry.stderr).toBe(0);
@@ -179,8 +218,30 @@ describe('CSV export, dry-run and import', () => {
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(rowsOf(text)).toEqual([
-      { barcode: 'B0002', item_id: '1002', variant_id: '', name: 'Item 2', known: 'yes', resolution: '', counted: '8', book_quantity: '10', difference: '-2', commit: '' },
-      { barcode: 'who?', item_id: '', variant_id: '', name: '', known: 'no', resolution: 'pending', counted: '1', book_quantity: '', difference: '', commit: '' },
+      {
+        barcode: 'B0002',
+        item_id: '1002',
+        variant_id: '',
+        name: 'Item 2',
+        known: 'yes',
+        resolution: '',
+        counted: '8',
+        book_quantity: '10',
+        difference: '-2',
+        commit: '',
+      },
+      {
+        barcode: 'who?',
+        item_id: '',
+        variant_id: '',
+        name: '',
+        known: 'no',
+        resolution: 'pending',
+        counted: '1',
+        book_quantity: '',
+        difference: '',
+        commit: '',
+      },
     ]);
     const cliCounts = await barcodeInventory('csv', 'counts', String(session.id), '--account', 'shop', '--db', server.dbFile);
     expect(cliCounts.stdout).toBe(text);

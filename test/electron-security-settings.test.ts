@@ -30,7 +30,17 @@ describe('Electron shell security settings (docs/SECURITY.md checklist)', () => 
   });
 
   it('sets nothing that loosens the defaults', () => {
-    for (const loose of [/nodeIntegration:\s*true/, /contextIsolation:\s*false/, /sandbox:\s*false/, /webSecurity:\s*false/, /experimentalFeatures/, /enableBlinkFeatures/, /openExternal/, /loadFile\(/, /file:\/\//]) {
+    for (const loose of [
+      /nodeIntegration:\s*true/,
+      /contextIsolation:\s*false/,
+      /sandbox:\s*false/,
+      /webSecurity:\s*false/,
+      /experimentalFeatures/,
+      /enableBlinkFeatures/,
+      /openExternal/,
+      /loadFile\(/,
+      /file:\/\//,
+    ]) {
       expect(shell).not.toMatch(loose);
     }
   });

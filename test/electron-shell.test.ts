@@ -111,7 +111,11 @@ describe('desktop shell (built bundle, stand-in for electron)', () => {
     expect(await offers({ senderFrame: { url: 'https://evil.example/' } })).toEqual([]);
     const mine = (await offers({ senderFrame: { url: `${url}/` } })) as { account: string; code: string }[];
     expect(mine.map((o) => o.account)).toEqual(['demo-shop', 'demo-kiosk']);
-    const res = await fetch(`${url}${SIGNIN_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: mine[1]!.code }) });
+    const res = await fetch(`${url}${SIGNIN_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: mine[1]!.code }),
+    });
     const { token } = (await res.json()) as { token: string };
     const read = await fetch(`${url}${INVENTORY_PATH}?barcodes=ST-42`, { headers: { authorization: `Token ${token}` } });
     expect(await read.json()).toEqual({ results: [{ item: 90103, liquid_stock: null, barcode: 'ST-42', quantity: 0 }], errors: [] });
@@ -119,7 +123,10 @@ describe('desktop shell (built bundle, stand-in for electron)', () => {
 
   it('sets the CSP on every response and refuses every permission', () => {
     let headers: Record<string, string[]> = {};
-    fake.state.onHeadersReceived!({ responseHeaders: { 'X-Other': ['1'] } }, (answer: { responseHeaders: Record<string, string[]> }) => (headers = answer.responseHeaders));
+    fake.state.onHeadersReceived!(
+      { responseHeaders: { 'X-Other': ['1'] } },
+      (answer: { responseHeaders: Record<string, string[]> }) => (headers = answer.responseHeaders),
+    );
     expect(headers['X-Other']).toEqual(['1']);
     expect(headers['Content-Security-Policy']![0]).toContain("script-src 'self'");
     let granted: boolean | undefined;
@@ -131,7 +138,10 @@ describe('desktop shell (built bundle, stand-in for electron)', () => {
   it('denies new windows, webviews, and navigation or redirects away from the embedded server', () => {
     const handlers = new Map<string, Listener>();
     let openHandler: Listener | undefined;
-    const contents = { setWindowOpenHandler: (fn: Listener) => (openHandler = fn), on: (name: string, fn: Listener) => handlers.set(name, fn) };
+    const contents = {
+      setWindowOpenHandler: (fn: Listener) => (openHandler = fn),
+      on: (name: string, fn: Listener) => handlers.set(name, fn),
+    };
     fake.state.emit('web-contents-created', {}, contents);
     expect(openHandler!()).toEqual({ action: 'deny' });
     const tries = (name: string, to: string) => {

@@ -26,7 +26,8 @@ describe('GTIN check digits (GS1 General Specifications 7.9.1)', () => {
   });
 
   it('accepts 8, 12, 13 and 14 digits with the right check digit only', () => {
-    for (const good of ['96385074', '036000291452', '6291041500213', '09501101530003', '4006381333931']) expect(isValidGtin(good), good).toBe(true);
+    for (const good of ['96385074', '036000291452', '6291041500213', '09501101530003', '4006381333931'])
+      expect(isValidGtin(good), good).toBe(true);
     for (const bad of ['6291041500214', '8690000000017', '96385075', '1234567', '123456789012345', '62910415002l3', '', ' 6291041500213'])
       expect(isValidGtin(bad), bad).toBe(false);
   });
@@ -85,7 +86,10 @@ describe('GS1 element strings', () => {
   it('takes the count of (30) and of (37) with (02), the GTIN of the contained items', () => {
     expect(parseGs1(`0209501101530003${GS}3725`, { today })).toMatchObject({ ok: true, data: { gtin: '09501101530003', count: 25 } });
     expect(parseGs1('(01)09501101530003(30)7', { today })).toMatchObject({ ok: true, data: { count: 7 } });
-    expect(parseGs1('(00)106141411234567897', { today })).toMatchObject({ ok: true, data: { elements: [{ ai: '00', value: '106141411234567897' }] } });
+    expect(parseGs1('(00)106141411234567897', { today })).toMatchObject({
+      ok: true,
+      data: { elements: [{ ai: '00', value: '106141411234567897' }] },
+    });
   });
 
   it('reads four-digit AIs and the decimal-point digit', () => {

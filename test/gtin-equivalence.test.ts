@@ -41,14 +41,18 @@ describe('GTIN equivalence', () => {
   afterAll(() => server.stop());
 
   const read = async (account: string, barcodes: string[]) =>
-    readResponseSchema.parse(await call(server, 'GET', `${INVENTORY_PATH}?barcodes=${encodeURIComponent(barcodes.join(','))}`, server.tokens[account]!));
+    readResponseSchema.parse(
+      await call(server, 'GET', `${INVENTORY_PATH}?barcodes=${encodeURIComponent(barcodes.join(','))}`, server.tokens[account]!),
+    );
   const gtinSetting = async (account: string) => (await call(server, 'GET', ACCOUNT_PATH, server.tokens[account]!)).gtin_equivalence;
 
   it('is off by default: barcodes match exactly, and the account endpoint says so', async () => {
     expect(await gtinSetting('shop')).toBe(false);
     const answer = await read('shop', ['0012345678905', '012345678905']);
     expect(answer.results.map((r) => r.barcode)).toEqual(['012345678905']);
-    expect(answer.errors).toEqual([{ barcode: '0012345678905', errors: { barcode: 'No items or variants found with barcode: 0012345678905' } }]);
+    expect(answer.errors).toEqual([
+      { barcode: '0012345678905', errors: { barcode: 'No items or variants found with barcode: 0012345678905' } },
+    ]);
   });
 
   it('is turned on with the CLI while the server runs, which names the GTINs stored twice', async () => {
@@ -58,7 +62,9 @@ describe('GTIN equivalence', () => {
     expect(set.stdout).toContain('00036000291452: 0036000291452, 036000291452');
     const show = await runCli(['account', 'show', '--db', server.dbFile]);
     expect(show.stdout.split('\n')).toEqual(expect.arrayContaining(['shop\tyes\ton', 'exact\tyes\toff']));
-    expect((await runCli(['account', 'set', '--account', 'nobody', '--gtin-equivalence', 'on', '--db', server.dbFile])).stderr).toContain('No account named "nobody"');
+    expect((await runCli(['account', 'set', '--account', 'nobody', '--gtin-equivalence', 'on', '--db', server.dbFile])).stderr).toContain(
+      'No account named "nobody"',
+    );
     expect((await runCli(['account', 'set', '--account', 'shop', '--gtin-equivalence', 'yes', '--db', server.dbFile])).code).toBe(1);
     expect(await gtinSetting('shop')).toBe(true);
     expect(await gtinSetting('exact')).toBe(false);
@@ -67,10 +73,34 @@ describe('GTIN equivalence', () => {
   it('reads: UPC-A, EAN-13 and GTIN-14 of one product find it; the answer keeps the barcode asked for and names the stored one', async () => {
     const answer = await read('shop', ['0012345678905', '00012345678905', '012345678906', '8690000000017', '00000096385074']);
     expect(answer.results).toEqual([
-      { item: 6101, liquid_stock: null, barcode: '0012345678905', matched_barcode: '012345678905', quantity: 5, warehouse: 61, warehouse_name: 'Main' },
-      { item: 6101, liquid_stock: null, barcode: '00012345678905', matched_barcode: '012345678905', quantity: 5, warehouse: 61, warehouse_name: 'Main' },
+      {
+        item: 6101,
+        liquid_stock: null,
+        barcode: '0012345678905',
+        matched_barcode: '012345678905',
+        quantity: 5,
+        warehouse: 61,
+        warehouse_name: 'Main',
+      },
+      {
+        item: 6101,
+        liquid_stock: null,
+        barcode: '00012345678905',
+        matched_barcode: '012345678905',
+        quantity: 5,
+        warehouse: 61,
+        warehouse_name: 'Main',
+      },
       { item: 6103, liquid_stock: null, barcode: '8690000000017', quantity: 4, warehouse: 61, warehouse_name: 'Main' },
-      { item: 6102, liquid_stock: null, barcode: '00000096385074', matched_barcode: '96385074', quantity: 2, warehouse: 61, warehouse_name: 'Main' },
+      {
+        item: 6102,
+        liquid_stock: null,
+        barcode: '00000096385074',
+        matched_barcode: '96385074',
+        quantity: 2,
+        warehouse: 61,
+        warehouse_name: 'Main',
+      },
     ]);
     // A wrong check digit is not a GTIN: matched exactly, so not found.
     expect(answer.errors.map((e) => e.barcode)).toEqual(['012345678906']);
@@ -87,7 +117,10 @@ describe('GTIN equivalence', () => {
 
   it('names the product behind another form (the scanner UI cards)', async () => {
     const { labels } = await call(server, 'GET', `${LABELS_PATH}?barcodes=00012345678905,96385074`, server.tokens.shop!);
-    expect(labels).toEqual({ '00012345678905': { item_name: 'Notebook', variant_name: null }, '96385074': { item_name: 'Gum', variant_name: null } });
+    expect(labels).toEqual({
+      '00012345678905': { item_name: 'Notebook', variant_name: null },
+      '96385074': { item_name: 'Gum', variant_name: null },
+    });
   });
 
   it('writes: an update and an adjustment by another form change the catalogue item', async () => {
@@ -95,14 +128,28 @@ describe('GTIN equivalence', () => {
       await call(server, 'POST', INVENTORY_PATH, server.tokens.shop!, [{ barcode: '00012345678905', quantity: 9, warehouse_name: 'Main' }]),
     );
     expect(updated).toEqual({
-      results: [{ item: 6101, liquid_stock: null, barcode: '00012345678905', matched_barcode: '012345678905', quantity: 9, warehouse: 61, warehouse_name: 'Main' }],
+      results: [
+        {
+          item: 6101,
+          liquid_stock: null,
+          barcode: '00012345678905',
+          matched_barcode: '012345678905',
+          quantity: 9,
+          warehouse: 61,
+          warehouse_name: 'Main',
+        },
+      ],
       errors: [],
     });
-    const adjusted = await call(server, 'POST', ADJUST_PATH, server.tokens.shop!, [{ barcode: '0012345678905', delta: -2, warehouse_name: 'Main' }]);
+    const adjusted = await call(server, 'POST', ADJUST_PATH, server.tokens.shop!, [
+      { barcode: '0012345678905', delta: -2, warehouse_name: 'Main' },
+    ]);
     expect(adjusted.results).toEqual([expect.objectContaining({ barcode: '0012345678905', matched_barcode: '012345678905', quantity: 7 })]);
     expect((await read('shop', ['012345678905'])).results).toEqual([expect.objectContaining({ quantity: 7 })]);
     // The other account refuses the same rows as unknown, and its own item is untouched.
-    const refused = await call(server, 'POST', INVENTORY_PATH, server.tokens.exact!, [{ barcode: '00012345678905', quantity: 9, warehouse_name: 'Main' }]);
+    const refused = await call(server, 'POST', INVENTORY_PATH, server.tokens.exact!, [
+      { barcode: '00012345678905', quantity: 9, warehouse_name: 'Main' },
+    ]);
     expect(refused.errors[0].errors).toEqual({ barcode: 'No items or variants found with barcode: 00012345678905' });
     expect((await read('exact', ['012345678905'])).results).toEqual([expect.objectContaining({ quantity: 5 })]);
   });
@@ -110,9 +157,17 @@ describe('GTIN equivalence', () => {
   it('stocktakes: every form of one GTIN counts on one line, which the commit applies once', async () => {
     const token = server.tokens.shop!;
     const { id } = await call(server, 'POST', STOCKTAKES_PATH, token, { warehouse_name: 'Main' }, 201);
-    for (const barcode of ['0012345678905', '012345678905', '00012345678905']) await call(server, 'POST', stocktakePath(id, 'scans'), token, { barcode, scan_id: `s-${barcode}` }, 201);
+    for (const barcode of ['0012345678905', '012345678905', '00012345678905'])
+      await call(server, 'POST', stocktakePath(id, 'scans'), token, { barcode, scan_id: `s-${barcode}` }, 201);
     // A resent scan by its scan_id is recognised although its line is under the catalogue's barcode.
-    const again = await call(server, 'POST', stocktakePath(id, 'scans'), token, { barcode: '0012345678905', scan_id: 's-0012345678905' }, 200);
+    const again = await call(
+      server,
+      'POST',
+      stocktakePath(id, 'scans'),
+      token,
+      { barcode: '0012345678905', scan_id: 's-0012345678905' },
+      200,
+    );
     expect(again.scan.duplicate).toBe(true);
     const lines = await call(server, 'GET', stocktakePath(id, 'lines'), token);
     expect(lines).toEqual([expect.objectContaining({ barcode: '012345678905', known: true, name: 'Notebook', counted: 3 })]);
@@ -122,7 +177,9 @@ describe('GTIN equivalence', () => {
   });
 
   it('is turned off again: exact matching at once', async () => {
-    expect((await runCli(['account', 'set', '--account', 'shop', '--gtin-equivalence', 'off', '--db', server.dbFile])).stdout).toContain('off for account "shop"');
+    expect((await runCli(['account', 'set', '--account', 'shop', '--gtin-equivalence', 'off', '--db', server.dbFile])).stdout).toContain(
+      'off for account "shop"',
+    );
     expect(await gtinSetting('shop')).toBe(false);
     expect((await read('shop', ['0012345678905'])).errors).toHaveLength(1);
   });

@@ -13,14 +13,16 @@ describe('stock history API', () => {
   beforeAll(async () => {
     server = await startTestServer(shopCatalogue(3));
     token = server.tokens.shop!;
-    for (let q = 1; q <= 7; q++) await call(server, 'POST', INVENTORY_PATH, token, [{ barcode: 'B0001', quantity: q, warehouse_name: 'Back' }]);
+    for (let q = 1; q <= 7; q++)
+      await call(server, 'POST', INVENTORY_PATH, token, [{ barcode: 'B0001', quantity: q, warehouse_name: 'Back' }]);
     const session = await call<Stocktake>(server, 'POST', STOCKTAKES_PATH, token, { warehouse_name: 'Main' }, 201);
     await call(server, 'POST', stocktakePath(session.id, 'scans'), token, { barcode: 'B0001', amount: 3 }, 201);
     await call(server, 'POST', stocktakePath(session.id, 'commit'), token, {});
   });
   afterAll(() => server.stop());
 
-  const page = async (query: string) => historyPageSchema.parse(await call<HistoryPage>(server, 'GET', `${STOCK_HISTORY_PATH}?${query}`, token));
+  const page = async (query: string) =>
+    historyPageSchema.parse(await call<HistoryPage>(server, 'GET', `${STOCK_HISTORY_PATH}?${query}`, token));
 
   it('lists the changes of a barcode newest first with source and old/new quantity', async () => {
     const { results, next } = await page('barcode=B0001');
@@ -63,7 +65,12 @@ describe('stock history API', () => {
     expect(since.results.map((r) => r.new_quantity)).toEqual(expect.arrayContaining([4, 5, 6, 7, 99]));
     const until = await page(`until=${encodeURIComponent(bound)}`);
     expect(until.results).toEqual(all.filter((r) => r.created_at < bound));
-    expect(until.results.filter((r) => r.source === 'import').map((r) => r.barcode).sort()).toEqual(['0042/M', 'B0000', 'B0001', 'B0002']);
+    expect(
+      until.results
+        .filter((r) => r.source === 'import')
+        .map((r) => r.barcode)
+        .sort(),
+    ).toEqual(['0042/M', 'B0000', 'B0001', 'B0002']);
     const none = await page('barcode=does-not-exist');
     expect(none.results).toEqual([]);
   });

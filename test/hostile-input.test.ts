@@ -25,7 +25,17 @@ const WAREHOUSES = ['Main', 'Backroom'];
 const SHARED_BARCODES = [...barcodes('H', 6), '0042', 'a b/c', 'çay-ü'];
 const INVENTORY = INVENTORY_PATH;
 
-const SQLISH = ["' OR '1'='1", '1; DROP TABLE stock; --', '") OR 1=1 --', "Main' --", '%', '_', '\\', 'NULL', '*/ SELECT * FROM api_tokens /*'];
+const SQLISH = [
+  "' OR '1'='1",
+  '1; DROP TABLE stock; --',
+  '") OR 1=1 --',
+  "Main' --",
+  '%',
+  '_',
+  '\\',
+  'NULL',
+  '*/ SELECT * FROM api_tokens /*',
+];
 const WEIRD_STRINGS = ['', ' ', '\u0000', '\u202e', '😀', 'a'.repeat(129), 'x'.repeat(5000), '\ud800', 'Main ', ' Main', 'main', 'MAIN'];
 
 /**
@@ -124,7 +134,8 @@ function jsonRow(rnd: Random): unknown {
 
 /** JSON text with hostile shapes the JSON.stringify of a value cannot produce. */
 function hostileJsonText(rnd: Random): string {
-  const goodRow = () => JSON.stringify({ barcode: rnd.pick(SHARED_BARCODES), quantity: rnd.int(0, 99), warehouse_name: rnd.pick(WAREHOUSES) });
+  const goodRow = () =>
+    JSON.stringify({ barcode: rnd.pick(SHARED_BARCODES), quantity: rnd.int(0, 99), warehouse_name: rnd.pick(WAREHOUSES) });
   const depth = rnd.pick([10, 63, 64, 65, 200, 5000, 100_000]);
   return rnd.pick<() => string>([
     () => `[${goodRow()}`, // truncated
@@ -136,8 +147,10 @@ function hostileJsonText(rnd: Random): string {
     () => `${'['.repeat(depth)}${']'.repeat(depth)}`,
     () => `[${'{"a":'.repeat(Math.min(depth, 20000))}1${'}'.repeat(Math.min(depth, 20000))}]`,
     () => `[{"__proto__": {"barcode": "${rnd.pick(SHARED_BARCODES)}", "quantity": 5, "warehouse_name": "Main"}}]`,
-    () => `[{"__proto__": {"polluted": true}, "barcode": "${rnd.pick(SHARED_BARCODES)}", "quantity": ${rnd.int(0, 99)}, "warehouse_name": "Main"}]`,
-    () => `[{"constructor": {"prototype": {"polluted": true}}, "barcode": "${rnd.pick(SHARED_BARCODES)}", "quantity": 3, "warehouse_name": "Backroom"}]`,
+    () =>
+      `[{"__proto__": {"polluted": true}, "barcode": "${rnd.pick(SHARED_BARCODES)}", "quantity": ${rnd.int(0, 99)}, "warehouse_name": "Main"}]`,
+    () =>
+      `[{"constructor": {"prototype": {"polluted": true}}, "barcode": "${rnd.pick(SHARED_BARCODES)}", "quantity": 3, "warehouse_name": "Backroom"}]`,
     () => `[{"barcode": "${rnd.pick(SHARED_BARCODES)}", "barcode": "nope", "quantity": 1, "warehouse_name": "Main"}]`, // duplicate keys
     () => `{"barcode": "${rnd.pick(SHARED_BARCODES)}", "quantity": 1}`, // object, not list
     () => rnd.pick(['null', 'true', '0', '"[]"', '""', '[]', '{}', '1e999', '-']),
@@ -171,7 +184,16 @@ function generateCase(rnd: Random, tokens: Record<Attacker | 'victim', string>, 
   if (kind <= 3) {
     // POST bodies: generated rows or hostile JSON text, sometimes with a wrong content type or charset.
     const json = rnd.chance(0.55) ? JSON.stringify(Array.from({ length: rnd.int(0, 8) }, () => jsonRow(rnd))) : hostileJsonText(rnd);
-    const contentType = rnd.pick(['application/json', 'application/json', 'application/json; charset=utf-8', 'application/vnd.api+json', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', '']);
+    const contentType = rnd.pick([
+      'application/json',
+      'application/json',
+      'application/json; charset=utf-8',
+      'application/vnd.api+json',
+      'text/plain',
+      'application/json; charset=latin1',
+      'multipart/form-data; boundary=x',
+      '',
+    ]);
     if (contentType !== '') headers.push(['Content-Type', contentType]);
     const target = rnd.pick([INVENTORY, INVENTORY.slice(0, -1), `${INVENTORY}?barcodes=${rnd.pick(SHARED_BARCODES)}`]);
     return { caller, account, request: { ...base, method: 'POST', target, body: json }, json };
@@ -180,15 +202,35 @@ function generateCase(rnd: Random, tokens: Record<Attacker | 'victim', string>, 
     // Bodies that are not text, too big, empty, or framed wrongly.
     headers.push(['Content-Type', 'application/json']);
     const variant = rnd.int(0, 5);
-    if (variant === 0) return { caller, account, request: { ...base, method: 'POST', target: INVENTORY, body: Buffer.from([0x5b, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x5d]) } };
+    if (variant === 0)
+      return {
+        caller,
+        account,
+        request: { ...base, method: 'POST', target: INVENTORY, body: Buffer.from([0x5b, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x5d]) },
+      };
     if (variant === 1) return { caller, account, request: { ...base, method: 'POST', target: INVENTORY, body: '' } };
     if (variant === 2) {
       const size = rnd.pick([1024 * 1024 + 1, 3 * 1024 * 1024]);
-      return { caller, account, mayDropConnection: true, request: { ...base, method: 'POST', target: INVENTORY, body: Buffer.alloc(size, 0x20) } };
+      return {
+        caller,
+        account,
+        mayDropConnection: true,
+        request: { ...base, method: 'POST', target: INVENTORY, body: Buffer.alloc(size, 0x20) },
+      };
     }
     if (variant === 3) {
       headers.push(['Transfer-Encoding', 'chunked']);
-      return { caller, account, request: { ...base, method: 'POST', target: INVENTORY, contentLength: false, body: rnd.pick(['zz\r\n[]\r\n0\r\n\r\n', '2\r\n[]\r\n0\r\n\r\n', '5\r\n[]\r\n0\r\n\r\n']) } };
+      return {
+        caller,
+        account,
+        request: {
+          ...base,
+          method: 'POST',
+          target: INVENTORY,
+          contentLength: false,
+          body: rnd.pick(['zz\r\n[]\r\n0\r\n\r\n', '2\r\n[]\r\n0\r\n\r\n', '5\r\n[]\r\n0\r\n\r\n']),
+        },
+      };
     }
     if (variant === 4) {
       headers.push(['Content-Length', '2']);
@@ -237,8 +279,21 @@ function generateCase(rnd: Random, tokens: Record<Attacker | 'victim', string>, 
   }
   if (kind === 8) {
     // Foreign Host and Origin headers (DNS rebinding, cross-site requests).
-    const host = rnd.pick<string | null>(['evil.example', `evil.example:${port}`, `127.0.0.1:${port + 1}`, `localhost:${port}`, `[::1]:${port}`, '', null, `127.0.0.1:${port}@evil`]);
-    if (rnd.chance(0.5)) headers.push(['Origin', rnd.pick(['http://evil.example', 'null', `http://127.0.0.1:${port}`, `http://localhost:${port}`, 'file://', 'http://127.0.0.1'])]);
+    const host = rnd.pick<string | null>([
+      'evil.example',
+      `evil.example:${port}`,
+      `127.0.0.1:${port + 1}`,
+      `localhost:${port}`,
+      `[::1]:${port}`,
+      '',
+      null,
+      `127.0.0.1:${port}@evil`,
+    ]);
+    if (rnd.chance(0.5))
+      headers.push([
+        'Origin',
+        rnd.pick(['http://evil.example', 'null', `http://127.0.0.1:${port}`, `http://localhost:${port}`, 'file://', 'http://127.0.0.1']),
+      ]);
     headers.push(['Content-Type', 'application/json']);
     const json = JSON.stringify([{ barcode: rnd.pick(SHARED_BARCODES), quantity: rnd.int(0, 99), warehouse_name: rnd.pick(WAREHOUSES) }]);
     return { caller, account, request: { ...base, method: 'POST', target: INVENTORY, host, body: json }, json };
@@ -292,7 +347,12 @@ async function stockOf(probe: DatabaseProbe, account: string): Promise<StockSnap
 }
 
 async function historyCount(probe: DatabaseProbe, account: string): Promise<number> {
-  return Number((await probe.first<{ n: number }>('SELECT count(*) AS n FROM stock_history h JOIN accounts a ON a.id = h.account_id WHERE a.name = ?', account))!.n);
+  return Number(
+    (await probe.first<{ n: number }>(
+      'SELECT count(*) AS n FROM stock_history h JOIN accounts a ON a.id = h.account_id WHERE a.name = ?',
+      account,
+    ))!.n,
+  );
 }
 
 // Bounded generously: the work is fixed by the seed, the timeout only guards a loaded CI machine.
@@ -363,7 +423,15 @@ describe('hostile input', { timeout: 120_000 }, () => {
     );
     const total = sweep.length + REQUESTS;
     for (let i = 0; i < total; i++) {
-      const c = i < sweep.length ? sweep[i]! : generateCase(rnd, { attacker: tokens.attacker!, 'attacker-plain': tokens['attacker-plain']!, victim: tokens.victim! }, server.port, routes);
+      const c =
+        i < sweep.length
+          ? sweep[i]!
+          : generateCase(
+              rnd,
+              { attacker: tokens.attacker!, 'attacker-plain': tokens['attacker-plain']!, victim: tokens.victim! },
+              server.port,
+              routes,
+            );
       const response = await sendRaw(server.port, c.request);
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       const label = `#${i} ${c.request.method} ${String(c.request.target).slice(0, 60)} (${c.caller})`;
@@ -377,7 +445,9 @@ describe('hostile input', { timeout: 120_000 }, () => {
         continue;
       }
       // The API's description is public (it describes the API, not an account's data).
-      const publicTarget = typeof c.request.target === 'string' && [OPENAPI_PATH, API_DOCS_PATH].some((p) => c.request.target === p || c.request.target === p.replace(/\/$/, ''));
+      const publicTarget =
+        typeof c.request.target === 'string' &&
+        [OPENAPI_PATH, API_DOCS_PATH].some((p) => c.request.target === p || c.request.target === p.replace(/\/$/, ''));
       if (c.caller !== 'attacker' && response.status >= 200 && response.status < 300 && c.request.method !== 'OPTIONS' && !publicTarget) {
         failures.push(`${label} → ${response.status} without a valid token`);
       }
@@ -386,24 +456,29 @@ describe('hostile input', { timeout: 120_000 }, () => {
       if (response.status >= 400 && /^x-request-id:/im.test(response.head) && c.request.method !== 'HEAD') {
         try {
           const parsed = JSON.parse(response.body) as { detail?: unknown };
-          if (typeof parsed.detail !== 'string') failures.push(`${label} → ${response.status} body without detail: ${response.body.slice(0, 100)}`);
+          if (typeof parsed.detail !== 'string')
+            failures.push(`${label} → ${response.status} body without detail: ${response.body.slice(0, 100)}`);
         } catch {
           failures.push(`${label} → ${response.status} non-JSON error body: ${response.body.slice(0, 100)}`);
         }
       }
-      const toUpdateEndpoint = typeof c.request.target === 'string' && c.request.target.replace(/\?.*$/, '').replace(/\/$/, '') === INVENTORY.replace(/\/$/, '');
+      const toUpdateEndpoint =
+        typeof c.request.target === 'string' && c.request.target.replace(/\?.*$/, '').replace(/\/$/, '') === INVENTORY.replace(/\/$/, '');
       if (response.status === 200 && c.request.method === 'POST' && toUpdateEndpoint && c.json !== undefined) {
         // An accepted update: its results must be exactly the valid rows, in order.
         acceptedBodies++;
         const sent = JSON.parse(new TextDecoder().decode(Buffer.from(c.json, 'utf8'))) as unknown;
         const account = c.account!;
         const want = expectedApplied(sent, ATTACKERS[account].warehousesEnabled);
-        const got = (JSON.parse(response.body) as { results: { barcode: string; warehouse_name?: string; quantity: number }[] }).results.map((r) => ({
+        const got = (
+          JSON.parse(response.body) as { results: { barcode: string; warehouse_name?: string; quantity: number }[] }
+        ).results.map((r) => ({
           barcode: r.barcode,
           warehouse: r.warehouse_name ?? '',
           quantity: r.quantity,
         }));
-        if (JSON.stringify(got) !== JSON.stringify(want)) failures.push(`${label} → applied ${JSON.stringify(got)} but valid rows were ${JSON.stringify(want)}`);
+        if (JSON.stringify(got) !== JSON.stringify(want))
+          failures.push(`${label} → applied ${JSON.stringify(got)} but valid rows were ${JSON.stringify(want)}`);
         for (const row of want) {
           const key = `${row.barcode}|${row.warehouse}`;
           const stock = expected.get(account)!;
@@ -437,7 +512,10 @@ describe('hostile input', { timeout: 120_000 }, () => {
     } finally {
       await observer.close();
     }
-    const byStatus = [...statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`).join(' ');
+    const byStatus = [...statuses.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${s}:${n}`)
+      .join(' ');
     console.log(
       `[hostile input] seed ${SEED}: ${total} requests sent (${ALL_METHODS.length} methods × ${routes.length} route targets, then ${REQUESTS} generated), ${serverErrors} 5xx, ${dropped} oversized uploads cut off by the server; ` +
         `statuses ${byStatus}; ${acceptedBodies} accepted updates applied ${appliedRows} valid rows (${[...appliedByAccount].map(([a, n]) => `${a} ${n}`).join(', ')}), all checked by the oracle; victims unchanged.`,

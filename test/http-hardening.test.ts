@@ -46,7 +46,10 @@ describe('security headers', () => {
     ['405', 'DELETE', WAREHOUSES_PATH, true],
     ['400', 'POST', INVENTORY_PATH, true],
   ])('are on a %s answer', async (status, method, urlPath, withToken) => {
-    const response = await server.request(method, urlPath, { token: withToken ? server.tokens.kiosk : undefined, ...(method === 'POST' ? { body: '{' } : {}) });
+    const response = await server.request(method, urlPath, {
+      token: withToken ? server.tokens.kiosk : undefined,
+      ...(method === 'POST' ? { body: '{' } : {}),
+    });
     expect(String(response.status)).toBe(status);
     const expected = Object.fromEntries(Object.entries(CONTENT_SECURITY_POLICY).map(([k, v]) => [k, v.join(' ')]));
     expect(parseCsp(response.headers.get('content-security-policy'))).toEqual(expected);
@@ -73,7 +76,14 @@ describe('Host and Origin checks', () => {
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`]) {
       expect((await sendRaw(port, { method: 'GET', target: WAREHOUSES_PATH, host, headers: [auth] })).status, host).toBe(200);
     }
-    for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1:${port + 1}`, `127.0.0.1.evil.example:${port}`, `192.168.1.5:${port}`, 'localhost']) {
+    for (const host of [
+      'evil.example',
+      `evil.example:${port}`,
+      `127.0.0.1:${port + 1}`,
+      `127.0.0.1.evil.example:${port}`,
+      `192.168.1.5:${port}`,
+      'localhost',
+    ]) {
       const response = await sendRaw(port, { method: 'GET', target: WAREHOUSES_PATH, host, headers: [auth] });
       expect(response.status, host).toBe(403);
       expect(JSON.parse(response.body)).toEqual({ detail: hardeningMessages.hostNotAllowed(host) });
@@ -100,7 +110,11 @@ describe('Host and Origin checks', () => {
     const own = await server.request('GET', WAREHOUSES_PATH, { token: server.tokens.north, headers: { origin: server.url } });
     expect(own.status).toBe(200);
     for (const origin of ['http://evil.example', 'null', 'http://localhost:1', 'file://']) {
-      const response = await server.request('POST', INVENTORY_PATH, { token: server.tokens.north, headers: { origin }, body: [{ barcode: '111', quantity: 1 }] });
+      const response = await server.request('POST', INVENTORY_PATH, {
+        token: server.tokens.north,
+        headers: { origin },
+        body: [{ barcode: '111', quantity: 1 }],
+      });
       expect(response.status, origin).toBe(403);
       expect(await response.json()).toEqual({ detail: hardeningMessages.originNotAllowed(origin) });
       expect(response.headers.get('access-control-allow-origin')).toBeNull();
@@ -123,7 +137,11 @@ describe('Host and Origin checks', () => {
         method: 'OPTIONS',
         target: INVENTORY_PATH,
         host: 'shop-pc.local:8270',
-        headers: [['Origin', 'http://till.local:3000'], ['Access-Control-Request-Method', 'POST'], ['Access-Control-Request-Headers', 'authorization, content-type']],
+        headers: [
+          ['Origin', 'http://till.local:3000'],
+          ['Access-Control-Request-Method', 'POST'],
+          ['Access-Control-Request-Headers', 'authorization, content-type'],
+        ],
       });
       expect(preflight.status).toBe(204);
       expect(preflight.head).toMatch(/^access-control-allow-origin: http:\/\/till\.local:3000$/im);
@@ -132,11 +150,22 @@ describe('Host and Origin checks', () => {
         method: 'GET',
         target: WAREHOUSES_PATH,
         host: 'shop-pc.local:8270',
-        headers: [['Origin', 'http://till.local:3000'], ['Authorization', `Token ${tokens.north}`]],
+        headers: [
+          ['Origin', 'http://till.local:3000'],
+          ['Authorization', `Token ${tokens.north}`],
+        ],
       });
       expect(call.status).toBe(200);
       expect(call.head).toMatch(/^access-control-allow-origin: http:\/\/till\.local:3000$/im);
-      const other = await sendRaw(port, { method: 'GET', target: WAREHOUSES_PATH, host: 'shop-pc.local:8270', headers: [['Origin', 'http://till.local:3001'], ['Authorization', `Token ${tokens.north}`]] });
+      const other = await sendRaw(port, {
+        method: 'GET',
+        target: WAREHOUSES_PATH,
+        host: 'shop-pc.local:8270',
+        headers: [
+          ['Origin', 'http://till.local:3001'],
+          ['Authorization', `Token ${tokens.north}`],
+        ],
+      });
       expect(other.status).toBe(403);
     } finally {
       await new Promise((resolve) => http.close(resolve));
@@ -164,7 +193,12 @@ describe('failed-authentication rate limit', () => {
   });
 
   const from = (localAddress: string, token?: string, headers: [string, string][] = []) =>
-    sendRaw(server.port, { method: 'GET', target: WAREHOUSES_PATH, localAddress, headers: [...(token === undefined ? [] : [['Authorization', `Token ${token}`] as [string, string]]), ...headers] });
+    sendRaw(server.port, {
+      method: 'GET',
+      target: WAREHOUSES_PATH,
+      localAddress,
+      headers: [...(token === undefined ? [] : [['Authorization', `Token ${token}`] as [string, string]]), ...headers],
+    });
 
   it('does not count requests without a token, so a page cannot lock valid clients out', async () => {
     // What `<img src="http://127.0.0.1:8270/api/v1/core/warehouse/">` on any web page makes a browser send.
@@ -187,7 +221,8 @@ describe('failed-authentication rate limit', () => {
   });
 
   it('counts loopback as one client, an IPv6 client by its /64, and IPv4 through IPv6 as IPv4', () => {
-    for (const address of ['127.0.0.1', '127.1.2.3', '::1', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1']) expect(clientKey(address), address).toBe('loopback');
+    for (const address of ['127.0.0.1', '127.1.2.3', '::1', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1'])
+      expect(clientKey(address), address).toBe('loopback');
     expect(clientKey('192.168.1.5')).toBe('192.168.1.5');
     expect(clientKey('::ffff:192.168.1.5')).toBe('192.168.1.5');
     expect(clientKey('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe(clientKey('2001:db8:1:2::9'));
@@ -201,7 +236,8 @@ describe('failed-authentication rate limit', () => {
       expect(refused.status, site).toBe(403);
       expect(JSON.parse(refused.body)).toEqual({ detail: hardeningMessages.crossSiteRefused });
     }
-    for (const site of ['same-origin', 'none']) expect((await from('127.0.0.6', tokens.north!, [['Sec-Fetch-Site', site]])).status, site).toBe(200);
+    for (const site of ['same-origin', 'none'])
+      expect((await from('127.0.0.6', tokens.north!, [['Sec-Fetch-Site', site]])).status, site).toBe(200);
   });
 });
 
@@ -237,7 +273,9 @@ describe('slow requests', () => {
   });
 
   it('closes a connection whose body never finishes', async () => {
-    const answer = await trickle([`POST ${INVENTORY_PATH} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: Token ${token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n[`]);
+    const answer = await trickle([
+      `POST ${INVENTORY_PATH} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: Token ${token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n[`,
+    ]);
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
   });
 });
@@ -252,7 +290,9 @@ describe('request logs', () => {
     const server = await startServer({ store: await openStore(dbFile), port: 0, logger: pino({ level: 'info' }, sink) });
     try {
       const secretBarcode = '8690000000017';
-      const read = await fetch(`${server.url}${INVENTORY_PATH}?barcodes=${secretBarcode}`, { headers: { authorization: `Token ${tokens.north}` } });
+      const read = await fetch(`${server.url}${INVENTORY_PATH}?barcodes=${secretBarcode}`, {
+        headers: { authorization: `Token ${tokens.north}` },
+      });
       const write = await fetch(`${server.url}${INVENTORY_PATH}`, {
         method: 'POST',
         headers: { authorization: `Token ${tokens.north}`, 'content-type': 'application/json', 'x-request-id': 'till-7-0001' },

@@ -67,16 +67,29 @@ describe('stored answers of keyed requests', () => {
     expect(retryAfter).toBeGreaterThan(22 * 3600);
     expect(retryAfter).toBeLessThanOrEqual(23 * 3600);
     expect((await full.json()).detail).toBe(
-      idempotencyMessages.storedAnswersFull(MAX_STORED_ANSWERS_PER_ACCOUNT, 2 * (MAX_STORED_ANSWERS_PER_ACCOUNT - 1) + (await server.probe.first<{ b: number }>("SELECT response_bytes AS b FROM idempotency_keys WHERE key = 'last-1'"))!.b, 24, MAX_STORED_ANSWERS_PER_ACCOUNT, MAX_STORED_ANSWER_BYTES_PER_ACCOUNT, retryAfter),
+      idempotencyMessages.storedAnswersFull(
+        MAX_STORED_ANSWERS_PER_ACCOUNT,
+        2 * (MAX_STORED_ANSWERS_PER_ACCOUNT - 1) +
+          (await server.probe.first<{ b: number }>("SELECT response_bytes AS b FROM idempotency_keys WHERE key = 'last-1'"))!.b,
+        24,
+        MAX_STORED_ANSWERS_PER_ACCOUNT,
+        MAX_STORED_ANSWER_BYTES_PER_ACCOUNT,
+        retryAfter,
+      ),
     );
     // Nothing was written for the refused request; a replay of a stored key is still answered;
     // a request without a key is applied; another account is not affected.
-    const stock = () => server.probe.first<{ quantity: number }>("SELECT s.quantity FROM stock s JOIN stock_units u ON u.id = s.unit_id WHERE u.barcode = '8690000000017' AND s.warehouse_id = 10");
+    const stock = () =>
+      server.probe.first<{ quantity: number }>(
+        "SELECT s.quantity FROM stock s JOIN stock_units u ON u.id = s.unit_id WHERE u.barcode = '8690000000017' AND s.warehouse_id = 10",
+      );
     expect((await stock())!.quantity).toBe(5);
     const replay = await keyed('last-1', row);
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    expect((await server.request('POST', INVENTORY_PATH, { token: server.tokens.north, body: [{ ...row[0], quantity: 7 }] })).status).toBe(200);
+    expect((await server.request('POST', INVENTORY_PATH, { token: server.tokens.north, body: [{ ...row[0], quantity: 7 }] })).status).toBe(
+      200,
+    );
     expect((await stock())!.quantity).toBe(7);
     const other = await keyed('other-account', [{ barcode: '111', quantity: 1 }], server.tokens.kiosk);
     expect(other.status).toBe(200);
@@ -93,7 +106,10 @@ describe('stored answers of keyed requests', () => {
     const full = await keyed('after-big', [{ barcode: '8690000000017', warehouse_name: 'Main', quantity: 1 }]);
     expect(full.status).toBe(429);
     // An answer older than the window no longer counts.
-    await server.probe.run("UPDATE idempotency_keys SET created_at = ? WHERE key = 'big'", new Date(Date.now() - 25 * 3600_000).toISOString());
+    await server.probe.run(
+      "UPDATE idempotency_keys SET created_at = ? WHERE key = 'big'",
+      new Date(Date.now() - 25 * 3600_000).toISOString(),
+    );
     expect((await keyed('after-big', [{ barcode: '8690000000017', warehouse_name: 'Main', quantity: 1 }])).status).toBe(200);
   });
 });

@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '..');
 const packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { allowScripts?: Record<string, boolean> };
-const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, { hasInstallScript?: boolean }>;
+};
 const nameOf = (lockPath: string) => lockPath.slice(lockPath.lastIndexOf('node_modules/') + 'node_modules/'.length);
 
 /** Installed packages npm would build with an implicit `node-gyp rebuild` (a binding.gyp and no install script of their own). */
@@ -19,7 +21,8 @@ function implicitGypBuilds(): string[] {
     if (!lockPath.startsWith('node_modules/')) continue;
     const dir = path.join(root, lockPath);
     if (!existsSync(path.join(dir, 'binding.gyp'))) continue;
-    const scripts = (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
+    const scripts =
+      (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
     if (!scripts.install && !scripts.preinstall) found.push(nameOf(lockPath));
   }
   return found;
@@ -31,7 +34,8 @@ describe('install scripts', () => {
       .filter(([lockPath, entry]) => lockPath.startsWith('node_modules/') && entry.hasInstallScript)
       .map(([lockPath]) => nameOf(lockPath));
     const policy = packageJson.allowScripts ?? {};
-    for (const name of [...withScripts, ...implicitGypBuilds()]) expect(Object.hasOwn(policy, name), `${name} is not in allowScripts`).toBe(true);
+    for (const name of [...withScripts, ...implicitGypBuilds()])
+      expect(Object.hasOwn(policy, name), `${name} is not in allowScripts`).toBe(true);
   });
 
   it("denies better-sqlite3's node-gyp rebuild, and loads the binary its tarball ships", () => {

@@ -86,7 +86,10 @@ describe('isolation between accounts', { timeout: 120_000 }, () => {
     let requests = 0;
     try {
       for (const pair of pairs) {
-        for (const [self, other] of [[pair.a, pair.b], [pair.b, pair.a]] as const) {
+        for (const [self, other] of [
+          [pair.a, pair.b],
+          [pair.b, pair.a],
+        ] as const) {
           const mine = accountOf.get(self.name)!;
           const theirs = accountOf.get(other.name)!;
           const otherBefore = await snapshot(observer, other.name);
@@ -95,7 +98,11 @@ describe('isolation between accounts', { timeout: 120_000 }, () => {
           const otherOnly = other.barcodes.filter((b) => !self.barcodes.includes(b));
 
           // Read every barcode of both: only mine come back, with my items, warehouses and quantities.
-          const read = await call(self.name, 'GET', `${INVENTORY_PATH}?barcodes=${[...self.barcodes, ...otherOnly].map(encodeURIComponent).join(',')}`);
+          const read = await call(
+            self.name,
+            'GET',
+            `${INVENTORY_PATH}?barcodes=${[...self.barcodes, ...otherOnly].map(encodeURIComponent).join(',')}`,
+          );
           requests++;
           for (const record of read.results) {
             expect(myItemIds.has(record.item)).toBe(true);
@@ -113,7 +120,9 @@ describe('isolation between accounts', { timeout: 120_000 }, () => {
 
           // Write to the shared barcodes, the other's own barcodes and every warehouse name of both.
           const names = [...new Set([...self.warehouses, ...other.warehouses, 'Main'])];
-          const rows = [...self.barcodes, ...otherOnly].flatMap((barcode) => names.map((warehouse_name, i) => ({ barcode, warehouse_name, quantity: 1000 + i })));
+          const rows = [...self.barcodes, ...otherOnly].flatMap((barcode) =>
+            names.map((warehouse_name, i) => ({ barcode, warehouse_name, quantity: 1000 + i })),
+          );
           for (let i = 0; i < rows.length; i += 50) {
             const result = await call(self.name, 'POST', INVENTORY_PATH, rows.slice(i, i + 50));
             requests++;

@@ -42,7 +42,10 @@ describe('lookups kept between requests', () => {
   it('answers with warehouses added by an import from another process', async () => {
     const token = server.tokens.north!;
     const before = await server.request('GET', WAREHOUSES_PATH, { token });
-    expect(await before.json()).toEqual([{ id: 10, name: 'Main' }, { id: 11, name: 'Backroom' }]);
+    expect(await before.json()).toEqual([
+      { id: 10, name: 'Main' },
+      { id: 11, name: 'Backroom' },
+    ]);
     const catalogue = exampleCatalogue() as { accounts: { warehouses?: { id: number; name: string }[]; items: unknown[] }[] };
     catalogue.accounts[0]!.warehouses!.push({ id: 12, name: 'Attic' });
     // A barcode without stock answers one zero record per warehouse: the list it uses must be fresh too.

@@ -37,12 +37,16 @@ describe(`several server processes on one database (${testEngine()})`, { timeout
   const { dbFile, start } = childServerScope('bi-multi-');
 
   it('16 clients through 3 processes: every acknowledged adjust applied exactly once, replays across processes included', async () => {
-    const tokens = await seedDatabase(dbFile, generatedCatalogue([{ name: 'shop', warehouses: WAREHOUSES, barcodes: SHARED, quantity: START }]));
+    const tokens = await seedDatabase(
+      dbFile,
+      generatedCatalogue([{ name: 'shop', warehouses: WAREHOUSES, barcodes: SHARED, quantity: START }]),
+    );
     const servers: ChildServer[] = [];
     for (let i = 0; i < PROCESSES; i++) servers.push(await start());
     const headers = { authorization: `Token ${tokens.shop}`, 'content-type': 'application/json' };
 
-    const send = (server: ChildServer, key: string, rows: Row[]) => fetch(`${server.url}${ADJUST_PATH}`, { method: 'POST', headers: { ...headers, 'idempotency-key': key }, body: JSON.stringify(rows) });
+    const send = (server: ChildServer, key: string, rows: Row[]) =>
+      fetch(`${server.url}${ADJUST_PATH}`, { method: 'POST', headers: { ...headers, 'idempotency-key': key }, body: JSON.stringify(rows) });
     let requests = 0;
     let replays = 0;
     let racedCopies = 0;
@@ -177,7 +181,14 @@ describe(`several server processes on one database (${testEngine()})`, { timeout
           `${stock.length - wrongFigures}/${stock.length} figures = start + sum of acknowledged deltas.`,
       );
       expect(serverErrors).toBe(0);
-      expect({ lost, doubled, unacknowledged, chainBreaks, wrongFigures, outOfOrder }).toEqual({ lost: 0, doubled: 0, unacknowledged: 0, chainBreaks: 0, wrongFigures: 0, outOfOrder: 0 });
+      expect({ lost, doubled, unacknowledged, chainBreaks, wrongFigures, outOfOrder }).toEqual({
+        lost: 0,
+        doubled: 0,
+        unacknowledged: 0,
+        chainBreaks: 0,
+        wrongFigures: 0,
+        outOfOrder: 0,
+      });
       expect(realTimePairs).toBeGreaterThan(1000); // the check had pairs to check
       expect(history.length).toBe(acknowledged.size);
     } finally {

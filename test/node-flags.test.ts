@@ -5,7 +5,13 @@ import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { IMPORT_NODE_FLAGS, SERVER_NODE_FLAGS, WITHOUT_NODE_FLAGS_ENV, missingNodeFlags, nodeFlagsForCommand } from '../server/launch/node-flags.ts';
+import {
+  IMPORT_NODE_FLAGS,
+  SERVER_NODE_FLAGS,
+  WITHOUT_NODE_FLAGS_ENV,
+  missingNodeFlags,
+  nodeFlagsForCommand,
+} from '../server/launch/node-flags.ts';
 import { startCliServer } from './support/cli.ts';
 import { tempDir } from './support/test-server.ts';
 
@@ -21,7 +27,9 @@ describe('node flags of the commands', () => {
     expect(missingNodeFlags(['--max-semi-space-size=2'], [], '')).toEqual(['--max-semi-space-size=2']);
     expect(missingNodeFlags(['--max-semi-space-size=2'], ['--max-semi-space-size=8'], '')).toEqual([]);
     expect(missingNodeFlags(['--max-semi-space-size=2'], [], '--max_semi_space_size=16 --trace-warnings')).toEqual([]);
-    expect(missingNodeFlags(['--max-semi-space-size=2', '--stack-size=900'], ['--stack-size=800'], '')).toEqual(['--max-semi-space-size=2']);
+    expect(missingNodeFlags(['--max-semi-space-size=2', '--stack-size=900'], ['--stack-size=800'], '')).toEqual([
+      '--max-semi-space-size=2',
+    ]);
   });
 });
 

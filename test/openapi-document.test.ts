@@ -7,14 +7,26 @@ import type Router from '@koa/router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../server/app.ts';
 import { openStore } from '../server/store/open-store.ts';
-import { API_DOCS_PATH, INVENTORY_PATH, OPENAPI_PATH, STOCKTAKES_PATH, STOCK_HISTORY_PATH, WAREHOUSES_PATH, stocktakePath } from '../shared/index.ts';
+import {
+  API_DOCS_PATH,
+  INVENTORY_PATH,
+  OPENAPI_PATH,
+  STOCKTAKES_PATH,
+  STOCK_HISTORY_PATH,
+  WAREHOUSES_PATH,
+  stocktakePath,
+} from '../shared/index.ts';
 import { shopCatalogue } from './support/stocktake-fixtures.ts';
 import { type TestServer, startTestServer } from './support/test-server.ts';
 
 type Json = Record<string, any>;
 
 /** `/api/v1/stocktakes/:id{/}` and `/api/v1/stocktakes/{id}/` both become `/api/v1/stocktakes/{id}`. */
-const normalise = (path: string) => path.replace(/\{\/\}$/, '').replace(/:(\w+)/g, '{$1}').replace(/\/$/, '');
+const normalise = (path: string) =>
+  path
+    .replace(/\{\/\}$/, '')
+    .replace(/:(\w+)/g, '{$1}')
+    .replace(/\/$/, '');
 
 describe('OpenAPI document', () => {
   let server: TestServer;
@@ -53,7 +65,11 @@ describe('OpenAPI document', () => {
         for (const method of Object.keys(operations)) documented.add(`${method} ${normalise(path)}`);
       }
       expect([...served].sort()).toEqual([...documented].sort());
-      for (const endpoint of ['get /api/v1/core/item/inventory_by_barcode', 'post /api/v1/core/item/inventory_by_barcode', 'get /api/v1/core/warehouse']) {
+      for (const endpoint of [
+        'get /api/v1/core/item/inventory_by_barcode',
+        'post /api/v1/core/item/inventory_by_barcode',
+        'get /api/v1/core/warehouse',
+      ]) {
         expect(documented).toContain(endpoint);
       }
     } finally {
@@ -76,13 +92,20 @@ describe('OpenAPI document', () => {
       return json as Json;
     };
     await check('GET', '/api/v1/core/item/inventory_by_barcode/', `${INVENTORY_PATH}?barcodes=B0001,nope`, 200);
-    await check('POST', '/api/v1/core/item/inventory_by_barcode/', INVENTORY_PATH, 200, [{ barcode: 'B0001', quantity: 4, warehouse_name: 'Main' }, { barcode: 'x' }]);
+    await check('POST', '/api/v1/core/item/inventory_by_barcode/', INVENTORY_PATH, 200, [
+      { barcode: 'B0001', quantity: 4, warehouse_name: 'Main' },
+      { barcode: 'x' },
+    ]);
     await check('GET', '/api/v1/core/warehouse/', WAREHOUSES_PATH, 200);
     const session = await check('POST', '/api/v1/stocktakes/', STOCKTAKES_PATH, 201, { warehouse_name: 'Main', blind: true });
     await check('POST', '/api/v1/stocktakes/{id}/scans/', stocktakePath(session.id, 'scans'), 201, { barcode: 'B0001', scan_id: 's1' });
     await check('POST', '/api/v1/stocktakes/{id}/scans/', stocktakePath(session.id, 'scans'), 200, { barcode: 'B0001', scan_id: 's1' });
-    const scanned = await check('POST', '/api/v1/stocktakes/{id}/scans/', stocktakePath(session.id, 'scans'), 201, { barcode: 'unknown-1' });
-    await check('PATCH', '/api/v1/stocktakes/{id}/lines/{line}/', stocktakePath(session.id, `lines/${scanned.line.id}`), 200, { resolution: 'kept' });
+    const scanned = await check('POST', '/api/v1/stocktakes/{id}/scans/', stocktakePath(session.id, 'scans'), 201, {
+      barcode: 'unknown-1',
+    });
+    await check('PATCH', '/api/v1/stocktakes/{id}/lines/{line}/', stocktakePath(session.id, `lines/${scanned.line.id}`), 200, {
+      resolution: 'kept',
+    });
     await check('POST', '/api/v1/stocktakes/{id}/scans/', stocktakePath(session.id, 'scans'), 201, { barcode: 'B0000', amount: 3 });
     await check('POST', '/api/v1/stocktakes/{id}/undo/', stocktakePath(session.id, 'undo'), 200, {});
     await check('GET', '/api/v1/stocktakes/{id}/lines/', stocktakePath(session.id, 'lines'), 200);

@@ -50,7 +50,9 @@ describe('query plans of paged lists on a large database', () => {
     expect(batches.length).toBe(2); // the 50 lines, then none left
     for (const { sql, parameters } of batches) {
       const planned = (await large.probe.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, ...parameters)).map((p) => p.detail);
-      expect(planned).toEqual([expect.stringMatching(/^SEARCH l USING INDEX stocktake_lines_session_order \(stocktake_id=\? AND id>\?\)$/)]);
+      expect(planned).toEqual([
+        expect.stringMatching(/^SEARCH l USING INDEX stocktake_lines_session_order \(stocktake_id=\? AND id>\?\)$/),
+      ]);
     }
   });
 

@@ -42,7 +42,13 @@ describe('paged lists on a large database', () => {
     expect(seen).toEqual([...seen].sort((a, b) => b - a));
     expect(biggest).toBe(4);
     const session = (await (await get(`${STOCKTAKES_PATH}?limit=1`)).json()) as StocktakePage;
-    expect(session.results[0]!.totals).toEqual({ known_lines: KNOWN_LINES, unknown_lines: UNKNOWN_LINES, counted_units: 3 * KNOWN_LINES, scans: KNOWN_LINES + UNKNOWN_LINES, committed_lines: 0 });
+    expect(session.results[0]!.totals).toEqual({
+      known_lines: KNOWN_LINES,
+      unknown_lines: UNKNOWN_LINES,
+      counted_units: 3 * KNOWN_LINES,
+      scans: KNOWN_LINES + UNKNOWN_LINES,
+      committed_lines: 0,
+    });
     console.log(`[paged lists] /stocktakes/: ${SESSIONS} sessions, every page 1 read of 4 statements, at most limit + 1 rows each`);
   });
 
@@ -60,7 +66,9 @@ describe('paged lists on a large database', () => {
     expect(large.counting.tally.reads).toBe(pages);
     expect(large.counting.tally.statements).toBe(2 * pages);
     expect(large.counting.tally.maxRows).toBeLessThanOrEqual(EXPORT_PAGE_UNITS * 2 + 1);
-    console.log(`[paged lists] export/stock.csv: ${rows.length} rows in ${large.counting.tally.reads} reads, at most ${large.counting.tally.maxRows} rows per statement`);
+    console.log(
+      `[paged lists] export/stock.csv: ${rows.length} rows in ${large.counting.tally.reads} reads, at most ${large.counting.tally.maxRows} rows per statement`,
+    );
 
     large.counting.reset();
     const main = await get(`${STOCK_EXPORT_PATH}?warehouse_name=Back`);
@@ -82,6 +90,8 @@ describe('paged lists on a large database', () => {
     const pages = Math.ceil(KNOWN_LINES / COUNTS_PAGE_LINES) + 1 + Math.ceil(UNKNOWN_LINES / COUNTS_PAGE_LINES) + 1;
     expect(large.counting.tally.reads).toBe(pages);
     expect(large.counting.tally.maxRows).toBeLessThanOrEqual(COUNTS_PAGE_LINES);
-    console.log(`[paged lists] counts.csv: ${rows.length} lines in ${large.counting.tally.reads} reads, at most ${large.counting.tally.maxRows} rows per statement`);
+    console.log(
+      `[paged lists] counts.csv: ${rows.length} lines in ${large.counting.tally.reads} reads, at most ${large.counting.tally.maxRows} rows per statement`,
+    );
   });
 });

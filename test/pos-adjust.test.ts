@@ -195,7 +195,10 @@ describe('POST adjust', () => {
     expect(JSON.parse(text)).toEqual({
       results: [],
       errors: [
-        { data: { barcode: 'nope', delta: -1, warehouse_name: 'Main', reason: 'sale' }, errors: { barcode: fieldMessages.barcodeNotFound('nope') } },
+        {
+          data: { barcode: 'nope', delta: -1, warehouse_name: 'Main', reason: 'sale' },
+          errors: { barcode: fieldMessages.barcodeNotFound('nope') },
+        },
         {
           data: { barcode: '8690000000017', delta: null, warehouse_name: 'Main', reference: `${'y'.repeat(MAX_ECHOED_CHARS)}…` },
           errors: { delta: fieldMessages.notAnInteger, reference: fieldMessages.maxLength(128) },
@@ -245,7 +248,7 @@ describe('POST adjust', () => {
     ]);
   });
 
-  it('keeps accounts apart: another account\'s barcode is not found and is not changed', async () => {
+  it("keeps accounts apart: another account's barcode is not found and is not changed", async () => {
     const res = await adjust(server.tokens.kiosk!, [{ barcode: '8690000000017', delta: -1 }]);
     expect(await res.json()).toEqual({
       results: [],
@@ -258,7 +261,10 @@ describe('POST adjust', () => {
     const notList = await adjust(token, { barcode: '111', delta: 1 });
     expect(notList.status).toBe(400);
     expect(await notList.json()).toEqual({ detail: 'Expected a list of rows but got type "dict".' });
-    const tooMany = await adjust(token, Array.from({ length: 51 }, () => ({ barcode: '111', delta: 1 })));
+    const tooMany = await adjust(
+      token,
+      Array.from({ length: 51 }, () => ({ barcode: '111', delta: 1 })),
+    );
     expect(tooMany.status).toBe(400);
     const noSlash = await adjust(token, [{ barcode: '111', delta: 0 }], ADJUST_PATH.replace(/\/$/, ''));
     expect(noSlash.status).toBe(200);

@@ -82,7 +82,7 @@ describe('guarded sets on POST update', () => {
     const start = (await read(token, '111'))[0]!.quantity;
     let staleAnswers = 0;
     const client = async () => {
-      for (let done = 0; done < 10; ) {
+      for (let done = 0; done < 10;) {
         const current = (await read(token, '111'))[0]!.quantity;
         const res = await update(token, [{ barcode: '111', quantity: current + 1, compare_quantity: current }]);
         const body = updateResponseSchema.parse(await res.json());
@@ -97,11 +97,13 @@ describe('guarded sets on POST update', () => {
     expect((await read(token, '111'))[0]!.quantity).toBe(start + 80);
   });
 
-  it('records a row\'s reason and reference in the stock history', async () => {
+  it("records a row's reason and reference in the stock history", async () => {
     const token = server.tokens.kiosk!;
     const q = (await read(token, '111'))[0]!.quantity;
     await update(token, [{ barcode: '111', quantity: q + 3, reason: 'count', reference: 'stocktake 2026-11', compare_quantity: null }]);
-    const last = await server.probe.first('SELECT old_quantity, new_quantity, reason, reference FROM stock_history ORDER BY id DESC LIMIT 1');
+    const last = await server.probe.first(
+      'SELECT old_quantity, new_quantity, reason, reference FROM stock_history ORDER BY id DESC LIMIT 1',
+    );
     expect(last).toEqual({ old_quantity: q, new_quantity: q + 3, reason: 'count', reference: 'stocktake 2026-11' });
   });
 });

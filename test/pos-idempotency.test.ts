@@ -18,7 +18,11 @@ describe('Idempotency-Key', () => {
   const send = (base: string, token: string, path: string, body: unknown, key?: string) =>
     fetch(base + path, {
       method: 'POST',
-      headers: { authorization: `Token ${token}`, 'content-type': 'application/json', ...(key === undefined ? {} : { 'idempotency-key': key }) },
+      headers: {
+        authorization: `Token ${token}`,
+        'content-type': 'application/json',
+        ...(key === undefined ? {} : { 'idempotency-key': key }),
+      },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
   const kiosk = () => server.tokens.kiosk!;
@@ -37,7 +41,13 @@ describe('Idempotency-Key', () => {
     expect(firstBody).toEqual({ results: [{ item: 200, liquid_stock: null, barcode: '111', quantity: 5 }], errors: [] });
     const history = await historyCount();
     // Same request, other formatting and key order: still the same request.
-    const replay = await send(server.url, kiosk(), ADJUST_PATH, '[ {"reference":"R-1", "delta":-2, "barcode":"111", "reason":"sale"} ]', 'sale-R-1');
+    const replay = await send(
+      server.url,
+      kiosk(),
+      ADJUST_PATH,
+      '[ {"reference":"R-1", "delta":-2, "barcode":"111", "reason":"sale"} ]',
+      'sale-R-1',
+    );
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(await replay.json()).toEqual(firstBody);
@@ -46,7 +56,10 @@ describe('Idempotency-Key', () => {
   });
 
   it('answers a replayed update, including its row errors, without applying it again', async () => {
-    const body = [{ barcode: '111', quantity: 3 }, { barcode: 'nope', quantity: 1 }];
+    const body = [
+      { barcode: '111', quantity: 3 },
+      { barcode: 'nope', quantity: 1 },
+    ];
     const first = await (await send(server.url, kiosk(), INVENTORY_PATH, body, 'set-1')).json();
     await send(server.url, kiosk(), ADJUST_PATH, [{ barcode: '111', delta: 10 }]); // no key: always applied
     const replay = await send(server.url, kiosk(), INVENTORY_PATH.replace(/\/$/, ''), body, 'set-1');
@@ -73,7 +86,13 @@ describe('Idempotency-Key', () => {
 
   it('keeps keys per account: another account may use the same key', async () => {
     await send(server.url, kiosk(), ADJUST_PATH, [{ barcode: '111', delta: -1 }], 'shared-key');
-    const north = await send(server.url, server.tokens.north!, ADJUST_PATH, [{ barcode: '8690000000017', delta: -1, warehouse_name: 'Main' }], 'shared-key');
+    const north = await send(
+      server.url,
+      server.tokens.north!,
+      ADJUST_PATH,
+      [{ barcode: '8690000000017', delta: -1, warehouse_name: 'Main' }],
+      'shared-key',
+    );
     expect(north.status).toBe(200);
     expect(north.headers.get('idempotent-replayed')).toBeNull();
     expect(((await north.json()) as { results: { quantity: number }[] }).results[0]!.quantity).toBe(4);

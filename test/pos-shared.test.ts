@@ -121,7 +121,10 @@ describe('the partial-success rules shared by both write endpoints', () => {
       applied.push(decision.row.barcode);
       // An error found while applying (the result would leave the range).
       if (decision.row.delta > 50) return { ok: false, errors: { delta: 'too much' } };
-      return { ok: true, record: { item: 1, liquid_stock: null, barcode: decision.row.barcode, quantity: (quantity += decision.row.delta) } };
+      return {
+        ok: true,
+        record: { item: 1, liquid_stock: null, barcode: decision.row.barcode, quantity: (quantity += decision.row.delta) },
+      };
     });
     expect(applied).toEqual(['a', 'a', 'b']);
     const response = writeResponse(rows, outcomes);

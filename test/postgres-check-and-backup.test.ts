@@ -52,7 +52,9 @@ describe('check, backup and restore on PostgreSQL', () => {
 
     const probe = probeDatabase(location);
     try {
-      expect(await probe.run('UPDATE stock SET quantity = quantity + 5 WHERE quantity = (SELECT max(quantity) FROM stock)')).toBeGreaterThan(0);
+      expect(
+        await probe.run('UPDATE stock SET quantity = quantity + 5 WHERE quantity = (SELECT max(quantity) FROM stock)'),
+      ).toBeGreaterThan(0);
     } finally {
       await probe.close();
     }
@@ -86,7 +88,9 @@ describe('check, backup and restore on PostgreSQL', () => {
 
     const restored = await newDatabase(dir, undefined, { empty: true });
     databases.push(restored);
-    execFileSync(path.join(path.dirname(pgDump), 'pg_restore'), ['--no-owner', '--exit-on-error', `--dbname=${restored}`, out], { stdio: 'pipe' });
+    execFileSync(path.join(path.dirname(pgDump), 'pg_restore'), ['--no-owner', '--exit-on-error', `--dbname=${restored}`, out], {
+      stdio: 'pipe',
+    });
     expect(await contents(restored)).toEqual(await contents(source));
     const check = await runCli(['check', '--database', restored]);
     expect(check.code, check.stdout + check.stderr).toBe(0);

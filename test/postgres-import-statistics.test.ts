@@ -24,11 +24,21 @@ describe('a catalogue import on PostgreSQL', () => {
     const store = await openStore(location);
     const probe = probeDatabase(location);
     try {
-      const items = Array.from({ length: 300 }, (_, i) => ({ id: 1000 + i, name: `Item ${i}`, barcode: `B-${i}`, stock: [{ warehouse: 'Main', quantity: i }] }));
+      const items = Array.from({ length: 300 }, (_, i) => ({
+        id: 1000 + i,
+        name: `Item ${i}`,
+        barcode: `B-${i}`,
+        stock: [{ warehouse: 'Main', quantity: i }],
+      }));
       const file = path.join(dir, 'catalogue.json');
-      writeFileSync(file, JSON.stringify({ accounts: [{ name: 'north', warehouses_enabled: true, warehouses: [{ id: 10, name: 'Main' }], items }] }));
+      writeFileSync(
+        file,
+        JSON.stringify({ accounts: [{ name: 'north', warehouses_enabled: true, warehouses: [{ id: 10, name: 'Main' }], items }] }),
+      );
       const analysed = () =>
-        probe.all<{ relname: string }>("SELECT relname FROM pg_stat_user_tables WHERE last_analyze IS NOT NULL AND relname IN ('items', 'stock_units', 'stock') ORDER BY relname");
+        probe.all<{ relname: string }>(
+          "SELECT relname FROM pg_stat_user_tables WHERE last_analyze IS NOT NULL AND relname IN ('items', 'stock_units', 'stock') ORDER BY relname",
+        );
       expect(await analysed()).toEqual([]);
       await importCatalogueFile(store, file);
       expect((await analysed()).map((r) => r.relname)).toEqual(['items', 'stock', 'stock_units']);

@@ -15,7 +15,9 @@ const moduleUrl = (file: string) => pathToFileURL(path.join(root, file)).href;
 function withUmaskZero(code: string): Promise<string> {
   const script = `process.umask(0);\n${code}`;
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--input-type=module', '-e', script], { timeout: 30_000 }, (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)));
+    execFile(process.execPath, ['--input-type=module', '-e', script], { timeout: 30_000 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+    );
   });
 }
 

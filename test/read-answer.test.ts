@@ -5,7 +5,19 @@ import { type StockRecord, assembleReadResponse } from '../shared/index.ts';
 import { readAnswerJson } from '../server/api/read-answer.ts';
 import { seededRandom } from './support/seeded-random.ts';
 
-const awkward = ['0000000000017', 'a"b', 'back\\slash', 'tab\there', 'nl\nx', '\u0001ctl', 'Süd-Lager', 'ẞtraße 😀', '</script>', '\u2028sep', ''];
+const awkward = [
+  '0000000000017',
+  'a"b',
+  'back\\slash',
+  'tab\there',
+  'nl\nx',
+  '\u0001ctl',
+  'Süd-Lager',
+  'ẞtraße 😀',
+  '</script>',
+  '\u2028sep',
+  '',
+];
 
 describe('read answer JSON', () => {
   it('equals JSON.stringify of the assembled answer, with and without warehouses', () => {
@@ -20,7 +32,13 @@ describe('read answer JSON', () => {
         const records: StockRecord[] = [];
         const count = warehouses ? Math.floor(random.next() * 4) : 1;
         for (let w = 0; w < count; w++) {
-          const plain = { item: Math.floor(random.next() * 1e9), liquid_stock: random.next() < 0.5 ? null : Math.floor(random.next() * 1e6), barcode, quantity: Math.floor(random.next() * 2e6) - 1e6, ...(random.next() < 0.2 ? { matched_barcode: pick(awkward) } : {}) };
+          const plain = {
+            item: Math.floor(random.next() * 1e9),
+            liquid_stock: random.next() < 0.5 ? null : Math.floor(random.next() * 1e6),
+            barcode,
+            quantity: Math.floor(random.next() * 2e6) - 1e6,
+            ...(random.next() < 0.2 ? { matched_barcode: pick(awkward) } : {}),
+          };
           // Warehouse ids repeat across runs under other names: a kept serialised name must never leak.
           records.push(warehouses ? { ...plain, warehouse: 1 + Math.floor(random.next() * 5), warehouse_name: pick(awkward) } : plain);
         }

@@ -43,13 +43,21 @@ describe('restore and tokens revoked since the backup', () => {
     const backup = await backupThenRevoke('before-revoke.db');
     const restored = await runCli(['restore', backup, '--db', db]);
     expect(restored.code, restored.stderr).toBe(0);
-    expect(restored.stdout).toContain('WARNING: 1 token(s) were revoked after this backup was taken; restoring it alone would make them valid again:');
+    expect(restored.stdout).toContain(
+      'WARNING: 1 token(s) were revoked after this backup was taken; restoring it alone would make them valid again:',
+    );
     expect(restored.stdout).toMatch(new RegExp(`^  ${ids['stolen laptop']}\\tnorth\\tstolen laptop\\tbi_\\S+…\\trevoked \\S+$`, 'm'));
     expect(restored.stdout).toContain('Kept 1 revocation(s): those tokens stay revoked.');
     expect(await valid('stolen laptop')).toBe(false);
     expect(await valid('till 1')).toBe(true);
     const listed = await runCli(['token', 'list', '--account', 'north', '--db', db]);
-    expect(listed.stdout.split('\n').find((l) => l.startsWith(`${ids['stolen laptop']}\t`))!.split('\t').at(-1)).toMatch(/^\d{4}-/);
+    expect(
+      listed.stdout
+        .split('\n')
+        .find((l) => l.startsWith(`${ids['stolen laptop']}\t`))!
+        .split('\t')
+        .at(-1),
+    ).toMatch(/^\d{4}-/);
   });
 
   it('brings them back only when asked with --bring-back-revoked', async () => {

@@ -1,6 +1,12 @@
 // The scan detector on synthetic key timings: people, fast typists, scanners, and their mixtures.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SCAN_SETTINGS, type KeyContext, type KeyLike, type KeyVerdict, createScanDetector } from '../renderer/src/scan/scan-detector.ts';
+import {
+  DEFAULT_SCAN_SETTINGS,
+  type KeyContext,
+  type KeyLike,
+  type KeyVerdict,
+  createScanDetector,
+} from '../renderer/src/scan/scan-detector.ts';
 import { mulberry32 as seeded } from './support/seeded-random.ts';
 
 /** Key events of `text` (one per character, as KeyboardEvent.key gives them) then `suffix`, `gap()` ms apart. */
@@ -101,7 +107,14 @@ describe('scan detector', () => {
 
   it('ignores a suffix it was not told about', () => {
     const settings = { ...DEFAULT_SCAN_SETTINGS, terminators: ['Enter'] };
-    expect(scansOf(feedAll(keys('5901234123457', 0, () => 6, 'Tab'), settings))).toEqual([]);
+    expect(
+      scansOf(
+        feedAll(
+          keys('5901234123457', 0, () => 6, 'Tab'),
+          settings,
+        ),
+      ),
+    ).toEqual([]);
   });
 
   it('delivers back-to-back scans at 1 ms per key, all of them, in order', () => {
@@ -147,7 +160,11 @@ describe('scan detector', () => {
     const paste: KeyLike[] = [...keys('12', 0, () => 5, null), { key: 'v', timeStamp: 10, ctrlKey: true }, ...keys('34', 15, () => 20)];
     expect(scansOf(inField(paste))).toEqual([]);
 
-    const altGr: KeyLike[] = [...keys('12', 0, () => 5, null), { key: '@', timeStamp: 10, ctrlKey: true, altKey: true }, ...keys('34', 15, () => 5)];
+    const altGr: KeyLike[] = [
+      ...keys('12', 0, () => 5, null),
+      { key: '@', timeStamp: 10, ctrlKey: true, altKey: true },
+      ...keys('34', 15, () => 5),
+    ];
     expect(scansOf(feedAll(altGr))).toEqual(['12@34']);
   });
 
@@ -155,8 +172,22 @@ describe('scan detector', () => {
     const slowScanner = keys('12345678', 0, () => 70);
     expect(scansOf(feedAll(slowScanner))).toEqual([]);
     expect(scansOf(feedAll(slowScanner, { ...DEFAULT_SCAN_SETTINGS, maxGapMs: 80 }))).toEqual(['12345678']);
-    expect(scansOf(inField(keys('12345', 0, () => 20), { ...DEFAULT_SCAN_SETTINGS, minLength: 6 }))).toEqual([]);
-    expect(scansOf(inField(keys('123', 0, () => 20), { ...DEFAULT_SCAN_SETTINGS, fastGapMs: 25 }))).toEqual(['123']);
+    expect(
+      scansOf(
+        inField(
+          keys('12345', 0, () => 20),
+          { ...DEFAULT_SCAN_SETTINGS, minLength: 6 },
+        ),
+      ),
+    ).toEqual([]);
+    expect(
+      scansOf(
+        inField(
+          keys('123', 0, () => 20),
+          { ...DEFAULT_SCAN_SETTINGS, fastGapMs: 25 },
+        ),
+      ),
+    ).toEqual(['123']);
   });
 
   it('forgets a run on reset', () => {
@@ -170,16 +201,42 @@ describe('scan detector', () => {
     // "Zy-7/.i" as a US-set scanner types it, and what each layout makes of those keys.
     const press = (code: string, shift: boolean, key: string, t: number): KeyLike => ({ key, code, shiftKey: shift, timeStamp: t });
     const layouts: Record<string, [string, boolean, string][]> = {
-      de: [['KeyZ', true, 'Y'], ['KeyY', false, 'z'], ['Minus', false, 'ß'], ['Digit7', false, '7'], ['Slash', false, '-'], ['Period', false, '.'], ['KeyI', false, 'i']],
-      fr: [['KeyZ', true, 'W'], ['KeyY', false, 'y'], ['Minus', false, ')'], ['Digit7', false, 'è'], ['Slash', false, '!'], ['Period', false, ':'], ['KeyI', false, 'i']],
-      tr: [['KeyZ', true, 'Z'], ['KeyY', false, 'y'], ['Minus', false, '*'], ['Digit7', false, '7'], ['Slash', false, '.'], ['Period', false, 'ç'], ['KeyI', false, 'ı']],
+      de: [
+        ['KeyZ', true, 'Y'],
+        ['KeyY', false, 'z'],
+        ['Minus', false, 'ß'],
+        ['Digit7', false, '7'],
+        ['Slash', false, '-'],
+        ['Period', false, '.'],
+        ['KeyI', false, 'i'],
+      ],
+      fr: [
+        ['KeyZ', true, 'W'],
+        ['KeyY', false, 'y'],
+        ['Minus', false, ')'],
+        ['Digit7', false, 'è'],
+        ['Slash', false, '!'],
+        ['Period', false, ':'],
+        ['KeyI', false, 'i'],
+      ],
+      tr: [
+        ['KeyZ', true, 'Z'],
+        ['KeyY', false, 'y'],
+        ['Minus', false, '*'],
+        ['Digit7', false, '7'],
+        ['Slash', false, '.'],
+        ['Period', false, 'ç'],
+        ['KeyI', false, 'ı'],
+      ],
     };
     for (const [layout, presses] of Object.entries(layouts)) {
       const events = presses.map(([code, shift, key], i) => press(code, shift, key, i * 2));
       events.push({ key: 'Enter', code: 'Enter', timeStamp: 20 });
       expect(scansOf(feedAll(events)), layout).toEqual(['Zy-7/.i']);
       // Set to this PC's layout, the characters are taken as the layout made them.
-      expect(scansOf(feedAll(events, { ...DEFAULT_SCAN_SETTINGS, reading: 'characters' })), layout).toEqual([presses.map(([, , key]) => key).join('')]);
+      expect(scansOf(feedAll(events, { ...DEFAULT_SCAN_SETTINGS, reading: 'characters' })), layout).toEqual([
+        presses.map(([, , key]) => key).join(''),
+      ]);
     }
   });
 
@@ -225,7 +282,21 @@ describe('scan detector', () => {
 
   it('removes the prefix the scanner sends before every code', () => {
     const settings = { ...DEFAULT_SCAN_SETTINGS, prefix: ']C0' };
-    expect(scansOf(feedAll(keys(']C0GC-2024/001', 0, () => 1), settings))).toEqual(['GC-2024/001']);
-    expect(scansOf(feedAll(keys('GC-2024/001', 0, () => 1), settings))).toEqual(['GC-2024/001']);
+    expect(
+      scansOf(
+        feedAll(
+          keys(']C0GC-2024/001', 0, () => 1),
+          settings,
+        ),
+      ),
+    ).toEqual(['GC-2024/001']);
+    expect(
+      scansOf(
+        feedAll(
+          keys('GC-2024/001', 0, () => 1),
+          settings,
+        ),
+      ),
+    ).toEqual(['GC-2024/001']);
   });
 });

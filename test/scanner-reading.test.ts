@@ -20,7 +20,10 @@ describe('reading a scan', () => {
     const reading = readScan(`01000123456789051012A${GS}17261231${GS}2199${GS}3712`, [], today);
     expect(reading).toMatchObject({
       ok: true,
-      scan: { barcodes: ['00012345678905', '0012345678905', '012345678905'], gs1: { gtin: '00012345678905', batch: '12A', expiry: '2026-12-31', serial: '99', count: 12 } },
+      scan: {
+        barcodes: ['00012345678905', '0012345678905', '012345678905'],
+        gs1: { gtin: '00012345678905', batch: '12A', expiry: '2026-12-31', serial: '99', count: 12 },
+      },
     });
     // With a substitute separator set in Settings.
     expect(readScan('0100012345678905|3712', ['|'], today)).toMatchObject({ ok: true, scan: { gs1: { count: 12 } } });
@@ -39,7 +42,13 @@ describe('reading a scan', () => {
 });
 
 /** Key events a scanner set to a US layout sends for `text`, as a PC with `layout` reports them. */
-function usScannerKeys(text: string, layout: Record<string, string>, gapMs: number, prefix = '', suffix: string | null = 'Enter'): KeyLike[] {
+function usScannerKeys(
+  text: string,
+  layout: Record<string, string>,
+  gapMs: number,
+  prefix = '',
+  suffix: string | null = 'Enter',
+): KeyLike[] {
   let t = 1000;
   const events: KeyLike[] = [];
   for (const ch of prefix + text) {
@@ -80,7 +89,12 @@ describe('the scanner test', () => {
   it('finds a scanner set up for the PC layout (characters right, positions not)', () => {
     // A German-set scanner on a German PC: "Y" is typed with the key at the US Z position.
     const keys: KeyLike[] = [...'Yz-Qa/Mi.07'].map((ch, i) => {
-      const positions: Record<string, [string, boolean]> = { Y: ['KeyZ', true], z: ['KeyY', false], '-': ['Slash', false], '/': ['Digit7', true] };
+      const positions: Record<string, [string, boolean]> = {
+        Y: ['KeyZ', true],
+        z: ['KeyY', false],
+        '-': ['Slash', false],
+        '/': ['Digit7', true],
+      };
       const [code, shift] = positions[ch] ?? [usKeyOf(ch)!.code, usKeyOf(ch)!.shift];
       return { key: ch, code, shiftKey: shift, timeStamp: i * 2 };
     });

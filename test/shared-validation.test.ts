@@ -58,7 +58,10 @@ describe('checkUpdateRow', () => {
   });
 
   it('ignores warehouse_name without warehouses', () => {
-    expect(checkUpdateRow({ barcode: 'a', quantity: 1, warehouse_name: 42 }, false)).toEqual({ ok: true, row: { barcode: 'a', quantity: 1 } });
+    expect(checkUpdateRow({ barcode: 'a', quantity: 1, warehouse_name: 42 }, false)).toEqual({
+      ok: true,
+      row: { barcode: 'a', quantity: 1 },
+    });
   });
 
   it('reports every bad field with its message', () => {
@@ -111,7 +114,12 @@ describe('checkUpdateRow', () => {
       barcode: 'b',
     });
     // Every field is checked, the optional POS fields too, each with its own message.
-    expect(checkUpdateRow({ barcode: '', quantity: '1e3', warehouse_name: null, compare_quantity: 'x', reason: 'two words', reference: '' }, true)).toEqual({
+    expect(
+      checkUpdateRow(
+        { barcode: '', quantity: '1e3', warehouse_name: null, compare_quantity: 'x', reason: 'two words', reference: '' },
+        true,
+      ),
+    ).toEqual({
       ok: false,
       errors: {
         barcode: fieldMessages.blank,
@@ -154,7 +162,10 @@ describe('parseBarcodeList', () => {
 describe('assembleReadResponse', () => {
   it('puts every barcode in results or errors, in request order', () => {
     const record = (barcode: string) => ({ item: 1, liquid_stock: null, barcode, quantity: 2 });
-    const known = new Map([['k1', [record('k1')]], ['k2', [record('k2')]]]);
+    const known = new Map([
+      ['k1', [record('k1')]],
+      ['k2', [record('k2')]],
+    ]);
     expect(assembleReadResponse(['u1', 'k2', 'u2', 'k1'], (b) => known.get(b))).toEqual({
       results: [record('k2'), record('k1')],
       errors: [
@@ -179,7 +190,10 @@ describe('lookupKeys', () => {
   });
 
   it('asks for no warehouse without warehouses, and for nothing when no field is valid', () => {
-    expect(lookupKeys([checkUpdateRow({ barcode: 'a', quantity: 1, warehouse_name: 'Main' }, false)])).toEqual({ barcodes: ['a'], warehouseNames: [] });
+    expect(lookupKeys([checkUpdateRow({ barcode: 'a', quantity: 1, warehouse_name: 'Main' }, false)])).toEqual({
+      barcodes: ['a'],
+      warehouseNames: [],
+    });
     expect(lookupKeys([checkUpdateRow({}, true), checkUpdateRow(null, true)])).toEqual({ barcodes: [], warehouseNames: [] });
   });
 });
@@ -246,7 +260,10 @@ describe('decideRow', () => {
         errors: { warehouse_name: fieldMessages.warehouseNotFound('Nowhere'), quantity: message },
       });
       // Known barcode and warehouse: the bad quantity alone.
-      expect(decide({ barcode: 'known', quantity, warehouse_name: 'Main' }).decision, String(quantity)).toEqual({ apply: false, errors: { quantity: message } });
+      expect(decide({ barcode: 'known', quantity, warehouse_name: 'Main' }).decision, String(quantity)).toEqual({
+        apply: false,
+        errors: { quantity: message },
+      });
       // No warehouses: an unknown barcode beside the bad quantity.
       expect(decide({ barcode: 'nope', quantity }, false).decision, String(quantity)).toEqual({
         apply: false,
@@ -281,18 +298,43 @@ describe('echoRow', () => {
   const cut = `${'x'.repeat(MAX_ECHOED_CHARS)}…`;
 
   it('echoes the known fields of a row as sent, and nothing else', () => {
-    const row = { barcode: '007', quantity: '3', delta: -1, warehouse_name: null, compare_quantity: 2, reason: 'sale', reference: 'R-1', extra: 'x', pad: 'y'.repeat(10_000) };
-    expect(echoRow(row)).toEqual({ barcode: '007', quantity: '3', delta: -1, warehouse_name: null, compare_quantity: 2, reason: 'sale', reference: 'R-1' });
+    const row = {
+      barcode: '007',
+      quantity: '3',
+      delta: -1,
+      warehouse_name: null,
+      compare_quantity: 2,
+      reason: 'sale',
+      reference: 'R-1',
+      extra: 'x',
+      pad: 'y'.repeat(10_000),
+    };
+    expect(echoRow(row)).toEqual({
+      barcode: '007',
+      quantity: '3',
+      delta: -1,
+      warehouse_name: null,
+      compare_quantity: 2,
+      reason: 'sale',
+      reference: 'R-1',
+    });
     expect(echoRow({ colour: 'red' })).toEqual({});
     expect(echoRow(JSON.parse('{"__proto__": {"barcode": "x"}, "quantity": 1}'))).toEqual({ quantity: 1 });
   });
 
   it(`cuts a string longer than ${MAX_ECHOED_CHARS} characters and leaves out a longer list or object`, () => {
-    expect(echoRow({ barcode: 'x'.repeat(MAX_ECHOED_CHARS), reference: long })).toEqual({ barcode: 'x'.repeat(MAX_ECHOED_CHARS), reference: cut });
+    expect(echoRow({ barcode: 'x'.repeat(MAX_ECHOED_CHARS), reference: long })).toEqual({
+      barcode: 'x'.repeat(MAX_ECHOED_CHARS),
+      reference: cut,
+    });
     const small = [1, 2, { a: 'b' }];
     const big = Array.from({ length: 100 }, (_, i) => i);
     expect(JSON.stringify(big).length).toBeGreaterThan(MAX_ECHOED_CHARS);
-    expect(echoRow({ barcode: small, quantity: { n: 'y'.repeat(MAX_ECHOED_CHARS) }, warehouse_name: big })).toEqual({ barcode: small, quantity: null, warehouse_name: null });
+    expect(echoRow({ barcode: small, quantity: { n: 'y'.repeat(MAX_ECHOED_CHARS) }, warehouse_name: big })).toEqual({
+      barcode: small,
+      quantity: null,
+      warehouse_name: null,
+    });
     // Exactly at the bound is kept.
     const atBound = ['z'.repeat(MAX_ECHOED_CHARS - 4)];
     expect(JSON.stringify(atBound)).toHaveLength(MAX_ECHOED_CHARS);

@@ -23,7 +23,10 @@ describe('sign-out and idle expiry', () => {
   const linkToken = async (idleDays?: number) => redeem((await server.store.signIn.createCode('north', undefined, idleDays)).code);
   const status = async (token: string) => (await server.request('GET', WAREHOUSES_PATH, { token })).status;
   const tokenRow = (prefix: string) =>
-    server.probe.first<{ id: number; last_used_at: string | null; idle_expiry_seconds: number | null }>('SELECT id, last_used_at, idle_expiry_seconds FROM api_tokens WHERE key_prefix = ?', prefix.slice(0, 9));
+    server.probe.first<{ id: number; last_used_at: string | null; idle_expiry_seconds: number | null }>(
+      'SELECT id, last_used_at, idle_expiry_seconds FROM api_tokens WHERE key_prefix = ?',
+      prefix.slice(0, 9),
+    );
 
   it('revokes the token a device signs out with, and only that one', async () => {
     const device = await linkToken();
@@ -80,7 +83,9 @@ describe('sign-out and idle expiry', () => {
   });
 
   it('never expires tokens made with token create, nor a link made with --idle-days 0', async () => {
-    const { id } = (await server.probe.first<{ id: number }>("SELECT t.id FROM api_tokens t JOIN accounts a ON a.id = t.account_id WHERE a.name = 'north' AND t.label = 'test'"))!;
+    const { id } = (await server.probe.first<{ id: number }>(
+      "SELECT t.id FROM api_tokens t JOIN accounts a ON a.id = t.account_id WHERE a.name = 'north' AND t.label = 'test'",
+    ))!;
     await server.probe.run('UPDATE api_tokens SET created_at = ? WHERE id = ?', new Date(Date.now() - 400 * DAY).toISOString(), id);
     expect(await status(server.tokens.north!)).toBe(200);
     const link = await runCli(['signin-link', '--account', 'north', '--idle-days', '0', '--db', server.dbFile]);
@@ -88,6 +93,11 @@ describe('sign-out and idle expiry', () => {
     const token = await redeem(/#signin=(\S+)/.exec(link.stdout)![1]!);
     expect((await tokenRow(token))!.idle_expiry_seconds).toBeNull();
     const listed = await runCli(['token', 'list', '--account', 'north', '--db', server.dbFile]);
-    expect(listed.stdout.split('\n').find((l) => l.startsWith(`${id}\t`))!.split('\t')[6]).toBe('never');
+    expect(
+      listed.stdout
+        .split('\n')
+        .find((l) => l.startsWith(`${id}\t`))!
+        .split('\t')[6],
+    ).toBe('never');
   });
 });

@@ -13,7 +13,9 @@ describe('smoke', () => {
   it(`runs on the engine of its vitest project (${testEngine()})`, async () => {
     expect(server.dbFile.startsWith('postgres://')).toBe(testEngine() === 'postgres');
     const answer = await server.probe.first<{ engine: string }>(
-      testEngine() === 'postgres' ? "SELECT 'postgres' AS engine WHERE version() LIKE 'PostgreSQL%'" : "SELECT 'sqlite' AS engine WHERE sqlite_version() <> ''",
+      testEngine() === 'postgres'
+        ? "SELECT 'postgres' AS engine WHERE version() LIKE 'PostgreSQL%'"
+        : "SELECT 'sqlite' AS engine WHERE sqlite_version() <> ''",
     );
     expect(answer?.engine).toBe(testEngine());
   });

@@ -21,7 +21,9 @@ describe('the stock table on SQLite', () => {
       const table = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'stock'").get() as { sql: string };
       expect(table.sql).toMatch(/PRIMARY KEY \(unit_id, warehouse_id\)\s*\)\s*WITHOUT ROWID$/);
       expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'stock'").all()).toEqual([]);
-      const plan = db.prepare('EXPLAIN QUERY PLAN SELECT quantity FROM stock WHERE unit_id = ? AND warehouse_id = ?').all(1, 1) as { detail: string }[];
+      const plan = db.prepare('EXPLAIN QUERY PLAN SELECT quantity FROM stock WHERE unit_id = ? AND warehouse_id = ?').all(1, 1) as {
+        detail: string;
+      }[];
       expect(plan.map((p) => p.detail)).toEqual(['SEARCH stock USING PRIMARY KEY (unit_id=? AND warehouse_id=?)']);
     } finally {
       db.close();

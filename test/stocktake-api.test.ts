@@ -1,8 +1,23 @@
 // Stocktake sessions over the real HTTP server and a real SQLite file: counting, the unknown queue,
 // undo and edits, blind mode, review, commit, read-only after commit, isolation and restarts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADJUST_PATH, INVENTORY_PATH, MAX_REVIEW_NOT_SCANNED, STOCKTAKES_PATH, STOCK_HISTORY_PATH, stocktakePath } from '../shared/index.ts';
-import type { CommitResult, HistoryPage, ScanResult, Stocktake, StocktakeChanges, StocktakeLine, StocktakeReview } from '../shared/index.ts';
+import {
+  ADJUST_PATH,
+  INVENTORY_PATH,
+  MAX_REVIEW_NOT_SCANNED,
+  STOCKTAKES_PATH,
+  STOCK_HISTORY_PATH,
+  stocktakePath,
+} from '../shared/index.ts';
+import type {
+  CommitResult,
+  HistoryPage,
+  ScanResult,
+  Stocktake,
+  StocktakeChanges,
+  StocktakeLine,
+  StocktakeReview,
+} from '../shared/index.ts';
 import { commitResultSchema, historyPageSchema, stocktakeChangesSchema, stocktakeReviewSchema, stocktakeSchema } from '../shared/index.ts';
 import { startServer } from '../server/start.ts';
 import { openEngine, openStore } from '../server/store/open-store.ts';
@@ -21,11 +36,18 @@ describe('stocktake API', () => {
   afterAll(() => server.stop());
 
   const create = (body: unknown = { warehouse_name: 'Main' }) => call<Stocktake>(server, 'POST', STOCKTAKES_PATH, token, body, 201);
-  const scan = (id: number, body: Record<string, unknown>, status = 201) => call<ScanResult>(server, 'POST', stocktakePath(id, 'scans'), token, body, status);
+  const scan = (id: number, body: Record<string, unknown>, status = 201) =>
+    call<ScanResult>(server, 'POST', stocktakePath(id, 'scans'), token, body, status);
 
   it('creates a session in a warehouse and refuses a missing or unknown warehouse', async () => {
     const session = await create({ warehouse_name: 'Main', name: 'Shelf A' });
-    expect(stocktakeSchema.parse(session)).toMatchObject({ name: 'Shelf A', warehouse: 70, warehouse_name: 'Main', status: 'open', blind: false });
+    expect(stocktakeSchema.parse(session)).toMatchObject({
+      name: 'Shelf A',
+      warehouse: 70,
+      warehouse_name: 'Main',
+      status: 'open',
+      blind: false,
+    });
     const missing = await call(server, 'POST', STOCKTAKES_PATH, token, {}, 400);
     expect(missing.detail).toContain('warehouse_name: This field is required.');
     const unknown = await call(server, 'POST', STOCKTAKES_PATH, token, { warehouse_name: 'Attic' }, 400);
@@ -76,7 +98,14 @@ describe('stocktake API', () => {
   it('answers a counting page only the lines changed since it last asked, sales on the books included', async () => {
     const { id } = await create();
     const changes = (after?: string, status = 200) =>
-      call<StocktakeChanges>(server, 'GET', `${stocktakePath(id, 'changes')}${after === undefined ? '' : `?after=${after}`}`, token, undefined, status);
+      call<StocktakeChanges>(
+        server,
+        'GET',
+        `${stocktakePath(id, 'changes')}${after === undefined ? '' : `?after=${after}`}`,
+        token,
+        undefined,
+        status,
+      );
     const barcodesOf = (answer: StocktakeChanges) => answer.lines.map((l) => l.barcode);
     await scan(id, { barcode: 'B0001', amount: 2 });
     await scan(id, { barcode: 'B0002' });
@@ -167,7 +196,9 @@ describe('stocktake API', () => {
   it('refuses wrong input with a clear 400 and unknown sessions with 404', async () => {
     const { id } = await create();
     expect((await call(server, 'POST', stocktakePath(id, 'scans'), token, { amount: 2 }, 400)).detail).toContain('barcode');
-    expect((await call(server, 'POST', stocktakePath(id, 'scans'), token, { barcode: 'B0001', amount: 0 }, 400)).detail).toContain('amount');
+    expect((await call(server, 'POST', stocktakePath(id, 'scans'), token, { barcode: 'B0001', amount: 0 }, 400)).detail).toContain(
+      'amount',
+    );
     expect((await call(server, 'POST', stocktakePath(id, 'scans'), token, '[1', 400)).detail).toContain('JSON parse error');
     await call(server, 'POST', stocktakePath(999999, 'scans'), token, { barcode: 'B0001' }, 404);
     await call(server, 'GET', `${STOCKTAKES_PATH}abc/`, token, undefined, 404);
@@ -205,10 +236,20 @@ describe('stocktake API', () => {
     const result = commitResultSchema.parse(await call<CommitResult>(server, 'POST', stocktakePath(id, 'commit'), token, {}));
     expect(result).toMatchObject({ applied: 2, failed: 0, errors: [], stocktake: { status: 'committed', zero_uncounted: false } });
     const read = await call(server, 'GET', `${INVENTORY_PATH}?barcodes=B0001,B0000`, token);
-    expect(read.results.filter((r: { warehouse: number }) => r.warehouse === 70).map((r: { quantity: number }) => r.quantity)).toEqual([7, 10]);
-    const history = historyPageSchema.parse(await call<HistoryPage>(server, 'GET', `${STOCK_HISTORY_PATH}?barcode=B0001&source=stocktake`, token));
+    expect(read.results.filter((r: { warehouse: number }) => r.warehouse === 70).map((r: { quantity: number }) => r.quantity)).toEqual([
+      7, 10,
+    ]);
+    const history = historyPageSchema.parse(
+      await call<HistoryPage>(server, 'GET', `${STOCK_HISTORY_PATH}?barcode=B0001&source=stocktake`, token),
+    );
     expect(history.results).toHaveLength(1);
-    expect(history.results[0]).toMatchObject({ old_quantity: 10, new_quantity: 7, warehouse: 70, warehouse_name: 'Main', reference: `stocktake:${id}` });
+    expect(history.results[0]).toMatchObject({
+      old_quantity: 10,
+      new_quantity: 7,
+      warehouse: 70,
+      warehouse_name: 'Main',
+      reference: `stocktake:${id}`,
+    });
 
     // Committed: read-only and kept; committing again answers the same result and changes nothing.
     await call(server, 'POST', stocktakePath(id, 'scans'), token, { barcode: 'B0001' }, 409);
@@ -237,7 +278,11 @@ describe('stocktake API', () => {
       ['B0004', 2],
     ]);
     const after = await call<StocktakeReview>(server, 'GET', stocktakePath(session.id, 'review'), token);
-    expect(after.lines.find((l) => l.barcode === 'B0003')).toMatchObject({ zeroed: true, counted: 0, commit: { state: 'applied', book_quantity: 5 } });
+    expect(after.lines.find((l) => l.barcode === 'B0003')).toMatchObject({
+      zeroed: true,
+      counted: 0,
+      commit: { state: 'applied', book_quantity: 5 },
+    });
   });
 
   it('counts and commits in an account without warehouses', async () => {
@@ -262,7 +307,10 @@ describe('stocktake API', () => {
       const request: TestServer['request'] = (method, urlPath, options = {}) =>
         fetch(again.url + urlPath, {
           method,
-          headers: { authorization: `Token ${options.token}`, ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
+          headers: {
+            authorization: `Token ${options.token}`,
+            ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
           ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
         });
       const result = await call<ScanResult>({ request }, 'POST', stocktakePath(id, 'scans'), token, { barcode: 'B0001' }, 201);
@@ -300,7 +348,11 @@ describe('stocktake review of a large catalogue', () => {
     expect(result).toMatchObject({ applied: items + 1, failed: 0 });
     const last = `B${String(items - 1).padStart(4, '0')}`; // beyond the listed ones
     const read = await call(server, 'GET', `${INVENTORY_PATH}?barcodes=${last},B0001`, token);
-    expect(read.results.filter((r: { warehouse: number }) => r.warehouse === 70).map((r: { barcode: string; quantity: number }) => [r.barcode, r.quantity])).toEqual([
+    expect(
+      read.results
+        .filter((r: { warehouse: number }) => r.warehouse === 70)
+        .map((r: { barcode: string; quantity: number }) => [r.barcode, r.quantity]),
+    ).toEqual([
       [last, 0],
       ['B0001', 3],
     ]);

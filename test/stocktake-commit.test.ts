@@ -44,12 +44,17 @@ describe('stocktake commit', () => {
     // The hook runs inside each batch's transaction: what it sees is read after the commit, from outside.
     const batchesSeen: number[] = [];
     await expect(
-      store.stocktakes.commit(caller, id, { zero_uncounted: false }, {
-        onBatch: (batch) => {
-          batchesSeen.push(batch);
-          if (batch === 2) throw new Error('power cut');
+      store.stocktakes.commit(
+        caller,
+        id,
+        { zero_uncounted: false },
+        {
+          onBatch: (batch) => {
+            batchesSeen.push(batch);
+            if (batch === 2) throw new Error('power cut');
+          },
         },
-      }),
+      ),
     ).rejects.toThrow('power cut');
     // Batch 1 is durable, batch 2 rolled back whole: its quantities and its marks.
     expect(batchesSeen).toEqual([1, 2]);
@@ -59,23 +64,35 @@ describe('stocktake commit', () => {
     expect(await inMain('B0049')).toBe(50);
     expect(await inMain('B0050')).toBe(10);
     // Its progress, as a client polling the session sees it while a commit runs.
-    expect(await store.stocktakes.get(caller, id)).toMatchObject({ status: 'committing', totals: { known_lines: 120, committed_lines: 50 } });
+    expect(await store.stocktakes.get(caller, id)).toMatchObject({
+      status: 'committing',
+      totals: { known_lines: 120, committed_lines: 50 },
+    });
 
     // Survives closing the database (as after a crash); counting stays closed until the commit finishes.
     await store.close();
     store = await openStore(file);
     await expect(scan(caller, id, 'B0001', 1)).rejects.toMatchObject({ status: 409, message: stocktakeMessages.committing });
-    await expect(store.stocktakes.commit(caller, id, { zero_uncounted: true })).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/zero_uncounted false/) });
+    await expect(store.stocktakes.commit(caller, id, { zero_uncounted: true })).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/zero_uncounted false/),
+    });
 
     // The 70 lines left take two batches (50 + 20): the 50 applied ones are not taken again.
     const resumedBatches: number[] = [];
     const result = await store.stocktakes.commit(caller, id, { zero_uncounted: false }, { onBatch: (batch) => resumedBatches.push(batch) });
     expect(resumedBatches).toEqual([1, 2]);
-    expect(result).toMatchObject({ applied: 120, failed: 0, stocktake: { status: 'committed', totals: { known_lines: 120, committed_lines: 120 } } });
+    expect(result).toMatchObject({
+      applied: 120,
+      failed: 0,
+      stocktake: { status: 'committed', totals: { known_lines: 120, committed_lines: 120 } },
+    });
     expect(await applied()).toBe(120);
     // Each line replaced the book quantity (10) once: a line applied again would record its own count as the book.
     const lines = await store.stocktakes.lines(caller, id);
-    expect(lines.map((l) => [l.barcode, l.commit])).toEqual(barcodes(120).map((barcode) => [barcode, { state: 'applied', book_quantity: 10, errors: null }]));
+    expect(lines.map((l) => [l.barcode, l.commit])).toEqual(
+      barcodes(120).map((barcode) => [barcode, { state: 'applied', book_quantity: 10, errors: null }]),
+    );
 
     const records = await store.stock.read(caller, barcodes(120));
     barcodes(120).forEach((barcode, i) => {
@@ -131,7 +148,9 @@ describe('stocktake commit', () => {
     expect(before.lines_changed).toBe(12);
     expect(before.lines).toHaveLength(500);
     // The 12 that differ first, then the others, each in the order counted: the last 100 counted are left out.
-    expect(before.lines.map((l) => l.barcode)).toEqual([...differing, ...barcodes(600).filter((b) => !differing.includes(b))].slice(0, 500));
+    expect(before.lines.map((l) => l.barcode)).toEqual(
+      [...differing, ...barcodes(600).filter((b) => !differing.includes(b))].slice(0, 500),
+    );
 
     // B0598 is renamed by an import after it was counted: the commit refuses that line.
     const catalogue = shopCatalogue(620) as { accounts: { items: { barcode?: string }[] }[] };

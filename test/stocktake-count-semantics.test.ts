@@ -20,7 +20,12 @@ describe('a count is a fact at a time', () => {
   const sell = (barcode: string, reference: string) =>
     call(server, 'POST', ADJUST_PATH, token, [{ barcode, delta: -1, warehouse_name: 'Main', reason: 'sale', reference }]);
   const quantityInMain = async (barcode: string) => {
-    const body = await call<{ results: { warehouse: number; quantity: number }[] }>(server, 'GET', `${INVENTORY_PATH}?barcodes=${barcode}`, token);
+    const body = await call<{ results: { warehouse: number; quantity: number }[] }>(
+      server,
+      'GET',
+      `${INVENTORY_PATH}?barcodes=${barcode}`,
+      token,
+    );
     return body.results.find((r) => r.warehouse === 70)!.quantity;
   };
 
@@ -34,7 +39,13 @@ describe('a count is a fact at a time', () => {
 
     // The review says it before the commit: counted 9, 1 sold since → 8.
     const review = stocktakeReviewSchema.parse(await call<StocktakeReview>(server, 'GET', stocktakePath(id, 'review'), token));
-    expect(review.lines.find((l) => l.barcode === 'B0001')).toMatchObject({ counted: 9, moved_since_count: -1, after_commit: 8, book_quantity: 8, difference: 0 });
+    expect(review.lines.find((l) => l.barcode === 'B0001')).toMatchObject({
+      counted: 9,
+      moved_since_count: -1,
+      after_commit: 8,
+      book_quantity: 8,
+      difference: 0,
+    });
 
     const result = await call<CommitResult>(server, 'POST', stocktakePath(id, 'commit'), token, { zero_uncounted: false });
     expect(result).toMatchObject({ applied: 1, failed: 0 });
@@ -52,7 +63,12 @@ describe('a count is a fact at a time', () => {
     ]);
     // The committed line says what the count replaced: 9 on the books when it was counted.
     const committed = await call<StocktakeReview>(server, 'GET', stocktakePath(id, 'review'), token);
-    expect(committed.lines.find((l) => l.barcode === 'B0001')).toMatchObject({ counted: 9, book_quantity: 9, difference: 0, commit: { state: 'applied', book_quantity: 9 } });
+    expect(committed.lines.find((l) => l.barcode === 'B0001')).toMatchObject({
+      counted: 9,
+      book_quantity: 9,
+      difference: 0,
+      commit: { state: 'applied', book_quantity: 9 },
+    });
   });
 
   it('corrects a shelf that holds less than the books, and still keeps the sales after the count', async () => {
@@ -62,7 +78,13 @@ describe('a count is a fact at a time', () => {
     await sell('B0002', 'receipt 3');
     await sell('B0002', 'receipt 4');
     const review = await call<StocktakeReview>(server, 'GET', stocktakePath(id, 'review'), token);
-    expect(review.lines.find((l) => l.barcode === 'B0002')).toMatchObject({ counted: 3, moved_since_count: -2, after_commit: 1, book_quantity: 8, difference: -7 });
+    expect(review.lines.find((l) => l.barcode === 'B0002')).toMatchObject({
+      counted: 3,
+      moved_since_count: -2,
+      after_commit: 1,
+      book_quantity: 8,
+      difference: -7,
+    });
     await call<CommitResult>(server, 'POST', stocktakePath(id, 'commit'), token, { zero_uncounted: false });
     expect(await quantityInMain('B0002')).toBe(1);
   });

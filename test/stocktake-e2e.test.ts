@@ -5,7 +5,14 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVENTORY_PATH, MAX_REVIEW_LINES, MAX_REVIEW_NOT_SCANNED, STOCKTAKES_PATH, STOCK_HISTORY_PATH, stocktakePath } from '../shared/index.ts';
+import {
+  INVENTORY_PATH,
+  MAX_REVIEW_LINES,
+  MAX_REVIEW_NOT_SCANNED,
+  STOCKTAKES_PATH,
+  STOCK_HISTORY_PATH,
+  stocktakePath,
+} from '../shared/index.ts';
 import { type RunningServer, startServer } from '../server/start.ts';
 import { openStore } from '../server/store/open-store.ts';
 import { BUILT_UI_DIR } from '../server/http/static-ui.ts';
@@ -132,8 +139,13 @@ describe('stocktake in the browser', () => {
     expect(await review('B0001')).toEqual(['10', '5']);
     expect(await review('B0002')).toEqual(['10', '2']);
     expect(await review('0042/M')).toEqual(['4', '1']);
-    expect(await a.page.getByTestId('not-scanned-line').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-barcode')))).toEqual(['B0000']);
-    await a.page.locator('[data-testid="review-unknown"] tr[data-barcode="X-404"][data-resolution="pending"]').filter({ hasText: '2' }).waitFor();
+    expect(await a.page.getByTestId('not-scanned-line').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-barcode')))).toEqual([
+      'B0000',
+    ]);
+    await a.page
+      .locator('[data-testid="review-unknown"] tr[data-barcode="X-404"][data-resolution="pending"]')
+      .filter({ hasText: '2' })
+      .waitFor();
     await hasText(a.page.getByTestId('review-unknown-heading'), 'Unknown barcodes: 1 (1 not resolved)');
 
     // An unresolved unknown barcode holds the commit back with a warning until the person chooses.
@@ -150,14 +162,25 @@ describe('stocktake in the browser', () => {
     await a.page.locator('[data-testid="review-view"][data-status="committed"]').waitFor();
 
     // The new quantities and their history, read through the API.
-    const api = { request: (method: string, path: string, options: { token?: string } = {}) => fetch(restarted!.url + path, { method, headers: { authorization: `Token ${options.token}` } }) };
+    const api = {
+      request: (method: string, path: string, options: { token?: string } = {}) =>
+        fetch(restarted!.url + path, { method, headers: { authorization: `Token ${options.token}` } }),
+    };
     const read = await call(api, 'GET', `${INVENTORY_PATH}?barcodes=B0000,B0001,B0002,0042/M`, token);
-    const inMain = Object.fromEntries(read.results.filter((r: { warehouse: number }) => r.warehouse === 70).map((r: { barcode: string; quantity: number }) => [r.barcode, r.quantity]));
+    const inMain = Object.fromEntries(
+      read.results
+        .filter((r: { warehouse: number }) => r.warehouse === 70)
+        .map((r: { barcode: string; quantity: number }) => [r.barcode, r.quantity]),
+    );
     expect(inMain).toEqual({ B0000: 0, B0001: 5, B0002: 2, '0042/M': 1 });
     const history = await call(api, 'GET', `${STOCK_HISTORY_PATH}?barcode=B0001&source=stocktake`, token);
-    expect(history.results.map((h: { old_quantity: number; new_quantity: number; reference: string }) => [h.old_quantity, h.new_quantity, h.reference])).toEqual([
-      [10, 5, `stocktake:${id}`],
-    ]);
+    expect(
+      history.results.map((h: { old_quantity: number; new_quantity: number; reference: string }) => [
+        h.old_quantity,
+        h.new_quantity,
+        h.reference,
+      ]),
+    ).toEqual([[10, 5, `stocktake:${id}`]]);
 
     // Counting on the other page is closed now.
     await b.keys.scan('B0001');
@@ -197,9 +220,15 @@ describe('stocktake review of a large catalogue in the browser', () => {
     await hasText(page.getByTestId('not-scanned-heading'), `Expected but not scanned: ${items} items`);
     expect(await page.getByTestId('not-scanned-line').count()).toBe(MAX_REVIEW_NOT_SCANNED);
     await hasText(page.getByTestId('not-scanned-more'), `The first ${MAX_REVIEW_NOT_SCANNED} by barcode are shown here; 20 more are not.`);
-    await hasText(page.locator('label.check').filter({ has: page.getByTestId('zero-uncounted') }), `Also set the ${items} items expected but not scanned to 0`);
+    await hasText(
+      page.locator('label.check').filter({ has: page.getByTestId('zero-uncounted') }),
+      `Also set the ${items} items expected but not scanned to 0`,
+    );
     // What a commit does, in the words of the count semantics (docs/SYNC.md, "A count is a fact at a time").
-    await hasText(page.locator('.commit-card'), "Each counted item's count becomes its stock in Main as of when it was counted; sales and changes recorded after that stay on top.");
+    await hasText(
+      page.locator('.commit-card'),
+      "Each counted item's count becomes its stock in Main as of when it was counted; sales and changes recorded after that stay on top.",
+    );
   }, 60_000);
 
   it('shows how far a long commit got while it runs, and where a commit cut short stopped', async () => {
@@ -209,16 +238,24 @@ describe('stocktake review of a large catalogue in the browser', () => {
     // The server's own commit, cut short in its third batch (as by a crash): 100 of 521 counts applied.
     const caller = { ...(await server.store.accounts.find('shop'))!, tokenId: (await server.store.tokens.create('shop', 'cut short')).id };
     await expect(
-      server.store.stocktakes.commit(caller, id, { zero_uncounted: true }, {
-        onBatch: (batch) => {
-          if (batch === 3) throw new Error('power cut');
+      server.store.stocktakes.commit(
+        caller,
+        id,
+        { zero_uncounted: true },
+        {
+          onBatch: (batch) => {
+            if (batch === 3) throw new Error('power cut');
+          },
         },
-      }),
+      ),
     ).rejects.toThrow('power cut');
 
     const { page } = await signedInPage(browser, server, 'shop');
     await page.goto(`${server.url}/#stocktake/${id}/review`);
-    await hasText(page.getByTestId('commit-stopped'), `The commit stopped after 100 of ${items + 1} counts; resuming applies the rest, none twice.`);
+    await hasText(
+      page.getByTestId('commit-stopped'),
+      `The commit stopped after 100 of ${items + 1} counts; resuming applies the rest, none twice.`,
+    );
 
     // Resumed from the UI, the commit is held after its next batch: the page shows how far it got.
     let release!: () => void;
@@ -226,7 +263,8 @@ describe('stocktake review of a large catalogue in the browser', () => {
     let releaseReview!: () => void;
     const reviewHeld = new Promise<void>((resolve) => (releaseReview = resolve));
     const { commit, review } = server.store.stocktakes;
-    server.store.stocktakes.commit = (who, session, body) => commit(who, session, body, { afterBatch: (batch) => (batch === 1 ? held : Promise.resolve()) });
+    server.store.stocktakes.commit = (who, session, body) =>
+      commit(who, session, body, { afterBatch: (batch) => (batch === 1 ? held : Promise.resolve()) });
     try {
       await page.getByTestId('commit-button').click();
       await hasText(page.getByTestId('confirm-panel'), `Apply the ${items + 1 - 100} counts not applied yet?`);
@@ -262,7 +300,9 @@ describe('stocktake review of a large catalogue in the browser', () => {
     expect(await page.getByTestId('review-line').count()).toBe(MAX_REVIEW_LINES);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-counts').click()]);
     expect(download.suggestedFilename()).toBe(`stocktake-${id}-counts.csv`);
-    const csv = readFileSync(await download.path(), 'utf8').trim().split(/\r?\n/);
+    const csv = readFileSync(await download.path(), 'utf8')
+      .trim()
+      .split(/\r?\n/);
     expect(csv).toHaveLength(1 + items + 1); // the header, then every line
     expect(csv.filter((row) => row.startsWith('B0001,'))).toHaveLength(1);
 

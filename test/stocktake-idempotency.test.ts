@@ -31,7 +31,8 @@ describe('stocktake writes with Idempotency-Key', () => {
 
   it('counts a resent scan once and undoes once per key', async () => {
     const { id } = await call<Stocktake>(server, 'POST', STOCKTAKES_PATH, token, { warehouse_name: 'Main' }, 201);
-    for (let i = 0; i < 3; i++) expect((await send('POST', stocktakePath(id, 'scans'), { barcode: 'B0001', amount: 2 }, 'scan-a')).status).toBe(201);
+    for (let i = 0; i < 3; i++)
+      expect((await send('POST', stocktakePath(id, 'scans'), { barcode: 'B0001', amount: 2 }, 'scan-a')).status).toBe(201);
     await send('POST', stocktakePath(id, 'scans'), { barcode: 'B0001', amount: 5 }, 'scan-b');
     let lines = await call<StocktakeLine[]>(server, 'GET', stocktakePath(id, 'lines'), token);
     expect(lines.map((l) => [l.barcode, l.counted])).toEqual([['B0001', 7]]);
@@ -41,7 +42,8 @@ describe('stocktake writes with Idempotency-Key', () => {
     expect(lines.map((l) => [l.barcode, l.counted])).toEqual([['B0001', 2]]);
 
     const line = lines[0]!.id;
-    for (let i = 0; i < 2; i++) expect((await send('PATCH', stocktakePath(id, `lines/${line}`), { counted: 9 }, 'edit-1')).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await send('PATCH', stocktakePath(id, `lines/${line}`), { counted: 9 }, 'edit-1')).status).toBe(200);
     expect((await send('PATCH', stocktakePath(id, `lines/${line}`), { counted: 10 }, 'edit-1')).status).toBe(422);
     // A used key with a body that would be refused on its own is still a reused key; a fresh key gets the 400.
     expect((await send('PATCH', stocktakePath(id, `lines/${line}`), { counted: -1 }, 'edit-1')).status).toBe(422);

@@ -65,7 +65,9 @@ async function post(server: RunningServer, token: string, rows: unknown[]) {
 }
 
 async function read(server: RunningServer, token: string) {
-  const response = await fetch(`${server.url}${INVENTORY_PATH}?barcodes=${BARCODES.join(',')}`, { headers: { authorization: `Token ${token}` } });
+  const response = await fetch(`${server.url}${INVENTORY_PATH}?barcodes=${BARCODES.join(',')}`, {
+    headers: { authorization: `Token ${token}` },
+  });
   return { status: response.status, body: (await response.json()) as any };
 }
 
@@ -144,14 +146,20 @@ describe('storage faults', () => {
     const after = await post(server, tokens.shop!, rowsFor(quantity));
     expect(after.status).toBe(200);
     acked.push(quantity);
-    expect((await read(server, tokens.shop!)).body.results.map((r: { quantity: number }) => r.quantity)).toEqual(rowsFor(quantity).map((r) => r.quantity));
+    expect((await read(server, tokens.shop!)).body.results.map((r: { quantity: number }) => r.quantity)).toEqual(
+      rowsFor(quantity).map((r) => r.quantity),
+    );
     await server.close();
 
     const report = await checkFile(dbFile);
     expect(report.ok).toBe(true);
     const probe = probeDatabase(dbFile);
     try {
-      const written = new Set((await probe.all<{ new_quantity: number }>("SELECT new_quantity FROM stock_history WHERE source = 'api'")).map((r) => r.new_quantity));
+      const written = new Set(
+        (await probe.all<{ new_quantity: number }>("SELECT new_quantity FROM stock_history WHERE source = 'api'")).map(
+          (r) => r.new_quantity,
+        ),
+      );
       for (const q of acked) expect(written.has(q)).toBe(true);
       for (const q of refused) for (let i = 0; i < BARCODES.length; i++) expect(written.has(q + i)).toBe(false);
       console.log(

@@ -48,11 +48,18 @@ describe('sync between instances', () => {
   });
 
   const quantity = async (server: TestServer, token: string, barcode: string, warehouse = 10) => {
-    const body = await call<{ results: { warehouse: number; quantity: number }[] }>(server, 'GET', `${INVENTORY_PATH}?barcodes=${barcode}`, token);
+    const body = await call<{ results: { warehouse: number; quantity: number }[] }>(
+      server,
+      'GET',
+      `${INVENTORY_PATH}?barcodes=${barcode}`,
+      token,
+    );
     return body.results.find((r) => r.warehouse === warehouse)!.quantity;
   };
   const set = (server: TestServer, token: string, barcode: string, value: number, reference?: string) =>
-    call(server, 'POST', INVENTORY_PATH, token, [{ barcode, quantity: value, warehouse_name: 'Main', ...(reference ? { reference } : {}) }]);
+    call(server, 'POST', INVENTORY_PATH, token, [
+      { barcode, quantity: value, warehouse_name: 'Main', ...(reference ? { reference } : {}) },
+    ]);
   const sell = (server: TestServer, token: string, barcode: string, reference: string, delta = -1) =>
     call(server, 'POST', ADJUST_PATH, token, [{ barcode, delta, warehouse_name: 'Main', reason: 'sale', reference }]);
   const history = async (server: TestServer, token: string, barcode: string) =>
@@ -66,7 +73,10 @@ describe('sync between instances', () => {
     await sell(upstream, north, SHIRT, 'till 1');
     const round = await shop.round();
     expect(round).toMatchObject({ pushed: 1, pulled: 1 });
-    for (const [server, token] of [[upstream, north], [shop.server, shop.token]] as const) {
+    for (const [server, token] of [
+      [upstream, north],
+      [shop.server, shop.token],
+    ] as const) {
       expect(await quantity(server, token, MUG)).toBe(8);
       expect(await quantity(server, token, SHIRT)).toBe(2);
     }
@@ -83,11 +93,17 @@ describe('sync between instances', () => {
     // 1,050 movements: three pushes, so the next batch is read (and written out) while one is applied.
     const requests = Math.ceil((2 * MAX_MOVEMENTS_PER_BATCH + 50) / 50);
     for (let i = 0; i < requests; i++) {
-      const rows = Array.from({ length: 50 }, (_, j) => ({ barcode: j % 2 === 0 ? MUG : SHIRT, delta: 1, warehouse_name: 'Main', reference: `receipt ${i}-${j}` }));
+      const rows = Array.from({ length: 50 }, (_, j) => ({
+        barcode: j % 2 === 0 ? MUG : SHIRT,
+        delta: 1,
+        warehouse_name: 'Main',
+        reference: `receipt ${i}-${j}`,
+      }));
       await call(shop.server, 'POST', ADJUST_PATH, shop.token, rows);
     }
     expect(await shop.round()).toMatchObject({ pushed: requests * 50, pulled: 0 });
-    for (const barcode of [MUG, SHIRT]) expect(await quantity(upstream, north, barcode)).toBe(await quantity(shop.server, shop.token, barcode));
+    for (const barcode of [MUG, SHIRT])
+      expect(await quantity(upstream, north, barcode)).toBe(await quantity(shop.server, shop.token, barcode));
     const state = await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, north);
     expect(state.vector).toEqual((await shop.server.store.sync.state(shop.account)).vector);
     expect(await shop.round()).toMatchObject({ pushed: 0, pulled: 0 });
@@ -124,15 +140,35 @@ describe('sync between instances', () => {
     expect((await shop.link()).pullCursor).toBe(end);
     // What the caller holds (`have`) is left out, and the cursor still moves past it.
     const held = (await call<SyncState>(shop.server, 'GET', SYNC_STATE_PATH, shop.token)).vector;
-    const have = Object.entries(held).map(([origin, seq]) => `${origin}:${seq}`).join(',');
-    expect(await call<PullPage>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0&have=${have}`, north)).toMatchObject({ movements: [], next_cursor: end, more: false });
+    const have = Object.entries(held)
+      .map(([origin, seq]) => `${origin}:${seq}`)
+      .join(',');
+    expect(await call<PullPage>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0&have=${have}`, north)).toMatchObject({
+      movements: [],
+      next_cursor: end,
+      more: false,
+    });
     const shopOrigin = all.movements.at(-1)!.origin;
-    const partly = await call<PullPage>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0&limit=1&have=${shopOrigin}:${held[shopOrigin]}`, north);
+    const partly = await call<PullPage>(
+      upstream,
+      'GET',
+      `${SYNC_MOVEMENTS_PATH}?after=0&limit=1&have=${shopOrigin}:${held[shopOrigin]}`,
+      north,
+    );
     expect(partly.movements.map((m) => m.origin)).not.toContain(shopOrigin);
     expect(partly.more).toBe(true);
-    expect((await call<{ detail: string }>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?have=nonsense`, north, undefined, 400)).detail).toMatch(/have/);
+    expect((await call<{ detail: string }>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?have=nonsense`, north, undefined, 400)).detail).toMatch(
+      /have/,
+    );
     // A slower round that started earlier (sync now beside the background loop) records an older cursor: kept where it was.
-    await shop.server.store.sync.recordRound(shop.account, { ok: true, at: new Date().toISOString(), upstreamInstance: 'x', clockSkewMs: 0, upstreamVector: (await shop.link()).upstreamVector, pullCursor: 1 });
+    await shop.server.store.sync.recordRound(shop.account, {
+      ok: true,
+      at: new Date().toISOString(),
+      upstreamInstance: 'x',
+      clockSkewMs: 0,
+      upstreamVector: (await shop.link()).upstreamVector,
+      pullCursor: 1,
+    });
     expect((await shop.link()).pullCursor).toBe(end);
     expect(await shop.round()).toMatchObject({ pushed: 0, pulled: 0 });
   });
@@ -150,7 +186,10 @@ describe('sync between instances', () => {
     expect(await quantity(shop.server, shop.token, MUG)).toBe(3);
 
     await shop.round();
-    for (const [server, token] of [[upstream, north], [shop.server, shop.token]] as const) {
+    for (const [server, token] of [
+      [upstream, north],
+      [shop.server, shop.token],
+    ] as const) {
       expect(await quantity(server, token, MUG)).toBe(1); // 3 counted, then 2 sold
       const steps = (await history(server, token, MUG)).map((h) => [h.kind, h.value, h.old_quantity, h.new_quantity]);
       expect(steps).toEqual([
@@ -167,16 +206,30 @@ describe('sync between instances', () => {
     await set(shop.server, shop.token, MUG, 4, 'shop');
     await set(upstream, north, MUG, 9, 'office');
     await shop.round();
-    for (const [server, token] of [[upstream, north], [shop.server, shop.token]] as const) {
+    for (const [server, token] of [
+      [upstream, north],
+      [shop.server, shop.token],
+    ] as const) {
       expect(await quantity(server, token, MUG)).toBe(9);
       const conflicts = await call<Conflict[]>(server, 'GET', SYNC_CONFLICTS_PATH, token);
       expect(conflicts).toHaveLength(1);
-      expect(conflicts[0]).toMatchObject({ barcode: MUG, warehouse: 10, racing: true, resolved: false, quantity: 9, later: { kind: 'set', value: 9, reference: 'office' }, earlier: { kind: 'set', value: 4, reference: 'shop' } });
+      expect(conflicts[0]).toMatchObject({
+        barcode: MUG,
+        warehouse: 10,
+        racing: true,
+        resolved: false,
+        quantity: 9,
+        later: { kind: 'set', value: 9, reference: 'office' },
+        earlier: { kind: 'set', value: 4, reference: 'shop' },
+      });
     }
     // Someone who has seen both records the quantity again: resolved everywhere after the next round.
     await set(shop.server, shop.token, MUG, 6, 'recounted');
     await shop.round();
-    for (const [server, token] of [[upstream, north], [shop.server, shop.token]] as const) {
+    for (const [server, token] of [
+      [upstream, north],
+      [shop.server, shop.token],
+    ] as const) {
       expect(await call<Conflict[]>(server, 'GET', SYNC_CONFLICTS_PATH, token)).toEqual([]);
       expect(await call<Conflict[]>(server, 'GET', `${SYNC_CONFLICTS_PATH}?state=all`, token)).toMatchObject([{ resolved: true }]);
       expect(await quantity(server, token, MUG)).toBe(6);
@@ -189,7 +242,9 @@ describe('sync between instances', () => {
     await set(shop.server, shop.token, MUG, 5, 'shop set');
     await shop.round();
     const conflicts = await call<Conflict[]>(upstream, 'GET', SYNC_CONFLICTS_PATH, north);
-    expect(conflicts).toMatchObject([{ racing: false, later: { kind: 'set', value: 5 }, earlier: { kind: 'adjust', value: -1, reference: 'receipt 9' } }]);
+    expect(conflicts).toMatchObject([
+      { racing: false, later: { kind: 'set', value: 5 }, earlier: { kind: 'adjust', value: -1, reference: 'receipt 9' } },
+    ]);
     expect(await quantity(upstream, north, MUG)).toBe(5);
   });
 
@@ -211,7 +266,9 @@ describe('sync between instances', () => {
     // The same movement twice in one batch: applied once, then answered as held (its row is
     // written with the batch's others, so the check of the second must see it first).
     await set(shop.server, shop.token, MUG, 4);
-    const [again] = (await shop.server.store.sync.pending(shop.account, (await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, north)).vector, 10)).movements;
+    const [again] = (
+      await shop.server.store.sync.pending(shop.account, (await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, north)).vector, 10)
+    ).movements;
     expect(await push([again!, again!])).toMatchObject({ applied: 1, duplicates: 1 });
     expect(await quantity(upstream, north, MUG)).toBe(4);
     // Same id, other content: two databases claiming one instance.
@@ -222,7 +279,9 @@ describe('sync between instances', () => {
   it("refuses movements of another account's units, from a clock far ahead, and malformed or oversized batches", async () => {
     await shop.round();
     await set(shop.server, shop.token, MUG, 7);
-    const [movement] = (await shop.server.store.sync.pending(shop.account, (await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, north)).vector, 1)).movements;
+    const [movement] = (
+      await shop.server.store.sync.pending(shop.account, (await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, north)).vector, 1)
+    ).movements;
     const push = (body: unknown, status: number, token = north) => call(upstream, 'POST', SYNC_MOVEMENTS_PATH, token, body, status);
     // kiosk's token: north's mug does not exist for it.
     expect((await push({ movements: [movement] }, 422, upstream.tokens.kiosk!)).detail).toContain('does not have');
@@ -236,7 +295,7 @@ describe('sync between instances', () => {
     expect(await quantity(upstream, north, MUG)).toBe(5);
   });
 
-  it('pulls pages in the order the upstream recorded them, and only the caller account\'s', async () => {
+  it("pulls pages in the order the upstream recorded them, and only the caller account's", async () => {
     const page = await call<PullPage>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0&limit=2`, north);
     expect(page.movements).toHaveLength(2);
     expect(page.more).toBe(true);
@@ -253,27 +312,52 @@ describe('sync between instances', () => {
     const refused = await shop.server.store.catalogue.write(await parseCatalogue(document)).catch((error: unknown) => error);
     expect(isCatalogueRefusal(refused) && refused.problems[0]).toContain(`follows ${upstream.url}`);
 
-    expect(await call<SyncStatus>(shop.server, 'GET', SYNC_STATUS_PATH, shop.token)).toMatchObject({ linked: true, state: 'waiting', last_success_at: null });
+    expect(await call<SyncStatus>(shop.server, 'GET', SYNC_STATUS_PATH, shop.token)).toMatchObject({
+      linked: true,
+      state: 'waiting',
+      last_success_at: null,
+    });
     await shop.round();
     await set(shop.server, shop.token, MUG, 2);
-    expect(await call<SyncStatus>(shop.server, 'GET', SYNC_STATUS_PATH, shop.token)).toMatchObject({ state: 'waiting', pending: 1, conflicts: 0 });
+    expect(await call<SyncStatus>(shop.server, 'GET', SYNC_STATUS_PATH, shop.token)).toMatchObject({
+      state: 'waiting',
+      pending: 1,
+      conflicts: 0,
+    });
     await shop.round();
     const status = await call<SyncStatus>(shop.server, 'GET', SYNC_STATUS_PATH, shop.token);
     expect(status).toMatchObject({ state: 'in_sync', pending: 0, clock_warning: null });
     expect(Math.abs(status.clock_skew_ms!)).toBeLessThan(60_000);
     // Which instance is which, for the UI to name the computers of a conflict's two sides.
-    const [here, there] = await Promise.all([call<SyncState>(shop.server, 'GET', SYNC_STATE_PATH, shop.token), call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, north)]);
+    const [here, there] = await Promise.all([
+      call<SyncState>(shop.server, 'GET', SYNC_STATE_PATH, shop.token),
+      call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, north),
+    ]);
     expect(status).toMatchObject({ instance: here.instance, upstream_instance: there.instance });
-    expect(await call<SyncStatus>(upstream, 'GET', SYNC_STATUS_PATH, north)).toMatchObject({ linked: false, state: 'unlinked', instance: there.instance, upstream_instance: null });
+    expect(await call<SyncStatus>(upstream, 'GET', SYNC_STATUS_PATH, north)).toMatchObject({
+      linked: false,
+      state: 'unlinked',
+      instance: there.instance,
+      upstream_instance: null,
+    });
     // The upstream away: offline since the failed round, the work waiting.
     await set(shop.server, shop.token, MUG, 3);
     await upstream.stop();
     await expect(shop.round()).rejects.toThrow('cannot be reached');
-    expect(await call<SyncStatus>(shop.server, 'GET', SYNC_STATUS_PATH, shop.token)).toMatchObject({ state: 'offline', pending: 1, offline_since: expect.any(String), last_error: expect.stringContaining('cannot be reached') });
+    expect(await call<SyncStatus>(shop.server, 'GET', SYNC_STATUS_PATH, shop.token)).toMatchObject({
+      state: 'offline',
+      pending: 1,
+      offline_since: expect.any(String),
+      last_error: expect.stringContaining('cannot be reached'),
+    });
     // `sync status` says it in the words the scanner UI uses (syncMessages.summary).
     const cli = await runCli(['sync', 'status', '--db', shop.server.dbFile]);
     expect(cli.stdout).toContain(`north → ${upstream.url}: offline`);
-    expect(cli.stdout).toMatch(new RegExp(`Offline: ${upstream.url} cannot be reached since \\S+\\. Scanning and counting go on here; everything is sent when it is back\\. 1 change made here waits to be sent\\.`));
+    expect(cli.stdout).toMatch(
+      new RegExp(
+        `Offline: ${upstream.url} cannot be reached since \\S+\\. Scanning and counting go on here; everything is sent when it is back\\. 1 change made here waits to be sent\\.`,
+      ),
+    );
     upstream = await startTestServer(); // afterEach stops it again
   });
 });
@@ -300,7 +384,11 @@ describe('a link whose upstream comes back', () => {
       const push = proxy.holdNextPush();
       const round = shop.round();
       await vi.waitFor(async () => expect((await shop.link()).offlineSince).toBeNull(), { timeout: 5_000 });
-      expect(await call<SyncStatus>(shop.server, 'GET', SYNC_STATUS_PATH, shop.token)).toMatchObject({ state: 'waiting', pending: 1, offline_since: null });
+      expect(await call<SyncStatus>(shop.server, 'GET', SYNC_STATUS_PATH, shop.token)).toMatchObject({
+        state: 'waiting',
+        pending: 1,
+        offline_since: null,
+      });
       push.release();
       expect(await round).toMatchObject({ pushed: 1 });
 
@@ -326,7 +414,7 @@ describe('a link whose upstream comes back', () => {
 });
 
 describe('chains of instances', () => {
-  it('carries a laptop\'s movement through the shop PC to head office, and head office\'s back down', async () => {
+  it("carries a laptop's movement through the shop PC to head office, and head office's back down", async () => {
     const office = await startTestServer();
     const token = office.tokens.north!;
     const shop = await follow(office, token, 'north');
@@ -335,14 +423,28 @@ describe('chains of instances', () => {
     try {
       await shop.round();
       await laptop.round();
-      await call(laptop.server, 'POST', ADJUST_PATH, laptop.token, [{ barcode: MUG, delta: -2, warehouse_name: 'Main', reference: 'laptop' }]);
+      await call(laptop.server, 'POST', ADJUST_PATH, laptop.token, [
+        { barcode: MUG, delta: -2, warehouse_name: 'Main', reference: 'laptop' },
+      ]);
       await call(office, 'POST', ADJUST_PATH, token, [{ barcode: SHIRT, delta: 5, warehouse_name: 'Main', reference: 'delivery' }]);
       await laptop.round(); // laptop → shop
       await shop.round(); // shop → office, office → shop
       await laptop.round(); // shop → laptop
-      for (const [server, t] of [[office, token], [shop.server, shop.token], [laptop.server, laptop.token]] as const) {
-        const body = await call<{ results: { barcode: string; warehouse: number; quantity: number }[] }>(server, 'GET', `${INVENTORY_PATH}?barcodes=${MUG},${SHIRT}`, t);
-        expect(body.results.filter((r) => r.warehouse === 10).map((r) => [r.barcode, r.quantity])).toEqual([[MUG, 3], [SHIRT, 8]]);
+      for (const [server, t] of [
+        [office, token],
+        [shop.server, shop.token],
+        [laptop.server, laptop.token],
+      ] as const) {
+        const body = await call<{ results: { barcode: string; warehouse: number; quantity: number }[] }>(
+          server,
+          'GET',
+          `${INVENTORY_PATH}?barcodes=${MUG},${SHIRT}`,
+          t,
+        );
+        expect(body.results.filter((r) => r.warehouse === 10).map((r) => [r.barcode, r.quantity])).toEqual([
+          [MUG, 3],
+          [SHIRT, 8],
+        ]);
       }
     } finally {
       await laptop.server.stop();

@@ -126,13 +126,16 @@ interface Trigger {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const isPush = (r: ProxiedRequest) => r.method === 'POST' && r.path.startsWith('/api/v1/sync/movements');
 const isPull = (r: ProxiedRequest) => r.method === 'GET' && r.path.startsWith('/api/v1/sync/movements');
-const withoutOrigin = (vector: Vector, origin: string): Vector => Object.fromEntries(Object.entries(vector).filter(([o, seq]) => o !== origin && seq > 0));
+const withoutOrigin = (vector: Vector, origin: string): Vector =>
+  Object.fromEntries(Object.entries(vector).filter(([o, seq]) => o !== origin && seq > 0));
 const sameVector = (a: Vector, b: Vector) => {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].every((k) => (a[k] ?? 0) === (b[k] ?? 0));
 };
 const withinVectors = (v: Vector, low: Vector, high: Vector) =>
-  [...new Set([...Object.keys(v), ...Object.keys(low), ...Object.keys(high)])].every((k) => (low[k] ?? 0) <= (v[k] ?? 0) && (v[k] ?? 0) <= (high[k] ?? 0));
+  [...new Set([...Object.keys(v), ...Object.keys(low), ...Object.keys(high)])].every(
+    (k) => (low[k] ?? 0) <= (v[k] ?? 0) && (v[k] ?? 0) <= (high[k] ?? 0),
+  );
 
 function makeUnits(count: number, random: Random): Unit[] {
   return Array.from({ length: count }, (_, k) => {
@@ -153,7 +156,11 @@ function catalogueOf(units: readonly Unit[]) {
         items: units.map((u) =>
           u.variant === null
             ? { id: u.item, name: `Item ${u.barcode}`, barcode: u.barcode, stock: stockOf(u) }
-            : { id: u.item, name: `Item ${u.barcode}`, variants: [{ id: u.variant, name: 'One size', barcode: u.barcode, stock: stockOf(u) }] },
+            : {
+                id: u.item,
+                name: `Item ${u.barcode}`,
+                variants: [{ id: u.variant, name: 'One size', barcode: u.barcode, stock: stockOf(u) }],
+              },
         ),
       },
     ],
@@ -222,7 +229,8 @@ describe('sync convergence simulation', () => {
           const store = await openStore(node.instance.dbFile);
           try {
             node.token = (await store.tokens.create(ACCOUNT, 'simulation')).key;
-            for (const follower of nodes.filter((n) => n.upstream === node)) linkTokens.set(follower, (await store.tokens.create(ACCOUNT, `link of ${follower.name}`)).key);
+            for (const follower of nodes.filter((n) => n.upstream === node))
+              linkTokens.set(follower, (await store.tokens.create(ACCOUNT, `link of ${follower.name}`)).key);
           } finally {
             await store.close();
           }
@@ -237,13 +245,20 @@ describe('sync convergence simulation', () => {
             proxy.setTarget(node.upstream.instance.port);
             proxies.push(proxy);
             node.proxy = proxy;
-            await cliOk(['sync', 'link', '--upstream', proxy.url, '--account', ACCOUNT, '--token', linkTokens.get(node)!, '--db', dbFile], node.instance.env);
+            await cliOk(
+              ['sync', 'link', '--upstream', proxy.url, '--account', ACCOUNT, '--token', linkTokens.get(node)!, '--db', dbFile],
+              node.instance.env,
+            );
           }
           await makeTokens(node);
           await node.instance.start();
           node.id = (await stateOf(node)).instance;
         };
-        for (let level: Node[] = nodes.filter((n) => !n.upstream); level.length > 0; level = nodes.filter((n) => n.upstream && level.includes(n.upstream))) {
+        for (
+          let level: Node[] = nodes.filter((n) => !n.upstream);
+          level.length > 0;
+          level = nodes.filter((n) => n.upstream && level.includes(n.upstream))
+        ) {
           await Promise.all(level.map(bringUp));
         }
         const followersOf = (node: Node) => nodes.filter((n) => n.upstream === node);
@@ -298,7 +313,8 @@ describe('sync convergence simulation', () => {
               cutUntil.delete(proxy);
             }
           }
-          for (const node of nodes) if (node.restartAt !== undefined && step >= node.restartAt && !node.instance.alive && !node.dying) restart(node);
+          for (const node of nodes)
+            if (node.restartAt !== undefined && step >= node.restartAt && !node.instance.alive && !node.dying) restart(node);
           for (const [, list] of triggers) {
             for (const t of list.filter((t) => step >= t.expires)) {
               list.splice(list.indexOf(t), 1);
@@ -366,12 +382,21 @@ describe('sync convergence simulation', () => {
           const body = rows.map((r) =>
             kind === 'set'
               ? { barcode: r.barcode, warehouse_name: r.warehouse.name, quantity: r.value, reference: r.reference }
-              : { barcode: r.barcode, warehouse_name: r.warehouse.name, delta: r.value, reason: r.value < 0 ? 'sale' : 'delivery', reference: r.reference },
+              : {
+                  barcode: r.barcode,
+                  warehouse_name: r.warehouse.name,
+                  delta: r.value,
+                  reason: r.value < 0 ? 'sale' : 'delivery',
+                  reference: r.reference,
+                },
           );
-          const { result, before, after } = await isolatedWrite(node, () => apiOk<{ errors: unknown[] }>(node.instance.url!, node.token, 'POST', kind === 'set' ? INVENTORY_PATH : ADJUST_PATH, body));
+          const { result, before, after } = await isolatedWrite(node, () =>
+            apiOk<{ errors: unknown[] }>(node.instance.url!, node.token, 'POST', kind === 'set' ? INVENTORY_PATH : ADJUST_PATH, body),
+          );
           expect(result.errors).toEqual([]);
           figures.acknowledgedRequests++;
-          for (const r of rows) acks.push({ node, kind, barcode: r.barcode, warehouse: r.warehouse.id, value: r.value, reference: r.reference, before, after });
+          for (const r of rows)
+            acks.push({ node, kind, barcode: r.barcode, warehouse: r.warehouse.id, value: r.value, reference: r.reference, before, after });
         };
         const scan = async (node: Node) => {
           const session = node.session!;
@@ -386,18 +411,28 @@ describe('sync convergence simulation', () => {
         const commit = async (node: Node) => {
           const session = node.session!;
           const { result, before, after } = await isolatedWrite(node, () =>
-            apiOk<{ applied: number; failed: number }>(node.instance.url!, node.token, 'POST', stocktakePath(session.id, 'commit'), { zero_uncounted: false }),
+            apiOk<{ applied: number; failed: number }>(node.instance.url!, node.token, 'POST', stocktakePath(session.id, 'commit'), {
+              zero_uncounted: false,
+            }),
           );
           expect(result).toMatchObject({ applied: session.counts.size, failed: 0 });
           figures.acknowledgedRequests++;
           const warehouse = WAREHOUSES.find((w) => w.name === session.warehouse)!.id;
-          for (const [barcode, value] of session.counts) acks.push({ node, kind: 'count', barcode, warehouse, value, reference: `stocktake:${session.id}`, before, after });
+          for (const [barcode, value] of session.counts)
+            acks.push({ node, kind: 'count', barcode, warehouse, value, reference: `stocktake:${session.id}`, before, after });
           node.session = undefined;
         };
         const stocktakeStep = async (node: Node) => {
           if (!node.session) {
             const warehouse = random.pick(WAREHOUSES).name;
-            const { id } = await apiOk<{ id: number }>(node.instance.url!, node.token, 'POST', STOCKTAKES_PATH, { warehouse_name: warehouse }, 201);
+            const { id } = await apiOk<{ id: number }>(
+              node.instance.url!,
+              node.token,
+              'POST',
+              STOCKTAKES_PATH,
+              { warehouse_name: warehouse },
+              201,
+            );
             node.session = { id, warehouse, counts: new Map() };
             figures.steps.stocktakeOpen++;
             await scan(node);
@@ -435,8 +470,7 @@ describe('sync convergence simulation', () => {
               } finally {
                 target.busy--;
               }
-            }
-            else {
+            } else {
               figures.steps[kind]++;
               await setOrAdjust(target, kind);
             }
@@ -475,7 +509,8 @@ describe('sync convergence simulation', () => {
               ...(target.proxy ? (['sendingPush', 'applyingPull'] as const) : []),
             ]);
             const fireKill = (killMode: keyof typeof figures.kills) => () => {
-              if (process.env.SYNC_SIM_DEBUG) console.log(`step ${step}: ${killMode} trigger on ${target.name}: writable ${writable(target)} busy ${target.busy}`);
+              if (process.env.SYNC_SIM_DEBUG)
+                console.log(`step ${step}: ${killMode} trigger on ${target.name}: writable ${writable(target)} busy ${target.busy}`);
               if (!writable(target) || target.busy) return false;
               target.dying = true; // from now on no write goes to it
               setTimeout(() => kill(target, killMode), delay);
@@ -541,7 +576,8 @@ describe('sync convergence simulation', () => {
         let lastVectors = '';
         while (quiet < 2) {
           figures.passes++;
-          if (figures.passes > 15) throw new Error(`no quiescence after 15 passes of sync now; vectors:\n${(await vectorsNow()).join('\n')}`);
+          if (figures.passes > 15)
+            throw new Error(`no quiescence after 15 passes of sync now; vectors:\n${(await vectorsNow()).join('\n')}`);
           const still = (await Promise.all(followers.map(syncNow))).every(Boolean);
           const vectors = await vectorsNow();
           const quietPass = still && vectors.every((v) => v === vectors[0]);
@@ -567,13 +603,16 @@ describe('sync convergence simulation', () => {
         for (const view of views) {
           const ids = view.history.map((e) => e.movement);
           expect(ids.length, `${view.node.name}: a movement listed twice`).toBe(new Set(ids).size);
-          expect(view.history.map(content).sort(), `${view.node.name} holds other movements than the office`).toEqual(office.history.map(content).sort());
+          expect(view.history.map(content).sort(), `${view.node.name} holds other movements than the office`).toEqual(
+            office.history.map(content).sort(),
+          );
         }
 
         // Every acknowledged write once in every history (none lost, none doubled); nothing else but the import.
         const idOf = new Map(nodes.map((n) => [n.id, n]));
         const keyOfAck = (a: Ack) => (a.kind === 'count' ? `${a.node.id}|${a.reference}|${a.barcode}` : a.reference);
-        const keyOfEntry = (e: Entry) => (e.kind === 'count' ? `${e.movement.slice(0, e.movement.lastIndexOf('-'))}|${e.reference}|${e.barcode}` : (e.reference ?? ''));
+        const keyOfEntry = (e: Entry) =>
+          e.kind === 'count' ? `${e.movement.slice(0, e.movement.lastIndexOf('-'))}|${e.reference}|${e.barcode}` : (e.reference ?? '');
         let lost = 0;
         let doubled = 0;
         for (const view of views) {
@@ -606,7 +645,13 @@ describe('sync convergence simulation', () => {
             continue;
           }
           const ack = ackByKey.get(keyOfEntry(e))!;
-          expect([e.kind, e.value, e.barcode, e.warehouse, origin], `movement ${e.movement} is not what was written`).toEqual([ack.kind, ack.value, ack.barcode, ack.warehouse, ack.node.id]);
+          expect([e.kind, e.value, e.barcode, e.warehouse, origin], `movement ${e.movement} is not what was written`).toEqual([
+            ack.kind,
+            ack.value,
+            ack.barcode,
+            ack.warehouse,
+            ack.node.id,
+          ]);
           expect(e.hlc.endsWith(`-${origin}`)).toBe(true);
           let seen: Vector = {};
           if (ack.kind !== 'adjust') {
@@ -618,14 +663,19 @@ describe('sync convergence simulation', () => {
             const byArrival: Vector = {};
             for (const x of own) {
               const o = x.movement.slice(0, x.movement.lastIndexOf('-'));
-              if (x.id < row.id && o !== origin) byArrival[o] = Math.max(byArrival[o] ?? 0, Number(x.movement.slice(x.movement.lastIndexOf('-') + 1)));
+              if (x.id < row.id && o !== origin)
+                byArrival[o] = Math.max(byArrival[o] ?? 0, Number(x.movement.slice(x.movement.lastIndexOf('-') + 1)));
             }
             if (sameVector(before, after)) {
               seen = before;
-              if (!sameVector(byArrival, before)) unambiguousMismatches.push(`${e.movement}: vector ${JSON.stringify(before)}, arrival order ${JSON.stringify(byArrival)}`);
+              if (!sameVector(byArrival, before))
+                unambiguousMismatches.push(`${e.movement}: vector ${JSON.stringify(before)}, arrival order ${JSON.stringify(byArrival)}`);
             } else {
               seen = byArrival;
-              if (!withinVectors(byArrival, before, after)) outsideSandwich.push(`${e.movement}: ${JSON.stringify(byArrival)} not within ${JSON.stringify(before)} … ${JSON.stringify(after)}`);
+              if (!withinVectors(byArrival, before, after))
+                outsideSandwich.push(
+                  `${e.movement}: ${JSON.stringify(byArrival)} not within ${JSON.stringify(before)} … ${JSON.stringify(after)}`,
+                );
             }
           }
           movements.push({ ...base, kind: e.kind, value: e.value, seen });
@@ -636,15 +686,26 @@ describe('sync convergence simulation', () => {
         // Quantities: the same everywhere, and the oracle's fold.
         const folded = fold(movements);
         const expected = new Map<string, number>();
-        for (const unit of units) for (const w of WAREHOUSES) expected.set(placeOf({ barcode: unit.barcode, warehouse: w.id }), folded.get(placeOf({ barcode: unit.barcode, warehouse: w.id })) ?? 0);
-        for (const view of views) expect(Object.fromEntries(view.quantities), `${view.node.name}'s quantities`).toEqual(Object.fromEntries(expected));
+        for (const unit of units)
+          for (const w of WAREHOUSES)
+            expected.set(
+              placeOf({ barcode: unit.barcode, warehouse: w.id }),
+              folded.get(placeOf({ barcode: unit.barcode, warehouse: w.id })) ?? 0,
+            );
+        for (const view of views)
+          expect(Object.fromEntries(view.quantities), `${view.node.name}'s quantities`).toEqual(Object.fromEntries(expected));
 
         // Conflicts: exactly the predicted pairs, on every instance.
         const predicted = predictConflicts(movements);
         expect(predicted.length, 'more conflicts than GET conflicts/ lists at once: lower SYNC_SIM_SCALE').toBeLessThan(500);
         const key = (c: OracleConflict) => JSON.stringify([c.later, c.earlier, c.racing, c.resolved]);
         for (const view of views) {
-          const listed: OracleConflict[] = view.conflicts.map((c) => ({ later: c.later.movement, earlier: c.earlier.movement, racing: c.racing, resolved: c.resolved }));
+          const listed: OracleConflict[] = view.conflicts.map((c) => ({
+            later: c.later.movement,
+            earlier: c.earlier.movement,
+            racing: c.racing,
+            resolved: c.resolved,
+          }));
           expect(listed.map(key).sort(), `${view.node.name}'s conflicts`).toEqual(predicted.map(key).sort());
         }
         expect(proxies.map((p) => p.counts.unreadable)).toEqual(proxies.map(() => 0));
@@ -659,7 +720,9 @@ describe('sync convergence simulation', () => {
           `  units: ${UNITS} in ${WAREHOUSES.length} warehouses; steps: ${STEPS} (${JSON.stringify(figures.steps)})`,
           `  acknowledged: ${figures.acknowledgedRequests} write requests, ${ackedMovements} movements (${acks.filter((a) => a.kind === 'set').length} set, ${acks.filter((a) => a.kind === 'adjust').length} adjust, ${acks.filter((a) => a.kind === 'count').length} count) + ${imports.length} imported`,
           `  cuts: ${Object.values(figures.cuts).reduce((a, b) => a + b, 0)} (${JSON.stringify(figures.cuts)}), connections destroyed: ${proxies.reduce((a, p) => a + p.counts.destroyed, 0)}, requests through the links: ${proxies.reduce((a, p) => a + p.counts.requests, 0)}`,
-          `  kills: ${Object.entries(figures.kills).filter(([k]) => k !== 'office').reduce((a, [, b]) => a + b, 0)} (${JSON.stringify(figures.kills)})`,
+          `  kills: ${Object.entries(figures.kills)
+            .filter(([k]) => k !== 'office')
+            .reduce((a, [, b]) => a + b, 0)} (${JSON.stringify(figures.kills)})`,
           `  clock skew: ${Math.min(...offsets).toFixed(1)} … +${Math.max(...offsets).toFixed(1)} min`,
           `  conflicts: ${predicted.length} (${predicted.filter((c) => c.racing).length} racing, ${predicted.filter((c) => c.resolved).length} resolved), listed identically by every instance`,
           `  writes whose vectors moved around them (seen pinned by arrival order): ${figures.ambiguousWrites}`,
@@ -670,7 +733,9 @@ describe('sync convergence simulation', () => {
         console.log(lines.join('\n'));
       } catch (error) {
         for (const node of nodes) console.error(`--- ${node.name} (${node.id}) output ---\n${node.instance.output().slice(-4000)}`);
-        throw new Error(`sync simulation failed (replay: SYNC_SIM_SEED=${SEED} SYNC_SIM_SCALE=${SCALE}): ${(error as Error).message}`, { cause: error });
+        throw new Error(`sync simulation failed (replay: SYNC_SIM_SEED=${SEED} SYNC_SIM_SCALE=${SCALE}): ${(error as Error).message}`, {
+          cause: error,
+        });
       } finally {
         await Promise.allSettled([...background]);
         await Promise.all(nodes.map((n) => n.instance.kill()));
@@ -694,7 +759,12 @@ async function historyOf(node: Node): Promise<HistoryPage['results']> {
   const entries: HistoryPage['results'] = [];
   let cursor: string | null = null;
   do {
-    const page: HistoryPage = await apiOk<HistoryPage>(node.instance.url!, node.token, 'GET', `${STOCK_HISTORY_PATH}?limit=500${cursor ? `&cursor=${cursor}` : ''}`);
+    const page: HistoryPage = await apiOk<HistoryPage>(
+      node.instance.url!,
+      node.token,
+      'GET',
+      `${STOCK_HISTORY_PATH}?limit=500${cursor ? `&cursor=${cursor}` : ''}`,
+    );
     entries.push(...page.results);
     cursor = page.next_cursor;
   } while (cursor);
@@ -705,9 +775,13 @@ async function quantitiesOf(node: Node, units: readonly Unit[]): Promise<Map<str
   const quantities = new Map<string, number>();
   for (let i = 0; i < units.length; i += 50) {
     const barcodes = units.slice(i, i + 50).map((u) => u.barcode);
-    const answer = await apiOk<{ results: { barcode: string; warehouse: number; quantity: number }[] }>(node.instance.url!, node.token, 'GET', `${INVENTORY_PATH}?barcodes=${barcodes.join(',')}`);
+    const answer = await apiOk<{ results: { barcode: string; warehouse: number; quantity: number }[] }>(
+      node.instance.url!,
+      node.token,
+      'GET',
+      `${INVENTORY_PATH}?barcodes=${barcodes.join(',')}`,
+    );
     for (const r of answer.results) quantities.set(placeOf(r), r.quantity);
   }
   return quantities;
 }
-

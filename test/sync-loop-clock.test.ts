@@ -22,7 +22,7 @@ async function until(condition: () => Promise<boolean>, ms: number, what: string
   }
 }
 
-describe('background sync with a store clock far from the computer\'s', () => {
+describe("background sync with a store clock far from the computer's", () => {
   const cleanups: (() => Promise<void> | void)[] = [];
   afterEach(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();

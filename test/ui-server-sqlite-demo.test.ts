@@ -38,7 +38,9 @@ describe('first start: the demo database', () => {
       try {
         expect(second.database).toBe(first.database);
         expect(second.demo).toBe(true);
-        expect((await second.server.store.stock.read(kiosk, ['0000000000017'])).get('0000000000017')).toEqual([expect.objectContaining({ quantity: 3 })]);
+        expect((await second.server.store.stock.read(kiosk, ['0000000000017'])).get('0000000000017')).toEqual([
+          expect.objectContaining({ quantity: 3 }),
+        ]);
       } finally {
         await second.close();
       }
@@ -64,7 +66,11 @@ describe('first start: the demo database', () => {
       const empty = path.join(temp.dir, 'empty.db');
       const notDemo = await launch({ database: empty, demo: false, port: 0 });
       try {
-        expect({ database: notDemo.database, demo: notDemo.demo, accounts: notDemo.accounts }).toEqual({ database: empty, demo: false, accounts: [] });
+        expect({ database: notDemo.database, demo: notDemo.demo, accounts: notDemo.accounts }).toEqual({
+          database: empty,
+          demo: false,
+          accounts: [],
+        });
       } finally {
         await notDemo.close();
       }

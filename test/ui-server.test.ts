@@ -152,7 +152,9 @@ describe('sign-in codes and UI endpoints', () => {
   });
 
   it('names the items and variants behind barcodes of the calling account only', async () => {
-    const res = await server.request('GET', `${LABELS_PATH}?barcodes=8690000000017,8690000000024,111,nope`, { token: server.tokens.north! });
+    const res = await server.request('GET', `${LABELS_PATH}?barcodes=8690000000017,8690000000024,111,nope`, {
+      token: server.tokens.north!,
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       labels: {
@@ -195,7 +197,9 @@ describe('labels of barcodes named like Object properties', () => {
   });
 
   it('answers every such barcode as an ordinary key, and none that the account does not have', async () => {
-    const parsed = JSON.parse(await labels([...tricky, '__defineGetter__', 'valueOf', 'isPrototypeOf'].join(','))) as { labels: Record<string, unknown> };
+    const parsed = JSON.parse(await labels([...tricky, '__defineGetter__', 'valueOf', 'isPrototypeOf'].join(','))) as {
+      labels: Record<string, unknown>;
+    };
     const entries = Object.entries(parsed.labels).sort(([a], [b]) => a.localeCompare(b));
     expect(entries).toEqual(
       [
@@ -204,8 +208,12 @@ describe('labels of barcodes named like Object properties', () => {
       ].sort(([a], [b]) => (a as string).localeCompare(b as string)),
     );
     // The read endpoint finds them too.
-    const read = await server.request('GET', `${INVENTORY_PATH}?barcodes=${encodeURIComponent(tricky.join(','))}`, { token: server.tokens.odd! });
-    expect(((await read.json()) as { results: { barcode: string; quantity: number }[] }).results.map((r) => [r.barcode, r.quantity])).toEqual(tricky.map((b, i) => [b, i]));
+    const read = await server.request('GET', `${INVENTORY_PATH}?barcodes=${encodeURIComponent(tricky.join(','))}`, {
+      token: server.tokens.odd!,
+    });
+    expect(
+      ((await read.json()) as { results: { barcode: string; quantity: number }[] }).results.map((r) => [r.barcode, r.quantity]),
+    ).toEqual(tricky.map((b, i) => [b, i]));
   });
 });
 
@@ -217,7 +225,20 @@ describe('signin-link command', () => {
       await seedDatabase(dbFile, { accounts: [{ name: 'shop', warehouses_enabled: false, items: [] }] });
       const dbOption = onPostgres() ? '--database' : '--db';
       const run = (account: string) =>
-        spawnSync(process.execPath, [path.join(root, 'bin/barcode-inventory.js'), 'signin-link', '--account', account, dbOption, dbFile, '--url', 'http://127.0.0.1:9999/'], { encoding: 'utf8' });
+        spawnSync(
+          process.execPath,
+          [
+            path.join(root, 'bin/barcode-inventory.js'),
+            'signin-link',
+            '--account',
+            account,
+            dbOption,
+            dbFile,
+            '--url',
+            'http://127.0.0.1:9999/',
+          ],
+          { encoding: 'utf8' },
+        );
       const ok = run('shop');
       expect(ok.status).toBe(0);
       const link = ok.stdout.trim().split('\n').at(-1)!;
@@ -275,7 +296,11 @@ describe('the launcher', () => {
     const location = await database();
     const launched = await launch({ database: location, demo: false, port: 0 });
     try {
-      expect({ database: launched.database, demo: launched.demo, accounts: launched.accounts }).toEqual({ database: location, demo: false, accounts: [] });
+      expect({ database: launched.database, demo: launched.demo, accounts: launched.accounts }).toEqual({
+        database: location,
+        demo: false,
+        accounts: [],
+      });
       expect(launched.describe()).toContain('No accounts yet: import a catalogue (npx barcode-inventory import <file>), then restart.');
     } finally {
       await launched.close();

@@ -31,14 +31,19 @@ async function createFirstSchema(location: string): Promise<void> {
     dialect = new SqliteDialect({ database: sqlite });
   }
   const kysely = new Kysely<unknown>({ dialect });
-  const { error } = await new Migrator({ db: kysely, provider: { getMigrations: async () => ({ [FIRST]: migrations[FIRST]! }) } }).migrateToLatest();
+  const { error } = await new Migrator({
+    db: kysely,
+    provider: { getMigrations: async () => ({ [FIRST]: migrations[FIRST]! }) },
+  }).migrateToLatest();
   await kysely.destroy();
   if (error) throw error;
 }
 
 function schemaOf(sqlite: BetterSqlite3.Database): string {
   const rows = sqlite
-    .prepare("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'kysely_%' AND name NOT LIKE 'sqlite_%' ORDER BY type, name")
+    .prepare(
+      "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'kysely_%' AND name NOT LIKE 'sqlite_%' ORDER BY type, name",
+    )
     .all() as { sql: string }[];
   return `${rows.map((r) => `${r.sql};`).join('\n')}\n`;
 }
@@ -63,7 +68,10 @@ async function fillAsFirstRelease(probe: DatabaseProbe): Promise<void> {
       (1, 2, 101, 5001, 10, NULL, 3, 'import', NULL, NULL, NULL, '2026-01-01T00:00:00.000Z'),
       (2, 3, 200, NULL, 0, NULL, 7, 'import', NULL, NULL, NULL, '2026-01-01T00:00:00.000Z')`;
   for (const statement of statements.split(';')) await probe.run(statement);
-  await probe.run("INSERT INTO api_tokens (id, account_id, label, key_hash, key_prefix, created_at) VALUES (1, 1, 'till 1', ?, 'bi_upgr', '2026-01-01T00:00:00.000Z')", KEY_HASH);
+  await probe.run(
+    "INSERT INTO api_tokens (id, account_id, label, key_hash, key_prefix, created_at) VALUES (1, 1, 'till 1', ?, 'bi_upgr', '2026-01-01T00:00:00.000Z')",
+    KEY_HASH,
+  );
 }
 
 describe('upgrade from the first released schema', () => {

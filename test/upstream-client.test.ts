@@ -88,8 +88,10 @@ describe('the client of an upstream', () => {
     }
   });
 
-  it('keeps the upstream\'s refusal and its words, and refuses an answer that is not JSON', async () => {
-    const refusing = await serve((_, res) => res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'This token may not read north.' })));
+  it("keeps the upstream's refusal and its words, and refuses an answer that is not JSON", async () => {
+    const refusing = await serve((_, res) =>
+      res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'This token may not read north.' })),
+    );
     const refusal = await failure(new UpstreamClient(refusing.url, 't').state());
     expect(refusal.status).toBe(403);
     expect(refusal.message).toContain('This token may not read north.');
@@ -112,6 +114,10 @@ describe('the client of an upstream', () => {
     });
     const answer = await new UpstreamClient(upstream.url, 'secret').push([], '{"movements":["é"]}');
     expect(answer.applied).toBe(0);
-    expect(seen).toEqual({ authorization: 'Token secret', length: String(Buffer.byteLength('{"movements":["é"]}')), body: '{"movements":["é"]}' });
+    expect(seen).toEqual({
+      authorization: 'Token secret',
+      length: String(Buffer.byteLength('{"movements":["é"]}')),
+      body: '{"movements":["é"]}',
+    });
   });
 });

@@ -54,16 +54,23 @@ function propertiesTable(schema: Json): string {
 
 function operationHtml(path: string, method: string, op: Json): string {
   const id = anchor(`${method}-${path}`);
-  const parts = [`<section class="op" id="${id}"><h3><span class="method ${escape(method)}">${escape(method.toUpperCase())}</span> <code>${escape(path)}</code></h3>`];
+  const parts = [
+    `<section class="op" id="${id}"><h3><span class="method ${escape(method)}">${escape(method.toUpperCase())}</span> <code>${escape(path)}</code></h3>`,
+  ];
   parts.push(`<p class="summary">${prose(op.summary)}</p>`);
   if (op.description) parts.push(`<p>${prose(op.description)}</p>`);
   if (Array.isArray(op.security) && op.security.length === 0) parts.push('<p class="opt">No token needed.</p>');
   const parameters = (op.parameters ?? []) as Json[];
   if (parameters.length > 0) {
     const rows = parameters
-      .map((p) => `<tr><td><code>${escape(p.name)}</code> <span class="opt">${escape(p.in)}${p.required ? '' : ', optional'}</span></td><td>${typeOf(p.schema as Json)}</td><td>${prose(p.description ?? '')}</td></tr>`)
+      .map(
+        (p) =>
+          `<tr><td><code>${escape(p.name)}</code> <span class="opt">${escape(p.in)}${p.required ? '' : ', optional'}</span></td><td>${typeOf(p.schema as Json)}</td><td>${prose(p.description ?? '')}</td></tr>`,
+      )
       .join('');
-    parts.push(`<h4>Parameters</h4><table><thead><tr><th>name</th><th>type</th><th>meaning</th></tr></thead><tbody>${rows}</tbody></table>`);
+    parts.push(
+      `<h4>Parameters</h4><table><thead><tr><th>name</th><th>type</th><th>meaning</th></tr></thead><tbody>${rows}</tbody></table>`,
+    );
   }
   const body = op.requestBody as Json | undefined;
   if (body) {
@@ -73,11 +80,17 @@ function operationHtml(path: string, method: string, op: Json): string {
   const responses = Object.entries((op.responses ?? {}) as Record<string, Json>)
     .map(([status, response]) => {
       const content = response.content as Record<string, Json> | undefined;
-      const type = content ? Object.entries(content).map(([media, c]) => (media === 'application/json' ? typeOf(c.schema as Json) : escape(media))).join(', ') : '';
+      const type = content
+        ? Object.entries(content)
+            .map(([media, c]) => (media === 'application/json' ? typeOf(c.schema as Json) : escape(media)))
+            .join(', ')
+        : '';
       return `<tr><td>${escape(status)}</td><td>${prose(response.description)}</td><td>${type}</td></tr>`;
     })
     .join('');
-  parts.push(`<h4>Responses</h4><table><thead><tr><th>status</th><th>meaning</th><th>body</th></tr></thead><tbody>${responses}</tbody></table></section>`);
+  parts.push(
+    `<h4>Responses</h4><table><thead><tr><th>status</th><th>meaning</th><th>body</th></tr></thead><tbody>${responses}</tbody></table></section>`,
+  );
   return parts.join('\n');
 }
 
@@ -103,12 +116,19 @@ export function renderApiPage(document: Json): string {
         toc.set(tag, []);
       }
       byTag.get(tag)!.push(operationHtml(path, method, op));
-      toc.get(tag)!.push(`<li><a href="#${anchor(`${method}-${path}`)}">${escape(method.toUpperCase())} ${escape(path)}</a> — ${prose(op.summary)}</li>`);
+      toc
+        .get(tag)!
+        .push(
+          `<li><a href="#${anchor(`${method}-${path}`)}">${escape(method.toUpperCase())} ${escape(path)}</a> — ${prose(op.summary)}</li>`,
+        );
     }
   }
   const schemas = ((document.components as Json).schemas ?? {}) as Record<string, Json>;
   const schemaHtml = Object.entries(schemas)
-    .map(([name, schema]) => `<section id="schema-${anchor(name)}"><h3>${escape(name)}</h3>${schema.description ? `<p>${prose(schema.description)}</p>` : ''}${propertiesTable(schema)}</section>`)
+    .map(
+      ([name, schema]) =>
+        `<section id="schema-${anchor(name)}"><h3>${escape(name)}</h3>${schema.description ? `<p>${prose(schema.description)}</p>` : ''}${propertiesTable(schema)}</section>`,
+    )
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -8,7 +8,9 @@ export const barcodesQuery: QueryInput<{ barcodes: string }> = {
   schema: z.object({
     barcodes: z
       .string({ error: requestMessages.barcodesRequired })
-      .describe(`Comma-separated barcodes; white space around entries is trimmed, repeats answered once. At most ${MAX_BARCODES_PER_READ}.`),
+      .describe(
+        `Comma-separated barcodes; white space around entries is trimmed, repeats answered once. At most ${MAX_BARCODES_PER_READ}.`,
+      ),
   }),
   joinRepeated: ['barcodes'],
   invalid: (issues) => issues[0]!.message,

@@ -21,7 +21,11 @@ export const history: Resource = {
         const page = await store.history.page(caller, query);
         let next: string | null = null;
         if (page.nextCursor !== null) {
-          const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+          const params = new URLSearchParams(
+            Object.entries(query)
+              .filter(([, v]) => v !== undefined)
+              .map(([k, v]) => [k, String(v)]),
+          );
           params.set('cursor', page.nextCursor);
           next = `${STOCK_HISTORY_PATH}?${params.toString()}`;
         }
@@ -45,7 +49,11 @@ export const dataExchange: Resource = {
       responses: { 200: { description: 'CSV with a header row.', contentType: 'text/csv' }, 400: { description: 'Unknown warehouse.' } },
       async handler({ store, caller, query }) {
         const chunks = await stockCsvChunks(store, caller, query.warehouse_name === '' ? undefined : query.warehouse_name);
-        return { body: Readable.from(chunks), type: 'text/csv; charset=utf-8', headers: { 'Content-Disposition': 'attachment; filename="stock.csv"' } };
+        return {
+          body: Readable.from(chunks),
+          type: 'text/csv; charset=utf-8',
+          headers: { 'Content-Disposition': 'attachment; filename="stock.csv"' },
+        };
       },
     }),
   ],

@@ -44,7 +44,10 @@ export const inventory: Resource = {
         `At most ${MAX_BARCODES_PER_READ} distinct barcodes per request.`,
       query: barcodesQuery,
       responses: {
-        200: { description: 'Records of the found barcodes and one error entry per unknown barcode.', schema: readResponseSchema.meta({ id: 'ReadResponse' }) },
+        200: {
+          description: 'Records of the found barcodes and one error entry per unknown barcode.',
+          schema: readResponseSchema.meta({ id: 'ReadResponse' }),
+        },
         400: { description: 'Missing or empty `barcodes`, or more than the limit.' },
       },
       async handler({ store, caller, query }) {
@@ -66,7 +69,10 @@ export const inventory: Resource = {
       idempotent: true,
       body: rowListBody(z.union([warehouseRow, plainRow])),
       responses: {
-        200: { description: 'One record per applied row, one error entry per rejected row.', schema: updateResponseSchema.meta({ id: 'UpdateResponse' }) },
+        200: {
+          description: 'One record per applied row, one error entry per rejected row.',
+          schema: updateResponseSchema.meta({ id: 'UpdateResponse' }),
+        },
         400: { description: 'Body is not JSON, not an array, or has too many rows: nothing was changed.' },
         413: { description: 'Body larger than 1 MiB.' },
         415: { description: 'Body is not `application/json`.' },
@@ -87,7 +93,10 @@ export const inventory: Resource = {
       summary: 'Read one warehouse',
       description: "One of the calling account's warehouses by id; another account's warehouse does not exist for the caller.",
       params: { id: 'Warehouse id.' },
-      responses: { 200: { description: 'The warehouse.', schema: warehouseSchema }, 404: { description: 'No such warehouse in the calling account.' } },
+      responses: {
+        200: { description: 'The warehouse.', schema: warehouseSchema },
+        404: { description: 'No such warehouse in the calling account.' },
+      },
       async handler({ store, caller, params }) {
         const warehouse = (await store.stock.warehouses(caller)).find((w) => w.id === params.id);
         if (!warehouse) throw notFound();

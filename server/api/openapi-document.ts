@@ -80,59 +80,70 @@ export function buildOpenApiDocument(resources: readonly Resource[], info: ApiIn
   const paths: Record<string, Record<string, Json>> = {};
   const errorRef = schemas.convert(errorSchema, 'output');
 
-  for (const { tag, endpoints } of resources) for (const doc of endpoints) {
-    const parameters: Json[] = [];
-    for (const name of [...doc.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)) {
-      parameters.push({ name, in: 'path', required: true, description: doc.params?.[name] ?? `${name} (integer id)`, schema: { type: 'integer', minimum: 1 } });
-    }
-    if (doc.query) {
-      const query = schemas.convert(doc.query.schema, 'input');
-      let object = query;
-      if (typeof query.$ref === 'string') {
-        // Query parameters are listed one by one; the object itself is no component.
-        const name = query.$ref.split('/').pop()!;
-        object = schemas.components[name]!;
-        delete schemas.components[name];
+  for (const { tag, endpoints } of resources)
+    for (const doc of endpoints) {
+      const parameters: Json[] = [];
+      for (const name of [...doc.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)) {
+        parameters.push({
+          name,
+          in: 'path',
+          required: true,
+          description: doc.params?.[name] ?? `${name} (integer id)`,
+          schema: { type: 'integer', minimum: 1 },
+        });
       }
-      const required = new Set((object.required as string[] | undefined) ?? []);
-      for (const [name, property] of Object.entries((object.properties ?? {}) as Record<string, Json>)) {
-        const { description, ...schema } = property;
-        parameters.push({ name, in: 'query', required: required.has(name), ...(description ? { description } : {}), schema });
+      if (doc.query) {
+        const query = schemas.convert(doc.query.schema, 'input');
+        let object = query;
+        if (typeof query.$ref === 'string') {
+          // Query parameters are listed one by one; the object itself is no component.
+          const name = query.$ref.split('/').pop()!;
+          object = schemas.components[name]!;
+          delete schemas.components[name];
+        }
+        const required = new Set((object.required as string[] | undefined) ?? []);
+        for (const [name, property] of Object.entries((object.properties ?? {}) as Record<string, Json>)) {
+          const { description, ...schema } = property;
+          parameters.push({ name, in: 'query', required: required.has(name), ...(description ? { description } : {}), schema });
+        }
       }
+      const responses: Record<string, Json> = {};
+      for (const [status, response] of Object.entries(responsesOf(doc))) {
+        // An error answer without a schema of its own is the API's `{"detail": …}`.
+        const schema = response.schema
+          ? schemas.convert(response.schema, 'output')
+          : Number(status) >= 400 && !response.contentType
+            ? errorRef
+            : undefined;
+        const content = schema
+          ? { 'application/json': { schema } }
+          : response.contentType
+            ? { [response.contentType]: { schema: { type: 'string' } } }
+            : undefined;
+        responses[status] = { description: response.description, ...(content ? { content } : {}) };
+      }
+      const description = [doc.description, doc.idempotent ? IDEMPOTENCY_NOTE : undefined].filter(Boolean).join(' ');
+      const method = doc.method.toLowerCase();
+      const operation: Json = {
+        tags: [tag],
+        summary: doc.summary,
+        ...(description ? { description } : {}),
+        operationId: `${method}${doc.path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+        ...(parameters.length > 0 ? { parameters } : {}),
+        ...(doc.body
+          ? {
+              requestBody: {
+                required: doc.body.required ?? true,
+                ...(doc.body.description ? { description: doc.body.description } : {}),
+                content: { 'application/json': { schema: schemas.convert(doc.body.documented ?? doc.body.schema, 'input') } },
+              },
+            }
+          : {}),
+        responses,
+        security: doc.public ? [] : [{ tokenAuth: [] }, { bearerAuth: [] }],
+      };
+      (paths[doc.path] ??= {})[method] = operation;
     }
-    const responses: Record<string, Json> = {};
-    for (const [status, response] of Object.entries(responsesOf(doc))) {
-      // An error answer without a schema of its own is the API's `{"detail": …}`.
-      const schema = response.schema ? schemas.convert(response.schema, 'output') : Number(status) >= 400 && !response.contentType ? errorRef : undefined;
-      const content = schema
-        ? { 'application/json': { schema } }
-        : response.contentType
-          ? { [response.contentType]: { schema: { type: 'string' } } }
-          : undefined;
-      responses[status] = { description: response.description, ...(content ? { content } : {}) };
-    }
-    const description = [doc.description, doc.idempotent ? IDEMPOTENCY_NOTE : undefined].filter(Boolean).join(' ');
-    const method = doc.method.toLowerCase();
-    const operation: Json = {
-      tags: [tag],
-      summary: doc.summary,
-      ...(description ? { description } : {}),
-      operationId: `${method}${doc.path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
-      ...(parameters.length > 0 ? { parameters } : {}),
-      ...(doc.body
-        ? {
-            requestBody: {
-              required: doc.body.required ?? true,
-              ...(doc.body.description ? { description: doc.body.description } : {}),
-              content: { 'application/json': { schema: schemas.convert(doc.body.documented ?? doc.body.schema, 'input') } },
-            },
-          }
-        : {}),
-      responses,
-      security: doc.public ? [] : [{ tokenAuth: [] }, { bearerAuth: [] }],
-    };
-    (paths[doc.path] ??= {})[method] = operation;
-  }
 
   return {
     openapi: '3.1.0',

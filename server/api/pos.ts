@@ -28,7 +28,10 @@ export const pos: Resource = {
       idempotent: true,
       body: rowListBody(z.union([warehouseRow, plainRow])),
       responses: {
-        200: { description: 'One record per applied row (quantity after the row), one error entry per rejected row.', schema: adjustResponseSchema },
+        200: {
+          description: 'One record per applied row (quantity after the row), one error entry per rejected row.',
+          schema: adjustResponseSchema,
+        },
         400: { description: 'Body is not JSON, not an array, or has too many rows; or a malformed Idempotency-Key: nothing was changed.' },
         413: { description: 'Body larger than 1 MiB.' },
         415: { description: 'Body is not `application/json`.' },

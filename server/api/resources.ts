@@ -9,4 +9,13 @@ import { stocktakes } from './stocktakes.ts';
 import { sync } from './sync.ts';
 import { ui } from './ui.ts';
 
-export const resources: readonly Resource[] = [inventory, pos, stocktakes, history, dataExchange, ui, sync, apiDescription(() => resources)];
+export const resources: readonly Resource[] = [
+  inventory,
+  pos,
+  stocktakes,
+  history,
+  dataExchange,
+  ui,
+  sync,
+  apiDescription(() => resources),
+];

@@ -7,9 +7,9 @@ import type { BodyInput } from './endpoint.ts';
 
 export function rowListBody(documentedRow: z.ZodType, description?: string): BodyInput<unknown[]> {
   return {
-    schema: z
-      .array(z.unknown(), { error: (issue) => requestMessages.expectedList(jsonTypeName(issue.input)) })
-      .max(MAX_ROWS_PER_UPDATE, { error: (issue) => requestMessages.tooManyRows(Array.isArray(issue.input) ? issue.input.length : MAX_ROWS_PER_UPDATE + 1) }),
+    schema: z.array(z.unknown(), { error: (issue) => requestMessages.expectedList(jsonTypeName(issue.input)) }).max(MAX_ROWS_PER_UPDATE, {
+      error: (issue) => requestMessages.tooManyRows(Array.isArray(issue.input) ? issue.input.length : MAX_ROWS_PER_UPDATE + 1),
+    }),
     documented: z.array(documentedRow).max(MAX_ROWS_PER_UPDATE),
     ...(description ? { description } : {}),
     // The first problem is the whole answer: the body is not a list, or it is too long.

@@ -41,11 +41,15 @@ export const stocktakes: Resource = {
         'The sessions of the calling account, newest first, committed ones included, one page at a time: follow `next` (or pass ' +
         '`next_cursor` as `cursor`) for older ones. Pages stay stable while new sessions are started.',
       query: { schema: stocktakeListQuerySchema },
-      responses: { 200: { description: 'One page of sessions.', schema: stocktakePageSchema }, 400: { description: 'Invalid limit or cursor.' } },
+      responses: {
+        200: { description: 'One page of sessions.', schema: stocktakePageSchema },
+        400: { description: 'Invalid limit or cursor.' },
+      },
       async handler({ store, caller, query }) {
         const page = await store.stocktakes.list(caller, query.limit, query.cursor === undefined ? undefined : Number(query.cursor));
         const nextCursor = page.nextCursor === null ? null : String(page.nextCursor);
-        const next = nextCursor === null ? null : `${base}?${new URLSearchParams({ limit: String(query.limit), cursor: nextCursor }).toString()}`;
+        const next =
+          nextCursor === null ? null : `${base}?${new URLSearchParams({ limit: String(query.limit), cursor: nextCursor }).toString()}`;
         return { body: { results: page.sessions, next_cursor: nextCursor, next } };
       },
     }),
@@ -55,7 +59,10 @@ export const stocktakes: Resource = {
       summary: 'Start a stocktake',
       idempotent: true,
       body: { schema: createStocktakeBodySchema },
-      responses: { 201: { description: 'The new open session.', schema: stocktakeSchema }, 400: { description: 'Missing or unknown warehouse_name.' } },
+      responses: {
+        201: { description: 'The new open session.', schema: stocktakeSchema },
+        400: { description: 'Missing or unknown warehouse_name.' },
+      },
       handler: ({ store, caller, body, once }) => store.stocktakes.create(caller, body, { once }),
     }),
     endpoint({
@@ -120,7 +127,11 @@ export const stocktakes: Resource = {
         'lines were removed (an undone scan): ask again without `after`. In blind mode the book quantity is left out until the session is committed.',
       params: id,
       query: { schema: stocktakeChangesQuerySchema },
-      responses: { 200: { description: 'The changed lines and the next `after`.', schema: stocktakeChangesSchema }, 400: { description: 'Invalid `after`.' }, 404: notFound },
+      responses: {
+        200: { description: 'The changed lines and the next `after`.', schema: stocktakeChangesSchema },
+        400: { description: 'Invalid `after`.' },
+        404: notFound,
+      },
       handler: async ({ store, caller, params, query }) => ({ body: await store.stocktakes.changes(caller, params.id!, query.after) }),
     }),
     endpoint({
@@ -142,7 +153,8 @@ export const stocktakes: Resource = {
       method: 'GET',
       path: `${one}review/`,
       summary: 'Review: book vs counted',
-      description: 'Book quantity, count and difference per line (blind mode too), what was expected but not scanned, and the unknown barcodes.',
+      description:
+        'Book quantity, count and difference per line (blind mode too), what was expected but not scanned, and the unknown barcodes.',
       params: id,
       responses: { 200: { description: 'The review.', schema: stocktakeReviewSchema }, 404: notFound },
       handler: async ({ store, caller, params }) => ({ body: await store.stocktakes.review(caller, params.id!) }),

@@ -28,7 +28,8 @@ export const sync: Resource = {
       method: 'GET',
       path: SYNC_STATE_PATH,
       summary: 'What this instance holds of the account',
-      description: 'Its instance id and clock, the catalogue version, and the highest movement sequence it holds per origin instance: what a follower pushes from.',
+      description:
+        'Its instance id and clock, the catalogue version, and the highest movement sequence it holds per origin instance: what a follower pushes from.',
       responses: { 200: { description: 'The state.', schema: syncStateSchema } },
       handler: async ({ store, caller }) => ({ body: await store.sync.state(caller) }),
     }),
@@ -40,12 +41,12 @@ export const sync: Resource = {
         `At most ${MAX_MOVEMENTS_PER_BATCH} movements of the account, each origin's in sequence. Applied all or nothing, each exactly once: ` +
         'a movement already held is skipped (a batch sent again after a cut applies nothing twice). A movement that would leave a gap ' +
         'refuses the batch with 409 and `resume` (`{origin: next sequence}`). A movement of a unit or warehouse the account does not have, ' +
-        'or stamped more than 24 h ahead of this instance\'s clock, refuses the batch with 422.',
+        "or stamped more than 24 h ahead of this instance's clock, refuses the batch with 422.",
       body: { schema: pushBodySchema, compiled: true },
       responses: {
         200: { description: 'Applied.', schema: pushAnswerSchema },
         400: { description: 'Malformed batch.' },
-        409: { description: 'A gap in an origin\'s sequence (`resume` says where to send from), or an id already held with other content.' },
+        409: { description: "A gap in an origin's sequence (`resume` says where to send from), or an id already held with other content." },
         413: { description: 'Body larger than 1 MiB.' },
         422: { description: 'A movement of a unit or warehouse the account does not have, or a clock far ahead.' },
       },
@@ -55,7 +56,8 @@ export const sync: Resource = {
       method: 'GET',
       path: SYNC_MOVEMENTS_PATH,
       summary: 'Pull movements',
-      description: "The account's movements in the order this instance recorded them, after the cursor `after`; each origin's appear in sequence.",
+      description:
+        "The account's movements in the order this instance recorded them, after the cursor `after`; each origin's appear in sequence.",
       query: { schema: pullQuerySchema },
       responses: { 200: { description: 'One page.', schema: pullPageSchema }, 400: { description: 'Invalid cursor or limit.' } },
       handler: async ({ store, caller, query }) => ({ body: await store.sync.pull(caller, query.after, query.limit, query.have) }),
@@ -64,15 +66,22 @@ export const sync: Resource = {
       method: 'GET',
       path: SYNC_CATALOGUE_PATH,
       summary: "The account's catalogue",
-      description: 'Warehouses, items, variants and barcodes, as a catalogue import document, with its version. Followers copy it when the version moves; stock travels as movements.',
-      responses: { 200: { description: 'The catalogue.', schema: z.strictObject({ version: z.number().int(), catalogue: z.record(z.string(), z.unknown()) }) } },
+      description:
+        'Warehouses, items, variants and barcodes, as a catalogue import document, with its version. Followers copy it when the version moves; stock travels as movements.',
+      responses: {
+        200: {
+          description: 'The catalogue.',
+          schema: z.strictObject({ version: z.number().int(), catalogue: z.record(z.string(), z.unknown()) }),
+        },
+      },
       handler: async ({ store, caller }) => ({ body: await store.sync.catalogue(caller) }),
     }),
     endpoint({
       method: 'GET',
       path: SYNC_STATUS_PATH,
       summary: "This instance's link to its upstream",
-      description: 'Whether the account follows an upstream, and how that goes: in sync, movements waiting, offline since, errors, conflicts, clock difference.',
+      description:
+        'Whether the account follows an upstream, and how that goes: in sync, movements waiting, offline since, errors, conflicts, clock difference.',
       responses: { 200: { description: 'The status.', schema: syncStatusSchema } },
       handler: async ({ store, caller }) => ({ body: await store.sync.status(caller) }),
     }),

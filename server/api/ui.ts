@@ -26,7 +26,10 @@ export const ui: Resource = {
       description: 'The code comes from a sign-in link (`barcode-inventory signin-link`); it works once and expires.',
       public: true,
       body: { schema: signInRequestSchema, invalid: () => signInMessages.codeRequired },
-      responses: { 200: { description: 'A new API token of the account.', schema: signInResponseSchema }, 400: { description: 'Missing, used, expired or mistyped code.' } },
+      responses: {
+        200: { description: 'A new API token of the account.', schema: signInResponseSchema },
+        400: { description: 'Missing, used, expired or mistyped code.' },
+      },
       async handler({ store, body }) {
         const redeemed = await store.signIn.redeem(body.code);
         if (!redeemed) throw badRequest(signInMessages.invalidCode);
@@ -50,8 +53,12 @@ export const ui: Resource = {
       method: 'GET',
       path: ACCOUNT_PATH,
       summary: 'Who the token belongs to',
-      responses: { 200: { description: 'Account name, scenario, and whether GTINs match by their 14-digit form.', schema: accountInfoSchema } },
-      handler: ({ caller }) => ({ body: { account: caller.name, warehouses_enabled: caller.warehousesEnabled, gtin_equivalence: caller.gtinEquivalence === true } }),
+      responses: {
+        200: { description: 'Account name, scenario, and whether GTINs match by their 14-digit form.', schema: accountInfoSchema },
+      },
+      handler: ({ caller }) => ({
+        body: { account: caller.name, warehouses_enabled: caller.warehousesEnabled, gtin_equivalence: caller.gtinEquivalence === true },
+      }),
     }),
     endpoint({
       method: 'GET',

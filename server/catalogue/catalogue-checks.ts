@@ -67,7 +67,8 @@ export class CatalogueChecker {
     if ((item.barcode === undefined) === (item.variants === undefined)) {
       this.report(itemPath, 'an item has either "barcode" (it holds stock itself) or "variants", not both and not neither');
     }
-    if (item.variants && item.stock) this.report([...itemPath, 'stock'], 'an item with variants holds no stock itself; give stock per variant');
+    if (item.variants && item.stock)
+      this.report([...itemPath, 'stock'], 'an item with variants holds no stock itself; give stock per variant');
     if (item.barcode !== undefined) await this.uniqueBarcode(item.barcode, ordinal, [...itemPath, 'barcode']);
     this.checkStock(item.stock, [...itemPath, 'stock']);
     for (const [j, variant] of (item.variants ?? []).entries()) {
@@ -76,7 +77,8 @@ export class CatalogueChecker {
       this.variantItem.push(ordinal);
       this.variantIndex.push(j);
       const firstVariant = await this.uses.claim('variant', variant.id, variantOrdinal);
-      if (firstVariant !== undefined) this.duplicate([...variantPath, 'id'], 'variant id', variant.id, [...this.variantPath(firstVariant), 'id']);
+      if (firstVariant !== undefined)
+        this.duplicate([...variantPath, 'id'], 'variant id', variant.id, [...this.variantPath(firstVariant), 'id']);
       await this.uniqueBarcode(variant.barcode, -(variantOrdinal + 1), [...variantPath, 'barcode']);
       this.checkStock(variant.stock, [...variantPath, 'stock']);
     }
@@ -88,7 +90,8 @@ export class CatalogueChecker {
     if (!account.warehousesEnabled) {
       if (stock.length > 1) this.report(path, 'an account without warehouses has at most one stock entry per barcode');
       stock.forEach((s, i) => {
-        if (s.warehouse !== undefined) this.report([...path, i, 'warehouse'], 'an account without warehouses has no warehouse in its stock entries');
+        if (s.warehouse !== undefined)
+          this.report([...path, i, 'warehouse'], 'an account without warehouses has no warehouse in its stock entries');
       });
       return;
     }
@@ -103,7 +106,13 @@ export class CatalogueChecker {
 
   private async uniqueBarcode(barcode: string, code: number, path: Path): Promise<void> {
     const first = await this.uses.claim({ barcodesOfAccount: this.account!.index }, barcode, code);
-    if (first !== undefined) this.duplicate(path, 'barcode', barcode, first >= 0 ? [...this.itemPath(first), 'barcode'] : [...this.variantPath(-first - 1), 'barcode']);
+    if (first !== undefined)
+      this.duplicate(
+        path,
+        'barcode',
+        barcode,
+        first >= 0 ? [...this.itemPath(first), 'barcode'] : [...this.variantPath(-first - 1), 'barcode'],
+      );
   }
 
   private uniquePath<K>(map: Map<K, Path>, key: K, path: Path, what: string): void {

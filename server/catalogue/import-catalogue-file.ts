@@ -10,7 +10,13 @@ import type { CatalogueWriter, ImportSummary } from '../store/catalogue-writer.t
 import type { ScratchKeys } from '../store/engine.ts';
 import type { Store } from '../store/store.ts';
 import { CatalogueChecker, type Path, formatPath } from './catalogue-checks.ts';
-import { catalogueAccountHeaderSchema, catalogueAccountSchema, catalogueItemSchema, catalogueRootSchema, withoutUnknownKeys } from './catalogue-schema.ts';
+import {
+  catalogueAccountHeaderSchema,
+  catalogueAccountSchema,
+  catalogueItemSchema,
+  catalogueRootSchema,
+  withoutUnknownKeys,
+} from './catalogue-schema.ts';
 import { ScratchFirstUses } from './first-uses.ts';
 import { catalogueRefused } from '../store/catalogue-writer.ts';
 
@@ -64,7 +70,14 @@ export async function importCatalogueFile(store: Store, file: string, options: F
   }
 }
 
-async function streamInto(writer: CatalogueWriter, scratch: ScratchKeys, file: string, fd: number, totalBytes: number, options: FileImportOptions): Promise<ImportSummary> {
+async function streamInto(
+  writer: CatalogueWriter,
+  scratch: ScratchKeys,
+  file: string,
+  fd: number,
+  totalBytes: number,
+  options: FileImportOptions,
+): Promise<ImportSummary> {
   const schemaProblems: string[] = [];
   let onlyUnknownKeys = true; // zod skips the cross-field rules after any other structural problem
   const crossProblems: string[] = [];
@@ -74,7 +87,10 @@ async function streamInto(writer: CatalogueWriter, scratch: ScratchKeys, file: s
       schemaProblems.push(`${formatPath([...prefix, ...(issue.path as Path)])}: ${issue.message}`);
     }
   };
-  const checker = new CatalogueChecker((path, message) => crossProblems.push(`${formatPath(path)}: ${message}`), new ScratchFirstUses(scratch));
+  const checker = new CatalogueChecker(
+    (path, message) => crossProblems.push(`${formatPath(path)}: ${message}`),
+    new ScratchFirstUses(scratch),
+  );
   /** Writing stops at the first problem of the file itself: the import will be refused anyway. */
   const writing = () => schemaProblems.length === 0 && crossProblems.length === 0;
   let account: AccountState | undefined;
@@ -103,7 +119,8 @@ async function streamInto(writer: CatalogueWriter, scratch: ScratchKeys, file: s
   };
 
   /** The header is complete once name, scenario and (in the warehouse scenario) warehouses were read. */
-  const headerReady = (value: JsonObject) => 'name' in value && 'warehouses_enabled' in value && ('warehouses' in value || value.warehouses_enabled !== true);
+  const headerReady = (value: JsonObject) =>
+    'name' in value && 'warehouses_enabled' in value && ('warehouses' in value || value.warehouses_enabled !== true);
 
   const onItem = async (a: number, accountValue: unknown, value: unknown, i: number) => {
     if (!account || account.index !== a) account = { index: a, checkedKeys: undefined, headerValid: false, writable: false, pending: [] };
@@ -116,7 +133,8 @@ async function streamInto(writer: CatalogueWriter, scratch: ScratchKeys, file: s
   };
 
   const onAccountEnd = async (a: number, value: unknown) => {
-    const state = account && account.index === a ? account : { index: a, checkedKeys: undefined, headerValid: false, writable: false, pending: [] };
+    const state =
+      account && account.index === a ? account : { index: a, checkedKeys: undefined, headerValid: false, writable: false, pending: [] };
     account = undefined;
     // The full account schema catches unknown keys and a wrong `items`; its items were checked one by one.
     const whole = isObject(value) && Array.isArray(value.items) ? { ...value, items: [] } : value;
@@ -136,11 +154,20 @@ async function streamInto(writer: CatalogueWriter, scratch: ScratchKeys, file: s
     }
     if (!full.success) {
       const seen = state.checkedKeys;
-      schemaIssues(full.error.issues.filter((issue) => !seen.has(String(issue.path[0]))), ['accounts', a]);
+      schemaIssues(
+        full.error.issues.filter((issue) => !seen.has(String(issue.path[0]))),
+        ['accounts', a],
+      );
     }
     // Warehouses given after the items of a no-warehouse account: the rule still holds.
     const late = isObject(value) ? value.warehouses : undefined;
-    if (!state.checkedKeys.has('warehouses') && Array.isArray(late) && late.length > 0 && isObject(value) && value.warehouses_enabled === false) {
+    if (
+      !state.checkedKeys.has('warehouses') &&
+      Array.isArray(late) &&
+      late.length > 0 &&
+      isObject(value) &&
+      value.warehouses_enabled === false
+    ) {
       crossProblems.push(`${formatPath(['accounts', a, 'warehouses'])}: an account with warehouses_enabled false has no warehouses`);
     }
   };
@@ -160,7 +187,11 @@ async function streamInto(writer: CatalogueWriter, scratch: ScratchKeys, file: s
     queue.length = 0;
   };
   // Strings and numbers are gathered in fixed buffers rather than by concatenation: less garbage per token.
-  const parser = new JSONParser({ paths: ['$.accounts.*.items.*', '$.accounts.*', '$'], stringBufferSize: 64 * 1024, numberBufferSize: 64 });
+  const parser = new JSONParser({
+    paths: ['$.accounts.*.items.*', '$.accounts.*', '$'],
+    stringBufferSize: 64 * 1024,
+    numberBufferSize: 64,
+  });
   parser.onValue = ({ value, key, parent, stack }) => {
     if (stack.length === 0) return void queue.push(() => onRoot(value));
     if (stack[1]?.key !== 'accounts' || typeof key !== 'number' || !Array.isArray(parent)) return;

@@ -30,4 +30,3 @@ export async function parseCatalogue(document: unknown): Promise<Catalogue> {
   if (problems.length > 0) throw catalogueRefused(problems);
   return catalogue!;
 }
-

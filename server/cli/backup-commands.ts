@@ -12,7 +12,9 @@ import { databaseOf, withDatabaseOptions, withStore } from './database-option.ts
 
 function describeReport(file: string, report: ConsistencyReport): string {
   const counts = `${report.stockRows} stock figure(s), ${report.historyRows} history entr${report.historyRows === 1 ? 'y' : 'ies'}`;
-  return report.ok ? `${file}: ok (integrity_check ok, foreign keys ok, history agrees with stock; ${counts}).` : `${file}: PROBLEMS: ${describeProblems(report)} (${counts}).`;
+  return report.ok
+    ? `${file}: ok (integrity_check ok, foreign keys ok, history agrees with stock; ${counts}).`
+    : `${file}: PROBLEMS: ${describeProblems(report)} (${counts}).`;
 }
 
 /** Asks on the terminal; anything but n/no is yes. */
@@ -33,7 +35,9 @@ export function registerBackupCommands(program: Command): void {
       const source = databaseOf(options);
       if (isPostgresLocation(source)) {
         const { bytes } = dumpDatabase(source, out);
-        console.log(`Backed up ${displayLocation(source)} to ${out} (pg_dump custom format, ${bytes} bytes; restore with pg_restore, see docs/DEPLOY.md).`);
+        console.log(
+          `Backed up ${displayLocation(source)} to ${out} (pg_dump custom format, ${bytes} bytes; restore with pg_restore, see docs/DEPLOY.md).`,
+        );
         return;
       }
       const report = await backupDatabase(source, out);
@@ -52,12 +56,16 @@ export function registerBackupCommands(program: Command): void {
     .option('--keep-revocations', 'keep tokens revoked since the backup revoked (the default without a terminal)')
     .option('--bring-back-revoked', 'let tokens revoked since the backup be valid again, as they were in the backup')
     .action(async (backup: string, options: { db?: string; database?: string; keepRevocations?: boolean; bringBackRevoked?: boolean }) => {
-      if (options.keepRevocations && options.bringBackRevoked) throw badRequest('Give --keep-revocations or --bring-back-revoked, not both.');
+      if (options.keepRevocations && options.bringBackRevoked)
+        throw badRequest('Give --keep-revocations or --bring-back-revoked, not both.');
       const target = databaseOf(options);
-      if (isPostgresLocation(target)) throw badRequest('A PostgreSQL database is restored with pg_restore, the servers stopped first: see docs/DEPLOY.md, "Backups".');
+      if (isPostgresLocation(target))
+        throw badRequest('A PostgreSQL database is restored with pg_restore, the servers stopped first: see docs/DEPLOY.md, "Backups".');
       const { savedCurrentAs, revokedSince, keptRevocations } = await restoreDatabase(backup, target, {
         async keepRevocations(revoked) {
-          console.log(`WARNING: ${revoked.length} token(s) were revoked after this backup was taken; restoring it alone would make them valid again:`);
+          console.log(
+            `WARNING: ${revoked.length} token(s) were revoked after this backup was taken; restoring it alone would make them valid again:`,
+          );
           for (const t of revoked) console.log(`  ${t.id}\t${t.account}\t${t.label ?? ''}\t${t.prefix}…\trevoked ${t.revokedAt}`);
           if (options.bringBackRevoked) return false;
           if (options.keepRevocations || !process.stdin.isTTY) return true;
@@ -77,7 +85,9 @@ export function registerBackupCommands(program: Command): void {
     });
 
   withDatabaseOptions(program.command('check'))
-    .description('Check the database: its engine\'s own checks (SQLite: integrity_check, foreign keys) and that the stock history agrees with the stock.')
+    .description(
+      "Check the database: its engine's own checks (SQLite: integrity_check, foreign keys) and that the stock history agrees with the stock.",
+    )
     .action(async (options: { db?: string; database?: string }) => {
       const file = databaseOf(options);
       const report = isPostgresLocation(file) ? await withStore(options, (store) => store.check()) : await checkFile(file);

@@ -38,7 +38,9 @@ export function registerCsvCommands(program: Command): void {
     .option('--out <file>', 'write to a file instead of stdout')
     .action(async (options: { account: string; warehouse?: string; out?: string; db?: string; database?: string }) => {
       // Page by page, as the API streams it: the file grows while memory stays flat.
-      await withStore(options, async (store) => outputChunks(await stockCsvChunks(store, await accountOf(store, options.account), options.warehouse), options.out));
+      await withStore(options, async (store) =>
+        outputChunks(await stockCsvChunks(store, await accountOf(store, options.account), options.warehouse), options.out),
+      );
     });
 
   withDatabaseOptions(csv.command('counts'))
@@ -47,7 +49,9 @@ export function registerCsvCommands(program: Command): void {
     .requiredOption('--account <name>', 'account the session belongs to')
     .option('--out <file>', 'write to a file instead of stdout')
     .action(async (id: string, options: { account: string; out?: string; db?: string; database?: string }) => {
-      await withStore(options, async (store) => outputChunks(await sessionCountsCsvChunks(store, await accountOf(store, options.account), Number(id)), options.out));
+      await withStore(options, async (store) =>
+        outputChunks(await sessionCountsCsvChunks(store, await accountOf(store, options.account), Number(id)), options.out),
+      );
     });
 
   withDatabaseOptions(csv.command('import'))

@@ -13,7 +13,10 @@ export interface DatabaseOptions {
 /** Adds --database and --db to a command. */
 export function withDatabaseOptions(command: Command): Command {
   return command
-    .option('--database <url-or-file>', `PostgreSQL URL (postgres://user@host:5432/db) or SQLite file (default: $${DATABASE_ENV_VAR}, $${DB_ENV_VAR} or ${defaultDatabaseFile()})`)
+    .option(
+      '--database <url-or-file>',
+      `PostgreSQL URL (postgres://user@host:5432/db) or SQLite file (default: $${DATABASE_ENV_VAR}, $${DB_ENV_VAR} or ${defaultDatabaseFile()})`,
+    )
     .option('--db <file>', 'SQLite database file (the same as --database FILE)');
 }
 

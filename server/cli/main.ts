@@ -40,24 +40,34 @@ export function buildProgram(): Command {
     .option('--log-level <level>', 'fatal, error, warn, info, debug or silent', 'info')
     .option('--allow-origin <origin...>', 'browser origins (e.g. http://till.local:3000) allowed to call the API; none by default')
     .option('--no-announce', 'do not announce the API on the local network over mDNS (only LAN binds announce; see docs/POS.md)')
-    .action(async (options: { db?: string; database?: string; host: string; port: number; logLevel: string; allowOrigin?: string[]; announce: boolean }) => {
-      const launched = await launch({
-        database: databaseOf(options),
-        host: options.host,
-        port: options.port,
-        logger: pino({ level: options.logLevel }, pino.destination(2)),
-        ...(options.allowOrigin ? { allowedOrigins: options.allowOrigin } : {}),
-        ui: true, // the scanner UI, once `npm run build` made it
-        discovery: options.announce ? {} : false,
-      });
-      for (const line of launched.describe()) console.log(line);
-      const stop = (signal: string) => {
-        console.log(`${signal} received: finishing open requests, then closing the database.`);
-        void launched.close().then(() => process.exit(0));
-      };
-      process.once('SIGINT', () => stop('SIGINT'));
-      process.once('SIGTERM', () => stop('SIGTERM'));
-    });
+    .action(
+      async (options: {
+        db?: string;
+        database?: string;
+        host: string;
+        port: number;
+        logLevel: string;
+        allowOrigin?: string[];
+        announce: boolean;
+      }) => {
+        const launched = await launch({
+          database: databaseOf(options),
+          host: options.host,
+          port: options.port,
+          logger: pino({ level: options.logLevel }, pino.destination(2)),
+          ...(options.allowOrigin ? { allowedOrigins: options.allowOrigin } : {}),
+          ui: true, // the scanner UI, once `npm run build` made it
+          discovery: options.announce ? {} : false,
+        });
+        for (const line of launched.describe()) console.log(line);
+        const stop = (signal: string) => {
+          console.log(`${signal} received: finishing open requests, then closing the database.`);
+          void launched.close().then(() => process.exit(0));
+        };
+        process.once('SIGINT', () => stop('SIGINT'));
+        process.once('SIGTERM', () => stop('SIGTERM'));
+      },
+    );
 
   withDatabaseOptions(program.command('import'))
     .description('Load a catalogue file (JSON, see the README) in one transaction: all of it or nothing.')
@@ -67,7 +77,9 @@ export function buildProgram(): Command {
       let shown = false;
       const onProgress = ({ bytesRead, totalBytes, barcodes }: ImportProgress) => {
         shown = true;
-        process.stderr.write(`\rImporting ${file}: ${Math.floor((100 * bytesRead) / Math.max(totalBytes, 1))}% read, ${barcodes} barcodes written…`);
+        process.stderr.write(
+          `\rImporting ${file}: ${Math.floor((100 * bytesRead) / Math.max(totalBytes, 1))}% read, ${barcodes} barcodes written…`,
+        );
       };
       let summary: ImportSummary;
       try {
@@ -101,8 +113,13 @@ export function buildProgram(): Command {
       const now = new Date().toISOString();
       for (const t of tokens) {
         // A sign-in link's token expires after some days unused; a token made here never does.
-        const expires = t.expiresAt === null ? 'never' : `${t.expiresAt < now ? 'expired' : 'if unused until'} ${t.expiresAt} (${t.idleExpirySeconds! / 86_400} days idle)`;
-        console.log([t.id, t.account, t.label ?? '', `${t.prefix}…`, t.createdAt, t.lastUsedAt ?? '', expires, t.revokedAt ?? ''].join('\t'));
+        const expires =
+          t.expiresAt === null
+            ? 'never'
+            : `${t.expiresAt < now ? 'expired' : 'if unused until'} ${t.expiresAt} (${t.idleExpirySeconds! / 86_400} days idle)`;
+        console.log(
+          [t.id, t.account, t.label ?? '', `${t.prefix}…`, t.createdAt, t.lastUsedAt ?? '', expires, t.revokedAt ?? ''].join('\t'),
+        );
       }
     });
   withDatabaseOptions(token.command('revoke'))

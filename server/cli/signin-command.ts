@@ -25,11 +25,20 @@ export function addSignInCommand(program: Command): void {
     .requiredOption('--account <name>', 'account the browser will act for')
     .option('--url <url>', 'address of the running server as the browser reaches it', `http://${DEFAULT_HOST}:${DEFAULT_PORT}`)
     .option('--minutes <n>', 'how long the link works', minutes, DEFAULT_SIGNIN_TTL_MS / 60_000)
-    .option('--idle-days <n>', 'the token the link signs in with expires after this many days unused (0: never)', days, DEFAULT_SIGNIN_TOKEN_IDLE_DAYS)
+    .option(
+      '--idle-days <n>',
+      'the token the link signs in with expires after this many days unused (0: never)',
+      days,
+      DEFAULT_SIGNIN_TOKEN_IDLE_DAYS,
+    )
     .action(async (options: { account: string; url: string; minutes: number; idleDays: number; db?: string; database?: string }) => {
-      const { code, expiresAt } = await withStore(options, (store) => store.signIn.createCode(options.account, options.minutes * 60_000, options.idleDays));
+      const { code, expiresAt } = await withStore(options, (store) =>
+        store.signIn.createCode(options.account, options.minutes * 60_000, options.idleDays),
+      );
       const idle = options.idleDays === 0 ? 'never expires' : `expires after ${options.idleDays} days unused`;
-      console.log(`One-time sign-in link for account "${options.account}", valid until ${expiresAt} (works once; the device's sign-in ${idle}):`);
+      console.log(
+        `One-time sign-in link for account "${options.account}", valid until ${expiresAt} (works once; the device's sign-in ${idle}):`,
+      );
       console.log(signInLink(options.url, code));
     });
 }

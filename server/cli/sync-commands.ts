@@ -17,7 +17,8 @@ function upstreamUrl(value: string): string {
   } catch {
     throw new InvalidArgumentError('the upstream is a URL such as http://head-office:8270');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('the upstream URL starts with http:// or https://');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new InvalidArgumentError('the upstream URL starts with http:// or https://');
   return url.origin + url.pathname.replace(/\/+$/, '');
 }
 
@@ -35,10 +36,12 @@ async function linkedAccount(store: Store, name: string) {
 }
 
 export function registerSyncCommands(program: Command): void {
-  const sync = program.command('sync').description('Follow an upstream instance (a shop PC, head office): link, status, now, conflicts, unlink.');
+  const sync = program
+    .command('sync')
+    .description('Follow an upstream instance (a shop PC, head office): link, status, now, conflicts, unlink.');
 
   withDatabaseOptions(sync.command('link'))
-    .description("Make an account follow an upstream instance: its catalogue is copied from there, and stock movements flow both ways.")
+    .description('Make an account follow an upstream instance: its catalogue is copied from there, and stock movements flow both ways.')
     .requiredOption('--upstream <url>', 'the upstream server, e.g. http://head-office:8270', upstreamUrl)
     .requiredOption('--account <name>', 'the account, by the name it has upstream')
     .requiredOption('--token <token>', 'an API token of that account on the upstream (barcode-inventory token create there)')
@@ -46,7 +49,8 @@ export function registerSyncCommands(program: Command): void {
       await withStore(options, async (store) => {
         const client = new UpstreamClient(options.upstream, options.token);
         const state = await client.state();
-        if (state.account !== options.account) throw badRequest(`The token is for account "${state.account}" on ${options.upstream}, not "${options.account}".`);
+        if (state.account !== options.account)
+          throw badRequest(`The token is for account "${state.account}" on ${options.upstream}, not "${options.account}".`);
         const local = await store.accounts.find(options.account);
         if (local && local.warehousesEnabled !== state.warehouses_enabled) throw badRequest(syncMessages.scenarioDiffers(options.account));
         if (local) {
@@ -70,14 +74,18 @@ export function registerSyncCommands(program: Command): void {
     .action(async (options: { account?: string; db?: string; database?: string }) => {
       await withStore(options, async (store) => {
         const links = (await store.sync.links()).filter((l) => options.account === undefined || l.account === options.account);
-        if (links.length === 0) return console.log(options.account ? syncMessages.notLinked(options.account) : 'No account follows an upstream.');
+        if (links.length === 0)
+          return console.log(options.account ? syncMessages.notLinked(options.account) : 'No account follows an upstream.');
         for (const link of links) {
           const status = await store.sync.status({ id: link.accountId, name: link.account, warehousesEnabled: link.warehousesEnabled });
           console.log(`${link.account} → ${link.upstreamUrl}: ${status.state.replace('_', ' ')}`);
           console.log(`  ${syncMessages.summary(status, status.offline_since ?? status.last_success_at)}`);
-          console.log(`  last success: ${status.last_success_at ?? 'never'}${status.offline_since ? `; unreachable since ${status.offline_since}` : ''}`);
+          console.log(
+            `  last success: ${status.last_success_at ?? 'never'}${status.offline_since ? `; unreachable since ${status.offline_since}` : ''}`,
+          );
           console.log(`  waiting to be pushed: ${status.pending} movement(s); open conflicts: ${status.conflicts}`);
-          if (status.clock_skew_ms !== null) console.log(`  upstream clock: ${status.clock_skew_ms >= 0 ? '+' : ''}${status.clock_skew_ms} ms`);
+          if (status.clock_skew_ms !== null)
+            console.log(`  upstream clock: ${status.clock_skew_ms >= 0 ? '+' : ''}${status.clock_skew_ms} ms`);
           if (status.clock_warning) console.log(`  WARNING: ${status.clock_warning}`);
           if (status.last_error && status.state !== 'in_sync') console.log(`  last error: ${status.last_error}`);
         }
@@ -90,12 +98,17 @@ export function registerSyncCommands(program: Command): void {
     .action(async (options: { account?: string; db?: string; database?: string }) => {
       await withStore(options, async (store) => {
         const links = (await store.sync.links()).filter((l) => options.account === undefined || l.account === options.account);
-        if (links.length === 0) throw badRequest(options.account ? syncMessages.notLinked(options.account) : 'No account follows an upstream: barcode-inventory sync link …');
+        if (links.length === 0)
+          throw badRequest(
+            options.account ? syncMessages.notLinked(options.account) : 'No account follows an upstream: barcode-inventory sync link …',
+          );
         let failed = 0;
         for (const link of links) {
           try {
             const result = await syncRound(store, link);
-            console.log(`${link.account}: ${result.pushed} movement(s) pushed, ${result.pulled} pulled${result.catalogueCopied ? ', catalogue copied' : ''}.`);
+            console.log(
+              `${link.account}: ${result.pushed} movement(s) pushed, ${result.pulled} pulled${result.catalogueCopied ? ', catalogue copied' : ''}.`,
+            );
           } catch (error) {
             failed++;
             console.error(`${link.account}: ${(error as Error).message}`);
@@ -120,7 +133,9 @@ export function registerSyncCommands(program: Command): void {
             `${c.barcode}${where}: ${c.later.kind} ${c.later.value} (${c.later.origin}, ${c.later.occurred_at}) kept over ${c.earlier.kind} ${c.earlier.value} (${c.earlier.origin}, ${c.earlier.occurred_at}); now ${c.quantity ?? '-'}${c.resolved ? ' [resolved]' : ''}`,
           );
         }
-        console.log('Resolve one by setting the quantity again (scanner UI, or POST …/inventory_by_barcode/) once you have looked at both.');
+        console.log(
+          'Resolve one by setting the quantity again (scanner UI, or POST …/inventory_by_barcode/) once you have looked at both.',
+        );
       });
     });
 

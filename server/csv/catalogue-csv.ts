@@ -107,8 +107,19 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
   const warehouses = await store.stock.warehouses(account);
   const warehouseNames = new Set(warehouses.map((w) => w.name));
 
-  interface Unit { line: number; itemId: number; variantId: number | null; stock: { warehouse?: string; quantity: number }[] }
-  interface Item { id: number; name: string; line: number; plain?: Unit & { barcode: string }; variants: Map<number, { name: string; barcode: string; unit: Unit }> }
+  interface Unit {
+    line: number;
+    itemId: number;
+    variantId: number | null;
+    stock: { warehouse?: string; quantity: number }[];
+  }
+  interface Item {
+    id: number;
+    name: string;
+    line: number;
+    plain?: Unit & { barcode: string };
+    variants: Map<number, { name: string; barcode: string; unit: Unit }>;
+  }
   const items = new Map<number, Item>();
   const units = new Map<string, Unit>();
 
@@ -162,7 +173,10 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
     let unit: Unit;
     if (existing) {
       if (existing.itemId !== itemId || existing.variantId !== variantId) {
-        bad('barcode', `barcode "${barcode}" belongs to ${existing.variantId === null ? `item ${existing.itemId}` : `variant ${existing.variantId}`} on line ${existing.line}`);
+        bad(
+          'barcode',
+          `barcode "${barcode}" belongs to ${existing.variantId === null ? `item ${existing.itemId}` : `variant ${existing.variantId}`} on line ${existing.line}`,
+        );
         continue;
       }
       unit = existing;
@@ -172,7 +186,10 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
       }
     } else if (variantId === null) {
       if (item.plain || item.variants.size > 0) {
-        bad('barcode', `item ${itemId} already has ${item.plain ? `barcode "${item.plain.barcode}"` : 'variants'} (line ${item.plain?.line ?? item.line}); an item holds stock itself or through variants`);
+        bad(
+          'barcode',
+          `item ${itemId} already has ${item.plain ? `barcode "${item.plain.barcode}"` : 'variants'} (line ${item.plain?.line ?? item.line}); an item holds stock itself or through variants`,
+        );
         continue;
       }
       unit = { line, itemId, variantId: null, stock: [] };
@@ -180,7 +197,10 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
       units.set(barcode, unit);
     } else {
       if (item.plain) {
-        bad('variant_id', `item ${itemId} has its own barcode "${item.plain.barcode}" (line ${item.plain.line}); it cannot also have variants`);
+        bad(
+          'variant_id',
+          `item ${itemId} has its own barcode "${item.plain.barcode}" (line ${item.plain.line}); it cannot also have variants`,
+        );
         continue;
       }
       const known = item.variants.get(variantId);
@@ -217,7 +237,12 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
         ...(account.warehousesEnabled ? { warehouses } : {}),
         items: [...items.values()].map((item) =>
           item.plain
-            ? { id: item.id, name: item.name, barcode: item.plain.barcode, ...(item.plain.stock.length > 0 ? { stock: item.plain.stock } : {}) }
+            ? {
+                id: item.id,
+                name: item.name,
+                barcode: item.plain.barcode,
+                ...(item.plain.stock.length > 0 ? { stock: item.plain.stock } : {}),
+              }
             : {
                 id: item.id,
                 name: item.name,
@@ -236,7 +261,12 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
     return { catalogue: await parseCatalogue(document), problems, lineOfStock, lineOfPath };
   } catch (error) {
     if (isCatalogueRefusal(error)) {
-      return { catalogue: undefined, problems: [...problems, ...error.problems.map((p) => inFileTerms(p, lineOfPath))], lineOfStock, lineOfPath };
+      return {
+        catalogue: undefined,
+        problems: [...problems, ...error.problems.map((p) => inFileTerms(p, lineOfPath))],
+        lineOfStock,
+        lineOfPath,
+      };
     }
     throw error;
   }
@@ -275,7 +305,10 @@ export async function dryRunCatalogueImport(store: Store, conversion: CsvConvers
   try {
     const { quantityChanges, ...changes } = await store.catalogue.dryRun(conversion.catalogue);
     Object.assign(report, changes);
-    report.quantityChanges = quantityChanges.map((c) => ({ line: conversion.lineOfStock.get(stockKey(c.barcode, c.warehouse ?? '')) ?? null, ...c }));
+    report.quantityChanges = quantityChanges.map((c) => ({
+      line: conversion.lineOfStock.get(stockKey(c.barcode, c.warehouse ?? '')) ?? null,
+      ...c,
+    }));
   } catch (error) {
     if (!isCatalogueRefusal(error)) throw error;
     report.problems.push(...error.problems.map((p) => inFileTerms(p, conversion.lineOfPath)));

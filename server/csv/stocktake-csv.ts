@@ -7,7 +7,16 @@ import type { Account, Store } from '../store/store.ts';
 import { spreadsheetText } from './spreadsheet-cells.ts';
 
 export const COUNTS_CSV_COLUMNS = [
-  'barcode', 'item_id', 'variant_id', 'name', 'known', 'resolution', 'counted', 'book_quantity', 'difference', 'commit',
+  'barcode',
+  'item_id',
+  'variant_id',
+  'name',
+  'known',
+  'resolution',
+  'counted',
+  'book_quantity',
+  'difference',
+  'commit',
 ] as const;
 
 export function countsCsv(lines: readonly StocktakeLine[], header: boolean): string {

@@ -52,7 +52,10 @@ export function clientKey(address: string | undefined): string {
     return v4.startsWith('127.') ? 'loopback' : v4;
   }
   if (groups.slice(0, 7).every((g) => g === 0) && groups[7] === 1) return 'loopback';
-  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
 }
 
 export function authRateLimit({ points, durationSeconds }: AuthRateLimitOptions): Middleware {

@@ -48,9 +48,16 @@ function changingPart(schema: z.core.$ZodType, seen = new Set<unknown>()): strin
   if (CHANGING_TYPES.has(def.type)) return def.type;
   for (const check of def.checks ?? []) if (check._zod.def.check === 'overwrite') return 'overwrite';
   for (const value of Object.values(def)) {
-    const children = Array.isArray(value) ? value : value && typeof value === 'object' && !('_zod' in value) ? Object.values(value) : [value];
+    const children = Array.isArray(value)
+      ? value
+      : value && typeof value === 'object' && !('_zod' in value)
+        ? Object.values(value)
+        : [value];
     for (const child of children) {
-      const found = child && typeof child === 'object' && '_zod' in child && 'def' in (child as z.core.$ZodType)._zod ? changingPart(child as z.core.$ZodType, seen) : undefined;
+      const found =
+        child && typeof child === 'object' && '_zod' in child && 'def' in (child as z.core.$ZodType)._zod
+          ? changingPart(child as z.core.$ZodType, seen)
+          : undefined;
       if (found) return found;
     }
   }
@@ -58,7 +65,15 @@ function changingPart(schema: z.core.$ZodType, seen = new Set<unknown>()): strin
 }
 
 /** Keywords whose value is a schema, a list of schemas, or a map of names to schemas. */
-const SCHEMA_KEYWORDS = new Set(['items', 'additionalProperties', 'propertyNames', 'not', 'contains', 'unevaluatedProperties', 'unevaluatedItems']);
+const SCHEMA_KEYWORDS = new Set([
+  'items',
+  'additionalProperties',
+  'propertyNames',
+  'not',
+  'contains',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+]);
 const SCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
 
@@ -73,7 +88,10 @@ function nullableAsTypeList(schema: JsonSchema): JsonSchema {
   for (const [key, value] of Object.entries(schema)) {
     if (SCHEMA_KEYWORDS.has(key) && value && typeof value === 'object') out[key] = nullableAsTypeList(value as JsonSchema);
     else if (SCHEMA_LISTS.has(key)) out[key] = (value as JsonSchema[]).map(nullableAsTypeList);
-    else if (SCHEMA_MAPS.has(key)) out[key] = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([name, inner]) => [name, nullableAsTypeList(inner)]));
+    else if (SCHEMA_MAPS.has(key))
+      out[key] = Object.fromEntries(
+        Object.entries(value as Record<string, JsonSchema>).map(([name, inner]) => [name, nullableAsTypeList(inner)]),
+      );
     else out[key] = value;
   }
   const options = out.anyOf as JsonSchema[] | undefined;
@@ -99,7 +117,11 @@ export function compileCheck<T>(schema: z.ZodType<T>): CompiledCheck<T> {
 }
 
 /** `schema.safeParse(value)`, with `check` first: zod runs only for a value the check refuses. */
-export function checkedParse<S extends z.ZodType>(schema: S, check: CompiledCheck<z.output<S>> | undefined, value: unknown): z.ZodSafeParseResult<z.output<S>> {
+export function checkedParse<S extends z.ZodType>(
+  schema: S,
+  check: CompiledCheck<z.output<S>> | undefined,
+  value: unknown,
+): z.ZodSafeParseResult<z.output<S>> {
   if (check?.(value)) return { success: true, data: value };
   return schema.safeParse(value);
 }

@@ -71,10 +71,15 @@ export interface Launched {
 
 /** The real database, or the demo beside it (loaded once with both scenarios) while the real one has no account.
  * Only a SQLite file has a folder to put demo.db beside: a PostgreSQL database is served as it is. */
-async function chooseStore(location: string, demo: boolean, clock: StoreClock | undefined): Promise<{ store: Store; location: string; demo: boolean; accounts: Account[] }> {
+async function chooseStore(
+  location: string,
+  demo: boolean,
+  clock: StoreClock | undefined,
+): Promise<{ store: Store; location: string; demo: boolean; accounts: Account[] }> {
   const store = await openStore(location, clock ? { clock } : {});
   const accounts = await store.accounts.list();
-  if (accounts.length > 0 || !demo || location === ':memory:' || isPostgresLocation(location)) return { store, location, demo: false, accounts };
+  if (accounts.length > 0 || !demo || location === ':memory:' || isPostgresLocation(location))
+    return { store, location, demo: false, accounts };
   await store.close();
   // The real database never receives demo data, whose ids could clash with a real catalogue's.
   const demoLocation = path.join(path.dirname(path.resolve(location)), DEMO_DATABASE_NAME);
@@ -84,7 +89,16 @@ async function chooseStore(location: string, demo: boolean, clock: StoreClock | 
 }
 
 export async function launch(options: LaunchOptions = {}): Promise<Launched> {
-  const { database = defaultDatabaseLocation(), demo = false, portInUse = 'fail', ui = false, signInLinks = 0, sync = {}, clock = clockFromEnvironment(), ...start } = options;
+  const {
+    database = defaultDatabaseLocation(),
+    demo = false,
+    portInUse = 'fail',
+    ui = false,
+    signInLinks = 0,
+    sync = {},
+    clock = clockFromEnvironment(),
+    ...start
+  } = options;
   const chosen = await chooseStore(database, demo, clock);
   const uiDir = ui === true ? (hasBuiltUi(BUILT_UI_DIR) ? BUILT_UI_DIR : undefined) : ui || undefined;
   let server: RunningServer;
@@ -108,7 +122,11 @@ export async function launch(options: LaunchOptions = {}): Promise<Launched> {
     sync === false
       ? undefined
       : startSyncLoops(chosen.store, {
-          ...(sync.intervalMs !== undefined ? { intervalMs: sync.intervalMs } : Number.isFinite(intervalFromEnv) && intervalFromEnv > 0 ? { intervalMs: intervalFromEnv } : {}),
+          ...(sync.intervalMs !== undefined
+            ? { intervalMs: sync.intervalMs }
+            : Number.isFinite(intervalFromEnv) && intervalFromEnv > 0
+              ? { intervalMs: intervalFromEnv }
+              : {}),
           ...(start.logger ? { logger: start.logger } : {}),
         });
   const followed = await chosen.store.sync.links();
@@ -120,19 +138,28 @@ export async function launch(options: LaunchOptions = {}): Promise<Launched> {
     accounts: chosen.accounts,
     describe() {
       const lines = [`barcode-inventory is serving ${server.url}/api/v1/ (database: ${chosen.location})`];
-      if (chosen.demo) lines.push(`Demo data: your database ${database} has no account yet (import a catalogue to use your own: npx barcode-inventory import <file>).`);
-      else if (chosen.accounts.length === 0) lines.push('No accounts yet: import a catalogue (npx barcode-inventory import <file>), then restart.');
+      if (chosen.demo)
+        lines.push(
+          `Demo data: your database ${database} has no account yet (import a catalogue to use your own: npx barcode-inventory import <file>).`,
+        );
+      else if (chosen.accounts.length === 0)
+        lines.push('No accounts yet: import a catalogue (npx barcode-inventory import <file>), then restart.');
       if (uiDir) {
         lines.push(`Scanner UI: ${server.url}/`);
         for (const { account, url } of links) {
-          lines.push(`Sign in as ${account.name} (${account.warehousesEnabled ? 'with' : 'without'} warehouses), link works once for ${LINK_TTL_MS / 60_000} minutes: ${url}`);
+          lines.push(
+            `Sign in as ${account.name} (${account.warehousesEnabled ? 'with' : 'without'} warehouses), link works once for ${LINK_TTL_MS / 60_000} minutes: ${url}`,
+          );
         }
-        if (chosen.accounts.length > links.length) lines.push(`Sign in${links.length > 0 ? ' as another account' : ''}: npx barcode-inventory signin-link --account <name>`);
+        if (chosen.accounts.length > links.length)
+          lines.push(`Sign in${links.length > 0 ? ' as another account' : ''}: npx barcode-inventory signin-link --account <name>`);
       }
-      for (const link of followed) lines.push(`Account ${link.account} follows ${link.upstreamUrl}: syncing in the background (npx barcode-inventory sync status).`);
+      for (const link of followed)
+        lines.push(`Account ${link.account} follows ${link.upstreamUrl}: syncing in the background (npx barcode-inventory sync status).`);
       const notice = lanNotice(host, server.port);
       if (notice) lines.push(notice);
-      if (server.discovery) lines.push(`Announcing "${server.discovery.name}" as _barcode-inventory._tcp over mDNS (--no-announce turns it off).`);
+      if (server.discovery)
+        lines.push(`Announcing "${server.discovery.name}" as _barcode-inventory._tcp over mDNS (--no-announce turns it off).`);
       return lines;
     },
     async signInOffers(ttlMs) {

@@ -36,7 +36,11 @@ export function nodeFlagsForCommand(args: readonly string[]): readonly string[] 
 const flagName = (flag: string) => flag.split('=')[0]!.replace(/_/g, '-');
 
 /** Of `flags`, those this process was not started with (by name, in its arguments or NODE_OPTIONS). */
-export function missingNodeFlags(flags: readonly string[], execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): string[] {
+export function missingNodeFlags(
+  flags: readonly string[],
+  execArgv: readonly string[] = process.execArgv,
+  nodeOptions = process.env.NODE_OPTIONS ?? '',
+): string[] {
   const given = new Set([...execArgv, ...nodeOptions.split(/\s+/)].filter((arg) => arg.startsWith('--')).map(flagName));
   return flags.filter((flag) => !given.has(flagName(flag)));
 }
@@ -52,7 +56,11 @@ export function restartWithNodeFlags(flags: readonly string[]): void {
   const missing = missingNodeFlags(flags);
   if (missing.length === 0 || process.platform === 'win32' || typeof process.execve !== 'function') return;
   try {
-    process.execve(process.execPath, [process.execPath, ...process.execArgv, ...missing, ...process.argv.slice(1)], process.env as Record<string, string>);
+    process.execve(
+      process.execPath,
+      [process.execPath, ...process.execArgv, ...missing, ...process.argv.slice(1)],
+      process.env as Record<string, string>,
+    );
   } catch {
     // Not available here (an older Node, or a platform without execve): run on without the flags.
   }

@@ -30,7 +30,12 @@ export async function listAccounts(q: Queries): Promise<Account[]> {
 
 /** Turns GTIN equivalence on or off for an account; undefined when there is no such account. */
 export async function setGtinEquivalence(q: Queries, name: string, on: boolean): Promise<Account | undefined> {
-  await q.run(q.k.updateTable('accounts').set({ gtin_equivalence: on ? 1 : 0 }).where('name', '=', name));
+  await q.run(
+    q.k
+      .updateTable('accounts')
+      .set({ gtin_equivalence: on ? 1 : 0 })
+      .where('name', '=', name),
+  );
   return findAccountByName(q, name);
 }
 

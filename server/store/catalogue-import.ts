@@ -7,20 +7,27 @@ import type { Engine, Queries, ScratchKeys } from './engine.ts';
 import { MovementLog, type StoreClock } from './movements.ts';
 
 /** One bulk write for a streamed import: the writer and a scratch table for the uniqueness checks. */
-export function writeCatalogueStream<T>(engine: Engine, clock: StoreClock, work: (writer: CatalogueWriter, scratch: ScratchKeys) => Promise<T>): Promise<T> {
-  return engine.write(async (q) => {
-    const scratch = await engine.scratchKeys(q);
-    const log = await MovementLog.open(q, clock);
-    const writer = new CatalogueWriter(log);
-    try {
-      const result = await work(writer, scratch);
-      await writer.finish();
-      await log.close();
-      return result;
-    } finally {
-      await scratch.drop();
-    }
-  }, { bulk: true });
+export function writeCatalogueStream<T>(
+  engine: Engine,
+  clock: StoreClock,
+  work: (writer: CatalogueWriter, scratch: ScratchKeys) => Promise<T>,
+): Promise<T> {
+  return engine.write(
+    async (q) => {
+      const scratch = await engine.scratchKeys(q);
+      const log = await MovementLog.open(q, clock);
+      const writer = new CatalogueWriter(log);
+      try {
+        const result = await work(writer, scratch);
+        await writer.finish();
+        await log.close();
+        return result;
+      } finally {
+        await scratch.drop();
+      }
+    },
+    { bulk: true },
+  );
 }
 
 export interface DryRunChanges {
@@ -45,7 +52,13 @@ class RollBack extends Error {
 async function namesOf(q: Queries, table: 'items' | 'variants', ids: number[]): Promise<Map<number, string>> {
   const names = new Map<number, string>();
   for (let i = 0; i < ids.length; i += 500) {
-    for (const row of await q.all(q.k.selectFrom(table).select(['id', 'name']).where('id', 'in', ids.slice(i, i + 500)))) names.set(row.id, row.name);
+    for (const row of await q.all(
+      q.k
+        .selectFrom(table)
+        .select(['id', 'name'])
+        .where('id', 'in', ids.slice(i, i + 500)),
+    ))
+      names.set(row.id, row.name);
   }
   return names;
 }

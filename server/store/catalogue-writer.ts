@@ -24,7 +24,10 @@ export interface ImportSummary {
 export type CatalogueRefusal = ApiError & { problems: string[] };
 
 export function catalogueRefused(problems: string[]): CatalogueRefusal {
-  const error = apiError(400, `The catalogue was refused (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was written:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  const error = apiError(
+    400,
+    `The catalogue was refused (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was written:\n${problems.map((p) => `  ${p}`).join('\n')}`,
+  );
   return Object.assign(error, { problems });
 }
 
@@ -33,17 +36,29 @@ export function isCatalogueRefusal(error: unknown): error is CatalogueRefusal {
 }
 
 // Run for every row of an import: compiled once (building a kysely query per row costs more than the database's work).
-const itemOwner = statement('import.itemOwner', (k, p: Param<{ id: number }>) => k.selectFrom('items').select(['account_id', 'name']).where('id', '=', p('id')));
+const itemOwner = statement('import.itemOwner', (k, p: Param<{ id: number }>) =>
+  k.selectFrom('items').select(['account_id', 'name']).where('id', '=', p('id')),
+);
 const insertItem = statement('import.insertItem', (k, p: Param<{ id: number; accountId: number; name: string }>) =>
   k.insertInto('items').values({ id: p('id'), account_id: p('accountId'), name: p('name') }),
 );
-const renameItem = statement('import.renameItem', (k, p: Param<{ id: number; name: string }>) => k.updateTable('items').set({ name: p('name') }).where('id', '=', p('id')));
-const variantOwner = statement('import.variantOwner', (k, p: Param<{ id: number }>) => k.selectFrom('variants').select(['item_id', 'name']).where('id', '=', p('id')));
+const renameItem = statement('import.renameItem', (k, p: Param<{ id: number; name: string }>) =>
+  k
+    .updateTable('items')
+    .set({ name: p('name') })
+    .where('id', '=', p('id')),
+);
+const variantOwner = statement('import.variantOwner', (k, p: Param<{ id: number }>) =>
+  k.selectFrom('variants').select(['item_id', 'name']).where('id', '=', p('id')),
+);
 const insertVariant = statement('import.insertVariant', (k, p: Param<{ id: number; itemId: number; accountId: number; name: string }>) =>
   k.insertInto('variants').values({ id: p('id'), item_id: p('itemId'), account_id: p('accountId'), name: p('name') }),
 );
 const renameVariant = statement('import.renameVariant', (k, p: Param<{ id: number; name: string }>) =>
-  k.updateTable('variants').set({ name: p('name') }).where('id', '=', p('id')),
+  k
+    .updateTable('variants')
+    .set({ name: p('name') })
+    .where('id', '=', p('id')),
 );
 const unitOfItem = statement('import.unitOfItem', (k, p: Param<{ itemId: number }>) =>
   k.selectFrom('stock_units').select(['id', 'barcode']).where('item_id', '=', p('itemId')).where('variant_id', 'is', null),
@@ -56,11 +71,18 @@ const unitByBarcode = statement('import.unitByBarcode', (k, p: Param<{ accountId
 );
 // No RETURNING here: during a bulk write SQLite keeps temporary tables on disk, and RETURNING
 // buffers its row in one, which made this insert four times slower; the id is read back by barcode.
-const insertUnit = statement('import.insertUnit', (k, p: Param<{ accountId: number; barcode: string; itemId: number; variantId: number | null }>) =>
-  k.insertInto('stock_units').values({ account_id: p('accountId'), barcode: p('barcode'), item_id: p('itemId'), variant_id: p('variantId') }),
+const insertUnit = statement(
+  'import.insertUnit',
+  (k, p: Param<{ accountId: number; barcode: string; itemId: number; variantId: number | null }>) =>
+    k
+      .insertInto('stock_units')
+      .values({ account_id: p('accountId'), barcode: p('barcode'), item_id: p('itemId'), variant_id: p('variantId') }),
 );
 const setUnitBarcode = statement('import.setUnitBarcode', (k, p: Param<{ id: number; barcode: string }>) =>
-  k.updateTable('stock_units').set({ barcode: p('barcode') }).where('id', '=', p('id')),
+  k
+    .updateTable('stock_units')
+    .set({ barcode: p('barcode') })
+    .where('id', '=', p('id')),
 );
 
 export class CatalogueWriter {
@@ -95,7 +117,9 @@ export class CatalogueWriter {
     let accountId: number;
     if (existing) {
       accountId = existing.id;
-      const link = this.fromUpstream ? undefined : await q.first(q.k.selectFrom('sync_links').select('upstream_url').where('account_id', '=', existing.id));
+      const link = this.fromUpstream
+        ? undefined
+        : await q.first(q.k.selectFrom('sync_links').select('upstream_url').where('account_id', '=', existing.id));
       if (link) {
         this.problems.push(`${path}.name: ${syncMessages.linkedAccountImport(account.name, link.upstream_url)}`);
         return false;
@@ -107,7 +131,12 @@ export class CatalogueWriter {
         return false;
       }
     } else {
-      const created = await q.first(q.k.insertInto('accounts').values({ name: account.name, warehouses_enabled: account.warehouses_enabled ? 1 : 0 }).returning('id'));
+      const created = await q.first(
+        q.k
+          .insertInto('accounts')
+          .values({ name: account.name, warehouses_enabled: account.warehouses_enabled ? 1 : 0 })
+          .returning('id'),
+      );
       accountId = created!.id;
       this.changedAccounts.add(accountId);
     }
@@ -120,7 +149,9 @@ export class CatalogueWriter {
         this.problems.push(`${path}.warehouses[${i}].id: warehouse id ${w.id} belongs to another account`);
         continue;
       }
-      const sameName = await q.first(q.k.selectFrom('warehouses').select('id').where('account_id', '=', accountId).where('name', '=', w.name));
+      const sameName = await q.first(
+        q.k.selectFrom('warehouses').select('id').where('account_id', '=', accountId).where('name', '=', w.name),
+      );
       if (sameName && sameName.id !== w.id) {
         this.problems.push(`${path}.warehouses[${i}].name: warehouse "${w.name}" already exists with id ${sameName.id}`);
         continue;
@@ -172,10 +203,20 @@ export class CatalogueWriter {
 
   /** `created`: the item or variant was inserted just now, so no unit can hold it yet (one lookup saved per row). */
   /** `isNew`: the unit was inserted just now, so it holds no stock anywhere yet. */
-  private async upsertUnit(barcode: string, itemId: number, variantId: number | null, where: string, created: boolean): Promise<(StockUnit & { isNew?: boolean }) | undefined> {
+  private async upsertUnit(
+    barcode: string,
+    itemId: number,
+    variantId: number | null,
+    where: string,
+    created: boolean,
+  ): Promise<(StockUnit & { isNew?: boolean }) | undefined> {
     const { q } = this;
     const account = this.account!;
-    const holder = created ? undefined : variantId === null ? await q.first(unitOfItem, { itemId }) : await q.first(unitOfVariant, { variantId });
+    const holder = created
+      ? undefined
+      : variantId === null
+        ? await q.first(unitOfItem, { itemId })
+        : await q.first(unitOfVariant, { variantId });
     const byBarcode = await q.first(unitByBarcode, { accountId: account.id, barcode });
     if (byBarcode && byBarcode.id !== holder?.id) {
       this.problems.push(`${where}: barcode "${barcode}" already belongs to another item or variant of account "${account.name}"`);
@@ -198,7 +239,12 @@ export class CatalogueWriter {
   /** The import's last step: the catalogue version of every account it changed moves on. */
   async finish(): Promise<void> {
     for (const accountId of this.changedAccounts) {
-      await this.q.run(this.q.k.updateTable('accounts').set((eb) => ({ catalogue_version: eb('catalogue_version', '+', 1) })).where('id', '=', accountId));
+      await this.q.run(
+        this.q.k
+          .updateTable('accounts')
+          .set((eb) => ({ catalogue_version: eb('catalogue_version', '+', 1) }))
+          .where('id', '=', accountId),
+      );
     }
   }
 
@@ -208,14 +254,21 @@ export class CatalogueWriter {
       const warehouseId = entry.warehouse === undefined ? NO_WAREHOUSE : account.warehouseIds.get(entry.warehouse);
       if (warehouseId === undefined) continue; // only after a warehouse problem already reported
       // A unit created just now holds no stock yet: no need to read a quantity that cannot exist.
-      const before = await setQuantity(this.log, account.id, unit, warehouseId, entry.quantity, this.change, { onlyIfChanged: true, ...(unit.isNew ? { current: null } : {}) });
+      const before = await setQuantity(this.log, account.id, unit, warehouseId, entry.quantity, this.change, {
+        onlyIfChanged: true,
+        ...(unit.isNew ? { current: null } : {}),
+      });
       if (before !== entry.quantity) this.summary.quantitiesChanged++;
     }
   }
 }
 
 /** Writes a parsed catalogue in the caller's transaction, all or nothing: conflicts with the database refuse it. */
-export async function writeCatalogue(log: MovementLog, catalogue: Catalogue, options: { fromUpstream?: boolean } = {}): Promise<ImportSummary> {
+export async function writeCatalogue(
+  log: MovementLog,
+  catalogue: Catalogue,
+  options: { fromUpstream?: boolean } = {},
+): Promise<ImportSummary> {
   const writer = new CatalogueWriter(log, options);
   for (const [a, account] of catalogue.accounts.entries()) {
     if (await writer.beginAccount(account, a)) {

@@ -34,7 +34,11 @@ export interface EquivalentUnit {
 }
 
 const unitsByAnyForm = statement('stock.units.gtin', (k, p: Param<{ accountId: number; barcodes: string[] }>) =>
-  k.selectFrom('stock_units').select(['id', 'barcode', 'item_id', 'variant_id']).where('account_id', '=', p('accountId')).where('barcode', 'in', p.list('barcodes')),
+  k
+    .selectFrom('stock_units')
+    .select(['id', 'barcode', 'item_id', 'variant_id'])
+    .where('account_id', '=', p('accountId'))
+    .where('barcode', 'in', p.list('barcodes')),
 );
 
 /** The units the barcodes name under GTIN equivalence, keyed by the barcode as asked for. */
@@ -47,7 +51,13 @@ export async function findUnitsByGtin(q: Queries, accountId: number, barcodes: r
     const hit = firstFound(forms, (form) => stored.get(form));
     if (!hit) continue;
     const { value: row, form } = hit;
-    units.set(barcode, { id: row.id, barcode, itemId: row.item_id, variantId: row.variant_id, ...(form !== barcode ? { matchedBarcode: form } : {}) });
+    units.set(barcode, {
+      id: row.id,
+      barcode,
+      itemId: row.item_id,
+      variantId: row.variant_id,
+      ...(form !== barcode ? { matchedBarcode: form } : {}),
+    });
   }
   return units;
 }
@@ -56,7 +66,12 @@ export async function findUnitsByGtin(q: Queries, accountId: number, barcodes: r
  * readStockRecords under GTIN equivalence: records keep the barcode as asked for (clients match
  * answers by it) and carry `matched_barcode`, the catalogue's barcode, when another form matched.
  */
-export async function readStockRecordsByGtin(q: Queries, account: Account, barcodes: readonly string[], warehouses: readonly Warehouse[]): Promise<Map<string, StockRecord[]>> {
+export async function readStockRecordsByGtin(
+  q: Queries,
+  account: Account,
+  barcodes: readonly string[],
+  warehouses: readonly Warehouse[],
+): Promise<Map<string, StockRecord[]>> {
   const { tried, all } = formsOf(barcodes);
   const stored = await readStockRecords(q, account, all, warehouses);
   const records = new Map<string, StockRecord[]>();
@@ -69,7 +84,11 @@ export async function readStockRecordsByGtin(q: Queries, account: Account, barco
 }
 
 /** readBarcodeLabels under GTIN equivalence, keyed by the barcode as asked for. */
-export async function readBarcodeLabelsByGtin(q: Queries, account: Account, barcodes: readonly string[]): Promise<Record<string, BarcodeLabel>> {
+export async function readBarcodeLabelsByGtin(
+  q: Queries,
+  account: Account,
+  barcodes: readonly string[],
+): Promise<Record<string, BarcodeLabel>> {
   const { tried, all } = formsOf(barcodes);
   const stored = await readBarcodeLabels(q, account, all);
   const labels: Record<string, BarcodeLabel> = Object.create(null) as Record<string, BarcodeLabel>;

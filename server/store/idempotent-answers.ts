@@ -27,7 +27,11 @@ const lastPurge = new WeakMap<object, number>();
 const storedUsage = statement('idempotency.usage', (k, p: Param<{ accountId: number; notBefore: string }>) =>
   k
     .selectFrom('idempotency_keys')
-    .select((eb) => [eb.fn.countAll<number>().as('answers'), eb.fn.coalesce(eb.fn.sum<number>('response_bytes'), eb.lit(0)).as('bytes'), eb.fn.min<string>('created_at').as('oldest')])
+    .select((eb) => [
+      eb.fn.countAll<number>().as('answers'),
+      eb.fn.coalesce(eb.fn.sum<number>('response_bytes'), eb.lit(0)).as('bytes'),
+      eb.fn.min<string>('created_at').as('oldest'),
+    ])
     .where('account_id', '=', p('accountId'))
     .where('created_at', '>=', p('notBefore')),
 );
@@ -42,7 +46,14 @@ async function checkRoom(q: Queries, accountId: number, notBefore: string, now: 
   const seconds = Math.max(1, Math.ceil((oldest + TTL_MS - now) / 1000));
   throw apiError(
     429,
-    idempotencyMessages.storedAnswersFull(answers, bytes, IDEMPOTENCY_KEY_TTL_HOURS, MAX_STORED_ANSWERS_PER_ACCOUNT, MAX_STORED_ANSWER_BYTES_PER_ACCOUNT, seconds),
+    idempotencyMessages.storedAnswersFull(
+      answers,
+      bytes,
+      IDEMPOTENCY_KEY_TTL_HOURS,
+      MAX_STORED_ANSWERS_PER_ACCOUNT,
+      MAX_STORED_ANSWER_BYTES_PER_ACCOUNT,
+      seconds,
+    ),
     { headers: { 'Retry-After': String(seconds) } },
   );
 }
@@ -65,7 +76,12 @@ export interface Answer<T = unknown> {
  * the stored answer without running `work` (same key with another request: 422). Without a key it
  * just runs `work`. Runs in the caller's write transaction.
  */
-export async function answerOnce<T>(q: Queries, accountId: number, once: OnceKey | undefined, work: () => Promise<{ status: number; body: T }>): Promise<Answer<T>> {
+export async function answerOnce<T>(
+  q: Queries,
+  accountId: number,
+  once: OnceKey | undefined,
+  work: () => Promise<{ status: number; body: T }>,
+): Promise<Answer<T>> {
   if (once === undefined) return { ...(await work()), replayed: false };
   const now = Date.now();
   const notBefore = new Date(now - TTL_MS).toISOString();
@@ -91,8 +107,19 @@ export async function answerOnce<T>(q: Queries, accountId: number, once: OnceKey
   const bytes = Buffer.byteLength(body, 'utf8');
   // Thrown inside the write's transaction: the write is rolled back with it.
   if (bytes > MAX_STORED_ANSWER_BYTES) throw apiError(413, idempotencyMessages.answerTooLarge(MAX_STORED_ANSWER_BYTES));
-  const values = { request_hash: once.requestHash, status: fresh.status, response_body: body, response_bytes: bytes, created_at: new Date(now).toISOString() };
+  const values = {
+    request_hash: once.requestHash,
+    status: fresh.status,
+    response_body: body,
+    response_bytes: bytes,
+    created_at: new Date(now).toISOString(),
+  };
   // An expired entry under the same key (not yet purged) is replaced.
-  await q.run(q.k.insertInto('idempotency_keys').values({ account_id: accountId, key: once.key, ...values }).onConflict((oc) => oc.columns(['account_id', 'key']).doUpdateSet(values)));
+  await q.run(
+    q.k
+      .insertInto('idempotency_keys')
+      .values({ account_id: accountId, key: once.key, ...values })
+      .onConflict((oc) => oc.columns(['account_id', 'key']).doUpdateSet(values)),
+  );
   return { ...fresh, replayed: false };
 }

@@ -96,16 +96,8 @@ const initial: Migration = {
       .addColumn('reference', 'text')
       .addColumn('created_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema
-      .createIndex('stock_history_unit_time')
-      .on('stock_history')
-      .columns(['unit_id', 'created_at'])
-      .execute();
-    await db.schema
-      .createIndex('stock_history_account_time')
-      .on('stock_history')
-      .columns(['account_id', 'created_at'])
-      .execute();
+    await db.schema.createIndex('stock_history_unit_time').on('stock_history').columns(['unit_id', 'created_at']).execute();
+    await db.schema.createIndex('stock_history_account_time').on('stock_history').columns(['account_id', 'created_at']).execute();
     await db.schema
       .createTable('api_tokens')
       .addColumn('id', 'integer', autoId(db))
@@ -272,7 +264,7 @@ const movements: Migration = {
     // the time it was recorded (the counter keeps rows of the same millisecond apart and in order).
     const seqs = new Map<number, number>();
     let last = { wall: -1, counter: 0 };
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const rows = await db.selectFrom('stock_history').selectAll().where('id', '>', after).orderBy('id').limit(1000).execute();
       if (rows.length === 0) break;
       const values = rows.map((row: any) => {
@@ -282,14 +274,50 @@ const movements: Migration = {
         const wall = Math.max(Number.isFinite(parsed) ? parsed : 0, last.wall);
         last = wall === last.wall ? { wall, counter: last.counter + 1 } : { wall, counter: 0 };
         const hlc = `${String(wall).padStart(16, '0')}-${String(last.counter).padStart(5, '0')}-${instance}`;
-        const { id, account_id, unit_id, item_id, variant_id, warehouse_id, old_quantity, new_quantity, source, token_id, reason, reference, created_at } = row;
-        return { id, account_id, unit_id, item_id, variant_id, warehouse_id, origin: instance, seq, kind: 'set', value: new_quantity, hlc, old_quantity, new_quantity, source, token_id, reason, reference, created_at };
+        const {
+          id,
+          account_id,
+          unit_id,
+          item_id,
+          variant_id,
+          warehouse_id,
+          old_quantity,
+          new_quantity,
+          source,
+          token_id,
+          reason,
+          reference,
+          created_at,
+        } = row;
+        return {
+          id,
+          account_id,
+          unit_id,
+          item_id,
+          variant_id,
+          warehouse_id,
+          origin: instance,
+          seq,
+          kind: 'set',
+          value: new_quantity,
+          hlc,
+          old_quantity,
+          new_quantity,
+          source,
+          token_id,
+          reason,
+          reference,
+          created_at,
+        };
       });
       await db.insertInto('stock_movements').values(values).execute();
       after = rows[rows.length - 1]!.id;
     }
     if (last.wall >= 0) {
-      await db.updateTable('instance').set({ last_hlc: `${String(last.wall).padStart(16, '0')}-${String(last.counter).padStart(5, '0')}-${instance}` }).execute();
+      await db
+        .updateTable('instance')
+        .set({ last_hlc: `${String(last.wall).padStart(16, '0')}-${String(last.counter).padStart(5, '0')}-${instance}` })
+        .execute();
     }
     await db.schema.dropTable('stock_history').execute();
     await db.schema.alterTable('stock_movements').renameTo('stock_history').execute();
@@ -317,7 +345,10 @@ const movements: Migration = {
     // The account's current one (null until something of another instance arrived), and the
     // version of its catalogue, which downstream instances copy when it moves.
     await db.schema.alterTable('accounts').addColumn('seen_vector', 'integer').execute();
-    await db.schema.alterTable('accounts').addColumn('catalogue_version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('accounts')
+      .addColumn('catalogue_version', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
 
     // Two movements of one unit and warehouse where the later, a set or count, was made without
     // seeing the earlier: the fold keeps the later, and both are listed for review.
@@ -365,13 +396,21 @@ const movements: Migration = {
 // retention window be summed from the index alone.
 const idempotencyAnswerSize: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.alterTable('idempotency_keys').addColumn('response_bytes', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('idempotency_keys')
+      .addColumn('response_bytes', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
     // Bytes, not characters: the cap is on what the answers take up.
-    await (onPostgres(db)
-      ? sql`UPDATE idempotency_keys SET response_bytes = octet_length(response_body)`
-      : sql`UPDATE idempotency_keys SET response_bytes = length(CAST(response_body AS BLOB))`
+    await (
+      onPostgres(db)
+        ? sql`UPDATE idempotency_keys SET response_bytes = octet_length(response_body)`
+        : sql`UPDATE idempotency_keys SET response_bytes = length(CAST(response_body AS BLOB))`
     ).execute(db);
-    await db.schema.createIndex('idempotency_keys_account_usage').on('idempotency_keys').columns(['account_id', 'created_at', 'response_bytes']).execute();
+    await db.schema
+      .createIndex('idempotency_keys_account_usage')
+      .on('idempotency_keys')
+      .columns(['account_id', 'created_at', 'response_bytes'])
+      .execute();
   },
 };
 
@@ -399,7 +438,10 @@ const pagedLists: Migration = {
 // so every existing account keeps exact matching.
 const gtinEquivalence: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.alterTable('accounts').addColumn('gtin_equivalence', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('accounts')
+      .addColumn('gtin_equivalence', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
   },
 };
 
@@ -450,7 +492,9 @@ const changeNotices: Migration = {
       END $$`.execute(db);
     await sql`
       SELECT barcode_inventory_announce(format('%I', table_name)::regclass) FROM information_schema.tables
-       WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name NOT IN ('kysely_migration', 'kysely_migration_lock')`.execute(db);
+       WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name NOT IN ('kysely_migration', 'kysely_migration_lock')`.execute(
+      db,
+    );
   },
 };
 
@@ -473,7 +517,9 @@ const stockKeyed: Migration = {
         quantity integer NOT NULL,
         CONSTRAINT stock_pk PRIMARY KEY (unit_id, warehouse_id)
       ) WITHOUT ROWID`.execute(db);
-    await sql`INSERT INTO stock_keyed (unit_id, warehouse_id, quantity) SELECT unit_id, warehouse_id, quantity FROM stock ORDER BY unit_id, warehouse_id`.execute(db);
+    await sql`INSERT INTO stock_keyed (unit_id, warehouse_id, quantity) SELECT unit_id, warehouse_id, quantity FROM stock ORDER BY unit_id, warehouse_id`.execute(
+      db,
+    );
     await sql`DROP TABLE stock`.execute(db);
     await sql`ALTER TABLE stock_keyed RENAME TO stock`.execute(db);
   },
@@ -487,8 +533,14 @@ const stockKeyed: Migration = {
  */
 const stocktakeChanges: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.alterTable('stocktakes').addColumn('change_seq', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-    await db.schema.alterTable('stocktake_lines').addColumn('change_seq', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('stocktakes')
+      .addColumn('change_seq', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
+      .alterTable('stocktake_lines')
+      .addColumn('change_seq', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
     await db.schema.createIndex('stocktake_lines_change').on('stocktake_lines').columns(['stocktake_id', 'change_seq']).execute();
   },
 };

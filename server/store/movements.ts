@@ -86,7 +86,10 @@ const latestOfUnit = statement('movements.latest', (k, p: Param<{ unitId: number
 );
 
 const latestOfAccount = statement('movements.latestOfAccount', (k, p: Param<{ accountId: number }>) =>
-  k.selectFrom('stock_history').select((eb) => eb.fn.max('hlc').as('hlc')).where('account_id', '=', p('accountId')),
+  k
+    .selectFrom('stock_history')
+    .select((eb) => eb.fn.max('hlc').as('hlc'))
+    .where('account_id', '=', p('accountId')),
 );
 
 const quantityOf = statement('movements.quantity', (k, p: Param<{ unitId: number; warehouseId: number }>) =>
@@ -229,27 +232,33 @@ function columnsOf<R extends Record<string, unknown>>(rows: readonly R[], from: 
   return columns;
 }
 
-const othersBefore = statement('movements.othersBefore', (k, p: Param<{ unitId: number; warehouseId: number; hlc: string; origin: string }>) =>
-  k
-    .selectFrom('stock_history')
-    .select(['origin', 'seq', 'kind'])
-    .where('unit_id', '=', p('unitId'))
-    .where('warehouse_id', '=', p('warehouseId'))
-    .where('hlc', '<', p('hlc'))
-    .where('origin', '!=', p('origin')),
+const othersBefore = statement(
+  'movements.othersBefore',
+  (k, p: Param<{ unitId: number; warehouseId: number; hlc: string; origin: string }>) =>
+    k
+      .selectFrom('stock_history')
+      .select(['origin', 'seq', 'kind'])
+      .where('unit_id', '=', p('unitId'))
+      .where('warehouse_id', '=', p('warehouseId'))
+      .where('hlc', '<', p('hlc'))
+      .where('origin', '!=', p('origin')),
 );
 
-const othersAfter = statement('movements.othersAfter', (k, p: Param<{ unitId: number; warehouseId: number; hlc: string; origin: string }>) =>
-  k
-    .selectFrom('stock_history')
-    .select(['origin', 'seq', 'kind', 'seen_vector'])
-    .where('unit_id', '=', p('unitId'))
-    .where('warehouse_id', '=', p('warehouseId'))
-    .where('hlc', '>', p('hlc'))
-    .where('origin', '!=', p('origin')),
+const othersAfter = statement(
+  'movements.othersAfter',
+  (k, p: Param<{ unitId: number; warehouseId: number; hlc: string; origin: string }>) =>
+    k
+      .selectFrom('stock_history')
+      .select(['origin', 'seq', 'kind', 'seen_vector'])
+      .where('unit_id', '=', p('unitId'))
+      .where('warehouse_id', '=', p('warehouseId'))
+      .where('hlc', '>', p('hlc'))
+      .where('origin', '!=', p('origin')),
 );
 
-const vectorById = statement('movements.vectorById', (k, p: Param<{ id: number }>) => k.selectFrom('sync_vectors').select('body').where('id', '=', p('id')));
+const vectorById = statement('movements.vectorById', (k, p: Param<{ id: number }>) =>
+  k.selectFrom('sync_vectors').select('body').where('id', '=', p('id')),
+);
 
 const vectorByBody = statement('movements.vectorByBody', (k, p: Param<{ accountId: number; body: string }>) =>
   k.selectFrom('sync_vectors').select('id').where('account_id', '=', p('accountId')).where('body', '=', p('body')),
@@ -264,7 +273,19 @@ const insertVector = statement('movements.insertVector', (k, p: Param<{ accountI
 
 const insertConflict = statement(
   'movements.insertConflict',
-  (k, p: Param<{ accountId: number; unitId: number; warehouseId: number; laterOrigin: string; laterSeq: number; earlierOrigin: string; earlierSeq: number; at: string }>) =>
+  (
+    k,
+    p: Param<{
+      accountId: number;
+      unitId: number;
+      warehouseId: number;
+      laterOrigin: string;
+      laterSeq: number;
+      earlierOrigin: string;
+      earlierSeq: number;
+      at: string;
+    }>,
+  ) =>
     k
       .insertInto('stock_conflicts')
       .values({
@@ -281,7 +302,11 @@ const insertConflict = statement(
 );
 
 const lastSeq = statement('movements.lastSeq', (k, p: Param<{ accountId: number; origin: string }>) =>
-  k.selectFrom('stock_history').select((eb) => eb.fn.max('seq').as('seq')).where('account_id', '=', p('accountId')).where('origin', '=', p('origin')),
+  k
+    .selectFrom('stock_history')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .where('account_id', '=', p('accountId'))
+    .where('origin', '=', p('origin')),
 );
 
 /** A unit in a warehouse as preload read it: latest timestamp and stored quantity. */
@@ -359,7 +384,13 @@ export class MovementLog {
   /** Writes the clock back; the transaction's last step. */
   async close(): Promise<void> {
     await this.flush();
-    if (this.lastChanged && this.last) await this.q.run(this.q.k.updateTable('instance').set({ last_hlc: formatHlc(this.last) }).where('id', '=', this.instance));
+    if (this.lastChanged && this.last)
+      await this.q.run(
+        this.q.k
+          .updateTable('instance')
+          .set({ last_hlc: formatHlc(this.last) })
+          .where('id', '=', this.instance),
+      );
   }
 
   private async nextSeq(accountId: number): Promise<number> {
@@ -409,7 +440,8 @@ export class MovementLog {
     const late = options.hlc !== undefined && (await this.isLate(unit.id, warehouseId, hlc));
     let applied: Applied;
     if (options.applied) applied = options.applied;
-    else if (late) applied = { oldQuantity: null, newQuantity: value }; // refolded below
+    else if (late)
+      applied = { oldQuantity: null, newQuantity: value }; // refolded below
     else applied = await this.applyOnTop(unit.id, warehouseId, kind, value, options.current);
     await this.q.run(insertMovement, {
       accountId,
@@ -460,10 +492,22 @@ export class MovementLog {
    * The fold's next step for a movement that lands on top of what preload read: its rows are left
    * for `flush`, and what preload read moves up to it.
    */
-  private foldOnTop(accountId: number, unit: MovementUnit, place: PlaceState, held: Record<string, number>, movement: MovementRecord, seenVector: number | null): void {
+  private foldOnTop(
+    accountId: number,
+    unit: MovementUnit,
+    place: PlaceState,
+    held: Record<string, number>,
+    movement: MovementRecord,
+    seenVector: number | null,
+  ): void {
     const oldQuantity = place.quantity;
     const newQuantity = isAbsolute(movement.kind) ? movement.value : (oldQuantity ?? 0) + movement.value;
-    if (newQuantity !== oldQuantity) this.unwrittenQuantities.set(`${unit.id}/${movement.warehouseId}`, { unitId: unit.id, warehouseId: movement.warehouseId, quantity: newQuantity });
+    if (newQuantity !== oldQuantity)
+      this.unwrittenQuantities.set(`${unit.id}/${movement.warehouseId}`, {
+        unitId: unit.id,
+        warehouseId: movement.warehouseId,
+        quantity: newQuantity,
+      });
     this.unwrittenMovements.push(this.remoteRow(accountId, unit, movement, seenVector, { oldQuantity, newQuantity }));
     if (movement.seq > (held[movement.origin] ?? 0)) held[movement.origin] = movement.seq;
     place.latest = movement.hlc;
@@ -498,7 +542,9 @@ export class MovementLog {
     }
     await this.flush();
     const late = place ? true : await this.isLate(unit.id, movement.warehouseId, movement.hlc);
-    const applied = late ? { oldQuantity: null, newQuantity: movement.value } : await this.applyOnTop(unit.id, movement.warehouseId, movement.kind, movement.value);
+    const applied = late
+      ? { oldQuantity: null, newQuantity: movement.value }
+      : await this.applyOnTop(unit.id, movement.warehouseId, movement.kind, movement.value);
     await this.q.run(insertMovement, this.remoteRow(accountId, unit, movement, seenVector, applied));
     if (late) await this.refold(unit.id, movement.warehouseId, movement.hlc, { origin: movement.origin, seq: movement.seq });
     this.forget(unit.id, movement.warehouseId);
@@ -507,7 +553,13 @@ export class MovementLog {
   }
 
   /** The history row of a movement of another instance. */
-  private remoteRow(accountId: number, unit: MovementUnit, movement: MovementRecord, seenVector: number | null, applied: Applied): InsertParams {
+  private remoteRow(
+    accountId: number,
+    unit: MovementUnit,
+    movement: MovementRecord,
+    seenVector: number | null,
+    applied: Applied,
+  ): InsertParams {
     return {
       accountId,
       unitId: unit.id,
@@ -533,14 +585,14 @@ export class MovementLog {
   /** Writes what applyRemote left unwritten (see `unwrittenMovements`). */
   async flush(): Promise<void> {
     const rows = this.unwrittenMovements;
-    for (let from = 0; from < rows.length; ) {
+    for (let from = 0; from < rows.length;) {
       const length = chunkLength(rows.length - from);
       await this.q.run(insertMovements, columnsOf(rows, from, length));
       from += length;
     }
     rows.length = 0;
     const quantities = [...this.unwrittenQuantities.values()];
-    for (let from = 0; from < quantities.length; ) {
+    for (let from = 0; from < quantities.length;) {
       const length = chunkLength(quantities.length - from);
       await this.q.run(upsertQuantities, columnsOf(quantities, from, length));
       from += length;
@@ -692,7 +744,16 @@ export class MovementLog {
       if (((await vectorOf(row.seen_vector))[movement.origin] ?? 0) < movement.seq) pairs.push({ later: row, earlier: movement });
     }
     for (const { later: l, earlier: e } of pairs) {
-      await q.run(insertConflict, { accountId, unitId, warehouseId, laterOrigin: l.origin, laterSeq: l.seq, earlierOrigin: e.origin, earlierSeq: e.seq, at: this.at });
+      await q.run(insertConflict, {
+        accountId,
+        unitId,
+        warehouseId,
+        laterOrigin: l.origin,
+        laterSeq: l.seq,
+        earlierOrigin: e.origin,
+        earlierSeq: e.seq,
+        at: this.at,
+      });
     }
   }
 
@@ -744,7 +805,8 @@ export class MovementLog {
     let vector: Record<string, number>;
     if (arrived) {
       vector = { ...(await this.vector(await this.seenVector(accountId))) };
-      for (const [origin, seq] of Object.entries(arrived)) if (origin !== this.instance && seq > (vector[origin] ?? 0)) vector[origin] = seq;
+      for (const [origin, seq] of Object.entries(arrived))
+        if (origin !== this.instance && seq > (vector[origin] ?? 0)) vector[origin] = seq;
     } else {
       await this.flush();
       const rows = await q.all(

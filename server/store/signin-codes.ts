@@ -69,7 +69,9 @@ export async function redeemSignInCode(q: Queries, code: string, now = new Date(
       .where('c.code_hash', '=', hashSecret(code)),
   );
   if (!row || row.used_at !== null || row.expires_at <= at) return undefined;
-  const { changes } = await q.run(q.k.updateTable('signin_codes').set({ used_at: at }).where('id', '=', row.id).where('used_at', 'is', null));
+  const { changes } = await q.run(
+    q.k.updateTable('signin_codes').set({ used_at: at }).where('id', '=', row.id).where('used_at', 'is', null),
+  );
   if (changes !== 1) return undefined;
   const account = { id: row.account_id, name: row.name, warehousesEnabled: row.warehouses_enabled === 1 };
   const idle = row.token_idle_expiry_seconds ?? DEFAULT_SIGNIN_TOKEN_IDLE_DAYS * DAY_SECONDS;

@@ -38,12 +38,20 @@ export interface ExportPage {
 /** The id of the warehouse an export is limited to; refuses an account without warehouses or an unknown name. */
 export async function exportWarehouseId(q: Queries, account: Account, warehouseName: string): Promise<number> {
   if (!account.warehousesEnabled) throw badRequest(`Account "${account.name}" has no warehouses.`);
-  const warehouse = await q.first(q.k.selectFrom('warehouses').select('id').where('account_id', '=', account.id).where('name', '=', warehouseName));
+  const warehouse = await q.first(
+    q.k.selectFrom('warehouses').select('id').where('account_id', '=', account.id).where('name', '=', warehouseName),
+  );
   if (!warehouse) throw badRequest(`No warehouses found with name: ${warehouseName}`);
   return warehouse.id;
 }
 
-export async function readStockExportPage(q: Queries, account: Account, warehouseId: number | undefined, after: ExportCursor | null, units = EXPORT_PAGE_UNITS): Promise<ExportPage> {
+export async function readStockExportPage(
+  q: Queries,
+  account: Account,
+  warehouseId: number | undefined,
+  after: ExportCursor | null,
+  units = EXPORT_PAGE_UNITS,
+): Promise<ExportPage> {
   let unitPage = q.k
     .selectFrom('stock_units as u')
     .select(['u.id', 'u.account_id', 'u.item_id', 'u.variant_id', 'u.barcode'])
@@ -61,7 +69,11 @@ export async function readStockExportPage(q: Queries, account: Account, warehous
         : unitPage.where((eb) => eb(eb.refTuple('u.item_id', 'u.variant_id'), '>', eb.tuple(itemId, variantId)));
   }
   if (warehouseId !== undefined) {
-    unitPage = unitPage.where((eb) => eb.exists(eb.selectFrom('stock as f').select('f.unit_id').whereRef('f.unit_id', '=', 'u.id').where('f.warehouse_id', '=', warehouseId)));
+    unitPage = unitPage.where((eb) =>
+      eb.exists(
+        eb.selectFrom('stock as f').select('f.unit_id').whereRef('f.unit_id', '=', 'u.id').where('f.warehouse_id', '=', warehouseId),
+      ),
+    );
   }
   const pageUnits = await q.all(unitPage);
   const more = pageUnits.length > units;
@@ -73,8 +85,21 @@ export async function readStockExportPage(q: Queries, account: Account, warehous
     .leftJoin('variants as v', 'v.id', 'u.variant_id')
     .leftJoin('stock as s', 's.unit_id', 'u.id')
     .leftJoin('warehouses as w', (join) => join.onRef('w.id', '=', 's.warehouse_id').onRef('w.account_id', '=', 'u.account_id'))
-    .select(['u.item_id', 'i.name as item_name', 'u.variant_id', 'v.name as variant_name', 'u.barcode', 's.warehouse_id', 'w.name as warehouse_name', 's.quantity'])
-    .where('u.id', 'in', shown.map((unit) => unit.id))
+    .select([
+      'u.item_id',
+      'i.name as item_name',
+      'u.variant_id',
+      'v.name as variant_name',
+      'u.barcode',
+      's.warehouse_id',
+      'w.name as warehouse_name',
+      's.quantity',
+    ])
+    .where(
+      'u.id',
+      'in',
+      shown.map((unit) => unit.id),
+    )
     .orderBy('u.item_id')
     .orderBy('u.variant_id')
     .orderBy('s.warehouse_id');

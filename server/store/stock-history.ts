@@ -44,7 +44,9 @@ export async function readStockHistory(q: Queries, account: Account, query: Hist
     .limit(query.limit + 1);
   if (query.barcode !== undefined) {
     // The barcode's unit first: a barcode the account does not have matches nothing, at once.
-    const unit = await q.first(q.k.selectFrom('stock_units').select('id').where('account_id', '=', account.id).where('barcode', '=', query.barcode));
+    const unit = await q.first(
+      q.k.selectFrom('stock_units').select('id').where('account_id', '=', account.id).where('barcode', '=', query.barcode),
+    );
     if (!unit) return { results: [], nextCursor: null };
     select = select.where('h.unit_id', '=', unit.id);
   }

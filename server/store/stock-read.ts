@@ -30,7 +30,12 @@ const plainRecords = statement('stock.read.plain', (k, p: Param<{ accountId: num
   k
     .selectFrom('stock_units as u')
     .leftJoin('stock as s', (join) => join.onRef('s.unit_id', '=', 'u.id').on('s.warehouse_id', '=', NO_WAREHOUSE))
-    .select((eb) => ['u.item_id as item', 'u.variant_id as liquid_stock', 'u.barcode', eb.fn.coalesce('s.quantity', eb.lit(0)).as('quantity')])
+    .select((eb) => [
+      'u.item_id as item',
+      'u.variant_id as liquid_stock',
+      'u.barcode',
+      eb.fn.coalesce('s.quantity', eb.lit(0)).as('quantity'),
+    ])
     .where('u.account_id', '=', p('accountId'))
     .where('u.barcode', 'in', p.list('barcodes')),
 );
@@ -39,7 +44,13 @@ const warehouseRecords = statement('stock.read.warehouses', (k, p: Param<{ accou
   k
     .selectFrom('stock_units as u')
     .leftJoin('stock as s', 's.unit_id', 'u.id')
-    .select((eb) => ['u.item_id as item', 'u.variant_id as liquid_stock', 'u.barcode', eb.fn.coalesce('s.quantity', eb.lit(0)).as('quantity'), 's.warehouse_id as warehouse'])
+    .select((eb) => [
+      'u.item_id as item',
+      'u.variant_id as liquid_stock',
+      'u.barcode',
+      eb.fn.coalesce('s.quantity', eb.lit(0)).as('quantity'),
+      's.warehouse_id as warehouse',
+    ])
     .where('u.account_id', '=', p('accountId'))
     .where('u.barcode', 'in', p.list('barcodes')),
 );
@@ -98,7 +109,14 @@ export async function readStockRecords(
       // A known barcode with no stock definition: one zero record per warehouse of the account.
       const unit = withoutStock.get(barcode)!;
       for (const warehouse of warehouses) {
-        records.push({ item: unit.item, liquid_stock: unit.liquid_stock, barcode, quantity: 0, warehouse: warehouse.id, warehouse_name: warehouse.name });
+        records.push({
+          item: unit.item,
+          liquid_stock: unit.liquid_stock,
+          barcode,
+          quantity: 0,
+          warehouse: warehouse.id,
+          warehouse_name: warehouse.name,
+        });
       }
     }
   }

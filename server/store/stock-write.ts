@@ -44,10 +44,19 @@ export type { MovementSource as ChangeSource } from './movements.ts';
 import type { MovementSource as ChangeSource } from './movements.ts';
 
 const unitsByBarcode = statement('stock.units', (k, p: Param<{ accountId: number; barcodes: string[] }>) =>
-  k.selectFrom('stock_units').select(['id', 'barcode', 'item_id', 'variant_id']).where('account_id', '=', p('accountId')).where('barcode', 'in', p.list('barcodes')),
+  k
+    .selectFrom('stock_units')
+    .select(['id', 'barcode', 'item_id', 'variant_id'])
+    .where('account_id', '=', p('accountId'))
+    .where('barcode', 'in', p.list('barcodes')),
 );
 
-export async function findUnits(q: Queries, accountId: number, barcodes: readonly string[], gtinEquivalence = false): Promise<Map<string, StockUnit>> {
+export async function findUnits(
+  q: Queries,
+  accountId: number,
+  barcodes: readonly string[],
+  gtinEquivalence = false,
+): Promise<Map<string, StockUnit>> {
   if (gtinEquivalence) return findUnitsByGtin(q, accountId, barcodes);
   const units = new Map<string, StockUnit>();
   if (barcodes.length === 0) return units;
@@ -102,14 +111,16 @@ export type AdjustOutcome =
   /** The result would leave [MIN_QUANTITY, MAX_QUANTITY]: nothing was changed. */
   | { ok: false; currentQuantity: number };
 
-const addToQuantity = statement('stock.add', (k, p: Param<{ unitId: number; warehouseId: number; delta: number; min: number; max: number }>) =>
-  k
-    .updateTable('stock')
-    .set((eb) => ({ quantity: eb('quantity', '+', p('delta')) }))
-    .where('unit_id', '=', p('unitId'))
-    .where('warehouse_id', '=', p('warehouseId'))
-    .where((eb) => eb.between(eb('quantity', '+', p('delta')), p('min'), p('max')))
-    .returning('quantity'),
+const addToQuantity = statement(
+  'stock.add',
+  (k, p: Param<{ unitId: number; warehouseId: number; delta: number; min: number; max: number }>) =>
+    k
+      .updateTable('stock')
+      .set((eb) => ({ quantity: eb('quantity', '+', p('delta')) }))
+      .where('unit_id', '=', p('unitId'))
+      .where('warehouse_id', '=', p('warehouseId'))
+      .where((eb) => eb.between(eb('quantity', '+', p('delta')), p('min'), p('max')))
+      .returning('quantity'),
 );
 
 const createQuantity = statement('stock.create', (k, p: Param<{ unitId: number; warehouseId: number; quantity: number }>) =>
@@ -125,7 +136,14 @@ const createQuantity = statement('stock.create', (k, p: Param<{ unitId: number; 
  * JavaScript), creating the stock definition when there was none, and records the `adjust`
  * movement. A result outside the allowed range changes nothing. Runs in the caller's transaction.
  */
-export async function adjustQuantity(log: MovementLog, accountId: number, unit: StockUnit, warehouseId: number, delta: number, change: ChangeSource): Promise<AdjustOutcome> {
+export async function adjustQuantity(
+  log: MovementLog,
+  accountId: number,
+  unit: StockUnit,
+  warehouseId: number,
+  delta: number,
+  change: ChangeSource,
+): Promise<AdjustOutcome> {
   const { q } = log;
   const updated = await q.first(addToQuantity, { unitId: unit.id, warehouseId, delta, min: MIN_QUANTITY, max: MAX_QUANTITY });
   let oldQuantity: number | null;
@@ -136,7 +154,10 @@ export async function adjustQuantity(log: MovementLog, accountId: number, unit: 
   } else {
     // No row matched: either there is no stock definition yet (create it at `delta`), or the result
     // is out of range. ON CONFLICT DO NOTHING keeps an existing row untouched in the second case.
-    const inserted = delta >= MIN_QUANTITY && delta <= MAX_QUANTITY ? await q.first(createQuantity, { unitId: unit.id, warehouseId, quantity: delta }) : undefined;
+    const inserted =
+      delta >= MIN_QUANTITY && delta <= MAX_QUANTITY
+        ? await q.first(createQuantity, { unitId: unit.id, warehouseId, quantity: delta })
+        : undefined;
     if (!inserted) return { ok: false, currentQuantity: (await log.quantity(unit.id, warehouseId)) ?? 0 };
     oldQuantity = null;
     newQuantity = inserted.quantity;
@@ -151,12 +172,22 @@ function changeOf(change: ChangeSource, row: { reason?: string | undefined; refe
 }
 
 function recordOf(unit: StockUnit, warehouse: NamedWarehouse | null, quantity: number): StockRecord {
-  const record: StockRecord = { item: unit.itemId, liquid_stock: unit.variantId, barcode: unit.barcode, quantity, ...(unit.matchedBarcode ? { matched_barcode: unit.matchedBarcode } : {}) };
+  const record: StockRecord = {
+    item: unit.itemId,
+    liquid_stock: unit.variantId,
+    barcode: unit.barcode,
+    quantity,
+    ...(unit.matchedBarcode ? { matched_barcode: unit.matchedBarcode } : {}),
+  };
   return warehouse ? { ...record, warehouse: warehouse.id, warehouse_name: warehouse.name } : record;
 }
 
 /** Checks every row on its own (no database needed): done before the transaction opens. */
-export function checkRows<Row extends RowTarget>(rows: readonly unknown[], account: Account, check: (row: unknown, warehousesEnabled: boolean) => RowCheckOf<Row>): RowCheckOf<Row>[] {
+export function checkRows<Row extends RowTarget>(
+  rows: readonly unknown[],
+  account: Account,
+  check: (row: unknown, warehousesEnabled: boolean) => RowCheckOf<Row>,
+): RowCheckOf<Row>[] {
   return rows.map((row) => check(row, account.warehousesEnabled));
 }
 
@@ -174,12 +205,20 @@ async function writeRows<Row extends RowTarget>(
 ): Promise<UpdateResponse> {
   const keys = lookupKeys(checks);
   const units = await findUnits(log.q, account.id, keys.barcodes, account.gtinEquivalence);
-  const warehouses = account.warehousesEnabled ? await findWarehouses(log.q, account.id, keys.warehouseNames) : new Map<string, NamedWarehouse>();
-  const lookups = { warehousesEnabled: account.warehousesEnabled, unitOf: (b: string) => units.get(b), warehouseOf: (n: string) => warehouses.get(n) };
+  const warehouses = account.warehousesEnabled
+    ? await findWarehouses(log.q, account.id, keys.warehouseNames)
+    : new Map<string, NamedWarehouse>();
+  const lookups = {
+    warehousesEnabled: account.warehousesEnabled,
+    unitOf: (b: string) => units.get(b),
+    warehouseOf: (n: string) => warehouses.get(n),
+  };
   const outcomes: AppliedRow[] = [];
   for (const [index, check] of checks.entries()) {
     const decision = decideRow(check, lookups);
-    outcomes.push(decision.apply ? await applyRow(decision.row, decision.unit, decision.warehouse, index) : { ok: false, errors: decision.errors });
+    outcomes.push(
+      decision.apply ? await applyRow(decision.row, decision.unit, decision.warehouse, index) : { ok: false, errors: decision.errors },
+    );
   }
   return writeResponse(rows, outcomes);
 }
@@ -195,7 +234,8 @@ export function updateRows(log: MovementLog, account: Account, rows: readonly un
     const warehouseId = warehouse ? warehouse.id : NO_WAREHOUSE;
     if (row.compare_quantity !== undefined) {
       const current = (await log.quantity(unit.id, warehouseId)) ?? 0;
-      if (current !== row.compare_quantity) return { ok: false, errors: { quantity: posFieldMessages.staleQuantity(current, row.compare_quantity) } };
+      if (current !== row.compare_quantity)
+        return { ok: false, errors: { quantity: posFieldMessages.staleQuantity(current, row.compare_quantity) } };
     }
     await setQuantity(log, account.id, unit, warehouseId, row.quantity, changeOf(change, row));
     return { ok: true, record: recordOf(unit, warehouse, row.quantity) };
@@ -219,7 +259,10 @@ export function countRows(
 ): Promise<UpdateResponse> {
   return writeRows(log, account, rows, checkRows(rows, account, checkUpdateRow), async (row, unit, warehouse, index) => {
     const warehouseId = warehouse ? warehouse.id : NO_WAREHOUSE;
-    onCounted?.(index, await log.record(account.id, unit, warehouseId, 'count', row.quantity, changeOf(change, row), { hlc: countedAt(index) }));
+    onCounted?.(
+      index,
+      await log.record(account.id, unit, warehouseId, 'count', row.quantity, changeOf(change, row), { hlc: countedAt(index) }),
+    );
     return { ok: true, record: recordOf(unit, warehouse, (await log.quantity(unit.id, warehouseId)) ?? row.quantity) };
   });
 }
@@ -233,7 +276,10 @@ export function adjustRows(log: MovementLog, account: Account, rows: readonly un
   return writeRows(log, account, rows, checkRows(rows, account, checkAdjustRow), async (row, unit, warehouse) => {
     const outcome = await adjustQuantity(log, account.id, unit, warehouse ? warehouse.id : NO_WAREHOUSE, row.delta, changeOf(change, row));
     if (!outcome.ok) {
-      const message = row.delta > 0 ? posFieldMessages.resultAboveMax(MAX_QUANTITY, outcome.currentQuantity) : posFieldMessages.resultBelowMin(MIN_QUANTITY, outcome.currentQuantity);
+      const message =
+        row.delta > 0
+          ? posFieldMessages.resultAboveMax(MAX_QUANTITY, outcome.currentQuantity)
+          : posFieldMessages.resultBelowMin(MIN_QUANTITY, outcome.currentQuantity);
       return { ok: false, errors: { delta: message } };
     }
     return { ok: true, record: recordOf(unit, warehouse, outcome.newQuantity) };

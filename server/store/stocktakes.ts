@@ -34,7 +34,17 @@ export interface StocktakeCaller extends Account {
 }
 
 /** The columns of a session the store works with (not the commit's bookkeeping). */
-const STOCKTAKE_COLUMNS = ['id', 'account_id', 'warehouse_id', 'name', 'blind', 'status', 'zero_uncounted', 'created_at', 'committed_at'] as const;
+const STOCKTAKE_COLUMNS = [
+  'id',
+  'account_id',
+  'warehouse_id',
+  'name',
+  'blind',
+  'status',
+  'zero_uncounted',
+  'created_at',
+  'committed_at',
+] as const;
 
 export type StocktakeRow = Pick<Selectable<StocktakeTable>, (typeof STOCKTAKE_COLUMNS)[number]>;
 
@@ -60,11 +70,7 @@ export async function nextChange(q: Queries, stocktakeId: number): Promise<numbe
 /** The session of this account, or 404: another account's session does not exist for the caller. */
 export async function loadStocktake(q: Queries, account: Account, id: number): Promise<StocktakeRow> {
   const row = await q.first(
-    q.k
-      .selectFrom('stocktakes')
-      .select(STOCKTAKE_COLUMNS)
-      .where('id', '=', id)
-      .where('account_id', '=', account.id),
+    q.k.selectFrom('stocktakes').select(STOCKTAKE_COLUMNS).where('id', '=', id).where('account_id', '=', account.id),
   );
   if (!row) throw apiError(404, stocktakeMessages.notFound);
   return row;
@@ -152,11 +158,7 @@ export async function createStocktake(q: Queries, caller: StocktakeCaller, body:
       throw apiError(400, stocktakeMessages.invalidBody(`warehouse_name: ${fieldMessages.required}`));
     }
     const warehouse = await q.first(
-      q.k
-        .selectFrom('warehouses')
-        .select('id')
-        .where('account_id', '=', caller.id)
-        .where('name', '=', body.warehouse_name),
+      q.k.selectFrom('warehouses').select('id').where('account_id', '=', caller.id).where('name', '=', body.warehouse_name),
     );
     if (!warehouse) {
       throw apiError(400, stocktakeMessages.invalidBody(`warehouse_name: ${fieldMessages.warehouseNotFound(body.warehouse_name)}`));
@@ -186,15 +188,29 @@ export async function createStocktake(q: Queries, caller: StocktakeCaller, body:
  * statements whatever the page size: the sessions (index stocktakes_account), then the line totals,
  * the scan totals and the warehouse names of the whole page at once, each grouped by session.
  */
-export async function listStocktakes(q: Queries, account: Account, limit: number, before?: number): Promise<{ sessions: Stocktake[]; nextCursor: number | null }> {
-  let query = q.k.selectFrom('stocktakes').select(STOCKTAKE_COLUMNS).where('account_id', '=', account.id).orderBy('id', 'desc').limit(limit + 1);
+export async function listStocktakes(
+  q: Queries,
+  account: Account,
+  limit: number,
+  before?: number,
+): Promise<{ sessions: Stocktake[]; nextCursor: number | null }> {
+  let query = q.k
+    .selectFrom('stocktakes')
+    .select(STOCKTAKE_COLUMNS)
+    .where('account_id', '=', account.id)
+    .orderBy('id', 'desc')
+    .limit(limit + 1);
   if (before !== undefined) query = query.where('id', '<', before);
   const rows = await q.all(query);
   const page = rows.slice(0, limit);
   if (page.length === 0) return { sessions: [], nextCursor: null };
-  const totals = await totalsOf(q, page.map((row) => row.id));
+  const totals = await totalsOf(
+    q,
+    page.map((row) => row.id),
+  );
   const warehouseIds = [...new Set(page.map((row) => row.warehouse_id).filter((id) => id !== NO_WAREHOUSE))];
-  const warehouses = warehouseIds.length === 0 ? [] : await q.all(q.k.selectFrom('warehouses').select(['id', 'name']).where('id', 'in', warehouseIds));
+  const warehouses =
+    warehouseIds.length === 0 ? [] : await q.all(q.k.selectFrom('warehouses').select(['id', 'name']).where('id', 'in', warehouseIds));
   const nameOf = new Map(warehouses.map((w) => [w.id, w.name]));
   const sessions = page.map((session) => toStocktake(session, nameOf.get(session.warehouse_id) ?? null, totals.get(session.id)!));
   return { sessions, nextCursor: rows.length > limit ? page.at(-1)!.id : null };
@@ -205,7 +221,13 @@ export async function getStocktake(q: Queries, account: Account, id: number): Pr
 }
 
 /** The lines of a session with names and book quantities; `lineId` narrows to one line, `page` to a range. */
-async function selectLines(q: Queries, session: StocktakeRow, lineId?: number, page?: { known: boolean; afterId: number; limit: number }, ids?: readonly number[]) {
+async function selectLines(
+  q: Queries,
+  session: StocktakeRow,
+  lineId?: number,
+  page?: { known: boolean; afterId: number; limit: number },
+  ids?: readonly number[],
+) {
   let query = q.k
     .selectFrom('stocktake_lines as l')
     .leftJoin('stock_units as u', 'u.id', 'l.unit_id')
@@ -260,7 +282,14 @@ export const COUNTS_PAGE_LINES = 1000;
  * or unknown ones, after line `afterId`: the counts CSV of a session of any size, page by page
  * (index stocktake_lines_session_order).
  */
-export async function reviewLinesPage(q: Queries, account: Account, id: number, known: boolean, afterId: number, limit = COUNTS_PAGE_LINES): Promise<StocktakeLine[]> {
+export async function reviewLinesPage(
+  q: Queries,
+  account: Account,
+  id: number,
+  known: boolean,
+  afterId: number,
+  limit = COUNTS_PAGE_LINES,
+): Promise<StocktakeLine[]> {
   const session = await loadStocktake(q, account, id);
   return (await selectLines(q, session, undefined, { known, afterId, limit })).map((row) => toLine(row, true));
 }
@@ -285,7 +314,11 @@ async function sinceCount(q: Queries, session: StocktakeRow, rows: readonly Line
         .selectFrom('stock_history')
         .select(['unit_id', 'kind', 'value', 'hlc'])
         .where('warehouse_id', '=', session.warehouse_id)
-        .where('unit_id', 'in', batch.map((row) => row.unit_id!))
+        .where(
+          'unit_id',
+          'in',
+          batch.map((row) => row.unit_id!),
+        )
         .where('hlc', '>', earliest)
         .orderBy('hlc'),
     );
@@ -373,12 +406,21 @@ export async function linesChangedAfter(q: Queries, account: Account, id: number
   // The cursor is read before the lines: a write committed in between comes again next time, never skipped.
   const change = (await q.first(q.k.selectFrom('stocktakes').select('change_seq').where('id', '=', id)))!.change_seq;
   const history = Number(
-    (await q.first(q.k.selectFrom('stock_history').select((eb) => eb.fn.max('id').as('id')).where('account_id', '=', session.account_id)))?.id ?? 0,
+    (
+      await q.first(
+        q.k
+          .selectFrom('stock_history')
+          .select((eb) => eb.fn.max('id').as('id'))
+          .where('account_id', '=', session.account_id),
+      )
+    )?.id ?? 0,
   );
   let ids: number[] | undefined;
   if (after !== undefined) {
     const [sinceChange, sinceHistory] = after.split('.').map(Number) as [number, number];
-    const written = await q.all(q.k.selectFrom('stocktake_lines').select('id').where('stocktake_id', '=', id).where('change_seq', '>', sinceChange));
+    const written = await q.all(
+      q.k.selectFrom('stocktake_lines').select('id').where('stocktake_id', '=', id).where('change_seq', '>', sinceChange),
+    );
     const moved = await q.all(
       q.k
         .selectFrom('stocktake_lines')
@@ -428,11 +470,7 @@ export function expectedNotScanned(q: Queries, session: StocktakeRow) {
     .where((eb) =>
       eb.not(
         eb.exists(
-          eb
-            .selectFrom('stocktake_lines as l')
-            .select('l.id')
-            .where('l.stocktake_id', '=', session.id)
-            .whereRef('l.unit_id', '=', 'u.id'),
+          eb.selectFrom('stocktake_lines as l').select('l.id').where('l.stocktake_id', '=', session.id).whereRef('l.unit_id', '=', 'u.id'),
         ),
       ),
     );
@@ -536,7 +574,9 @@ export async function recordScan(log: MovementLog, caller: StocktakeCaller, id: 
         }),
       ),
   );
-  const line = (await q.first(q.k.selectFrom('stocktake_lines').select('id').where('stocktake_id', '=', id).where('barcode', '=', barcode)))!;
+  const line = (await q.first(
+    q.k.selectFrom('stocktake_lines').select('id').where('stocktake_id', '=', id).where('barcode', '=', barcode),
+  ))!;
   const scan = await q.first(
     q.k
       .insertInto('stocktake_scans')
@@ -592,14 +632,24 @@ export async function undoLastScan(q: Queries, account: Account, id: number, bod
   await q.run(
     q.k
       .updateTable('stocktake_lines')
-      .set({ counted: sql`case when counted > ${last.amount} then counted - ${last.amount} else 0 end`, updated_at: at, change_seq: change })
+      .set({
+        counted: sql`case when counted > ${last.amount} then counted - ${last.amount} else 0 end`,
+        updated_at: at,
+        change_seq: change,
+      })
       .where('id', '=', last.line_id),
   );
   return { undone, line: await lineOf(q, session, last.line_id) };
 }
 
 /** Edits a line: sets its count (recorded as an edit) and/or an unknown barcode's resolution. */
-export async function updateLine(log: MovementLog, caller: StocktakeCaller, id: number, lineId: number, body: UpdateLineBody): Promise<StocktakeLine> {
+export async function updateLine(
+  log: MovementLog,
+  caller: StocktakeCaller,
+  id: number,
+  lineId: number,
+  body: UpdateLineBody,
+): Promise<StocktakeLine> {
   const { q } = log;
   const session = await loadStocktake(q, caller, id);
   const line = await q.first(
@@ -612,7 +662,10 @@ export async function updateLine(log: MovementLog, caller: StocktakeCaller, id: 
   const change = await nextChange(q, id);
   if (body.counted !== undefined) {
     await q.run(
-      q.k.updateTable('stocktake_lines').set({ counted: body.counted, updated_at: at, counted_hlc: log.nextHlc(), change_seq: change }).where('id', '=', lineId),
+      q.k
+        .updateTable('stocktake_lines')
+        .set({ counted: body.counted, updated_at: at, counted_hlc: log.nextHlc(), change_seq: change })
+        .where('id', '=', lineId),
     );
     await q.run(
       q.k.insertInto('stocktake_scans').values({
@@ -626,7 +679,9 @@ export async function updateLine(log: MovementLog, caller: StocktakeCaller, id: 
     );
   }
   if (body.resolution !== undefined) {
-    await q.run(q.k.updateTable('stocktake_lines').set({ resolution: body.resolution, updated_at: at, change_seq: change }).where('id', '=', lineId));
+    await q.run(
+      q.k.updateTable('stocktake_lines').set({ resolution: body.resolution, updated_at: at, change_seq: change }).where('id', '=', lineId),
+    );
   }
   return lineOf(q, session, lineId);
 }

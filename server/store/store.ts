@@ -1,7 +1,19 @@
 // The store's one interface: every operation the API, the CLI and the launcher need, each run in one
 // transaction of the engine (or, for a stocktake commit, one per batch). Callers never see queries,
 // connections or transactions; engines never see operations (engine.ts).
-import type { CommitBody, CreateStocktakeBody, HistoryQuery, PullPage, PushAnswer, ScanBody, SyncMovement, SyncState, UndoBody, UpdateLineBody, VersionVector } from '../../shared/index.ts';
+import type {
+  CommitBody,
+  CreateStocktakeBody,
+  HistoryQuery,
+  PullPage,
+  PushAnswer,
+  ScanBody,
+  SyncMovement,
+  SyncState,
+  UndoBody,
+  UpdateLineBody,
+  VersionVector,
+} from '../../shared/index.ts';
 import { badRequest } from '../errors.ts';
 import { syncMessages } from '../../shared/index.ts';
 import type { Catalogue } from '../catalogue/catalogue-schema.ts';
@@ -21,7 +33,18 @@ import { listWarehouses, readStockRecords, warehousesOf } from './stock-read.ts'
 import { adjustRows, updateRows } from './stock-write.ts';
 import type { Queries } from './engine.ts';
 import { type CommitHooks, commitStocktake } from './stocktake-commit.ts';
-import { createStocktake, getStocktake, linesChangedAfter, listLines, listStocktakes, recordScan, reviewLinesPage, reviewStocktake, undoLastScan, updateLine } from './stocktakes.ts';
+import {
+  createStocktake,
+  getStocktake,
+  linesChangedAfter,
+  listLines,
+  listStocktakes,
+  recordScan,
+  reviewLinesPage,
+  reviewStocktake,
+  undoLastScan,
+  updateLine,
+} from './stocktakes.ts';
 import { type Caller, authenticate, createToken, listTokens, reapplyRevocation, revokeToken } from './tokens.ts';
 import {
   type Link,
@@ -102,7 +125,8 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
 
     signIn: {
       /** `tokenIdleDays`: how long the token the code is exchanged for may go unused (0: never; default DEFAULT_SIGNIN_TOKEN_IDLE_DAYS). */
-      createCode: (accountName: string, ttlMs?: number, tokenIdleDays?: number) => write((q) => createSignInCode(q, accountName, ttlMs, new Date(), tokenIdleDays)),
+      createCode: (accountName: string, ttlMs?: number, tokenIdleDays?: number) =>
+        write((q) => createSignInCode(q, accountName, ttlMs, new Date(), tokenIdleDays)),
       redeem: (code: string) => write((q) => redeemSignInCode(q, code)),
     },
 
@@ -114,9 +138,19 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
       },
       warehouses: (caller: Account) => listWarehouses(engine, caller),
       update: (caller: Caller, rows: readonly unknown[], { once, ...source }: WriteSource) =>
-        writeMovements((log, q) => answerOnce(q, caller.id, once, async () => ({ status: 200, body: await updateRows(log, caller, rows, { ...source, tokenId: caller.tokenId }) }))),
+        writeMovements((log, q) =>
+          answerOnce(q, caller.id, once, async () => ({
+            status: 200,
+            body: await updateRows(log, caller, rows, { ...source, tokenId: caller.tokenId }),
+          })),
+        ),
       adjust: (caller: Caller, rows: readonly unknown[], { once, ...source }: WriteSource) =>
-        writeMovements((log, q) => answerOnce(q, caller.id, once, async () => ({ status: 200, body: await adjustRows(log, caller, rows, { ...source, tokenId: caller.tokenId }) }))),
+        writeMovements((log, q) =>
+          answerOnce(q, caller.id, once, async () => ({
+            status: 200,
+            body: await adjustRows(log, caller, rows, { ...source, tokenId: caller.tokenId }),
+          })),
+        ),
       labels: (caller: Account, barcodes: readonly string[]) =>
         read((q) => (caller.gtinEquivalence ? readBarcodeLabelsByGtin(q, caller, barcodes) : readBarcodeLabels(q, caller, barcodes))),
       /** The warehouse an export is limited to (400 for an unknown name or an account without warehouses). */
@@ -140,7 +174,9 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
       /** The lines changed since a counting page's `after` (every line without it): what it asks every two seconds. */
       changes: (caller: Account, id: number, after?: string) => read((q) => linesChangedAfter(q, caller, id, after)),
       updateLine: (caller: Caller, id: number, line: number, body: UpdateLineBody, { once }: WriteOnce = {}) =>
-        writeMovements((log, q) => answerOnce(q, caller.id, once, async () => ({ status: 200, body: await updateLine(log, caller, id, line, body) }))),
+        writeMovements((log, q) =>
+          answerOnce(q, caller.id, once, async () => ({ status: 200, body: await updateLine(log, caller, id, line, body) })),
+        ),
       scan: (caller: Caller, id: number, body: ScanBody, { once }: WriteOnce = {}) =>
         writeMovements((log, q) =>
           answerOnce(q, caller.id, once, async () => {
@@ -155,7 +191,8 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
       reviewLinesPage: (caller: Account, id: number, known: boolean, afterId: number, limit?: number) =>
         read((q) => reviewLinesPage(q, caller, id, known, afterId, limit)),
       /** Resumable: one transaction per batch of lines, so a commit cut short is finished by committing again. */
-      commit: (caller: Caller, id: number, body: CommitBody, hooks?: CommitHooks) => commitStocktake(engine, clock, caller, id, body, hooks),
+      commit: (caller: Caller, id: number, body: CommitBody, hooks?: CommitHooks) =>
+        commitStocktake(engine, clock, caller, id, body, hooks),
     },
 
     catalogue: {
@@ -172,7 +209,8 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
      * already used with another request answers 422 like any write under it; otherwise `refusal` is
      * thrown. Nothing is stored.
      */
-    refuseOnce: (caller: Caller, once: OnceKey, refusal: Error) => write((q) => answerOnce(q, caller.id, once, () => Promise.reject(refusal))),
+    refuseOnce: (caller: Caller, once: OnceKey, refusal: Error) =>
+      write((q) => answerOnce(q, caller.id, once, () => Promise.reject(refusal))),
 
     /** Sync between instances (docs/SYNC.md): the upstream's side, then the links of this one. */
     sync: {
@@ -183,7 +221,8 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
           now: clock.now(),
           account: account.name,
           warehouses_enabled: account.warehousesEnabled,
-          catalogue_version: (await q.first(q.k.selectFrom('accounts').select('catalogue_version').where('id', '=', account.id)))!.catalogue_version,
+          catalogue_version: (await q.first(q.k.selectFrom('accounts').select('catalogue_version').where('id', '=', account.id)))!
+            .catalogue_version,
           vector: await heldVector(q, account.id),
         })),
       /**
@@ -201,7 +240,11 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
         }),
       /** Movements of other instances, each applied once, in order; all or nothing. */
       push: (account: Account, movements: readonly SyncMovement[]): Promise<PushAnswer> =>
-        writeMovements(async (log, q) => ({ ...(await applyMovements(log, account, movements, clock.now())), vector: await heldVector(q, account.id), now: clock.now() })),
+        writeMovements(async (log, q) => ({
+          ...(await applyMovements(log, account, movements, clock.now())),
+          vector: await heldVector(q, account.id),
+          now: clock.now(),
+        })),
       catalogue: (account: Account) => read((q) => catalogueDocument(q, account)),
       status: (account: Account) => read((q) => linkStatus(q, account, clock.now())),
       conflicts: (account: Account, state: 'open' | 'all', limit: number) => read((q) => listConflicts(q, account.id, state, limit)),

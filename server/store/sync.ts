@@ -69,7 +69,12 @@ export async function instanceId(q: Queries): Promise<string> {
 }
 
 /** A page of the account's movements in the order they were recorded here, after `after`. */
-export async function readMovements(q: Queries, accountId: number, where: { after?: number; pending?: VersionVector }, limit: number): Promise<(SyncMovement & { arrival: number })[]> {
+export async function readMovements(
+  q: Queries,
+  accountId: number,
+  where: { after?: number; pending?: VersionVector },
+  limit: number,
+): Promise<(SyncMovement & { arrival: number })[]> {
   let query = q.k
     .selectFrom('stock_history as h')
     .innerJoin('stock_units as u', 'u.id', 'h.unit_id')
@@ -101,7 +106,15 @@ export async function readMovements(q: Queries, accountId: number, where: { afte
     query = query.where((eb) =>
       eb.or([
         ...known.map(([origin, seq]) => eb.and([eb('h.origin', '=', origin), eb('h.seq', '>', seq)])),
-        ...(known.length > 0 ? [eb('h.origin', 'not in', known.map(([origin]) => origin))] : [eb.lit(true)]),
+        ...(known.length > 0
+          ? [
+              eb(
+                'h.origin',
+                'not in',
+                known.map(([origin]) => origin),
+              ),
+            ]
+          : [eb.lit(true)]),
       ]),
     );
   }
@@ -134,7 +147,12 @@ export async function readMovements(q: Queries, accountId: number, where: { afte
 
 /** The arrival number of the account's newest movement here (0 without any). */
 export async function lastArrival(q: Queries, accountId: number): Promise<number> {
-  const row = await q.first(q.k.selectFrom('stock_history').select((eb) => eb.fn.max('id').as('id')).where('account_id', '=', accountId));
+  const row = await q.first(
+    q.k
+      .selectFrom('stock_history')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .where('account_id', '=', accountId),
+  );
   return Number(row?.id ?? 0);
 }
 
@@ -149,7 +167,15 @@ export async function countPending(q: Queries, accountId: number, upstream: Vers
       .where((eb) =>
         eb.or([
           ...known.map(([origin, seq]) => eb.and([eb('h.origin', '=', origin), eb('h.seq', '>', seq)])),
-          ...(known.length > 0 ? [eb('h.origin', 'not in', known.map(([origin]) => origin))] : [eb.lit(true)]),
+          ...(known.length > 0
+            ? [
+                eb(
+                  'h.origin',
+                  'not in',
+                  known.map(([origin]) => origin),
+                ),
+              ]
+            : [eb.lit(true)]),
         ]),
       ),
   );
@@ -166,7 +192,11 @@ const storedMovement = statement('sync.storedMovement', (k, p: Param<{ accountId
 );
 
 const highestSeq = statement('sync.highestSeq', (k, p: Param<{ accountId: number; origin: string }>) =>
-  k.selectFrom('stock_history').select((eb) => eb.fn.max('seq').as('seq')).where('account_id', '=', p('accountId')).where('origin', '=', p('origin')),
+  k
+    .selectFrom('stock_history')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .where('account_id', '=', p('accountId'))
+    .where('origin', '=', p('origin')),
 );
 
 const unitKey = (item: number, variant: number | null) => `${item}/${variant ?? ''}`;
@@ -178,7 +208,12 @@ const unitKey = (item: number, variant: number | null) => `${item}/${variant ?? 
  * each folded in at its time. Refused with 422 (nothing applied): a movement of a unit or warehouse
  * the account does not have, or stamped further ahead of this clock than MAX_CLOCK_AHEAD_MS.
  */
-export async function applyMovements(log: MovementLog, account: Account, movements: readonly SyncMovement[], now: number): Promise<{ applied: number; duplicates: number }> {
+export async function applyMovements(
+  log: MovementLog,
+  account: Account,
+  movements: readonly SyncMovement[],
+  now: number,
+): Promise<{ applied: number; duplicates: number }> {
   const { q } = log;
   const refuse = (movement: SyncMovement, why: string) => apiError(422, syncMessages.movementRefused(movement.id, why));
   const hlcs: Hlc[] = [];
@@ -186,7 +221,8 @@ export async function applyMovements(log: MovementLog, account: Account, movemen
     const hlc = parseHlc(movement.hlc);
     if (!hlc || hlc.instance !== movement.origin) throw refuse(movement, syncMessages.hlcNotOfOrigin);
     hlcs.push(hlc);
-    if (hlc.wall > now + MAX_CLOCK_AHEAD_MS) throw refuse(movement, syncMessages.tooFarAhead(MAX_CLOCK_AHEAD_MS / 3600_000, new Date(hlc.wall).toISOString()));
+    if (hlc.wall > now + MAX_CLOCK_AHEAD_MS)
+      throw refuse(movement, syncMessages.tooFarAhead(MAX_CLOCK_AHEAD_MS / 3600_000, new Date(hlc.wall).toISOString()));
     if (movement.id !== `${movement.origin}-${movement.seq}`) throw refuse(movement, syncMessages.idMismatch);
     if (movement.kind === 'adjust' ? movement.seen !== null : false) throw refuse(movement, syncMessages.seenOnAdjust);
   }
@@ -209,7 +245,8 @@ export async function applyMovements(log: MovementLog, account: Account, movemen
     );
     for (const row of rows) units.set(unitKey(row.item_id, row.variant_id), { id: row.id, itemId: row.item_id, variantId: row.variant_id });
   }
-  for (const [key, movement] of wanted) if (!units.has(key)) throw refuse(movement, syncMessages.unknownUnit(movement.item, movement.liquid_stock, account.name));
+  for (const [key, movement] of wanted)
+    if (!units.has(key)) throw refuse(movement, syncMessages.unknownUnit(movement.item, movement.liquid_stock, account.name));
   const warehouses = new Set(
     account.warehousesEnabled
       ? (await q.all(q.k.selectFrom('warehouses').select('id').where('account_id', '=', account.id))).map((w) => w.id)
@@ -224,7 +261,8 @@ export async function applyMovements(log: MovementLog, account: Account, movemen
   // Each origin in sequence, from what this instance holds of the batch's origins (an index seek
   // each, not the whole history's vector).
   const held: VersionVector = {};
-  for (const origin of new Set(movements.map((m) => m.origin))) held[origin] = Number((await q.first(highestSeq, { accountId: account.id, origin }))?.seq ?? 0);
+  for (const origin of new Set(movements.map((m) => m.origin)))
+    held[origin] = Number((await q.first(highestSeq, { accountId: account.id, origin }))?.seq ?? 0);
   if (movements.some((m) => m.seq > (held[m.origin] ?? 0))) {
     const earliest = new Map<number, string>();
     for (let i = 0; i < movements.length; i++) {
@@ -247,16 +285,26 @@ export async function applyMovements(log: MovementLog, account: Account, movemen
       await log.flush(); // the same movement twice in this batch: its row may not be written yet
       const stored = await q.first(storedMovement, { accountId: account.id, origin: movement.origin, seq: movement.seq });
       // The same id with other content: two databases claim to be one instance (a restored copy kept running).
-      if (!stored || stored.kind !== movement.kind || stored.value !== movement.value || stored.hlc !== movement.hlc || stored.unit_id !== unit.id || stored.warehouse_id !== warehouseId) {
+      if (
+        !stored ||
+        stored.kind !== movement.kind ||
+        stored.value !== movement.value ||
+        stored.hlc !== movement.hlc ||
+        stored.unit_id !== unit.id ||
+        stored.warehouse_id !== warehouseId
+      ) {
         throw apiError(409, syncMessages.sameIdOtherMovement(movement.id));
       }
       duplicates++;
       continue;
     }
     if (movement.seq !== holds + 1) {
-      throw apiError(409, syncMessages.gap(movement.id, movement.origin, holds + 1), { more: { resume: { [movement.origin]: holds + 1 } } });
+      throw apiError(409, syncMessages.gap(movement.id, movement.origin, holds + 1), {
+        more: { resume: { [movement.origin]: holds + 1 } },
+      });
     }
-    const seenVector = log.knownVector(account.id, movement.seen) ?? (movement.seen ? await log.internVector(account.id, movement.seen) : null);
+    const seenVector =
+      log.knownVector(account.id, movement.seen) ?? (movement.seen ? await log.internVector(account.id, movement.seen) : null);
     const record = {
       origin: movement.origin,
       seq: movement.seq,
@@ -299,13 +347,21 @@ export async function catalogueDocument(q: Queries, account: Account): Promise<{
   for (const row of rows) {
     const last = items.at(-1);
     if (row.variant_id === null) items.push({ id: row.item_id, name: row.item_name, barcode: row.barcode });
-    else if (last && last.id === row.item_id && last.variants) last.variants.push({ id: row.variant_id, name: row.variant_name!, barcode: row.barcode });
-    else items.push({ id: row.item_id, name: row.item_name, variants: [{ id: row.variant_id, name: row.variant_name!, barcode: row.barcode }] });
+    else if (last && last.id === row.item_id && last.variants)
+      last.variants.push({ id: row.variant_id, name: row.variant_name!, barcode: row.barcode });
+    else
+      items.push({
+        id: row.item_id,
+        name: row.item_name,
+        variants: [{ id: row.variant_id, name: row.variant_name!, barcode: row.barcode }],
+      });
   }
   return {
     version,
     catalogue: {
-      accounts: [{ name: account.name, warehouses_enabled: account.warehousesEnabled, ...(account.warehousesEnabled ? { warehouses } : {}), items }],
+      accounts: [
+        { name: account.name, warehouses_enabled: account.warehousesEnabled, ...(account.warehousesEnabled ? { warehouses } : {}), items },
+      ],
     },
   };
 }
@@ -395,7 +451,14 @@ export async function recordRound(
   q: Queries,
   accountId: number,
   round: { at: string } & (
-    | { ok: true; upstreamInstance: string; clockSkewMs: number; upstreamVector: VersionVector; pullCursor?: number; catalogueVersion?: number }
+    | {
+        ok: true;
+        upstreamInstance: string;
+        clockSkewMs: number;
+        upstreamVector: VersionVector;
+        pullCursor?: number;
+        catalogueVersion?: number;
+      }
     | { ok: false; error: string }
   ),
 ): Promise<void> {
@@ -414,7 +477,9 @@ export async function recordRound(
   await q.run(q.k.updateTable('sync_links').set(update).where('account_id', '=', accountId));
   if (round.ok && round.pullCursor !== undefined) await advanceLink(q, accountId, round.pullCursor);
   if (!round.ok) {
-    await q.run(q.k.updateTable('sync_links').set({ offline_since: round.at }).where('account_id', '=', accountId).where('offline_since', 'is', null));
+    await q.run(
+      q.k.updateTable('sync_links').set({ offline_since: round.at }).where('account_id', '=', accountId).where('offline_since', 'is', null),
+    );
   }
 }
 
@@ -423,7 +488,9 @@ export async function recordRound(
  * still pushes and pulls (a long backlog then shows as movements waiting, not as offline).
  */
 export async function recordReachable(q: Queries, accountId: number, upstreamInstance: string): Promise<void> {
-  await q.run(q.k.updateTable('sync_links').set({ offline_since: null, upstream_instance: upstreamInstance }).where('account_id', '=', accountId));
+  await q.run(
+    q.k.updateTable('sync_links').set({ offline_since: null, upstream_instance: upstreamInstance }).where('account_id', '=', accountId),
+  );
 }
 
 /**
@@ -432,11 +499,22 @@ export async function recordReachable(q: Queries, accountId: number, upstreamIns
  * pages held nothing new.
  */
 export async function advanceLink(q: Queries, accountId: number, pullCursor: number): Promise<void> {
-  await q.run(q.k.updateTable('sync_links').set({ pull_cursor: pullCursor }).where('account_id', '=', accountId).where('pull_cursor', '<', pullCursor));
+  await q.run(
+    q.k
+      .updateTable('sync_links')
+      .set({ pull_cursor: pullCursor })
+      .where('account_id', '=', accountId)
+      .where('pull_cursor', '<', pullCursor),
+  );
 }
 
 export async function setUpstreamVector(q: Queries, accountId: number, vector: VersionVector): Promise<void> {
-  await q.run(q.k.updateTable('sync_links').set({ upstream_vector: JSON.stringify(vector) }).where('account_id', '=', accountId));
+  await q.run(
+    q.k
+      .updateTable('sync_links')
+      .set({ upstream_vector: JSON.stringify(vector) })
+      .where('account_id', '=', accountId),
+  );
 }
 
 export async function linkStatus(q: Queries, account: Account, now: number): Promise<SyncStatus> {
@@ -444,7 +522,20 @@ export async function linkStatus(q: Queries, account: Account, now: number): Pro
   const link = await linkOfAccount(q, account.id);
   const instance = await instanceId(q);
   if (!link) {
-    return { linked: false, instance, upstream: null, upstream_instance: null, state: 'unlinked', last_success_at: null, offline_since: null, last_error: null, pending: 0, conflicts, clock_skew_ms: null, clock_warning: null };
+    return {
+      linked: false,
+      instance,
+      upstream: null,
+      upstream_instance: null,
+      state: 'unlinked',
+      last_success_at: null,
+      offline_since: null,
+      last_error: null,
+      pending: 0,
+      conflicts,
+      clock_skew_ms: null,
+      clock_warning: null,
+    };
   }
   const pending = await countPending(q, account.id, link.upstreamVector);
   const skew = link.clockSkewMs;
@@ -485,8 +576,12 @@ export async function listConflicts(q: Queries, accountId: number, state: 'open'
       .innerJoin('stock_units as u', 'u.id', 'c.unit_id')
       .leftJoin('warehouses as w', 'w.id', 'c.warehouse_id')
       .leftJoin('stock as s', (join) => join.onRef('s.unit_id', '=', 'c.unit_id').onRef('s.warehouse_id', '=', 'c.warehouse_id'))
-      .innerJoin('stock_history as l', (join) => join.onRef('l.account_id', '=', 'c.account_id').onRef('l.origin', '=', 'c.later_origin').onRef('l.seq', '=', 'c.later_seq'))
-      .innerJoin('stock_history as e', (join) => join.onRef('e.account_id', '=', 'c.account_id').onRef('e.origin', '=', 'c.earlier_origin').onRef('e.seq', '=', 'c.earlier_seq'))
+      .innerJoin('stock_history as l', (join) =>
+        join.onRef('l.account_id', '=', 'c.account_id').onRef('l.origin', '=', 'c.later_origin').onRef('l.seq', '=', 'c.later_seq'),
+      )
+      .innerJoin('stock_history as e', (join) =>
+        join.onRef('e.account_id', '=', 'c.account_id').onRef('e.origin', '=', 'c.earlier_origin').onRef('e.seq', '=', 'c.earlier_seq'),
+      )
       .select([
         'c.id',
         'c.unit_id',
@@ -517,7 +612,13 @@ export async function listConflicts(q: Queries, accountId: number, state: 'open'
   );
   const conflicts: Conflict[] = [];
   for (const row of rows) {
-    const resolved = await isResolved(q, row.unit_id, row.warehouse_id, { origin: row.l_origin, seq: row.l_seq, hlc: row.l_hlc }, { origin: row.e_origin, seq: row.e_seq });
+    const resolved = await isResolved(
+      q,
+      row.unit_id,
+      row.warehouse_id,
+      { origin: row.l_origin, seq: row.l_seq, hlc: row.l_hlc },
+      { origin: row.e_origin, seq: row.e_seq },
+    );
     if (state === 'open' && resolved) continue;
     const side = (p: 'l' | 'e') => ({
       movement: `${row[`${p}_origin`]}-${row[`${p}_seq`]}`,
@@ -547,7 +648,13 @@ export async function listConflicts(q: Queries, accountId: number, state: 'open'
   return conflicts;
 }
 
-async function isResolved(q: Queries, unitId: number, warehouseId: number, later: { origin: string; seq: number; hlc: string }, earlier: { origin: string; seq: number }): Promise<boolean> {
+async function isResolved(
+  q: Queries,
+  unitId: number,
+  warehouseId: number,
+  later: { origin: string; seq: number; hlc: string },
+  earlier: { origin: string; seq: number },
+): Promise<boolean> {
   const candidates = await q.all(
     q.k
       .selectFrom('stock_history as h')

@@ -40,7 +40,12 @@ export interface Caller extends Account {
 export const noSuchAccount = (name: string) => badRequest(`No account named "${name}". Import a catalogue that defines it first.`);
 
 /** Creates a token inside the transaction `q`; the returned key is shown once and never stored. */
-export async function insertToken(q: Queries, account: Account, label: string | null, idleExpirySeconds: number | null = null): Promise<{ id: number; key: string }> {
+export async function insertToken(
+  q: Queries,
+  account: Account,
+  label: string | null,
+  idleExpirySeconds: number | null = null,
+): Promise<{ id: number; key: string }> {
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
   const row = await q.first(
     q.k
@@ -68,7 +73,16 @@ export async function listTokens(q: Queries, accountName?: string): Promise<Toke
   let query = q.k
     .selectFrom('api_tokens as t')
     .innerJoin('accounts as a', 'a.id', 't.account_id')
-    .select(['t.id', 'a.name as account', 't.label', 't.key_prefix', 't.created_at', 't.revoked_at', 't.last_used_at', 't.idle_expiry_seconds'])
+    .select([
+      't.id',
+      'a.name as account',
+      't.label',
+      't.key_prefix',
+      't.created_at',
+      't.revoked_at',
+      't.last_used_at',
+      't.idle_expiry_seconds',
+    ])
     .orderBy('t.id');
   if (accountName !== undefined) query = query.where('a.name', '=', accountName);
   return (await q.all(query)).map((row) => ({
@@ -86,14 +100,21 @@ export async function listTokens(q: Queries, accountName?: string): Promise<Toke
 
 /** Revokes a token by id; false when there is no such token or it was already revoked. */
 export async function revokeToken(q: Queries, id: number): Promise<boolean> {
-  const { changes } = await q.run(q.k.updateTable('api_tokens').set({ revoked_at: new Date().toISOString() }).where('id', '=', id).where('revoked_at', 'is', null));
+  const { changes } = await q.run(
+    q.k.updateTable('api_tokens').set({ revoked_at: new Date().toISOString() }).where('id', '=', id).where('revoked_at', 'is', null),
+  );
   return changes === 1;
 }
 
 /** Revokes a token again at the time it was first revoked (a restore keeping revocations made since the backup). */
 export async function reapplyRevocation(q: Queries, id: number, prefix: string, revokedAt: string): Promise<boolean> {
   const { changes } = await q.run(
-    q.k.updateTable('api_tokens').set({ revoked_at: revokedAt }).where('id', '=', id).where('key_prefix', '=', prefix).where('revoked_at', 'is', null),
+    q.k
+      .updateTable('api_tokens')
+      .set({ revoked_at: revokedAt })
+      .where('id', '=', id)
+      .where('key_prefix', '=', prefix)
+      .where('revoked_at', 'is', null),
   );
   return changes === 1;
 }
@@ -102,12 +123,26 @@ const tokenByHash = statement('tokens.byHash', (k, p: Param<{ hash: string }>) =
   k
     .selectFrom('api_tokens as t')
     .innerJoin('accounts as a', 'a.id', 't.account_id')
-    .select(['t.id as token_id', 't.key_hash', 't.revoked_at', 't.created_at', 't.last_used_at', 't.idle_expiry_seconds', 'a.id', 'a.name', 'a.warehouses_enabled', 'a.gtin_equivalence'])
+    .select([
+      't.id as token_id',
+      't.key_hash',
+      't.revoked_at',
+      't.created_at',
+      't.last_used_at',
+      't.idle_expiry_seconds',
+      'a.id',
+      'a.name',
+      'a.warehouses_enabled',
+      'a.gtin_equivalence',
+    ])
     .where('t.key_hash', '=', p('hash')),
 );
 
 const touchToken = statement('tokens.touch', (k, p: Param<{ id: number; at: string }>) =>
-  k.updateTable('api_tokens').set({ last_used_at: p('at') }).where('id', '=', p('id')),
+  k
+    .updateTable('api_tokens')
+    .set({ last_used_at: p('at') })
+    .where('id', '=', p('id')),
 );
 
 interface KnownToken {
@@ -132,8 +167,18 @@ export async function authenticate(engine: Engine, key: string, now = Date.now()
     // The lookup is by hash, so timing says nothing about the key; compare once more in constant time.
     if (!row || row.revoked_at !== null) return undefined;
     if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
-    const caller = Object.freeze({ id: row.id, name: row.name, warehousesEnabled: row.warehouses_enabled === 1, gtinEquivalence: row.gtin_equivalence === 1, tokenId: row.token_id });
-    return { caller, usedAt: Date.parse(row.last_used_at ?? row.created_at), idleMs: row.idle_expiry_seconds === null ? null : row.idle_expiry_seconds * 1000 };
+    const caller = Object.freeze({
+      id: row.id,
+      name: row.name,
+      warehousesEnabled: row.warehouses_enabled === 1,
+      gtinEquivalence: row.gtin_equivalence === 1,
+      tokenId: row.token_id,
+    });
+    return {
+      caller,
+      usedAt: Date.parse(row.last_used_at ?? row.created_at),
+      idleMs: row.idle_expiry_seconds === null ? null : row.idle_expiry_seconds * 1000,
+    };
   });
   if (!known) return undefined;
   if (known.idleMs === null) return known.caller;

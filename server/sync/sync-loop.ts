@@ -53,7 +53,8 @@ export function startSyncLoops(store: Store, options: SyncLoopOptions = {}): Syn
       try {
         const result = await syncRound(store, link);
         failures.delete(link.accountId);
-        if (result.pushed + result.pulled > 0 || result.catalogueCopied) options.logger?.info({ account: link.account, ...result }, 'sync round');
+        if (result.pushed + result.pulled > 0 || result.catalogueCopied)
+          options.logger?.info({ account: link.account, ...result }, 'sync round');
       } catch (error) {
         failures.set(link.accountId, failed + 1);
         options.logger?.warn({ account: link.account, err: (error as Error).message, failures: failed + 1 }, 'sync round failed');

@@ -42,7 +42,8 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
     const before = store.sync.now();
     const state = await client.state();
     const clockSkewMs = Math.round(state.now - (before + store.sync.now()) / 2);
-    if (state.account !== link.account) throw new UpstreamError(400, `The token is for account "${state.account}" upstream, not "${link.account}".`);
+    if (state.account !== link.account)
+      throw new UpstreamError(400, `The token is for account "${state.account}" upstream, not "${link.account}".`);
     if (state.warehouses_enabled !== link.warehousesEnabled) throw new UpstreamError(400, syncMessages.scenarioDiffers(link.account));
     if (link.offlineSince !== null || link.upstreamInstance !== state.instance) reachable = state.instance;
     // A moment after a push is sent: this instance's reads and writes block it (better-sqlite3 is
@@ -66,10 +67,12 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
     let progressAt = store.sync.now();
     const readAfter = (after: number) =>
       dropSafely(
-        store.sync.pending(account, upstream, MAX_MOVEMENTS_PER_BATCH, after).then((page) => ({ ...page, json: JSON.stringify({ movements: page.movements }) })), // written while the push before it waits, too
+        store.sync
+          .pending(account, upstream, MAX_MOVEMENTS_PER_BATCH, after)
+          .then((page) => ({ ...page, json: JSON.stringify({ movements: page.movements }) })), // written while the push before it waits, too
       );
     let next = readAfter(0);
-    for (let retries = 0; ; ) {
+    for (let retries = 0; ;) {
       const { movements: read, last, json } = await next;
       if (read.length === 0) break;
       const batch = read.filter((m) => m.seq > (upstream[m.origin] ?? 0));
@@ -92,7 +95,8 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
           progressAt = store.sync.now();
         }
       } catch (error) {
-        const resume = error instanceof UpstreamError && error.status === 409 ? (error.answer.resume as Record<string, number> | undefined) : undefined;
+        const resume =
+          error instanceof UpstreamError && error.status === 409 ? (error.answer.resume as Record<string, number> | undefined) : undefined;
         if (!resume || ++retries > GAP_RETRIES) throw error;
         for (const [origin, seq] of Object.entries(resume)) upstream[origin] = seq - 1;
         next = readAfter(0); // resuming may go back before this batch
@@ -116,11 +120,20 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
       if (!page.more) break;
     }
 
-    await store.sync.recordRound(account, { ok: true, at: new Date(store.sync.now()).toISOString(), upstreamInstance: state.instance, clockSkewMs, upstreamVector: upstream, pullCursor: cursor });
+    await store.sync.recordRound(account, {
+      ok: true,
+      at: new Date(store.sync.now()).toISOString(),
+      upstreamInstance: state.instance,
+      clockSkewMs,
+      upstreamVector: upstream,
+      pullCursor: cursor,
+    });
     return { pushed, pulled, catalogueCopied, clockSkewMs };
   } catch (error) {
     await recordReachable().catch(() => undefined); // it did answer: offline from this failure, not from before
-    await store.sync.recordRound(account, { ok: false, at: new Date(store.sync.now()).toISOString(), error: (error as Error).message }).catch(() => undefined);
+    await store.sync
+      .recordRound(account, { ok: false, at: new Date(store.sync.now()).toISOString(), error: (error as Error).message })
+      .catch(() => undefined);
     throw error;
   }
 }

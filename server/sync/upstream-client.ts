@@ -48,12 +48,23 @@ const pullPageCheck = compileCheck(pullPageSchema);
 const agents: Record<string, http.Agent> = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
 
 /** One request and its whole answer as text; rejects on a network failure, or after `timeoutMs`. */
-function exchange(url: URL, method: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<{ status: number; text: string }> {
+function exchange(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  timeoutMs: number,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : Buffer.from(body);
     const request = (url.protocol === 'https:' ? https : http).request(
       url,
-      { method, agent: agents[url.protocol], signal: AbortSignal.timeout(timeoutMs), headers: data ? { ...headers, 'Content-Length': String(data.length) } : headers },
+      {
+        method,
+        agent: agents[url.protocol],
+        signal: AbortSignal.timeout(timeoutMs),
+        headers: data ? { ...headers, 'Content-Length': String(data.length) } : headers,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -78,7 +89,12 @@ export class UpstreamClient {
   }
 
   /** `init.json`: the body already serialized (else `init.body` is). */
-  private async request<S extends z.ZodType>(schema: S, path: string, init: { method?: string; body?: unknown; json?: string } = {}, check?: CompiledCheck<z.infer<S>>): Promise<z.infer<S>> {
+  private async request<S extends z.ZodType>(
+    schema: S,
+    path: string,
+    init: { method?: string; body?: unknown; json?: string } = {},
+    check?: CompiledCheck<z.infer<S>>,
+  ): Promise<z.infer<S>> {
     const headers: Record<string, string> = { Authorization: `Token ${this.token}`, Accept: 'application/json' };
     const sent = init.json ?? (init.body !== undefined ? JSON.stringify(init.body) : undefined);
     if (sent !== undefined) headers['Content-Type'] = 'application/json';
@@ -87,22 +103,36 @@ export class UpstreamClient {
       response = await exchange(new URL(this.url + path), init.method ?? 'GET', headers, sent, this.timeoutMs);
     } catch (error) {
       const timedOut = (error as { cause?: Error }).cause?.name === 'TimeoutError';
-      throw new UpstreamError(0, syncMessages.upstreamUnreachable(this.url, timedOut ? `no answer within ${this.timeoutMs / 1000} s` : (error as Error).message));
+      throw new UpstreamError(
+        0,
+        syncMessages.upstreamUnreachable(this.url, timedOut ? `no answer within ${this.timeoutMs / 1000} s` : (error as Error).message),
+      );
     }
     const ok = response.status >= 200 && response.status < 300;
     let json: unknown;
     try {
       json = JSON.parse(response.text);
     } catch {
-      throw new UpstreamError(ok ? 502 : response.status, syncMessages.upstreamRefused(response.status, 'an answer that is not JSON (is this a barcode-inventory server?)'));
+      throw new UpstreamError(
+        ok ? 502 : response.status,
+        syncMessages.upstreamRefused(response.status, 'an answer that is not JSON (is this a barcode-inventory server?)'),
+      );
     }
     if (!ok) {
       const parsed = requestErrorSchema.safeParse(json);
       const detail = parsed.success ? parsed.data.detail : `status ${response.status}`;
-      throw new UpstreamError(response.status, syncMessages.upstreamRefused(response.status, detail), typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {});
+      throw new UpstreamError(
+        response.status,
+        syncMessages.upstreamRefused(response.status, detail),
+        typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {},
+      );
     }
     const parsed = checkedParse(schema, check, json);
-    if (!parsed.success) throw new UpstreamError(502, syncMessages.upstreamRefused(response.status, 'an answer this version does not understand (are both instances up to date?)'));
+    if (!parsed.success)
+      throw new UpstreamError(
+        502,
+        syncMessages.upstreamRefused(response.status, 'an answer this version does not understand (are both instances up to date?)'),
+      );
     return parsed.data;
   }
 
@@ -116,12 +146,24 @@ export class UpstreamClient {
 
   /** `json`: the body `{"movements": […]}` already serialized (a round writes the next one while it waits). */
   push(movements: readonly SyncMovement[], json?: string): Promise<PushAnswer> {
-    return this.request(pushAnswerSchema, SYNC_MOVEMENTS_PATH, { method: 'POST', ...(json !== undefined ? { json } : { body: { movements } }) });
+    return this.request(pushAnswerSchema, SYNC_MOVEMENTS_PATH, {
+      method: 'POST',
+      ...(json !== undefined ? { json } : { body: { movements } }),
+    });
   }
 
   /** `have`: what this instance holds (left out of the page). */
   pull(after: number, limit = MAX_MOVEMENTS_PER_BATCH, have?: Record<string, number>): Promise<PullPage> {
-    const held = have ? Object.entries(have).filter(([, seq]) => seq > 0).slice(0, 100) : []; // any part of it is right; the endpoint takes 100
-    return this.request(pullPageSchema, `${SYNC_MOVEMENTS_PATH}?after=${after}&limit=${limit}${held.length > 0 ? `&have=${held.map(([o, s]) => `${o}:${s}`).join(',')}` : ''}`, {}, pullPageCheck);
+    const held = have
+      ? Object.entries(have)
+          .filter(([, seq]) => seq > 0)
+          .slice(0, 100)
+      : []; // any part of it is right; the endpoint takes 100
+    return this.request(
+      pullPageSchema,
+      `${SYNC_MOVEMENTS_PATH}?after=${after}&limit=${limit}${held.length > 0 ? `&have=${held.map(([o, s]) => `${o}:${s}`).join(',')}` : ''}`,
+      {},
+      pullPageCheck,
+    );
   }
 }

@@ -39,7 +39,8 @@ async function seriousViolations(page: Page): Promise<string[]> {
   // Evaluated through the debugging protocol, so the page's Content-Security-Policy does not block it.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } })
+      .axe;
     return (await axe.run(document, { resultTypes: ['violations'] })).violations;
   });
   return violations
@@ -217,7 +218,9 @@ describe('keyboard alone', () => {
     const { page, keys } = await signedInPage(browser, server, 'north');
     const stock = async (barcode: string) => {
       const res = await server.request('GET', `${INVENTORY_PATH}?barcodes=${barcode}`, { token: server.tokens.north! });
-      return ((await res.json()) as { results: { warehouse_name: string; quantity: number }[] }).results.find((r) => r.warehouse_name === 'Main')!.quantity;
+      return ((await res.json()) as { results: { warehouse_name: string; quantity: number }[] }).results.find(
+        (r) => r.warehouse_name === 'Main',
+      )!.quantity;
     };
     const tabTo = async (selector: string) => {
       for (let i = 0; i < 40; i++) {
@@ -249,7 +252,9 @@ describe('keyboard alone', () => {
     await keys.press('ArrowDown');
     await tabTo('.settings button[type="submit"]');
     await keys.press('Enter');
-    await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('barcode-inventory.settings') ?? '{}').reading)).toBe('characters');
+    await expect
+      .poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('barcode-inventory.settings') ?? '{}').reading))
+      .toBe('characters');
 
     // A stocktake: start it, count, review, commit with the unknown barcode left out, confirm.
     await tabTo('[data-testid="stocktake-nav"]');

@@ -23,7 +23,11 @@ describe('npm start launcher without a display', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, BARCODE_INVENTORY_DB: path.join(temp.dir, 'inventory.db') };
     delete env.DISPLAY;
     delete env.WAYLAND_DISPLAY;
-    child = spawn(process.execPath, [path.join(root, 'scripts/start.ts'), '--port', '0'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [path.join(root, 'scripts/start.ts'), '--port', '0'], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const lines: string[] = [];
     const done = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`launcher printed only:\n${lines.join('\n')}`)), 20_000);
@@ -38,15 +42,22 @@ describe('npm start launcher without a display', () => {
     await done;
 
     const notices = lines.filter((l) => l.includes('Electron'));
-    expect(notices).toEqual([expect.stringMatching(/^Electron cannot run here \(no display: DISPLAY is not set\): serving the scanner UI headless at http:\/\/127\.0\.0\.1:\d+\/ instead\.$/)]);
+    expect(notices).toEqual([
+      expect.stringMatching(
+        /^Electron cannot run here \(no display: DISPLAY is not set\): serving the scanner UI headless at http:\/\/127\.0\.0\.1:\d+\/ instead\.$/,
+      ),
+    ]);
     const url = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(notices[0]!)![1]!;
     // It serves the demo database beside the empty real one, and says so.
     const demoFile = path.join(temp.dir, 'demo.db');
     expect(lines.some((l) => l.startsWith('barcode-inventory is serving ') && l.endsWith(`(database: ${demoFile})`))).toBe(true);
-    expect(lines.some((l) => l.startsWith(`Demo data: your database ${path.join(temp.dir, 'inventory.db')} has no account yet`))).toBe(true);
+    expect(lines.some((l) => l.startsWith(`Demo data: your database ${path.join(temp.dir, 'inventory.db')} has no account yet`))).toBe(
+      true,
+    );
 
     // The headless server runs with the server's memory flags, in the process that was started.
-    if (process.platform === 'linux') expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining([...SERVER_NODE_FLAGS]));
+    if (process.platform === 'linux')
+      expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining([...SERVER_NODE_FLAGS]));
 
     const page = await fetch(`${url}/`);
     expect(page.status).toBe(200);
@@ -55,10 +66,17 @@ describe('npm start launcher without a display', () => {
     const links = lines.filter((l) => l.startsWith('Sign in as '));
     expect(links.map((l) => /^Sign in as ([\w-]+)/.exec(l)![1])).toEqual(['demo-shop', 'demo-kiosk']);
     const code = decodeURIComponent(/#signin=([\w-]+)$/.exec(links[1]!)![1]!);
-    const signIn = await fetch(`${url}${SIGNIN_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    const signIn = await fetch(`${url}${SIGNIN_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
     const { token } = (await signIn.json()) as { token: string };
     const read = await fetch(`${url}${INVENTORY_PATH}?barcodes=0000000000017`, { headers: { authorization: `Token ${token}` } });
-    expect(await read.json()).toEqual({ results: [{ item: 90101, liquid_stock: null, barcode: '0000000000017', quantity: 140 }], errors: [] });
+    expect(await read.json()).toEqual({
+      results: [{ item: 90101, liquid_stock: null, barcode: '0000000000017', quantity: 140 }],
+      errors: [],
+    });
 
     const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');

@@ -7,13 +7,34 @@
 // fails with one line saying what could not run and how to run it.
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Display, HOW_TO_RUN, type RealChromium, ensureTools, setLayout, startChromium, startXvfb, usScannerKeys, xdotool } from '../support/real-display.ts';
+import {
+  type Display,
+  HOW_TO_RUN,
+  type RealChromium,
+  ensureTools,
+  setLayout,
+  startChromium,
+  startXvfb,
+  usScannerKeys,
+  xdotool,
+} from '../support/real-display.ts';
 import { DEFAULT_SCAN_SETTINGS } from '../../renderer/src/scan/scan-detector.ts';
 import { ACCOUNT_PATH, INVENTORY_PATH } from '../../shared/index.ts';
 import type { TestServer } from '../support/test-server.ts';
 import { startUiServer } from '../support/ui-harness.ts';
 
-const BARCODES = ['4006381333931', 'Zy-7/9.i', '5901234123457', 'GC-2024/001', '111', 'AB.12/ZY', '0012345678905', 'Qw-Mz.7', 'ST-42', '8690000000017'];
+const BARCODES = [
+  '4006381333931',
+  'Zy-7/9.i',
+  '5901234123457',
+  'GC-2024/001',
+  '111',
+  'AB.12/ZY',
+  '0012345678905',
+  'Qw-Mz.7',
+  'ST-42',
+  '8690000000017',
+];
 
 const catalogue = {
   accounts: [
@@ -65,21 +86,33 @@ afterAll(async () => {
 async function cards(): Promise<{ barcodes: string[]; found: number }> {
   return page.evaluate(() => {
     const all = [...document.querySelectorAll('[data-testid="lookups"] .card')].reverse();
-    return { barcodes: all.map((c) => c.getAttribute('data-barcode') ?? ''), found: all.filter((c) => c.getAttribute('data-state') === 'found').length };
+    return {
+      barcodes: all.map((c) => c.getAttribute('data-barcode') ?? ''),
+      found: all.filter((c) => c.getAttribute('data-state') === 'found').length,
+    };
   });
 }
 
 /** Scans `codes` one after another with xdotool, as `send` types each; returns the figures and records them. */
-async function scanAll(label: string, codes: readonly string[], send: (code: string) => Promise<unknown>): Promise<{ recognised: number; inOrder: boolean }> {
+async function scanAll(
+  label: string,
+  codes: readonly string[],
+  send: (code: string) => Promise<unknown>,
+): Promise<{ recognised: number; inOrder: boolean }> {
   const before = await cards();
   for (const code of codes) await send(code);
   const expected = [...before.barcodes, ...codes];
-  await expect.poll(async () => (await cards()).found, { timeout: 15_000 }).toBeGreaterThanOrEqual(before.found + codes.length).catch(() => undefined);
+  await expect
+    .poll(async () => (await cards()).found, { timeout: 15_000 })
+    .toBeGreaterThanOrEqual(before.found + codes.length)
+    .catch(() => undefined);
   const after = await cards();
   const added = after.barcodes.slice(before.barcodes.length);
   const recognised = added.filter((b, i) => b === codes[i]).length;
   const inOrder = after.barcodes.join('\n') === expected.join('\n');
-  figures.push(`${label}: typed ${codes.length}, recognised ${recognised}, in order ${inOrder ? 'yes' : 'no'}${inOrder ? '' : ` (got ${added.join(' ')})`}`);
+  figures.push(
+    `${label}: typed ${codes.length}, recognised ${recognised}, in order ${inOrder ? 'yes' : 'no'}${inOrder ? '' : ` (got ${added.join(' ')})`}`,
+  );
   return { recognised, inOrder };
 }
 
@@ -137,11 +170,20 @@ describe('scans typed on a real X keyboard', () => {
         if ((await ready.jsonValue())!.starting) whileStarting++;
         await asUsScanner(code);
         release();
-        await expect.poll(async () => (await cards()).found, { timeout: 15_000 }).toBeGreaterThanOrEqual(1).catch(() => undefined);
+        await expect
+          .poll(async () => (await cards()).found, { timeout: 15_000 })
+          .toBeGreaterThanOrEqual(1)
+          .catch(() => undefined);
         const { barcodes } = await cards();
         if (barcodes.length === 1 && barcodes[0] === code) recognised++;
         // What the page said instead, so that a miss says how it missed.
-        else misses.push(`${code}: cards [${barcodes.join(' ')}], banner "${await page.getByTestId('banner').textContent().catch(() => '?')}"`);
+        else
+          misses.push(
+            `${code}: cards [${barcodes.join(' ')}], banner "${await page
+              .getByTestId('banner')
+              .textContent()
+              .catch(() => '?')}"`,
+          );
       }
     } finally {
       release();
@@ -177,7 +219,10 @@ describe('scans typed on a real X keyboard', () => {
 
   it('List: a scan typed the moment F4 opens it arrives whole, every time', async () => {
     const codes = BARCODES.slice(5);
-    const rows = () => page.locator('[data-testid="list-rows"] tr[data-barcode]').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-barcode') ?? ''));
+    const rows = () =>
+      page
+        .locator('[data-testid="list-rows"] tr[data-barcode]')
+        .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-barcode') ?? ''));
     let whole = 0;
     const misses: string[] = [];
     for (const code of codes) {
@@ -185,13 +230,24 @@ describe('scans typed on a real X keyboard', () => {
       await expect.poll(() => page.locator('#manual-barcode').count()).toBe(1);
       await xdotool(display!, ['key', '--window', windowId, 'F4']);
       await asUsScanner(code); // at once: the List view is still appearing
-      await expect.poll(async () => (await rows()).includes(code), { timeout: 15_000 }).toBe(true).catch(() => undefined);
+      await expect
+        .poll(async () => (await rows()).includes(code), { timeout: 15_000 })
+        .toBe(true)
+        .catch(() => undefined);
       const listed = await rows();
       if (listed.includes(code)) whole++;
-      else misses.push(`${code}: rows [${listed.join(' ')}], banner "${await page.getByTestId('banner').textContent().catch(() => '?')}"`);
+      else
+        misses.push(
+          `${code}: rows [${listed.join(' ')}], banner "${await page
+            .getByTestId('banner')
+            .textContent()
+            .catch(() => '?')}"`,
+        );
     }
     const listed = await rows();
-    figures.push(`list, scanned the moment F4 opened it: typed ${codes.length}, arrived whole ${whole}${misses.length > 0 ? `; missed ${misses.join('; ')}` : ''}`);
+    figures.push(
+      `list, scanned the moment F4 opened it: typed ${codes.length}, arrived whole ${whole}${misses.length > 0 ? `; missed ${misses.join('; ')}` : ''}`,
+    );
     await xdotool(display!, ['key', '--window', windowId, 'F2']);
     expect(whole).toBe(codes.length);
     expect(listed.filter((b) => !codes.includes(b))).toEqual([]); // no row of a scan's tail

@@ -45,7 +45,9 @@ describe('the first scan after a page load', () => {
       await keys.scan(BARCODE);
       const card = page.locator('[data-testid="lookups"] .card').first();
       await expect.poll(() => card.getAttribute('data-state'), { timeout: 10_000 }).toBe('found');
-      seen.push(...(await page.locator('[data-testid="lookups"] .card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-barcode')!))));
+      seen.push(
+        ...(await page.locator('[data-testid="lookups"] .card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-barcode')!))),
+      );
       await context.close();
     }
     expect(seen).toEqual(Array.from({ length: LOADS }, () => BARCODE));
@@ -83,7 +85,9 @@ describe('the first scan after a page load', () => {
     release();
     const card = page.locator('[data-testid="lookups"] .card').first();
     await expect.poll(() => card.getAttribute('data-state'), { timeout: 10_000 }).toBe('found');
-    expect(await page.locator('[data-testid="lookups"] .card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-barcode')))).toEqual([BARCODE]);
+    expect(
+      await page.locator('[data-testid="lookups"] .card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-barcode'))),
+    ).toEqual([BARCODE]);
     await context.close();
   }, 60_000);
 
@@ -99,7 +103,9 @@ describe('the first scan after a page load', () => {
     await page.locator('.scanner[data-ready="true"]').waitFor();
     await keys.scan('4006381333931'); // the capture listens: the next scan is the first card
     await page.locator('[data-testid="lookups"] .card').first().waitFor();
-    expect(await page.locator('[data-testid="lookups"] .card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-barcode')))).toEqual(['4006381333931']);
+    expect(
+      await page.locator('[data-testid="lookups"] .card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-barcode'))),
+    ).toEqual(['4006381333931']);
     await context.close();
   }, 60_000);
 
@@ -114,7 +120,9 @@ describe('the first scan after a page load', () => {
       // Give the app a moment to answer whatever reached it.
       await page.waitForFunction(() => document.querySelector('[data-testid="banner"]')?.getAttribute('data-tone') !== 'busy');
       await page.waitForTimeout(300);
-      const cards = await page.locator('[data-testid="lookups"] .card').evaluateAll((all) => all.map((c) => c.getAttribute('data-barcode')));
+      const cards = await page
+        .locator('[data-testid="lookups"] .card')
+        .evaluateAll((all) => all.map((c) => c.getAttribute('data-barcode')));
       const text = (await page.getByTestId('banner').textContent()) ?? '';
       outcomes.push(cards.length > 0 ? `scan ${cards.join(',')}` : text.includes('scan it again') ? 'refused' : 'not seen');
       await context.close();

@@ -44,8 +44,19 @@ const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id
 /** What a US-set scanner's keys are called on a German PC: Y and Z swapped, - on ß, / on Shift+7's place. */
 const GERMAN: Record<string, string> = { Z: 'Y', z: 'y', Y: 'Z', y: 'z', '-': 'ß', '/': '-', '.': '.' };
 const US_POSITIONS: Record<string, [string, boolean]> = {
-  Z: ['KeyZ', true], z: ['KeyZ', false], Y: ['KeyY', true], y: ['KeyY', false], '-': ['Minus', false], '/': ['Slash', false], '.': ['Period', false],
-  i: ['KeyI', false], Q: ['KeyQ', true], a: ['KeyA', false], M: ['KeyM', true], ']': ['BracketRight', false], C: ['KeyC', true],
+  Z: ['KeyZ', true],
+  z: ['KeyZ', false],
+  Y: ['KeyY', true],
+  y: ['KeyY', false],
+  '-': ['Minus', false],
+  '/': ['Slash', false],
+  '.': ['Period', false],
+  i: ['KeyI', false],
+  Q: ['KeyQ', true],
+  a: ['KeyA', false],
+  M: ['KeyM', true],
+  ']': ['BracketRight', false],
+  C: ['KeyC', true],
 };
 function usScannerOnGermanPc(text: string): KeyStroke[] {
   return [...text].map((ch) => {

@@ -26,8 +26,20 @@ const catalogue = {
         { id: 7002, name: 'Back' },
       ],
       items: [
-        { id: 71001, name: 'Mug', barcode: '0004006381333', stock: [{ warehouse: 'Main', quantity: 5 }, { warehouse: 'Back', quantity: 2 }] },
-        { id: 71002, name: 'T-shirt', variants: [{ id: 710021, name: 'S', barcode: 'ÇAY-0042/ü', stock: [{ warehouse: 'Main', quantity: 3 }] }] },
+        {
+          id: 71001,
+          name: 'Mug',
+          barcode: '0004006381333',
+          stock: [
+            { warehouse: 'Main', quantity: 5 },
+            { warehouse: 'Back', quantity: 2 },
+          ],
+        },
+        {
+          id: 71002,
+          name: 'T-shirt',
+          variants: [{ id: 710021, name: 'S', barcode: 'ÇAY-0042/ü', stock: [{ warehouse: 'Main', quantity: 3 }] }],
+        },
         { id: 71003, name: 'Pen', barcode: 'PEN-1', stock: [{ warehouse: 'Main', quantity: 0 }] },
         { id: 71004, name: 'Cap', barcode: 'CAP-7', stock: [{ warehouse: 'Main', quantity: 1 }] },
         ...burstItems,
@@ -167,7 +179,9 @@ describe('scanner UI: look up', () => {
     await keys.scan('0004006381333', { suffix: 'Tab' }); // Tab is no longer a suffix
     await keys.scan('PEN-1X');
     await expect.poll(() => card(page, 'PEN-1X').getAttribute('data-state')).toBe('unknown');
-    const shown = await page.locator('[data-testid="lookups"] .card').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-barcode')));
+    const shown = await page
+      .locator('[data-testid="lookups"] .card')
+      .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-barcode')));
     expect(shown).toEqual(['PEN-1X']);
     await page.context().close();
   });
@@ -331,7 +345,9 @@ describe('scanner UI: set stock', () => {
     await server.close();
     const again = await startServer({ store: await openStore(server.dbFile), port: 0 });
     try {
-      const res = await fetch(`${again.url}${INVENTORY_PATH}?barcodes=TEA%2F42`, { headers: { authorization: `Token ${server.tokens.kiosk}` } });
+      const res = await fetch(`${again.url}${INVENTORY_PATH}?barcodes=TEA%2F42`, {
+        headers: { authorization: `Token ${server.tokens.kiosk}` },
+      });
       expect(((await res.json()) as { results: unknown[] }).results).toEqual([expect.objectContaining({ quantity: 12 })]);
     } finally {
       await again.close();

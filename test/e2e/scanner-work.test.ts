@@ -49,7 +49,10 @@ async function quantityOf(barcode: string, warehouse = 'Main'): Promise<number |
 
 /** Sets a quantity through the API, so each test starts from a known stock. */
 async function setStock(barcode: string, quantity: number): Promise<void> {
-  const res = await server.request('POST', INVENTORY_PATH, { token: server.tokens.shop!, body: [{ barcode, quantity, warehouse_name: 'Main' }] });
+  const res = await server.request('POST', INVENTORY_PATH, {
+    token: server.tokens.shop!,
+    body: [{ barcode, quantity, warehouse_name: 'Main' }],
+  });
   expect(res.status).toBe(200);
 }
 
@@ -104,7 +107,10 @@ describe('List: says what it will do, and does exactly that', () => {
     expect(await row(page, 'BOWL-1').textContent()).toContain('Saved: 4 (was 1)');
     expect(await quantityOf('BOWL-1')).toBe(4);
     const history = await server.request('GET', `${STOCK_HISTORY_PATH}?barcode=BOWL-1&limit=1`, { token: server.tokens.shop! });
-    expect(((await history.json()) as { results: { old_quantity: number; new_quantity: number }[] }).results[0]).toMatchObject({ old_quantity: 1, new_quantity: 4 });
+    expect(((await history.json()) as { results: { old_quantity: number; new_quantity: number }[] }).results[0]).toMatchObject({
+      old_quantity: 1,
+      new_quantity: 4,
+    });
     await page.context().close();
   });
 });
@@ -155,7 +161,7 @@ describe('unsent work survives a reload', () => {
     await context.close();
   });
 
-  it("Set stock: a typed quantity and its item come back after a reload", async () => {
+  it('Set stock: a typed quantity and its item come back after a reload', async () => {
     const { page, keys } = await signedInPage(browser, server, 'shop');
     await keys.press('F3');
     await keys.scan('CAP-1');
@@ -219,7 +225,11 @@ describe('Set stock never drops a typed quantity', () => {
     const banner = page.getByTestId('banner');
     await keys.press('F3');
     for (const [barcode, typed, expected] of [
-      ['MUG-1', '6a', 'Mug: “6a” (typed before the next scan) is not saved: Type a whole number, such as 12 or -3. Scan it again to set its stock.'],
+      [
+        'MUG-1',
+        '6a',
+        'Mug: “6a” (typed before the next scan) is not saved: Type a whole number, such as 12 or -3. Scan it again to set its stock.',
+      ],
       ['NOPE-9', '5', 'NOPE-9: “5” (typed before the next scan) is not saved: this barcode is not in the catalogue.'],
     ] as const) {
       const release = await holdLookup(page, barcode);

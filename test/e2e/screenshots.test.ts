@@ -61,7 +61,11 @@ describe.each(widths)('views at %i px', (width) => {
   it('scanning (Look up): two known items and an unknown barcode', async () => {
     const { page, keys } = await open();
     // One after another, so the banner always ends on the last one and the picture is the same each run.
-    for (const [barcode, state] of [['4000000000006', 'unknown'], ['8690000000024', 'found'], ['8690000000017', 'found']] as const) {
+    for (const [barcode, state] of [
+      ['4000000000006', 'unknown'],
+      ['8690000000024', 'found'],
+      ['8690000000017', 'found'],
+    ] as const) {
       await keys.scan(barcode);
       await expect.poll(() => page.locator(`[data-testid="lookups"] [data-barcode="${barcode}"]`).getAttribute('data-state')).toBe(state);
     }
@@ -121,9 +125,9 @@ describe.each(widths)('views at %i px', (width) => {
     await page.getByTestId('review-button').click();
     await page.getByTestId('unresolved-warning').waitFor();
     // The T-shirt was set to 4 in Set stock after it was counted: the review says the commit keeps that.
-    expect(await page.locator('[data-testid="review-line"][data-barcode="8690000000024"] [data-testid="review-line-result"]').textContent()).toBe(
-      stocktakeTexts.sinceCount(null, 4),
-    );
+    expect(
+      await page.locator('[data-testid="review-line"][data-barcode="8690000000024"] [data-testid="review-line-result"]').textContent(),
+    ).toBe(stocktakeTexts.sinceCount(null, 4));
     await shoot(page, 'stocktake-review', width);
     await page.context().close();
   });
@@ -170,7 +174,8 @@ describe.each(widths)('sync views at %i px', (width) => {
     await page.locator('[data-testid="conflict"][data-resolved="false"]').waitFor();
     await shoot(page, 'sync-view', width);
     // Its address and times differ on every run: docs/ gets it when missing or when asked, not on every test run.
-    if (width === 1280 && (!existsSync(syncShot) || process.env.UPDATE_DOCS_SCREENSHOTS)) await page.screenshot({ path: syncShot, animations: 'disabled' });
+    if (width === 1280 && (!existsSync(syncShot) || process.env.UPDATE_DOCS_SCREENSHOTS))
+      await page.screenshot({ path: syncShot, animations: 'disabled' });
     await page.context().close();
   });
 });

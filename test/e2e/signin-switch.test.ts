@@ -10,7 +10,12 @@ import { signedInPage, startUiServer } from '../support/ui-harness.ts';
 
 const catalogue = {
   accounts: [
-    { name: 'shop', warehouses_enabled: true, warehouses: [{ id: 8001, name: 'Main' }], items: [{ id: 81001, name: 'Mug', barcode: 'MUG-1', stock: [{ warehouse: 'Main', quantity: 5 }] }] },
+    {
+      name: 'shop',
+      warehouses_enabled: true,
+      warehouses: [{ id: 8001, name: 'Main' }],
+      items: [{ id: 81001, name: 'Mug', barcode: 'MUG-1', stock: [{ warehouse: 'Main', quantity: 5 }] }],
+    },
     { name: 'other', warehouses_enabled: false, items: [{ id: 82001, name: 'Gum', barcode: 'GUM-1', stock: [{ quantity: 9 }] }] },
   ],
 };

@@ -22,7 +22,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-
 const indicator = (page: Page) => page.getByTestId('sync-indicator');
 /** Waits until the indicator shows `state` (and, when given, that many waiting and conflicts). */
 const indicatorShows = (page: Page, state: string, extra: { pending?: number; conflicts?: number } = {}) =>
@@ -51,7 +50,11 @@ async function mugOnScreen(page: Page, keys: VirtualKeyboard, expected: { quanti
   const steps = () =>
     card
       .locator('[data-testid="history-entry"]')
-      .evaluateAll((entries) => entries.filter((e) => e.querySelector('.h-where')?.textContent === 'Main').map((e) => `${e.getAttribute('data-kind')} ${e.getAttribute('data-value')}`));
+      .evaluateAll((entries) =>
+        entries
+          .filter((e) => e.querySelector('.h-where')?.textContent === 'Main')
+          .map((e) => `${e.getAttribute('data-kind')} ${e.getAttribute('data-value')}`),
+      );
   await expect.poll(steps).toEqual(expected.steps);
 }
 
@@ -178,9 +181,15 @@ describe('sync in the scanner UI', () => {
     await keys.press('Enter');
     const conflict = page.locator(`[data-testid="conflict"][data-barcode="${MUG}"][data-resolved="false"]`);
     await conflict.waitFor();
-    const sides = await conflict.getByTestId('conflict-side').evaluateAll((rows) =>
-      rows.map((r) => [r.getAttribute('data-kept'), r.getAttribute('data-value'), ...[...r.querySelectorAll('td')].slice(1).map((td) => td.textContent)]),
-    );
+    const sides = await conflict
+      .getByTestId('conflict-side')
+      .evaluateAll((rows) =>
+        rows.map((r) => [
+          r.getAttribute('data-kept'),
+          r.getAttribute('data-value'),
+          ...[...r.querySelectorAll('td')].slice(1).map((td) => td.textContent),
+        ]),
+      );
     expect(sides).toEqual([
       ['true', '9', `the upstream (${proxy.url})`, expect.any(String), 'Set · App or till (office)'],
       ['false', '4', 'this computer', expect.any(String), 'Set · App or till (shelf recount)'],
@@ -200,7 +209,12 @@ describe('sync in the scanner UI', () => {
 
     // The till learns it with the sync: 6, and no open conflict there either.
     await expect.poll(async () => (await call<Conflict[]>(till, 'GET', SYNC_CONFLICTS_PATH, till.tokens.north!)).length).toBe(0);
-    const read = await call<{ results: { warehouse_name: string; quantity: number }[] }>(till, 'GET', `${INVENTORY_PATH}?barcodes=${MUG}`, till.tokens.north!);
+    const read = await call<{ results: { warehouse_name: string; quantity: number }[] }>(
+      till,
+      'GET',
+      `${INVENTORY_PATH}?barcodes=${MUG}`,
+      till.tokens.north!,
+    );
     expect(read.results.find((r) => r.warehouse_name === 'Main')!.quantity).toBe(6);
     await onTill.page.locator('header.topbar[data-sync="unlinked"]').waitFor();
     await expect.poll(() => indicator(onTill.page).count()).toBe(0);

@@ -7,7 +7,9 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const builtIndex = path.join(root, 'out/renderer/index.html');
-const sources = ['renderer', 'shared', 'main', 'server', 'examples', 'electron.vite.config.ts', 'package-lock.json'].map((p) => path.join(root, p));
+const sources = ['renderer', 'shared', 'main', 'server', 'examples', 'electron.vite.config.ts', 'package-lock.json'].map((p) =>
+  path.join(root, p),
+);
 
 function newestMtime(file: string): number {
   const stat = statSync(file, { throwIfNoEntry: false });

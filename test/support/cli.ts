@@ -20,7 +20,10 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Cli
 }
 
 /** Starts `serve` and resolves once it prints its URL. */
-export function startCliServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+export function startCliServer(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const child = spawn(process.execPath, [cliPath, 'serve', '--port', '0', '--log-level', 'silent', ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -65,9 +65,18 @@ export function probeDatabase(location: string): DatabaseProbe {
     return sqlite;
   };
   return {
-    all: async <T>(sql: string, ...params: unknown[]) => open().prepare(sql).all(...params) as T[],
-    first: async <T>(sql: string, ...params: unknown[]) => open().prepare(sql).get(...params) as T | undefined,
-    run: async (sql: string, ...params: unknown[]) => open().prepare(sql).run(...params).changes,
+    all: async <T>(sql: string, ...params: unknown[]) =>
+      open()
+        .prepare(sql)
+        .all(...params) as T[],
+    first: async <T>(sql: string, ...params: unknown[]) =>
+      open()
+        .prepare(sql)
+        .get(...params) as T | undefined,
+    run: async (sql: string, ...params: unknown[]) =>
+      open()
+        .prepare(sql)
+        .run(...params).changes,
     close: async () => {
       sqlite?.close();
       sqlite = undefined;

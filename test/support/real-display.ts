@@ -35,7 +35,8 @@ export async function ensureTools(): Promise<void> {
   const missing = await missingTools();
   if (missing.length === 0) return;
   const packages = missing.map((tool) => TOOLS[tool]!);
-  if (process.getuid?.() !== 0) throw new Error(`missing ${missing.join(', ')} and not root, so apt-get cannot install ${packages.join(' ')}.`);
+  if (process.getuid?.() !== 0)
+    throw new Error(`missing ${missing.join(', ')} and not root, so apt-get cannot install ${packages.join(' ')}.`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   try {
     await run('apt-get', ['update', '-qq'], { env, timeout: APT_TIMEOUT_MS });
@@ -57,7 +58,9 @@ export interface Display {
 
 /** Starts Xvfb on a free display number (Xvfb chooses it and says which). */
 export function startXvfb(): Promise<Display> {
-  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x900x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x900x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
   let errors = '';
   xvfb.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   return new Promise((resolve, reject) => {

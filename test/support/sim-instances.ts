@@ -102,7 +102,11 @@ export interface Answer<T> {
 export async function api<T>(base: string, token: string, method: string, path: string, body?: unknown): Promise<Answer<T>> {
   const response = await fetch(base + path, {
     method,
-    headers: { Authorization: `Token ${token}`, Accept: 'application/json', ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+    headers: {
+      Authorization: `Token ${token}`,
+      Accept: 'application/json',
+      ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+    },
     signal: AbortSignal.timeout(30_000),
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
@@ -113,6 +117,7 @@ export async function api<T>(base: string, token: string, method: string, path: 
 /** Like api, but throws unless the answer has the expected status. */
 export async function apiOk<T>(base: string, token: string, method: string, path: string, body?: unknown, status = 200): Promise<T> {
   const answer = await api<T>(base, token, method, path, body);
-  if (answer.status !== status) throw new Error(`${method} ${path} answered ${answer.status}, not ${status}: ${JSON.stringify(answer.body)}`);
+  if (answer.status !== status)
+    throw new Error(`${method} ${path} answered ${answer.status}, not ${status}: ${JSON.stringify(answer.body)}`);
   return answer.body;
 }

@@ -30,7 +30,14 @@ export function shopCatalogue(n: number): unknown {
 }
 
 /** A request that must answer `status`; returns the parsed JSON body. */
-export async function call<T = any>(server: Pick<TestServer, 'request'>, method: string, path: string, token: string, body?: unknown, status = 200): Promise<T> {
+export async function call<T = any>(
+  server: Pick<TestServer, 'request'>,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+  status = 200,
+): Promise<T> {
   const res = await server.request(method, path, body === undefined ? { token } : { token, body });
   const text = await res.text();
   expect(res.status, `${method} ${path} → ${text}`).toBe(status);

@@ -16,7 +16,12 @@ export interface Follower {
 }
 
 /** Starts an empty instance and makes `accountName` follow `upstream`, as `sync link` does. */
-export async function follow(upstream: Pick<TestServer, 'url'>, upstreamToken: string, accountName: string, server?: TestServer): Promise<Follower> {
+export async function follow(
+  upstream: Pick<TestServer, 'url'>,
+  upstreamToken: string,
+  accountName: string,
+  server?: TestServer,
+): Promise<Follower> {
   const instance = server ?? (await startTestServer({ accounts: [] }));
   await linkStore(instance.store, upstream.url, upstreamToken, accountName);
   const account = (await instance.store.accounts.find(accountName))!;

@@ -33,7 +33,10 @@ export const onPostgres = (): boolean => testEngine() === 'postgres';
 
 function adminUrl(): string {
   const url = inject('postgresAdminUrl');
-  if (!url) throw new Error(`${TEST_ENGINE_ENV_VAR}=postgres needs the test cluster: run the tests through vitest.config.ts (project "postgres"), whose globalSetup starts it.`);
+  if (!url)
+    throw new Error(
+      `${TEST_ENGINE_ENV_VAR}=postgres needs the test cluster: run the tests through vitest.config.ts (project "postgres"), whose globalSetup starts it.`,
+    );
   return url;
 }
 

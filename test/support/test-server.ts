@@ -24,7 +24,11 @@ export interface TestServer extends RunningServer {
   probe: DatabaseProbe;
   /** One token per account name of the catalogue. */
   tokens: Record<string, string>;
-  request(method: string, urlPath: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  request(
+    method: string,
+    urlPath: string,
+    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Response>;
   /** Stops the server and removes its files. */
   stop(): Promise<void>;
 }

@@ -65,8 +65,18 @@ export async function virtualKeyboard(page: Page, { anchored = false }: { anchor
     const timestamp = clock / 1000;
     const named = NAMED_KEYS[key];
     if (named) {
-      const common = { key: key === 'Space' ? ' ' : key, code: named.code, windowsVirtualKeyCode: named.keyCode, nativeVirtualKeyCode: named.keyCode, timestamp };
-      await cdp.send('Input.dispatchKeyEvent', { type: named.text ? 'keyDown' : 'rawKeyDown', ...common, ...(named.text ? { text: named.text, unmodifiedText: named.text } : {}) });
+      const common = {
+        key: key === 'Space' ? ' ' : key,
+        code: named.code,
+        windowsVirtualKeyCode: named.keyCode,
+        nativeVirtualKeyCode: named.keyCode,
+        timestamp,
+      };
+      await cdp.send('Input.dispatchKeyEvent', {
+        type: named.text ? 'keyDown' : 'rawKeyDown',
+        ...common,
+        ...(named.text ? { text: named.text, unmodifiedText: named.text } : {}),
+      });
       await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', ...common });
     } else {
       await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key, text: key, unmodifiedText: key, timestamp });

@@ -176,7 +176,8 @@ export function createApiClient(token: string): ApiClient {
     const send: { index: number; row: Row }[] = [];
     rows.forEach((row, index) => {
       const checked = check(row);
-      if (checked.ok) send.push({ index, row: checked.row }); // normalised: numbers as JSON integers
+      if (checked.ok)
+        send.push({ index, row: checked.row }); // normalised: numbers as JSON integers
       else outcomes[index] = { ok: false, errors: checked.errors };
     });
     if (send.length > 0) {
@@ -197,7 +198,9 @@ export function createApiClient(token: string): ApiClient {
           rejected.splice(at, 1);
         } else {
           const record = results.shift();
-          outcomes[index] = record ? { ok: true, quantity: record.quantity } : { ok: false, errors: { non_field_errors: apiTexts.noAnswerForRow } };
+          outcomes[index] = record
+            ? { ok: true, quantity: record.quantity }
+            : { ok: false, errors: { non_field_errors: apiTexts.noAnswerForRow } };
         }
       }
     }
@@ -217,10 +220,14 @@ export function createApiClient(token: string): ApiClient {
       written(writeRows<AdjustRow>(ADJUST_PATH, rows, (row) => checkAdjustRow(row, warehousesEnabled), options)),
 
     history: (barcode, cursor) =>
-      requestJson(historyPageSchema, `${STOCK_HISTORY_PATH}?${new URLSearchParams({ barcode, limit: '20', ...(cursor ? { cursor } : {}) })}`, {
-        token,
-        unreachable: HISTORY_UNREACHABLE,
-      }),
+      requestJson(
+        historyPageSchema,
+        `${STOCK_HISTORY_PATH}?${new URLSearchParams({ barcode, limit: '20', ...(cursor ? { cursor } : {}) })}`,
+        {
+          token,
+          unreachable: HISTORY_UNREACHABLE,
+        },
+      ),
 
     stocktake: {
       // The newest page of sessions (the server pages the list; older ones are for the API, not this screen).
@@ -231,10 +238,12 @@ export function createApiClient(token: string): ApiClient {
       undo: (id, terminal) => stocktakeCall(undoResultSchema, stocktakePath(id, 'undo'), 'POST', { terminal }),
       setCount: (id, line, counted) => stocktakeCall(stocktakeLineSchema, stocktakePath(id, `lines/${line}`), 'PATCH', { counted }),
       resolve: (id, line, resolution) => stocktakeCall(stocktakeLineSchema, stocktakePath(id, `lines/${line}`), 'PATCH', { resolution }),
-      changes: (id, after) => stocktakeCall(stocktakeChangesSchema, `${stocktakePath(id, 'changes')}${after === undefined ? '' : `?after=${after}`}`),
+      changes: (id, after) =>
+        stocktakeCall(stocktakeChangesSchema, `${stocktakePath(id, 'changes')}${after === undefined ? '' : `?after=${after}`}`),
       review: (id) => stocktakeCall(stocktakeReviewSchema, stocktakePath(id, 'review')),
       countsCsv: (id) => requestFile(`${stocktakePath(id)}counts.csv`, { token, unreachable: STOCKTAKE_UNREACHABLE }),
-      commit: (id, zeroUncounted) => written(stocktakeCall(commitResultSchema, stocktakePath(id, 'commit'), 'POST', { zero_uncounted: zeroUncounted })),
+      commit: (id, zeroUncounted) =>
+        written(stocktakeCall(commitResultSchema, stocktakePath(id, 'commit'), 'POST', { zero_uncounted: zeroUncounted })),
     },
 
     syncStatus: () => requestJson(syncStatusSchema, SYNC_STATUS_PATH, { token }),

@@ -19,9 +19,7 @@ import { loadToken, saveToken } from './account-storage.ts';
 import { appTexts } from '../common/texts.ts';
 
 type State =
-  | { kind: 'starting' }
-  | { kind: 'signed-out'; message?: string; offers?: SignInOffer[] }
-  | { kind: 'signed-in'; session: Session };
+  { kind: 'starting' } | { kind: 'signed-out'; message?: string; offers?: SignInOffer[] } | { kind: 'signed-in'; session: Session };
 
 export function App() {
   const [state, setState] = useState<State>({ kind: 'starting' });
@@ -79,7 +77,9 @@ export function App() {
         return;
       }
       if (offered.account === current.account.account) {
-        await createApiClient(offered.token).signOut().catch(() => undefined);
+        await createApiClient(offered.token)
+          .signOut()
+          .catch(() => undefined);
         return;
       }
       setPrompt({ kind: 'ask', current: current.account.account, offered: offered.account, token: offered.token });
@@ -93,7 +93,9 @@ export function App() {
       setPrompt(null);
       if (asked?.kind !== 'ask' || asked.token === undefined) return;
       if (!switchAccount) {
-        await createApiClient(asked.token).signOut().catch(() => undefined);
+        await createApiClient(asked.token)
+          .signOut()
+          .catch(() => undefined);
         return;
       }
       // The new account first, then the old token is revoked: the screen never runs on a revoked token,
@@ -102,7 +104,8 @@ export function App() {
       try {
         await signInWithToken(asked.token);
       } catch (error) {
-        if (leaving) setPrompt({ kind: 'notice', text: signInMessages.linkFailedStaying((error as Error).message, leaving.account.account) });
+        if (leaving)
+          setPrompt({ kind: 'notice', text: signInMessages.linkFailedStaying((error as Error).message, leaving.account.account) });
         else setState({ kind: 'signed-out', message: (error as Error).message });
         return;
       }
@@ -122,7 +125,9 @@ export function App() {
         } catch (error) {
           const unauthorized = error instanceof ApiError && error.unauthorized;
           if (unauthorized) saveToken(null); // otherwise the token is kept: a reload retries it
-          const message = unauthorized ? `Please sign in again: ${(error as Error).message}` : `${(error as Error).message} Reload the page to try again.`;
+          const message = unauthorized
+            ? `Please sign in again: ${(error as Error).message}`
+            : `${(error as Error).message} Reload the page to try again.`;
           if (code === null) {
             if (!cancelled) setState({ kind: 'signed-out', message });
             return;
@@ -139,7 +144,10 @@ export function App() {
       }
       if (session.current) return;
       // The desktop shell hands over sign-in codes for the local accounts: with one account, use it.
-      const offers = (await desktopBridge()?.signInOffers().catch(() => [])) ?? [];
+      const offers =
+        (await desktopBridge()
+          ?.signInOffers()
+          .catch(() => [])) ?? [];
       if (offers.length === 1) {
         try {
           await signInWithCode(offers[0]!.code);
@@ -191,10 +199,17 @@ export function App() {
           <SyncStatusProvider>
             <StocktakeRouter
               onSignOut={(m) => void signOut(m, state.session)}
-              otherwise={<SyncRouter onSignOut={(m) => void signOut(m, state.session)} otherwise={<ScannerScreen onSignOut={(m) => void signOut(m, state.session)} />} />}
+              otherwise={
+                <SyncRouter
+                  onSignOut={(m) => void signOut(m, state.session)}
+                  otherwise={<ScannerScreen onSignOut={(m) => void signOut(m, state.session)} />}
+                />
+              }
             />
           </SyncStatusProvider>
-          {prompt ? <SwitchAccountPrompt prompt={prompt} onSwitch={() => void answerPrompt(true)} onStay={() => void answerPrompt(false)} /> : null}
+          {prompt ? (
+            <SwitchAccountPrompt prompt={prompt} onSwitch={() => void answerPrompt(true)} onStay={() => void answerPrompt(false)} />
+          ) : null}
         </SessionProvider>
       );
   }

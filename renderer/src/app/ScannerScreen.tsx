@@ -112,7 +112,8 @@ export function ScannerScreen({ onSignOut }: { onSignOut: (message?: string) => 
         const reading = readScan(text, separators);
         if (reading.ok) return scans.deliver(reading.scan);
         const status = statuses[modeRef.current];
-        if (reading.problem.kind === 'gs1') status.feedback('error', scanTexts.gs1(reading.problem.error, reading.problem.ai, visibleText(reading.text)));
+        if (reading.problem.kind === 'gs1')
+          status.feedback('error', scanTexts.gs1(reading.problem.error, reading.problem.ai, visibleText(reading.text)));
         else status.feedback('error', scanTexts.controlCharacter(visibleText(reading.text)));
       },
       onRefused: (refusal: Refusal) => {
@@ -168,7 +169,13 @@ export function ScannerScreen({ onSignOut }: { onSignOut: (message?: string) => 
         }
       >
         {withWarehouses ? (
-          <WarehouseSelect className="warehouse" warehouses={warehouses} value={warehouse ?? ''} onChange={chooseWarehouse} testId="warehouse-select" />
+          <WarehouseSelect
+            className="warehouse"
+            warehouses={warehouses}
+            value={warehouse ?? ''}
+            onChange={chooseWarehouse}
+            testId="warehouse-select"
+          />
         ) : null}
       </TopBar>
 
@@ -190,7 +197,13 @@ export function ScannerScreen({ onSignOut }: { onSignOut: (message?: string) => 
 
         <nav className="modes" aria-label={modeTexts.nav}>
           {MODES.map((m) => (
-            <button key={m.mode} type="button" className={m.mode === mode ? 'active' : undefined} aria-current={m.mode === mode} onClick={() => setMode(m.mode)}>
+            <button
+              key={m.mode}
+              type="button"
+              className={m.mode === mode ? 'active' : undefined}
+              aria-current={m.mode === mode}
+              onClick={() => setMode(m.mode)}
+            >
               {modeTexts[m.mode].label} <kbd>{m.key}</kbd>
             </button>
           ))}

@@ -74,9 +74,8 @@ export function SignInScreen(props: {
         </button>
       </form>
       <p className="hint">
-        Get a one-time link on the server computer with <code>barcode-inventory signin-link --account &lt;name&gt;</code>, or
-        create a token with <code>barcode-inventory token create --account &lt;name&gt;</code>. This device remembers the
-        sign-in until you sign out.
+        Get a one-time link on the server computer with <code>barcode-inventory signin-link --account &lt;name&gt;</code>, or create a token
+        with <code>barcode-inventory token create --account &lt;name&gt;</code>. This device remembers the sign-in until you sign out.
       </p>
     </main>
   );

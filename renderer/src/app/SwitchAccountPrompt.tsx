@@ -7,7 +7,13 @@ export type SwitchPrompt = { kind: 'ask'; current: string; offered: string } | {
 
 export function SwitchAccountPrompt({ prompt, onSwitch, onStay }: { prompt: SwitchPrompt; onSwitch: () => void; onStay: () => void }) {
   return (
-    <div className="switch-prompt" role="alertdialog" aria-modal="true" aria-labelledby="switch-prompt-text" data-testid="switch-account-prompt">
+    <div
+      className="switch-prompt"
+      role="alertdialog"
+      aria-modal="true"
+      aria-labelledby="switch-prompt-text"
+      data-testid="switch-account-prompt"
+    >
       <div className="switch-prompt-box">
         <p id="switch-prompt-text">{prompt.kind === 'ask' ? signInMessages.switchQuestion(prompt.current, prompt.offered) : prompt.text}</p>
         {prompt.kind === 'ask' ? (

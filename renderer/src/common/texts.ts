@@ -2,7 +2,14 @@
 // translation has one file to start from. What the server says lives in shared/messages.ts; the
 // server's field messages follow Django REST Framework for API clients, so friendlyError() says them
 // again in a shop worker's words.
-import { MAX_BARCODES_PER_READ, MAX_QUANTITY, MIN_QUANTITY, MAX_ROWS_PER_UPDATE, type Gs1ErrorCode, fieldMessages } from '../../../shared/index.ts';
+import {
+  MAX_BARCODES_PER_READ,
+  MAX_QUANTITY,
+  MIN_QUANTITY,
+  MAX_ROWS_PER_UPDATE,
+  type Gs1ErrorCode,
+  fieldMessages,
+} from '../../../shared/index.ts';
 import { count, formatDate, formatDifference, formatNumber } from './format.ts';
 
 export const appTexts = {
@@ -34,14 +41,27 @@ export const apiTexts = {
 
 export const modeTexts = {
   nav: 'Mode',
-  lookup: { label: 'Look up', hint: `Scan to see stock. Several scans or a pasted list of up to ${MAX_BARCODES_PER_READ} barcodes work too.`, ready: 'Ready: scan a barcode' },
-  set: { label: 'Set stock', hint: 'Scan the item, type the quantity you counted, press Enter.', ready: 'Scan the item whose stock you counted' },
-  list: { label: 'List', hint: `Each scan counts one. Check the numbers, then send up to ${MAX_ROWS_PER_UPDATE} rows at once.`, ready: 'Scan items to count them' },
+  lookup: {
+    label: 'Look up',
+    hint: `Scan to see stock. Several scans or a pasted list of up to ${MAX_BARCODES_PER_READ} barcodes work too.`,
+    ready: 'Ready: scan a barcode',
+  },
+  set: {
+    label: 'Set stock',
+    hint: 'Scan the item, type the quantity you counted, press Enter.',
+    ready: 'Scan the item whose stock you counted',
+  },
+  list: {
+    label: 'List',
+    hint: `Each scan counts one. Check the numbers, then send up to ${MAX_ROWS_PER_UPDATE} rows at once.`,
+    ready: 'Scan items to count them',
+  },
 };
 
 /** Scans the capture or the reader would not take, and why. */
 export const scanTexts = {
-  cutShort: (visible: string) => `A scan came in while the page was still loading and may be missing its first characters (“${visible}”): scan it again.`,
+  cutShort: (visible: string) =>
+    `A scan came in while the page was still loading and may be missing its first characters (“${visible}”): scan it again.`,
   controlCharacter: (visible: string) =>
     `Ignored a scan with a control character (${visible}). Check the scanner's settings: it should send only the barcode and Enter.`,
   slow: (length: number, gapMs: number, maxGapMs: number) =>
@@ -110,7 +130,8 @@ export const historyTexts = {
   older: 'Older changes',
   sources: { api: 'App or till', import: 'Import', stocktake: 'Stocktake', ui: 'Scanner' } as Record<string, string>,
   /** What a movement did: a count, a quantity set, or a change (a sale, a delivery). */
-  kind: (kind: string, value: number) => (kind === 'count' ? `Counted ${formatNumber(value)}` : kind === 'set' ? `Set to ${formatNumber(value)}` : formatDifference(value)),
+  kind: (kind: string, value: number) =>
+    kind === 'count' ? `Counted ${formatNumber(value)}` : kind === 'set' ? `Set to ${formatNumber(value)}` : formatDifference(value),
 };
 
 export const setTexts = {
@@ -122,8 +143,10 @@ export const setTexts = {
   typeNow: (name: string) => `${name}: type the new quantity, then Enter`,
   savingWhenFound: (barcode: string, quantity: string) => `Looking up ${barcode}: ${quantity} is saved as soon as it is found`,
   countFromScan: (name: string, n: number) => `${name}: the scan says ${formatNumber(n)}. Press Enter to save it, or type another number.`,
-  saved: (name: string, quantity: number, warehouse: string | null) => `${name}: ${formatNumber(quantity)}${warehouse ? ` in ${warehouse}` : ''} saved`,
-  savedRow: (quantity: number, before: number | undefined) => `Saved: ${formatNumber(quantity)}${before !== undefined ? ` (was ${formatNumber(before)})` : ''}`,
+  saved: (name: string, quantity: number, warehouse: string | null) =>
+    `${name}: ${formatNumber(quantity)}${warehouse ? ` in ${warehouse}` : ''} saved`,
+  savedRow: (quantity: number, before: number | undefined) =>
+    `Saved: ${formatNumber(quantity)}${before !== undefined ? ` (was ${formatNumber(before)})` : ''}`,
   savedOnScan: 'typed without Enter; saved when the next item was scanned',
   unconfirmedInvalid: (name: string, typed: string, problem: string) =>
     `${name}: “${typed}” is not saved: ${problem} Correct it and press Enter, or clear the field, then scan again.`,
@@ -148,7 +171,8 @@ export const listTexts = {
   clearAll: 'Clear list',
   keepList: 'Keep them',
   confirmClear: (rows: number) => `Clear ${count(rows, 'unsent row', 'unsent rows')}? They are not saved anywhere.`,
-  heldBack: (n: number) => `${count(n, 'unknown barcode is', 'unknown barcodes are')} held back and not sent: remove ${n === 1 ? 'it' : 'them'} or look ${n === 1 ? 'it' : 'them'} up.`,
+  heldBack: (n: number) =>
+    `${count(n, 'unknown barcode is', 'unknown barcodes are')} held back and not sent: remove ${n === 1 ? 'it' : 'them'} or look ${n === 1 ? 'it' : 'them'} up.`,
   restored: (n: number) => `Your unsent list is back (${count(n, 'row', 'rows')}).`,
   resending: 'Finishing the list that was being sent when the page closed…',
   columns: { item: 'Item', counted: 'Counted', stock: 'Stock', result: 'Result', remove: 'Remove' },
@@ -160,16 +184,20 @@ export const listTexts = {
   willBe: (mode: 'set' | 'add', current: number | undefined, counted: number | null) => {
     if (counted === null) return current === undefined ? '' : `${formatNumber(current)} now`;
     if (mode === 'set') return current === undefined ? `→ ${formatNumber(counted)}` : `${formatNumber(current)} → ${formatNumber(counted)}`;
-    return current === undefined ? formatDifference(counted) : `${formatNumber(current)} ${formatDifference(counted)} → ${formatNumber(current + counted)}`;
+    return current === undefined
+      ? formatDifference(counted)
+      : `${formatNumber(current)} ${formatDifference(counted)} → ${formatNumber(current + counted)}`;
   },
   counted: (name: string, n: number) => `${name}: ${formatNumber(n)}`,
   full: `The list is full (${MAX_ROWS_PER_UPDATE} rows): send it first`,
   sending: (n: number) => `Sending ${count(n, 'row', 'rows')}…`,
   savedAll: (n: number) => `Saved ${count(n, 'row', 'rows')}`,
-  savedSome: (saved: number, refused: number) => `Saved ${formatNumber(saved)} of ${count(saved + refused, 'row', 'rows')}; ${count(refused, 'needs', 'need')} correcting (red)`,
+  savedSome: (saved: number, refused: number) =>
+    `Saved ${formatNumber(saved)} of ${count(saved + refused, 'row', 'rows')}; ${count(refused, 'needs', 'need')} correcting (red)`,
   savedNone: (n: number) => `Nothing saved: ${count(n, 'row needs', 'rows need')} correcting (red)`,
   nothingToSend: 'Nothing to send: every row is unknown or already saved.',
-  savedRow: (quantity: number, before: number | undefined) => `Saved: ${formatNumber(quantity)}${before !== undefined ? ` (was ${formatNumber(before)})` : ''}`,
+  savedRow: (quantity: number, before: number | undefined) =>
+    `Saved: ${formatNumber(quantity)}${before !== undefined ? ` (was ${formatNumber(before)})` : ''}`,
   chooseWarehouse: 'Choose a warehouse first (top bar)',
   countFromScan: (name: string, n: number) => `${name}: +${formatNumber(n)} from the scan`,
 };
@@ -212,7 +240,8 @@ export const scannerTestTexts = {
   notFound: (seen: string) =>
     `The scan read as “${seen}”, which is not the test barcode in any layout this app knows. Set the scanner to a US keyboard layout (see its manual) and test again.`,
   same: 'Your scanner types the test barcode exactly: its layout and this computer’s agree.',
-  positions: 'Your scanner types as a US keyboard, and this computer uses another layout, which turns some of its keys into other characters. Scans are read by key position, so they come out right.',
+  positions:
+    'Your scanner types as a US keyboard, and this computer uses another layout, which turns some of its keys into other characters. Scans are read by key position, so they come out right.',
   characters: "Your scanner is set up for this computer's keyboard layout: scans are read as typed.",
   prefix: (prefix: string) => `It sends “${prefix}” before each code: that is removed from every scan.`,
   noPrefix: 'It sends nothing before the code.',
@@ -235,7 +264,8 @@ export const stocktakeTexts = {
   none: 'None yet.',
   columns: { name: 'Name', warehouse: 'Warehouse', status: 'Status', lines: 'Lines', started: 'Started', open: 'Open' },
   status: { open: 'Counting', committing: 'Being committed', committed: 'Committed' } as Record<string, string>,
-  lines: (known: number, unknown: number) => `${count(known, 'item', 'items')}${unknown > 0 ? `, ${count(unknown, 'unknown barcode', 'unknown barcodes')}` : ''}`,
+  lines: (known: number, unknown: number) =>
+    `${count(known, 'item', 'items')}${unknown > 0 ? `, ${count(unknown, 'unknown barcode', 'unknown barcodes')}` : ''}`,
   count: 'Count',
   review: 'Review',
   inWarehouse: (warehouse: string) => `in ${warehouse}`,
@@ -254,7 +284,15 @@ export const stocktakeTexts = {
   counted: (n: number) => `Counted: ${count(n, 'item', 'items')}`,
   unknownHeading: (n: number, pending: number) =>
     `Unknown barcodes: ${formatNumber(n)}${pending > 0 ? ` (${formatNumber(pending)} not resolved)` : ''}`,
-  columnsCount: { barcode: 'Barcode', name: 'Item', counted: 'Counted', book: 'On the books', actions: 'Actions', scanned: 'Scanned', resolution: 'Decision' },
+  columnsCount: {
+    barcode: 'Barcode',
+    name: 'Item',
+    counted: 'Counted',
+    book: 'On the books',
+    actions: 'Actions',
+    scanned: 'Scanned',
+    resolution: 'Decision',
+  },
   waitingFor: (n: number) => `+${formatNumber(n)} waiting`,
   edit: 'Edit',
   editCount: (barcode: string) => `Count of ${barcode}`,
@@ -278,7 +316,8 @@ export const stocktakeTexts = {
   // Review
   reviewTitle: (name: string) => `Review: ${name}`,
   backToCounting: 'Back to counting',
-  reviewCounted: (lines: number, differ: number) => `Counted: ${count(lines, 'item', 'items')}, ${formatNumber(differ)} ${differ === 1 ? 'differs' : 'differ'} from the books`,
+  reviewCounted: (lines: number, differ: number) =>
+    `Counted: ${count(lines, 'item', 'items')}, ${formatNumber(differ)} ${differ === 1 ? 'differs' : 'differ'} from the books`,
   // The review lists the MAX_REVIEW_LINES that need a look first (shared/stocktake-schemas.ts).
   reviewLinesMore: (shown: number, total: number) =>
     `The ${formatNumber(shown)} that need a look first are listed below (refused by the commit, then those that differ, in the order counted); ${count(total - shown, 'more is', 'more are')} not. The CSV has every line.`,
@@ -292,9 +331,11 @@ export const stocktakeTexts = {
   columnsReview: { barcode: 'Barcode', name: 'Item', book: 'On the books', counted: 'Counted', difference: 'Difference', result: 'Commit' },
   notScanned: (n: number) => `Expected but not scanned: ${count(n, 'item', 'items')}`,
   // The review lists the first MAX_REVIEW_NOT_SCANNED of them (shared/stocktake-schemas.ts).
-  notScannedMore: (shown: number, more: number) => `The first ${formatNumber(shown)} by barcode are shown here; ${count(more, 'more is', 'more are')} not.`,
+  notScannedMore: (shown: number, more: number) =>
+    `The first ${formatNumber(shown)} by barcode are shown here; ${count(more, 'more is', 'more are')} not.`,
   onBooks: (n: number) => `${formatNumber(n)} on the books`,
-  reviewUnknown: (n: number, pending: number) => `Unknown barcodes: ${formatNumber(n)}${pending > 0 ? ` (${formatNumber(pending)} not resolved)` : ''}`,
+  reviewUnknown: (n: number, pending: number) =>
+    `Unknown barcodes: ${formatNumber(n)}${pending > 0 ? ` (${formatNumber(pending)} not resolved)` : ''}`,
   scannedTimes: (n: number) => `scanned ${count(n, 'time', 'times')}`,
   commitTitle: 'Commit',
   commitExplain: (warehouse: string | null) =>
@@ -307,11 +348,13 @@ export const stocktakeTexts = {
   resumeButton: 'Resume the commit…',
   confirm: (lines: number, zero: number) =>
     `Apply ${count(lines, 'count', 'counts')}${zero > 0 ? ` and set ${count(zero, 'item', 'items')} to 0` : ''}? This changes the stock and cannot be undone.`,
-  confirmResume: (left: number) => `Apply the ${count(left, 'count', 'counts')} not applied yet? This changes the stock and cannot be undone.`,
+  confirmResume: (left: number) =>
+    `Apply the ${count(left, 'count', 'counts')} not applied yet? This changes the stock and cannot be undone.`,
   yes: 'Yes, commit',
   committingNow: 'Committing…',
   commitProgress: (done: number, of: number) => `Committing: ${formatNumber(done)} of ${count(of, 'count', 'counts')} done so far.`,
-  committedSoFar: (done: number, of: number) => `The commit stopped after ${formatNumber(done)} of ${count(of, 'count', 'counts')}; resuming applies the rest, none twice.`,
+  committedSoFar: (done: number, of: number) =>
+    `The commit stopped after ${formatNumber(done)} of ${count(of, 'count', 'counts')}; resuming applies the rest, none twice.`,
   cancel: 'Cancel',
   resumeHint: (message: string) => `${message} Commit again to resume: counts already applied are not applied twice.`,
   applied: (n: number, failed: number) => `Applied ${count(n, 'count', 'counts')}${failed > 0 ? `; ${formatNumber(failed)} failed` : ''}.`,
@@ -332,12 +375,14 @@ export const syncTexts = {
   nothingWaiting: 'nothing',
   lastError: 'Last problem',
   clock: 'Clock',
-  notLinked: 'This account does not follow an upstream here. Computers that follow this one bring their conflicts here: decide them here or there.',
+  notLinked:
+    'This account does not follow an upstream here. Computers that follow this one bring their conflicts here: decide them here or there.',
   conflictsTitle: (open: number) => `Conflicts to decide: ${formatNumber(open)}`,
   noConflicts: 'No conflicts: every quantity was recorded knowing the others.',
   resolvedTitle: 'Resolved conflicts',
   loading: 'Loading…',
-  nowQuantity: (n: number | null, warehouse: string | null) => `Now ${n === null ? '–' : formatNumber(n)}${warehouse ? ` in ${warehouse}` : ''}`,
+  nowQuantity: (n: number | null, warehouse: string | null) =>
+    `Now ${n === null ? '–' : formatNumber(n)}${warehouse ? ` in ${warehouse}` : ''}`,
   columns: { quantity: 'Quantity', where: 'Recorded on', when: 'When', how: 'How' },
   kind: { set: 'Set', count: 'Stocktake count', adjust: 'Sale or delivery' } as Record<string, string>,
   countsNow: 'counts now',
@@ -356,13 +401,15 @@ export const syncTexts = {
  * wording for its clients; a person at the shelf needs to know what to type instead.
  */
 export function friendlyError(field: string, message: string): string {
-  if (message === fieldMessages.notAnInteger) return field === 'delta' || field === 'quantity' ? 'Type a whole number, such as 12 or -3.' : message;
+  if (message === fieldMessages.notAnInteger)
+    return field === 'delta' || field === 'quantity' ? 'Type a whole number, such as 12 or -3.' : message;
   if (message === fieldMessages.required && field === 'quantity') return 'Type the quantity first.';
   if (message === fieldMessages.blank && field === 'quantity') return 'Type the quantity first.';
   if (message === fieldMessages.maxValue(MAX_QUANTITY)) return `That number is too large: at most ${formatNumber(MAX_QUANTITY)}.`;
   if (message === fieldMessages.minValue(MIN_QUANTITY)) return `That number is too small: at least ${formatNumber(MIN_QUANTITY)}.`;
   if (field === 'barcode' && message.startsWith(fieldMessages.barcodeNotFound(''))) return 'This barcode is not in the catalogue.';
-  if (field === 'warehouse_name' && message.startsWith(fieldMessages.warehouseNotFound(''))) return `${message.slice(fieldMessages.warehouseNotFound('').length)}: no such warehouse any more. Choose one in the top bar.`;
+  if (field === 'warehouse_name' && message.startsWith(fieldMessages.warehouseNotFound('')))
+    return `${message.slice(fieldMessages.warehouseNotFound('').length)}: no such warehouse any more. Choose one in the top bar.`;
   return message;
 }
 

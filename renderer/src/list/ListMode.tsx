@@ -41,7 +41,10 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
     [account.account],
   );
   const updateRows = useCallback((change: (rows: ListRow[]) => ListRow[]) => update((s) => ({ ...s, rows: change(s.rows) })), [update]);
-  const editRow = useCallback((id: number, change: Partial<ListRow>) => updateRows((rows) => rows.map((r) => (r.id === id ? { ...r, ...change } : r))), [updateRows]);
+  const editRow = useCallback(
+    (id: number, change: Partial<ListRow>) => updateRows((rows) => rows.map((r) => (r.id === id ? { ...r, ...change } : r))),
+    [updateRows],
+  );
 
   const addToList = useCallback(
     (scan: Scan) => {
@@ -50,7 +53,9 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
       // The same product under another GTIN form counts on the same row, also while that row's lookup
       // has not answered yet (its barcode is then still the form it was scanned in).
       const forms = new Set(scan.barcodes.flatMap(equivalentBarcodes));
-      const same = rows.find((r) => r.state !== 'saved' && (r.scanned ?? r.barcode) === scan.text) ?? rows.find((r) => r.state !== 'saved' && forms.has(r.barcode));
+      const same =
+        rows.find((r) => r.state !== 'saved' && (r.scanned ?? r.barcode) === scan.text) ??
+        rows.find((r) => r.state !== 'saved' && forms.has(r.barcode));
       if (same) {
         const counted = (countedOf(same) ?? 0) + howMany;
         editRow(same.id, { quantity: String(counted), state: 'pending', result: undefined });
@@ -89,8 +94,16 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
       const options = { idempotencyKey: inFlight.key };
       const request: Promise<RowOutcome[]> =
         inFlight.action === 'set'
-          ? client.updateStock(inFlight.rows.map((r) => ({ barcode: r.barcode, quantity: r.quantity, ...where })), withWarehouses, options)
-          : client.adjustStock(inFlight.rows.map((r) => ({ barcode: r.barcode, delta: r.quantity, ...where })), withWarehouses, options);
+          ? client.updateStock(
+              inFlight.rows.map((r) => ({ barcode: r.barcode, quantity: r.quantity, ...where })),
+              withWarehouses,
+              options,
+            )
+          : client.adjustStock(
+              inFlight.rows.map((r) => ({ barcode: r.barcode, delta: r.quantity, ...where })),
+              withWarehouses,
+              options,
+            );
       request
         .then(
           (outcomes) => {
@@ -112,7 +125,8 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
                 if (row.quantity !== sent.quantity) {
                   const now = parseQuantity(row.quantity);
                   const was = parseQuantity(sent.quantity);
-                  const rest = inFlight.action === 'add' && typeof now === 'number' && typeof was === 'number' ? String(now - was) : row.quantity;
+                  const rest =
+                    inFlight.action === 'add' && typeof now === 'number' && typeof was === 'number' ? String(now - was) : row.quantity;
                   return { ...row, stock, quantity: rest, state: 'pending', result };
                 }
                 return { ...row, stock, state: 'saved', result };
@@ -127,7 +141,8 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
           (error: unknown) => {
             // No answer: the send may or may not have been applied. It stays, with its key, to be
             // sent again; a refusal of the whole request (4xx) will not change by resending it.
-            if (!(error instanceof ApiError && (error.status === 0 || error.status >= 500))) update((state) => ({ ...state, inFlight: null }));
+            if (!(error instanceof ApiError && (error.status === 0 || error.status >= 500)))
+              update((state) => ({ ...state, inFlight: null }));
             failed(error);
           },
         )
@@ -178,15 +193,39 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
       <fieldset className="list-action" disabled={sending || inFlight !== null}>
         <legend>{listTexts.whatToDo}</legend>
         <label>
-          <input type="radio" name="list-action" checked={action === 'set'} onChange={() => setAction('set')} data-testid="list-action-set" /> {listTexts.setMode}
+          <input
+            type="radio"
+            name="list-action"
+            checked={action === 'set'}
+            onChange={() => setAction('set')}
+            data-testid="list-action-set"
+          />{' '}
+          {listTexts.setMode}
         </label>
         <label>
-          <input type="radio" name="list-action" checked={action === 'add'} onChange={() => setAction('add')} data-testid="list-action-add" /> {listTexts.addMode}
+          <input
+            type="radio"
+            name="list-action"
+            checked={action === 'add'}
+            onChange={() => setAction('add')}
+            data-testid="list-action-add"
+          />{' '}
+          {listTexts.addMode}
         </label>
       </fieldset>
       <div className="list-actions">
-        <button type="button" className="primary" disabled={(sendable === 0 && !inFlight) || sending} onClick={sendList} data-testid="send-list">
-          {listTexts.send(inFlight?.action ?? action, inFlight ? inFlight.rows.length : sendable, withWarehouses ? (inFlight?.warehouse ?? warehouse) : null)}
+        <button
+          type="button"
+          className="primary"
+          disabled={(sendable === 0 && !inFlight) || sending}
+          onClick={sendList}
+          data-testid="send-list"
+        >
+          {listTexts.send(
+            inFlight?.action ?? action,
+            inFlight ? inFlight.rows.length : sendable,
+            withWarehouses ? (inFlight?.warehouse ?? warehouse) : null,
+          )}
         </button>
         {hasSaved ? (
           <button type="button" onClick={() => updateRows((list) => list.filter((r) => r.state !== 'saved'))} data-testid="clear-saved">
@@ -211,7 +250,11 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
             </button>
           </span>
         ) : (
-          <button type="button" disabled={rows.length === 0 || sending} onClick={() => (open.length > 0 ? setConfirmClear(true) : update((s) => ({ ...s, rows: [] })))}>
+          <button
+            type="button"
+            disabled={rows.length === 0 || sending}
+            onClick={() => (open.length > 0 ? setConfirmClear(true) : update((s) => ({ ...s, rows: [] })))}
+          >
             {listTexts.clearAll}
           </button>
         )}
@@ -259,7 +302,12 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
                       aria-label={listTexts.quantityOf(row.barcode)}
                       value={row.quantity}
                       readOnly={row.state === 'saved'}
-                      onChange={(e) => editRow(row.id, { quantity: e.target.value, ...(row.state === 'rejected' ? { state: 'pending', result: undefined } : {}) })}
+                      onChange={(e) =>
+                        editRow(row.id, {
+                          quantity: e.target.value,
+                          ...(row.state === 'rejected' ? { state: 'pending', result: undefined } : {}),
+                        })
+                      }
                     />
                   </td>
                   <td className="row-stock">
@@ -268,7 +316,12 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
                   </td>
                   <td className="row-result">{row.result ?? ''}</td>
                   <td className="row-remove">
-                    <button type="button" onClick={() => updateRows((list) => list.filter((r) => r.id !== row.id))} aria-label={listTexts.removeRow(row.barcode)} disabled={sending}>
+                    <button
+                      type="button"
+                      onClick={() => updateRows((list) => list.filter((r) => r.id !== row.id))}
+                      aria-label={listTexts.removeRow(row.barcode)}
+                      disabled={sending}
+                    >
                       {listTexts.columns.remove}
                     </button>
                   </td>

@@ -49,8 +49,14 @@ export function loadList(account: string): ListState {
   try {
     const parsed = JSON.parse(readStored(key(account)) ?? 'null') as Partial<ListState> | null;
     if (!parsed || !Array.isArray(parsed.rows)) return EMPTY_LIST;
-    const rows = parsed.rows.filter((r): r is ListRow => typeof r?.id === 'number' && typeof r.barcode === 'string' && typeof r.quantity === 'string');
-    return { rows, action: parsed.action === 'add' ? 'add' : 'set', inFlight: parsed.inFlight && typeof parsed.inFlight.key === 'string' ? parsed.inFlight : null };
+    const rows = parsed.rows.filter(
+      (r): r is ListRow => typeof r?.id === 'number' && typeof r.barcode === 'string' && typeof r.quantity === 'string',
+    );
+    return {
+      rows,
+      action: parsed.action === 'add' ? 'add' : 'set',
+      inFlight: parsed.inFlight && typeof parsed.inFlight.key === 'string' ? parsed.inFlight : null,
+    };
   } catch {
     return EMPTY_LIST;
   }

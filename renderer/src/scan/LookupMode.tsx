@@ -26,14 +26,17 @@ export function LookupMode({ warehouse, status, scans }: ModeProps) {
       lookUpScans(client, wanted).then(
         (infos) => {
           const byId = new Map(entries.map((e, i) => [e.id, infos[i]!]));
-          setLookups((prev) => prev.map((e) => (byId.has(e.id) ? { ...e, state: cardStateOf(byId.get(e.id)!), info: byId.get(e.id)! } : e)));
+          setLookups((prev) =>
+            prev.map((e) => (byId.has(e.id) ? { ...e, state: cardStateOf(byId.get(e.id)!), info: byId.get(e.id)! } : e)),
+          );
           const unknown = infos.filter((i) => i.records.length === 0);
           if (infos.length === 1) {
             const info = infos[0]!;
             if (unknown.length === 1) feedback('error', scanTexts.unknown(info.scanned ?? info.barcode));
             else {
               // Before the warehouse list has arrived, name the warehouse of the figure shown.
-              const record = warehouse === null ? info.records[0] : info.records.find((r) => 'warehouse_name' in r && r.warehouse_name === warehouse);
+              const record =
+                warehouse === null ? info.records[0] : info.records.find((r) => 'warehouse_name' in r && r.warehouse_name === warehouse);
               const where = record && 'warehouse_name' in record ? (record.warehouse_name as string) : null;
               feedback('ok', scanTexts.stockIn(describe(info), record?.quantity, where));
             }
@@ -76,7 +79,14 @@ export function LookupMode({ warehouse, status, scans }: ModeProps) {
       <div className="entry-row">
         <form onSubmit={submitManual} className="manual">
           <label htmlFor="manual-barcode">{lookupTexts.typeLabel}</label>
-          <input id="manual-barcode" type="text" autoComplete="off" spellCheck={false} value={manual} onChange={(e) => setManual(e.target.value)} />
+          <input
+            id="manual-barcode"
+            type="text"
+            autoComplete="off"
+            spellCheck={false}
+            value={manual}
+            onChange={(e) => setManual(e.target.value)}
+          />
           <button type="submit">{lookupTexts.typeButton}</button>
         </form>
         <form onSubmit={submitPasted} className="paste">

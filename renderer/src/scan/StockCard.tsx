@@ -29,10 +29,18 @@ export function StockCard({ entry, currentWarehouse }: { entry: CardEntry; curre
     <article className={`card card-${state}`} data-barcode={entry.barcode} data-catalogue-barcode={info?.barcode} data-state={state}>
       <header className="card-head">
         <h3 className="card-name">
-          {state === 'found' && info ? describe(info) : state === 'unknown' ? cardTexts.unknown : state === 'loading' ? cardTexts.loading : cardTexts.failed}
+          {state === 'found' && info
+            ? describe(info)
+            : state === 'unknown'
+              ? cardTexts.unknown
+              : state === 'loading'
+                ? cardTexts.loading
+                : cardTexts.failed}
         </h3>
         <code className="card-barcode">{visibleText(shownBarcode)}</code>
-        {state === 'found' && info?.scanned && info.scanned !== info.barcode ? <span className="card-scanned">{cardTexts.scannedAs(visibleText(info.scanned))}</span> : null}
+        {state === 'found' && info?.scanned && info.scanned !== info.barcode ? (
+          <span className="card-scanned">{cardTexts.scannedAs(visibleText(info.scanned))}</span>
+        ) : null}
       </header>
       {state === 'found' && info ? <Quantities records={info.records} currentWarehouse={currentWarehouse} /> : null}
       {info?.gs1 ? <Gs1Details data={info.gs1} /> : null}
@@ -58,7 +66,11 @@ function Quantities({ records, currentWarehouse }: { records: StockRecord[]; cur
   return (
     <ul className="qty-list">
       {perWarehouse.map((r) => (
-        <li key={r.warehouse_name} data-warehouse={r.warehouse_name} className={r.warehouse_name === currentWarehouse ? 'current' : undefined}>
+        <li
+          key={r.warehouse_name}
+          data-warehouse={r.warehouse_name}
+          className={r.warehouse_name === currentWarehouse ? 'current' : undefined}
+        >
           <span className="qty" data-quantity={r.quantity}>
             {cardTexts.quantity(r.quantity)}
           </span>

@@ -26,7 +26,12 @@ export function StockHistory({ barcode, open }: { barcode: string; open?: boolea
   };
 
   return (
-    <details className="stock-history" data-testid="stock-history" open={open} onToggle={(e) => (e.currentTarget.open ? load() : undefined)}>
+    <details
+      className="stock-history"
+      data-testid="stock-history"
+      open={open}
+      onToggle={(e) => (e.currentTarget.open ? load() : undefined)}
+    >
       <summary>{historyTexts.summary}</summary>
       {error ? <p className="error-text">{error}</p> : null}
       {entries === null ? null : entries.length === 0 ? (

@@ -35,7 +35,11 @@ export async function lookUpScans(client: ApiClient, scans: readonly Scan[]): Pr
     const records = found === undefined ? [] : results.filter((r) => r.barcode === found);
     // Under the account's GTIN equivalence the server names the catalogue's own form.
     const barcode = records[0]?.matched_barcode ?? found ?? scan.barcodes[0]!;
-    const info: BarcodeInfo = { barcode, records: records.map(({ matched_barcode: _, ...r }) => ({ ...r, barcode })), label: found === undefined ? undefined : labels[found] };
+    const info: BarcodeInfo = {
+      barcode,
+      records: records.map(({ matched_barcode: _, ...r }) => ({ ...r, barcode })),
+      label: found === undefined ? undefined : labels[found],
+    };
     if (scan.text !== barcode) info.scanned = scan.text;
     if (scan.gs1) info.gs1 = scan.gs1;
     return info;
@@ -49,7 +53,14 @@ export function lookUpBarcodes(client: ApiClient, barcodes: readonly string[]): 
 
 /** Splits pasted text into barcodes: one per line (commas separate too), blanks dropped, repeats once. */
 export function splitBarcodeList(text: string): string[] {
-  return [...new Set(text.split(/[\r\n,]+/).map((s) => s.trim()).filter((s) => s !== ''))];
+  return [
+    ...new Set(
+      text
+        .split(/[\r\n,]+/)
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ];
 }
 
 /** "Mug", "T-shirt · S", or the ids when names are unknown. */

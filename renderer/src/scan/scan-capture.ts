@@ -92,7 +92,9 @@ export function useScanCapture(settings: ScanSettings, handlers: ScanHandlers, e
     let burst = { start: 0, last: 0, gap: 0 };
     const track = (verdict: ReturnType<typeof detector.feed>, timeStamp: number) => {
       if (verdict.kind !== 'char') return;
-      burst = verdict.startsBurst ? { start: timeStamp, last: timeStamp, gap: 0 } : { ...burst, last: timeStamp, gap: Math.max(burst.gap, timeStamp - burst.last) };
+      burst = verdict.startsBurst
+        ? { start: timeStamp, last: timeStamp, gap: 0 }
+        : { ...burst, last: timeStamp, gap: Math.max(burst.gap, timeStamp - burst.last) };
     };
     /**
      * Whether a key of this scan may have come before the page listened at all (and is lost): its
@@ -108,7 +110,8 @@ export function useScanCapture(settings: ScanSettings, handlers: ScanHandlers, e
       if (verdict.kind === 'scan' && cutShort(timeStamp)) handlersRef.current.onRefused?.({ kind: 'cut-short', code: verdict.code });
       else if (verdict.kind === 'scan') handlersRef.current.onScan(verdict.code);
       else if (verdict.kind === 'refused') handlersRef.current.onRefused?.({ kind: 'control-character', code: verdict.code });
-      else if (verdict.kind === 'other' && verdict.slow) handlersRef.current.onRefused?.({ kind: 'slow', ...verdict.slow, maxGapMs: settings.maxGapMs });
+      else if (verdict.kind === 'other' && verdict.slow)
+        handlersRef.current.onRefused?.({ kind: 'slow', ...verdict.slow, maxGapMs: settings.maxGapMs });
     };
 
     const onKeyDown = (event: KeyboardEvent) => {

@@ -82,8 +82,24 @@ export type KeyVerdict =
 
 /** Keys that carry no character and must not break a scan. */
 const NEUTRAL_KEYS = new Set([
-  'Shift', 'Control', 'Alt', 'AltGraph', 'Meta', 'OS', 'CapsLock', 'NumLock', 'ScrollLock', 'Fn', 'FnLock',
-  'Dead', 'Unidentified', 'Process', 'Hyper', 'Super', 'Symbol', 'SymbolLock',
+  'Shift',
+  'Control',
+  'Alt',
+  'AltGraph',
+  'Meta',
+  'OS',
+  'CapsLock',
+  'NumLock',
+  'ScrollLock',
+  'Fn',
+  'FnLock',
+  'Dead',
+  'Unidentified',
+  'Process',
+  'Hyper',
+  'Super',
+  'Symbol',
+  'SymbolLock',
 ]);
 
 /** One user-perceived character: KeyboardEvent.key of a printable key (may be non-ASCII, or outside the BMP). */
@@ -167,7 +183,9 @@ export function createScanDetector(settings: ScanSettings = DEFAULT_SCAN_SETTING
       // In a text field a short burst needs scanner speed throughout, and two characters at least: a
       // person's "7⏎" can come close together, no person types three keys that fast.
       const longEnough =
-        !context.inTextField || buffer.length >= settings.minLength || (buffer.length >= 2 && Math.max(burstMaxGap, gap) <= settings.fastGapMs);
+        !context.inTextField ||
+        buffer.length >= settings.minLength ||
+        (buffer.length >= 2 && Math.max(burstMaxGap, gap) <= settings.fastGapMs);
       let code = buffer.join('');
       if (settings.prefix !== '' && code.startsWith(settings.prefix)) code = code.slice(settings.prefix.length);
       const slow = !context.inTextField && run > 0 && !fast ? { length: run, gapMs: Math.round(Math.max(runMaxGap, gap)) } : undefined;

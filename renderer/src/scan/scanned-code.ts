@@ -1,7 +1,15 @@
 // What a scan stands for: a plain barcode, or a GS1 element string (GS1-128, GS1 DataMatrix) whose
 // GTIN is looked up in every form it may be stored in and whose batch, expiry, serial and count
 // travel with it. Pure (no DOM), so it is unit-tested with the shared parser.
-import { GROUP_SEPARATOR, type Gs1Data, type Gs1ErrorCode, gtinForms, looksLikeGs1, parseGs1, stripSymbologyId } from '../../../shared/index.ts';
+import {
+  GROUP_SEPARATOR,
+  type Gs1Data,
+  type Gs1ErrorCode,
+  gtinForms,
+  looksLikeGs1,
+  parseGs1,
+  stripSymbologyId,
+} from '../../../shared/index.ts';
 
 export interface Scan {
   /** The scan as the scanner sent it (prefix and symbology identifier removed), for messages. */
@@ -46,8 +54,10 @@ export function readScan(text: string, separators: readonly string[] = [], today
 /** A scan's text with control characters made visible (⟨GS⟩, ⟨NUL⟩…), for messages. */
 export function visibleText(text: string): string {
   const names: Record<number, string> = { 0: 'NUL', 9: 'TAB', 10: 'LF', 13: 'CR', 27: 'ESC', 29: 'GS', 30: 'RS', 127: 'DEL' };
-  return [...text].map((c) => {
-    const code = c.codePointAt(0)!;
-    return code < 0x20 || code === 0x7f ? `⟨${names[code] ?? `0x${code.toString(16).padStart(2, '0')}`}⟩` : c;
-  }).join('');
+  return [...text]
+    .map((c) => {
+      const code = c.codePointAt(0)!;
+      return code < 0x20 || code === 0x7f ? `⟨${names[code] ?? `0x${code.toString(16).padStart(2, '0')}`}⟩` : c;
+    })
+    .join('');
 }

@@ -70,7 +70,9 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
       const name = entry.info ? describe(entry.info) : barcode;
       const before = entry.info ? quantityIn(entry.info.records, warehouse) : undefined;
       const record = (ok: boolean, text: string) =>
-        setOutcomes((prev) => [{ id: nextId.current++, barcode, name, warehouse, ok, text: note ? `${text} (${note})` : text }, ...prev].slice(0, MAX_KEPT));
+        setOutcomes((prev) =>
+          [{ id: nextId.current++, barcode, name, warehouse, ok, text: note ? `${text} (${note})` : text }, ...prev].slice(0, MAX_KEPT),
+        );
       setSending(true);
       return client
         .updateStock([row], withWarehouses)
@@ -100,7 +102,10 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
   /** What is wrong with `typed` as the quantity of a found item, in words; undefined if it can be sent. */
   const quantityProblem = useCallback(
     (info: NonNullable<CardEntry['info']>, typed: string): string | undefined => {
-      const check = checkUpdateRow({ barcode: info.barcode, quantity: typed, ...(warehouse !== null ? { warehouse_name: warehouse } : {}) }, withWarehouses);
+      const check = checkUpdateRow(
+        { barcode: info.barcode, quantity: typed, ...(warehouse !== null ? { warehouse_name: warehouse } : {}) },
+        withWarehouses,
+      );
       return !check.ok && check.errors.quantity ? friendlyErrors({ quantity: check.errors.quantity }) : undefined;
     },
     [warehouse, withWarehouses],
@@ -225,7 +230,9 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
             {setTexts.save}
           </button>
         </form>
-        <div className="set-target">{target ? <StockCard entry={target} currentWarehouse={warehouse} /> : <p className="placeholder">{setTexts.placeholder}</p>}</div>
+        <div className="set-target">
+          {target ? <StockCard entry={target} currentWarehouse={warehouse} /> : <p className="placeholder">{setTexts.placeholder}</p>}
+        </div>
       </div>
       <ul className="outcomes" data-testid="outcomes" aria-label={setTexts.results}>
         {outcomes.map((o) => (

@@ -80,7 +80,13 @@ export function ScannerTest(props: { scan: ScanSettings; onTesting: (testing: bo
   }, [listening, onTesting]);
 
   const apply = (f: ScannerFinding) => {
-    props.onApply({ ...props.scan, reading: f.reading ?? props.scan.reading, prefix: f.prefix, maxGapMs: f.maxGapMs, fastGapMs: f.fastGapMs });
+    props.onApply({
+      ...props.scan,
+      reading: f.reading ?? props.scan.reading,
+      prefix: f.prefix,
+      maxGapMs: f.maxGapMs,
+      fastGapMs: f.fastGapMs,
+    });
     setApplied(true);
   };
 
@@ -90,11 +96,17 @@ export function ScannerTest(props: { scan: ScanSettings; onTesting: (testing: bo
       <p>{texts.intro}</p>
       <TestBarcode text={TEST_BARCODE} />
       <div className="button-row">
-        <button type="button" className="primary" disabled={listening} onClick={() => {
+        <button
+          type="button"
+          className="primary"
+          disabled={listening}
+          onClick={() => {
             setFinding(null);
             setApplied(false);
             setListening(true);
-          }} data-testid="start-scanner-test">
+          }}
+          data-testid="start-scanner-test"
+        >
           {finding === null ? texts.start : texts.again}
         </button>
         <button type="button" onClick={() => window.print()}>
@@ -111,7 +123,13 @@ export function ScannerTest(props: { scan: ScanSettings; onTesting: (testing: bo
       ) : null}
       {finding === 'nothing' ? <p className="notice notice-error">{texts.nothing}</p> : null}
       {finding !== null && finding !== 'nothing' ? (
-        <div className={`notice ${finding.reading ? 'notice-ok' : 'notice-error'}`} role="status" data-testid="scanner-test-result" data-reading={finding.reading ?? ''} data-prefix={finding.prefix}>
+        <div
+          className={`notice ${finding.reading ? 'notice-ok' : 'notice-error'}`}
+          role="status"
+          data-testid="scanner-test-result"
+          data-reading={finding.reading ?? ''}
+          data-prefix={finding.prefix}
+        >
           {finding.reading === null ? (
             <p>{texts.notFound(finding.received)}</p>
           ) : (

@@ -35,8 +35,10 @@ export function SettingsPanel(props: {
     const fastGapMs = Number(fast);
     const inRange = (n: number, r: { min: number; max: number }) => Number.isInteger(n) && n >= r.min && n <= r.max;
     if (!inRange(maxGapMs, SCAN_LIMITS.maxGapMs)) return setError(texts.gapRange(SCAN_LIMITS.maxGapMs.min, SCAN_LIMITS.maxGapMs.max));
-    if (!inRange(minLength, SCAN_LIMITS.minLength)) return setError(texts.lengthRange(SCAN_LIMITS.minLength.min, SCAN_LIMITS.minLength.max));
-    if (!inRange(fastGapMs, { min: SCAN_LIMITS.fastGapMs.min, max: maxGapMs })) return setError(texts.fastRange(SCAN_LIMITS.fastGapMs.min, maxGapMs));
+    if (!inRange(minLength, SCAN_LIMITS.minLength))
+      return setError(texts.lengthRange(SCAN_LIMITS.minLength.min, SCAN_LIMITS.minLength.max));
+    if (!inRange(fastGapMs, { min: SCAN_LIMITS.fastGapMs.min, max: maxGapMs }))
+      return setError(texts.fastRange(SCAN_LIMITS.fastGapMs.min, maxGapMs));
     if (!isValidSeparator(separator)) return setError(texts.separatorOne);
     props.onSave({
       scan: { maxGapMs, minLength, fastGapMs, terminators: SUFFIX_CHOICES[suffix]!, reading, prefix: prefix.slice(0, MAX_PREFIX_LENGTH) },

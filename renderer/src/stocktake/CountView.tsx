@@ -49,7 +49,18 @@ interface CountedLineProps {
  * One counted line. Memoised: a refresh that changed four lines of 20,000 re-renders four rows; the
  * whole table re-rendered held the page 335-460 ms on every refresh while other terminals scanned.
  */
-const CountedLine = memo(function CountedLine({ line, editing, onSave, waiting, blind, readOnly, historyOpen, edit, changeEdit, toggleHistory }: CountedLineProps) {
+const CountedLine = memo(function CountedLine({
+  line,
+  editing,
+  onSave,
+  waiting,
+  blind,
+  readOnly,
+  historyOpen,
+  edit,
+  changeEdit,
+  toggleHistory,
+}: CountedLineProps) {
   return (
     <tr data-testid="line" data-barcode={line.barcode} data-counted={line.counted}>
       <td className="cell-item">
@@ -83,7 +94,12 @@ const CountedLine = memo(function CountedLine({ line, editing, onSave, waiting, 
         <button type="button" onClick={() => edit(line)} disabled={readOnly} aria-label={texts.editOf(line.barcode)}>
           {texts.edit}
         </button>
-        <button type="button" onClick={() => toggleHistory(line.barcode)} aria-label={texts.historyOf(line.barcode)} aria-expanded={historyOpen}>
+        <button
+          type="button"
+          onClick={() => toggleHistory(line.barcode)}
+          aria-label={texts.historyOf(line.barcode)}
+          aria-expanded={historyOpen}
+        >
           {texts.history}
         </button>
       </td>
@@ -167,7 +183,11 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
       const { results } = await client.readStock(scan.candidates);
       const found = scan.candidates.find((b) => results.some((r) => r.barcode === b));
       const record = results.find((r) => r.barcode === found);
-      const resolved: QueuedScan = { scan_id: scan.scan_id, barcode: record?.matched_barcode ?? found ?? scan.barcode, amount: scan.amount };
+      const resolved: QueuedScan = {
+        scan_id: scan.scan_id,
+        barcode: record?.matched_barcode ?? found ?? scan.barcode,
+        amount: scan.amount,
+      };
       setQueue(queue.current.map((s) => (s.scan_id === scan.scan_id ? resolved : s)));
       return resolved;
     },
@@ -183,7 +203,12 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
         let next = queue.current[0]!;
         try {
           next = await resolve(next);
-          const result = await client.stocktake.scan(id, { scan_id: next.scan_id, barcode: next.barcode, amount: next.amount, terminal: terminal.current });
+          const result = await client.stocktake.scan(id, {
+            scan_id: next.scan_id,
+            barcode: next.barcode,
+            amount: next.amount,
+            terminal: terminal.current,
+          });
           mergeLine(result.line);
           setOffline(false);
           // The sound says what the server made of the scan: counted, or queued as unknown.
@@ -238,7 +263,8 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
     onScan: (text) => {
       const reading = readScan(text, separatorsOf(settings));
       if (reading.ok) return count(reading.scan);
-      if (reading.problem.kind === 'gs1') feedback('error', scanTexts.gs1(reading.problem.error, reading.problem.ai, visibleText(reading.text)));
+      if (reading.problem.kind === 'gs1')
+        feedback('error', scanTexts.gs1(reading.problem.error, reading.problem.ai, visibleText(reading.text)));
       else feedback('error', scanTexts.controlCharacter(visibleText(reading.text)));
     },
     onRefused: (refusal) => {
@@ -318,7 +344,8 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
       )}
       {readOnly ? (
         <p className="notice notice-error">
-          {texts.closed(texts.status[session.status] ?? session.status)} <a href={stocktakeHref({ view: 'review', id })}>{texts.seeReview}</a>
+          {texts.closed(texts.status[session.status] ?? session.status)}{' '}
+          <a href={stocktakeHref({ view: 'review', id })}>{texts.seeReview}</a>
         </p>
       ) : null}
       <p className={offline ? 'notice notice-error' : 'muted'} data-testid="pending" data-pending={pending.length}>
@@ -332,7 +359,13 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
           <form className="inline-form" onSubmit={submitManual}>
             <label>
               {texts.barcode}
-              <input value={barcode} onChange={(e) => setBarcode(e.target.value)} data-testid="manual-barcode" autoComplete="off" spellCheck={false} />
+              <input
+                value={barcode}
+                onChange={(e) => setBarcode(e.target.value)}
+                data-testid="manual-barcode"
+                autoComplete="off"
+                spellCheck={false}
+              />
             </label>
             <label className="narrow">
               {texts.amount}
@@ -405,7 +438,13 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
                 </thead>
                 <tbody>
                   {unknown.map((line) => (
-                    <tr key={line.id} data-testid="unknown-line" data-barcode={line.barcode} data-counted={line.counted} data-resolution={line.resolution}>
+                    <tr
+                      key={line.id}
+                      data-testid="unknown-line"
+                      data-barcode={line.barcode}
+                      data-counted={line.counted}
+                      data-resolution={line.resolution}
+                    >
                       <td className="cell-item">
                         <code>{line.barcode}</code>
                       </td>

@@ -76,7 +76,15 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
   };
 
   if (!review) return <p className="muted">{texts.loading}</p>;
-  const { stocktake, lines, lines_total: linesTotal, lines_changed: linesChanged, not_scanned: notScanned, not_scanned_total: notScannedTotal, unknown } = review;
+  const {
+    stocktake,
+    lines,
+    lines_total: linesTotal,
+    lines_changed: linesChanged,
+    not_scanned: notScanned,
+    not_scanned_total: notScannedTotal,
+    unknown,
+  } = review;
   const unresolved = unknown.filter((u) => u.resolution === 'pending').length;
   const blocked = unresolved > 0 && !withUnresolved;
 
@@ -127,7 +135,14 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
           </thead>
           <tbody>
             {lines.map((l) => (
-              <tr key={l.id} data-testid="review-line" data-barcode={l.barcode} data-book={l.book_quantity} data-counted={l.counted} className={l.difference ? 'row-differs' : undefined}>
+              <tr
+                key={l.id}
+                data-testid="review-line"
+                data-barcode={l.barcode}
+                data-book={l.book_quantity}
+                data-counted={l.counted}
+                className={l.difference ? 'row-differs' : undefined}
+              >
                 <td className="cell-item">
                   <strong>{l.name}</strong>
                   <code>{l.barcode}</code>
@@ -209,7 +224,12 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
             </thead>
             <tbody>
               {unknown.map((u) => (
-                <tr key={u.id} data-barcode={u.barcode} data-resolution={u.resolution} className={u.resolution === 'pending' ? 'row-attention' : undefined}>
+                <tr
+                  key={u.id}
+                  data-barcode={u.barcode}
+                  data-resolution={u.resolution}
+                  className={u.resolution === 'pending' ? 'row-attention' : undefined}
+                >
                   <td className="cell-item">
                     <code>{u.barcode}</code>
                   </td>
@@ -233,7 +253,12 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
             <div className="notice notice-warn" data-testid="unresolved-warning">
               <p>{texts.unresolvedWarning(unresolved)}</p>
               <label className="check">
-                <input type="checkbox" checked={withUnresolved} onChange={(e) => setWithUnresolved(e.target.checked)} data-testid="commit-with-unresolved" />{' '}
+                <input
+                  type="checkbox"
+                  checked={withUnresolved}
+                  onChange={(e) => setWithUnresolved(e.target.checked)}
+                  data-testid="commit-with-unresolved"
+                />{' '}
                 {texts.commitAnyway}
               </label>
             </div>
@@ -265,7 +290,13 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
             </div>
           ) : (
             <div className="button-row">
-              <button type="button" className="primary" onClick={() => setConfirming(true)} disabled={blocked && stocktake.status === 'open'} data-testid="commit-button">
+              <button
+                type="button"
+                className="primary"
+                onClick={() => setConfirming(true)}
+                disabled={blocked && stocktake.status === 'open'}
+                data-testid="commit-button"
+              >
                 {stocktake.status === 'committing' ? texts.resumeButton : texts.commitButton}
               </button>
             </div>
@@ -305,7 +336,9 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
           ) : null}
         </section>
       ) : null}
-      {stocktake.status === 'committed' ? <p className="muted">{texts.committedAt(stocktake.committed_at ? formatDateTime(stocktake.committed_at) : '')}</p> : null}
+      {stocktake.status === 'committed' ? (
+        <p className="muted">{texts.committedAt(stocktake.committed_at ? formatDateTime(stocktake.committed_at) : '')}</p>
+      ) : null}
     </section>
   );
 }

@@ -78,7 +78,10 @@ function StocktakeList({ onFailure }: { onFailure: OnFailure }) {
     setMessage(null);
     session.client.stocktake
       .create({ ...(name.trim() ? { name: name.trim() } : {}), ...(withWarehouses ? { warehouse_name: warehouse } : {}), blind })
-      .then((created) => go({ view: 'count', id: created.id }), (e: unknown) => setMessage((e as Error).message));
+      .then(
+        (created) => go({ view: 'count', id: created.id }),
+        (e: unknown) => setMessage((e as Error).message),
+      );
   };
 
   return (
@@ -88,11 +91,25 @@ function StocktakeList({ onFailure }: { onFailure: OnFailure }) {
           <h2 id="new-stocktake-title">{texts.start}</h2>
           <label>
             {texts.name}
-            <input value={name} onChange={(e) => setName(e.target.value)} placeholder={texts.namePlaceholder} data-testid="stocktake-name" />
+            <input
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              placeholder={texts.namePlaceholder}
+              data-testid="stocktake-name"
+            />
           </label>
-          {withWarehouses ? <WarehouseSelect className="field" warehouses={warehouses} value={warehouse} onChange={setWarehouse} testId="stocktake-warehouse" /> : null}
+          {withWarehouses ? (
+            <WarehouseSelect
+              className="field"
+              warehouses={warehouses}
+              value={warehouse}
+              onChange={setWarehouse}
+              testId="stocktake-warehouse"
+            />
+          ) : null}
           <label className="check">
-            <input type="checkbox" checked={blind} onChange={(e) => setBlind(e.target.checked)} data-testid="stocktake-blind" /> {texts.blind}
+            <input type="checkbox" checked={blind} onChange={(e) => setBlind(e.target.checked)} data-testid="stocktake-blind" />{' '}
+            {texts.blind}
           </label>
           <div className="button-row">
             <button type="submit" className="primary" data-testid="create-stocktake">

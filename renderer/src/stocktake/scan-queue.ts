@@ -18,7 +18,9 @@ const key = (stocktakeId: number) => `barcode-inventory.stocktake-queue.${stockt
 export function loadQueue(stocktakeId: number): QueuedScan[] {
   try {
     const parsed: unknown = JSON.parse(localStorage.getItem(key(stocktakeId)) ?? '[]');
-    return Array.isArray(parsed) ? (parsed as QueuedScan[]).filter((s) => typeof s?.scan_id === 'string' && typeof s.barcode === 'string') : [];
+    return Array.isArray(parsed)
+      ? (parsed as QueuedScan[]).filter((s) => typeof s?.scan_id === 'string' && typeof s.barcode === 'string')
+      : [];
   } catch {
     return [];
   }

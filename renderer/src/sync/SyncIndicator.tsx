@@ -39,7 +39,10 @@ export function SyncIndicator({ current }: { current: boolean }) {
   const { status, wasLinked } = useSyncStatus();
   if (status === null) return wasLinked ? <div className="sync-row" aria-hidden="true" /> : null;
   if (!showsIndicator(status)) return null;
-  const summary = syncMessages.summary(status, status.state === 'offline' && status.offline_since ? formatSince(status.offline_since) : null);
+  const summary = syncMessages.summary(
+    status,
+    status.state === 'offline' && status.offline_since ? formatSince(status.offline_since) : null,
+  );
   const words = stateWords(status);
   return (
     <div className="sync-row">

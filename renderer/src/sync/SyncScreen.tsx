@@ -72,16 +72,24 @@ export function SyncScreen({ onSignOut }: { onSignOut: (message?: string) => voi
 
         <section aria-labelledby="conflicts-title" data-testid="conflicts" data-open={conflicts === null ? undefined : open.length}>
           <h2 id="conflicts-title">{texts.conflictsTitle(open.length)}</h2>
-          {conflicts === null ? <p className="muted">{texts.loading}</p> : open.length === 0 ? <p className="muted">{texts.noConflicts}</p> : null}
+          {conflicts === null ? (
+            <p className="muted">{texts.loading}</p>
+          ) : open.length === 0 ? (
+            <p className="muted">{texts.noConflicts}</p>
+          ) : null}
           {/* One keyed list, the resolved after the open: a card keeps its state (and its message) as it moves down. */}
           {[
-            ...open.map((c) => <ConflictCard key={c.id} conflict={c} label={labels[c.barcode]} status={status} onResolved={resolved} onFailure={failed} />),
+            ...open.map((c) => (
+              <ConflictCard key={c.id} conflict={c} label={labels[c.barcode]} status={status} onResolved={resolved} onFailure={failed} />
+            )),
             closed.length > 0 ? (
               <h2 key="resolved-title" className="conflicts-resolved-title">
                 {texts.resolvedTitle}
               </h2>
             ) : null,
-            ...closed.map((c) => <ConflictCard key={c.id} conflict={c} label={labels[c.barcode]} status={status} onResolved={resolved} onFailure={failed} />),
+            ...closed.map((c) => (
+              <ConflictCard key={c.id} conflict={c} label={labels[c.barcode]} status={status} onResolved={resolved} onFailure={failed} />
+            )),
           ]}
         </section>
       </main>
@@ -91,8 +99,14 @@ export function SyncScreen({ onSignOut }: { onSignOut: (message?: string) => voi
 
 function LinkStatus({ status }: { status: SyncStatus }) {
   if (!status.linked) return <p className="notice">{texts.notLinked}</p>;
-  const when = status.state === 'offline' && status.offline_since ? formatSince(status.offline_since) : status.last_success_at ? formatSince(status.last_success_at) : null;
-  const tone = status.conflicts > 0 || status.state === 'offline' || status.state === 'error' ? 'warn' : status.state === 'in_sync' ? 'ok' : 'busy';
+  const when =
+    status.state === 'offline' && status.offline_since
+      ? formatSince(status.offline_since)
+      : status.last_success_at
+        ? formatSince(status.last_success_at)
+        : null;
+  const tone =
+    status.conflicts > 0 || status.state === 'offline' || status.state === 'error' ? 'warn' : status.state === 'in_sync' ? 'ok' : 'busy';
   return (
     <>
       <p className={`notice notice-${tone}`} data-testid="sync-summary" data-state={status.state}>
@@ -158,20 +172,25 @@ function ConflictCard(props: {
   const record = (quantity: string) => {
     setSaving(true);
     setMessage(null);
-    client.updateStock([{ barcode: c.barcode, quantity, ...(account.warehouses_enabled && c.warehouse_name ? { warehouse_name: c.warehouse_name } : {}) }], account.warehouses_enabled).then(
-      ([outcome]) => {
-        setSaving(false);
-        if (outcome?.ok) {
-          setMessage({ ok: true, text: texts.saved(outcome.quantity) });
-          props.onResolved();
-        } else setMessage({ ok: false, text: outcome ? friendlyErrors(outcome.errors) : texts.invalid });
-      },
-      (error: unknown) => {
-        setSaving(false);
-        setMessage({ ok: false, text: (error as Error).message });
-        props.onFailure(error);
-      },
-    );
+    client
+      .updateStock(
+        [{ barcode: c.barcode, quantity, ...(account.warehouses_enabled && c.warehouse_name ? { warehouse_name: c.warehouse_name } : {}) }],
+        account.warehouses_enabled,
+      )
+      .then(
+        ([outcome]) => {
+          setSaving(false);
+          if (outcome?.ok) {
+            setMessage({ ok: true, text: texts.saved(outcome.quantity) });
+            props.onResolved();
+          } else setMessage({ ok: false, text: outcome ? friendlyErrors(outcome.errors) : texts.invalid });
+        },
+        (error: unknown) => {
+          setSaving(false);
+          setMessage({ ok: false, text: (error as Error).message });
+          props.onFailure(error);
+        },
+      );
   };
 
   const submitTyped = (event: FormEvent) => {
@@ -189,7 +208,14 @@ function ConflictCard(props: {
   ];
   const choices = [...new Set(sides.filter((s) => s.side.kind !== 'adjust').map((s) => s.side.value))];
   return (
-    <article className="card conflict" aria-labelledby={titleId} data-testid="conflict" data-id={c.id} data-barcode={c.barcode} data-resolved={c.resolved}>
+    <article
+      className="card conflict"
+      aria-labelledby={titleId}
+      data-testid="conflict"
+      data-id={c.id}
+      data-barcode={c.barcode}
+      data-resolved={c.resolved}
+    >
       <h3 id={titleId}>
         {name} <span className="conflict-barcode">{c.barcode}</span>
       </h3>
@@ -212,7 +238,8 @@ function ConflictCard(props: {
             {sides.map(({ side, kept }) => (
               <tr key={side.movement} data-testid="conflict-side" data-kept={kept} data-value={side.value} data-origin={side.origin}>
                 <td className="cell-item">
-                  <strong>{texts.value(side.kind, side.value)}</strong> {kept ? <span className="badge badge-open">{texts.countsNow}</span> : null}
+                  <strong>{texts.value(side.kind, side.value)}</strong>{' '}
+                  {kept ? <span className="badge badge-open">{texts.countsNow}</span> : null}
                 </td>
                 <td data-label={texts.columns.where}>{computerOf(side.origin, status)}</td>
                 <td data-label={texts.columns.when}>{formatDateTime(side.occurred_at)}</td>
@@ -231,7 +258,15 @@ function ConflictCard(props: {
           <span className="conflict-decide-title">{texts.decide}</span>
           <div className="button-row">
             {choices.map((value) => (
-              <button key={value} type="button" className="primary" disabled={saving} onClick={() => record(String(value))} data-testid="keep-value" data-value={value}>
+              <button
+                key={value}
+                type="button"
+                className="primary"
+                disabled={saving}
+                onClick={() => record(String(value))}
+                data-testid="keep-value"
+                data-value={value}
+              >
                 {syncMessages.keepValue(value)}
               </button>
             ))}
@@ -253,7 +288,13 @@ function ConflictCard(props: {
         </form>
       )}
       {message ? (
-        <p ref={messageRef} tabIndex={-1} className={message.ok ? 'ok-text' : 'error-text'} role={message.ok ? 'status' : 'alert'} data-testid="conflict-message">
+        <p
+          ref={messageRef}
+          tabIndex={-1}
+          className={message.ok ? 'ok-text' : 'error-text'}
+          role={message.ok ? 'status' : 'alert'}
+          data-testid="conflict-message"
+        >
           {message.text}
         </p>
       ) : null}

@@ -47,22 +47,26 @@ export function SyncStatusProvider({ children }: { children: ReactNode }) {
       return;
     }
     inFlight.current = true;
-    client.syncStatus().then(
-      (next) => {
-        // The same answer again changes nothing on screen: no render every few seconds while scanning.
-        setStatus((prev) => (prev !== null && JSON.stringify(prev) === JSON.stringify(next) ? prev : next));
-        shown.current = showsIndicator(next);
-        writeStored(linkedKey(account.account), showsIndicator(next) ? 'yes' : null);
-      },
-      () => undefined, // the server is away: the other views say so; the last status stays shown
-    ).finally(() => {
-      inFlight.current = false;
-      if (!active.current) return;
-      if (again.current) {
-        again.current = false;
-        read();
-      } else if (document.visibilityState !== 'hidden') timer.current = window.setTimeout(read, shown.current ? SYNC_POLL_MS : UNLINKED_POLL_MS);
-    });
+    client
+      .syncStatus()
+      .then(
+        (next) => {
+          // The same answer again changes nothing on screen: no render every few seconds while scanning.
+          setStatus((prev) => (prev !== null && JSON.stringify(prev) === JSON.stringify(next) ? prev : next));
+          shown.current = showsIndicator(next);
+          writeStored(linkedKey(account.account), showsIndicator(next) ? 'yes' : null);
+        },
+        () => undefined, // the server is away: the other views say so; the last status stays shown
+      )
+      .finally(() => {
+        inFlight.current = false;
+        if (!active.current) return;
+        if (again.current) {
+          again.current = false;
+          read();
+        } else if (document.visibilityState !== 'hidden')
+          timer.current = window.setTimeout(read, shown.current ? SYNC_POLL_MS : UNLINKED_POLL_MS);
+      });
   }, [client, account.account]);
 
   useEffect(() => {

@@ -7,7 +7,15 @@
 // instance clock) holds across processes without retries. A connection lost mid-transaction
 // answers 503 and the write is not applied.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { type Compilable, DummyDriver, Kysely, PostgresAdapter, PostgresDialect, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
+import {
+  type Compilable,
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresDialect,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+} from 'kysely';
 import pg from 'pg';
 import { storageUnavailable } from '../../errors.ts';
 import { StatementCompiler, positionalValues } from '../compiled-statements.ts';
@@ -30,7 +38,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 const insideTransaction = new AsyncLocalStorage<true>();
 
 function refuseNesting(): void {
-  if (insideTransaction.getStore()) throw new Error('A store transaction was opened inside another: pass the Queries of the outer one instead.');
+  if (insideTransaction.getStore())
+    throw new Error('A store transaction was opened inside another: pass the Queries of the outer one instead.');
 }
 
 /** Errors that mean "the database cannot be used right now": the connection, the server, disk or resources. */
@@ -105,7 +114,11 @@ class ClientQueries implements Queries {
       // A named statement is prepared once per connection by pg and reused from then on.
       let name = this.names.get(compiled.sql);
       if (!name) this.names.set(compiled.sql, (name = `s${this.names.size + 1}`));
-      return this.client.query({ name, text: compiled.sql, values: withoutNulInLookups(compiled.sql, positionalValues(compiled, params ?? {})) });
+      return this.client.query({
+        name,
+        text: compiled.sql,
+        values: withoutNulInLookups(compiled.sql, positionalValues(compiled, params ?? {})),
+      });
     }
     const { sql, parameters } = target.compile();
     return this.client.query(sql, withoutNulInLookups(sql, parameters as unknown[]));
@@ -276,8 +289,12 @@ export class PostgresEngine implements Engine {
       throw translate(error);
     }
     try {
-      const { rows } = await client.query<{ table_name: string }>('SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()');
-      const missing = ['accounts', 'stock', 'stock_history', 'stock_units', 'instance'].filter((t) => !rows.some((r) => r.table_name === t));
+      const { rows } = await client.query<{ table_name: string }>(
+        'SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()',
+      );
+      const missing = ['accounts', 'stock', 'stock_history', 'stock_units', 'instance'].filter(
+        (t) => !rows.some((r) => r.table_name === t),
+      );
       return { integrity: missing.length === 0 ? ['ok'] : missing.map((t) => `table ${t} is missing`), foreignKeyProblems: 0 };
     } finally {
       client.release();

@@ -103,7 +103,11 @@ export interface RestoreResult {
  * through the backup API, so a server that has the file open sees the restored data. Tokens revoked
  * since the backup was taken are named, and stay revoked unless `keepRevocations` says otherwise.
  */
-export async function restoreDatabase(backup: string, target: string, options: RestoreOptions = { keepRevocations: () => true }): Promise<RestoreResult> {
+export async function restoreDatabase(
+  backup: string,
+  target: string,
+  options: RestoreOptions = { keepRevocations: () => true },
+): Promise<RestoreResult> {
   const report = await checkFile(backup);
   if (!report.ok) throw badRequest(`${backup} fails its checks (${describeProblems(report)}); nothing was restored.`);
   const revokedSince = await revokedSinceBackup(backup, target);
@@ -131,13 +135,12 @@ export async function restoreDatabase(backup: string, target: string, options: R
   return { savedCurrentAs, revokedSince, keptRevocations };
 }
 
-
 /** What is wrong with a database, in one line. */
 export function describeProblems(report: ConsistencyReport): string {
   const problems: string[] = [];
-  if (!(report.integrity.length === 1 && report.integrity[0] === 'ok')) problems.push(`integrity_check: ${report.integrity.slice(0, 5).join('; ')}`);
+  if (!(report.integrity.length === 1 && report.integrity[0] === 'ok'))
+    problems.push(`integrity_check: ${report.integrity.slice(0, 5).join('; ')}`);
   if (report.foreignKeyProblems > 0) problems.push(`${report.foreignKeyProblems} foreign key problem(s)`);
   if (report.historyMismatches > 0) problems.push(`${report.historyMismatches} stock figure(s) disagree with their history`);
   return problems.join(', ');
 }
-

@@ -31,7 +31,8 @@ class Serial {
 const insideTransaction = new AsyncLocalStorage<true>();
 
 function refuseNesting(): void {
-  if (insideTransaction.getStore()) throw new Error('A store transaction was opened inside another: pass the Queries of the outer one instead.');
+  if (insideTransaction.getStore())
+    throw new Error('A store transaction was opened inside another: pass the Queries of the outer one instead.');
 }
 
 /** A query builder that compiles SQLite's SQL and never executes anything itself. */
@@ -94,8 +95,7 @@ export class SqliteEngine implements Engine, Queries {
       if (options.readonly) {
         sqlite.pragma('query_only = ON');
         sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      }
-      else {
+      } else {
         applyPragmas(sqlite);
         await runMigrations(new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) }));
       }
@@ -118,7 +118,10 @@ export class SqliteEngine implements Engine, Queries {
     return statement;
   }
 
-  private bind(target: Compilable<unknown> | StatementDef<unknown, Params>, params: Params | undefined): [BetterSqlite3.Statement, unknown[]] {
+  private bind(
+    target: Compilable<unknown> | StatementDef<unknown, Params>,
+    params: Params | undefined,
+  ): [BetterSqlite3.Statement, unknown[]] {
     if ('build' in target) {
       const compiled = this.compiler.compile(target, params ?? {});
       let statement = this.prepared.get(compiled);
@@ -185,7 +188,8 @@ export class SqliteEngine implements Engine, Queries {
     if (kept !== undefined) return kept;
     const value = await this.read(compute);
     // Kept only if nothing changed meanwhile: the value belongs to the marks it was computed under.
-    if (value !== undefined && this.keptAt.dataVersion === dataVersion && this.keptAt.totalChanges === totalChanges) this.keptValues.set(key, value);
+    if (value !== undefined && this.keptAt.dataVersion === dataVersion && this.keptAt.totalChanges === totalChanges)
+      this.keptValues.set(key, value);
     return value;
   }
 
