@@ -28,7 +28,8 @@ import { runCli } from './support/cli.ts';
 import { LinkProxy } from './support/link-proxy.ts';
 import { call } from './support/stocktake-fixtures.ts';
 import { type Follower, follow } from './support/sync-instances.ts';
-import { type TestServer, exampleCatalogue, startTestServer } from './support/test-server.ts';
+import { dropDatabase, newDatabase } from './support/test-engine.ts';
+import { type TestServer, exampleCatalogue, startTestServer, tempDir } from './support/test-server.ts';
 
 const MUG = '8690000000017';
 const SHIRT = '8690000000024';
@@ -409,6 +410,47 @@ describe('a link whose upstream comes back', () => {
       await shop.server.stop();
       await upstream.stop();
       await proxy.close();
+    }
+  });
+});
+
+describe('a tunnel to an upstream that listens on loopback only', () => {
+  // `ssh -L 9000:127.0.0.1:8270 shop-pc`, then `sync link --upstream http://127.0.0.1:9000`: the
+  // upstream sees Host 127.0.0.1:9000, a port it does not listen on. The proxy forwards the bytes as
+  // they are, as the tunnel does.
+  it('links through the tunnel with the real `sync link`, and its rounds go through', async () => {
+    const upstream = await startTestServer();
+    const tunnel = new LinkProxy('tunnel');
+    await tunnel.listen();
+    tunnel.setTarget(upstream.port);
+    const { dir, remove } = tempDir();
+    const laptopDb = await newDatabase(dir, 'laptop.db', { empty: true });
+    try {
+      expect(new URL(tunnel.url).port).not.toBe(String(upstream.port));
+      const linked = await runCli([
+        'sync',
+        'link',
+        '--upstream',
+        tunnel.url,
+        '--account',
+        'north',
+        '--token',
+        upstream.tokens.north!,
+        '--db',
+        laptopDb,
+      ]);
+      expect(linked.stderr).toBe('');
+      expect(linked.code).toBe(0);
+      await call(upstream, 'POST', INVENTORY_PATH, upstream.tokens.north!, [{ barcode: MUG, quantity: 42, warehouse_name: 'Main' }]);
+      const round = await runCli(['sync', 'now', '--db', laptopDb]);
+      expect(round.code, round.stderr).toBe(0);
+      expect(round.stdout).toMatch(/\b1 pulled\b/);
+      expect((await runCli(['sync', 'status', '--db', laptopDb])).stdout).toContain('in sync');
+    } finally {
+      await tunnel.close();
+      await upstream.stop();
+      await dropDatabase(laptopDb);
+      remove();
     }
   });
 });

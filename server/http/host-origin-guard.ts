@@ -1,7 +1,8 @@
 // Two checks against browsers being used to reach the local API:
 // - DNS rebinding: on a loopback bind, a request is answered only when its Host header names
-//   127.0.0.1, localhost or [::1] with the port it arrived on (a rebound name such as evil.example
-//   resolves to 127.0.0.1 but still sends its own name in Host).
+//   127.0.0.1, localhost or [::1] (a rebound name such as evil.example resolves to 127.0.0.1 but
+//   still sends its own name in Host). Any port: a rebound name never needs the port to differ, and
+//   a tunnel (`ssh -L 9000:127.0.0.1:8270 shop-pc`) arrives with the tunnel's own port in Host.
 // - Cross-origin calls: a request that carries an Origin other than the server's own is refused,
 //   unless that origin is allow-listed; allow-listed origins get CORS headers. Clients that are
 //   not browsers send no Origin and are not affected.
@@ -28,11 +29,10 @@ export function isLoopbackHost(host: string): boolean {
   return LOOPBACK_NAMES.has(host.toLowerCase()) || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
-/** Splits `name:port` / `[v6]:port`; port is null when absent. Returns null when malformed. */
-function splitHostHeader(value: string): { name: string; port: number | null } | null {
+/** The name of `name:port` / `[v6]:port`, lower case; null when malformed. */
+function hostName(value: string): string | null {
   const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(value);
-  if (!match) return null;
-  return { name: match[1]!.toLowerCase(), port: match[2] === undefined ? null : Number(match[2]) };
+  return match ? match[1]!.toLowerCase() : null;
 }
 
 function normalizeOrigin(origin: string): string | null {
@@ -56,10 +56,8 @@ export function hostOriginGuard({ bindHost, allowedOrigins = [], methods }: Host
   return async (ctx, next) => {
     const hostHeader = ctx.get('host');
     if (checkHost && hostHeader !== '') {
-      const parsed = splitHostHeader(hostHeader);
-      const localPort = ctx.req.socket.localPort;
-      const portMatches = parsed !== null && (parsed.port ?? 80) === localPort;
-      if (!parsed || !hostNames.has(parsed.name) || !portMatches) {
+      const name = hostName(hostHeader);
+      if (name === null || !hostNames.has(name)) {
         throw apiError(403, hardeningMessages.hostNotAllowed(hostHeader.slice(0, 200)));
       }
     }

@@ -3,10 +3,9 @@
 // middle of a request), pause it (stop forwarding bytes in both directions, without failing anything)
 // and point it at the upstream's new port after a restart.
 //
-// It reads the HTTP/1.1 requests that pass (request line, headers, Content-Length body), for two
-// reasons: the server's DNS-rebinding guard only answers a Host header naming the port the request
-// arrived on, so the Host is rewritten to the upstream's port; and the test can act at exact points
-// of a sync round (a push on its way, a pull's answer coming back).
+// It reads the HTTP/1.1 requests that pass (request line, headers, Content-Length body), so the test
+// can act at exact points of a sync round (a push on its way, a pull's answer coming back). It
+// forwards them unchanged, Host included, as an SSH tunnel does: the upstream sees the proxy's port.
 import net from 'node:net';
 import { SYNC_MOVEMENTS_PATH } from '../../shared/index.ts';
 
@@ -197,8 +196,7 @@ export class LinkProxy {
           pair.destroy();
           return;
         }
-        const rewritten = [requestLine, ...headers.map((h) => (/^host:/i.test(h) ? `Host: 127.0.0.1:${targetPort}` : h))].join('\r\n');
-        upstream.write(`${rewritten}\r\n\r\n`, 'latin1');
+        upstream.write(`${head}\r\n\r\n`, 'latin1');
         current = { method, path };
         last = current;
         this.counts.requests++;
