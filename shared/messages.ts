@@ -165,6 +165,8 @@ export const syncMessages = {
     `Account "${account}" keeps stock per warehouse here and not upstream, or the other way round: they cannot be linked.`,
   upstreamRefused: (status: number, detail: string) => `The upstream answered ${status}: ${detail}`,
   upstreamUnreachable: (url: string, reason: string) => `The upstream ${url} cannot be reached: ${reason}`,
+  upstreamAnswerTooLarge: (status: number, mib: number) =>
+    `The upstream answered ${status} with more than ${mib} MiB, more than any answer of a barcode-inventory server: it was dropped unread.`,
 
   // What the scanner UI's indicator and `sync status` say of a link (docs/UI.md, "Sync"): short words
   // for the indicator, a sentence for the sync view, the indicator's label and the CLI. `when` is a

@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UpstreamClient, UpstreamError } from '../server/sync/upstream-client.ts';
+import { syncMessages } from '../shared/index.ts';
+import { MAX_ANSWER_BYTES, UpstreamClient, UpstreamError } from '../server/sync/upstream-client.ts';
 
 const servers: (http.Server | https.Server)[] = [];
 afterEach(async () => {
@@ -100,6 +101,29 @@ describe('the client of an upstream', () => {
     const notJson = await failure(new UpstreamClient(html.url, 't').state());
     expect(notJson.status).toBe(502);
     expect(notJson.message).toContain('not JSON');
+  });
+
+  it('drops an answer larger than any real one as soon as it passes the limit, announced or streamed', async () => {
+    let streamed = 0;
+    const endless = await serve((_, res) => {
+      // An upstream (or anything on the plain-HTTP path) that never stops sending: a megabyte at a time.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"instance":"');
+      const chunk = 'x'.repeat(1024 * 1024);
+      const more = () => {
+        while (!res.destroyed && streamed < 64 && res.write(chunk)) streamed++;
+        if (!res.destroyed && streamed < 64) res.once('drain', more);
+      };
+      more();
+    });
+    const announced = await serve((_, res) => res.writeHead(200, { 'content-length': String(MAX_ANSWER_BYTES + 1) }).write('{'));
+    for (const upstream of [endless, announced]) {
+      const error = await failure(new UpstreamClient(upstream.url, 't').state());
+      expect(error.status).toBe(502);
+      expect(error.message).toBe(syncMessages.upstreamAnswerTooLarge(200, MAX_ANSWER_BYTES / 1024 / 1024));
+    }
+    // Dropped at the limit, not read to the end.
+    expect(streamed).toBeLessThan(64);
   });
 
   it('sends the token and the JSON body, with its length', async () => {

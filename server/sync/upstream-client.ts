@@ -27,6 +27,15 @@ import { type CompiledCheck, checkedParse, compileCheck } from '../http/compiled
 /** How long one request to the upstream may take before it counts as unreachable. */
 export const UPSTREAM_TIMEOUT_MS = 30_000;
 
+/**
+ * The largest answer read from an upstream: whatever crosses the network is hostile until checked,
+ * and an answer is held whole before it is parsed. A page of 500 movements is well under 1 MiB and a
+ * state's vector of the most origins an account may have (docs/SYNC.md) under 1 MiB too; a
+ * catalogue of a million barcodes is about 140 MB.
+ */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+export const MAX_CATALOGUE_ANSWER_BYTES = 512 * 1024 * 1024;
+
 /** The upstream refused a request (its status and `detail`), or could not be reached (status 0). */
 export class UpstreamError extends Error {
   readonly status: number;
@@ -47,13 +56,26 @@ const pullPageCheck = compileCheck(pullPageSchema);
 /** One pool of kept-alive connections per scheme: a round's pushes and pulls reuse one connection. */
 const agents: Record<string, http.Agent> = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
 
-/** One request and its whole answer as text; rejects on a network failure, or after `timeoutMs`. */
+/** An answer longer than the client reads (MAX_ANSWER_BYTES). */
+class AnswerTooLarge extends Error {
+  readonly status: number;
+  constructor(status: number, maxBytes: number) {
+    super(syncMessages.upstreamAnswerTooLarge(status, Math.round(maxBytes / 1024 / 1024)));
+    this.status = status;
+  }
+}
+
+/**
+ * One request and its whole answer as text; rejects on a network failure, after `timeoutMs`, or as
+ * soon as the answer passes `maxBytes` (the connection is then dropped, not read to its end).
+ */
 function exchange(
   url: URL,
   method: string,
   headers: Record<string, string>,
   body: string | undefined,
   timeoutMs: number,
+  maxBytes: number,
 ): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : Buffer.from(body);
@@ -67,7 +89,18 @@ function exchange(
       },
       (response) => {
         const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        let bytes = 0;
+        const announced = Number(response.headers['content-length'] ?? 0);
+        const tooLarge = () => {
+          request.destroy();
+          reject(new AnswerTooLarge(response.statusCode ?? 0, maxBytes));
+        };
+        if (announced > maxBytes) return tooLarge();
+        response.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (bytes > maxBytes) return tooLarge();
+          chunks.push(chunk);
+        });
         response.on('error', reject);
         response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
       },
@@ -92,7 +125,7 @@ export class UpstreamClient {
   private async request<S extends z.ZodType>(
     schema: S,
     path: string,
-    init: { method?: string; body?: unknown; json?: string } = {},
+    init: { method?: string; body?: unknown; json?: string; maxBytes?: number } = {},
     check?: CompiledCheck<z.infer<S>>,
   ): Promise<z.infer<S>> {
     const headers: Record<string, string> = { Authorization: `Token ${this.token}`, Accept: 'application/json' };
@@ -100,8 +133,16 @@ export class UpstreamClient {
     if (sent !== undefined) headers['Content-Type'] = 'application/json';
     let response: { status: number; text: string };
     try {
-      response = await exchange(new URL(this.url + path), init.method ?? 'GET', headers, sent, this.timeoutMs);
+      response = await exchange(
+        new URL(this.url + path),
+        init.method ?? 'GET',
+        headers,
+        sent,
+        this.timeoutMs,
+        init.maxBytes ?? MAX_ANSWER_BYTES,
+      );
     } catch (error) {
+      if (error instanceof AnswerTooLarge) throw new UpstreamError(502, error.message);
       const timedOut = (error as { cause?: Error }).cause?.name === 'TimeoutError';
       throw new UpstreamError(
         0,
@@ -141,7 +182,10 @@ export class UpstreamClient {
   }
 
   catalogue(): Promise<{ version: number; catalogue: unknown }> {
-    return this.request(catalogueAnswerSchema, SYNC_CATALOGUE_PATH) as Promise<{ version: number; catalogue: unknown }>;
+    return this.request(catalogueAnswerSchema, SYNC_CATALOGUE_PATH, { maxBytes: MAX_CATALOGUE_ANSWER_BYTES }) as Promise<{
+      version: number;
+      catalogue: unknown;
+    }>;
   }
 
   /** `json`: the body `{"movements": […]}` already serialized (a round writes the next one while it waits). */
