@@ -1,6 +1,8 @@
 // Sync between instances over real HTTP (docs/SYNC.md): a follower copies its upstream's catalogue,
 // movements flow both ways exactly once and land at their place in time, counts keep the sales
 // recorded after them, conflicts are listed, and bad batches are refused whole.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ADJUST_PATH,
@@ -427,18 +429,11 @@ describe('a tunnel to an upstream that listens on loopback only', () => {
     const laptopDb = await newDatabase(dir, 'laptop.db', { empty: true });
     try {
       expect(new URL(tunnel.url).port).not.toBe(String(upstream.port));
-      const linked = await runCli([
-        'sync',
-        'link',
-        '--upstream',
-        tunnel.url,
-        '--account',
-        'north',
-        '--token',
-        upstream.tokens.north!,
-        '--db',
-        laptopDb,
-      ]);
+      const link = (args: string[], input?: string) =>
+        runCli(['sync', 'link', '--upstream', tunnel.url, '--account', 'north', '--db', laptopDb, ...args], {}, input);
+      expect((await link([])).stderr).toContain('Give the upstream token with --token <token>, --token - (standard input) or --token-file');
+      // The token on standard input, kept out of the process list and the shell's history.
+      const linked = await link(['--token', '-'], `${upstream.tokens.north!}\n`);
       expect(linked.stderr).toBe('');
       expect(linked.code).toBe(0);
       await call(upstream, 'POST', INVENTORY_PATH, upstream.tokens.north!, [{ barcode: MUG, quantity: 42, warehouse_name: 'Main' }]);
@@ -446,6 +441,10 @@ describe('a tunnel to an upstream that listens on loopback only', () => {
       expect(round.code, round.stderr).toBe(0);
       expect(round.stdout).toMatch(/\b1 pulled\b/);
       expect((await runCli(['sync', 'status', '--db', laptopDb])).stdout).toContain('in sync');
+      // Or from a file.
+      writeFileSync(path.join(dir, 'token'), `${upstream.tokens.north!}\n`);
+      expect((await link(['--token-file', path.join(dir, 'token')])).stderr).toContain('already follows');
+      expect((await link(['--token-file', path.join(dir, 'missing')])).stderr).toContain('Cannot read the token file');
     } finally {
       await tunnel.close();
       await upstream.stop();

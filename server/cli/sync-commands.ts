@@ -1,6 +1,8 @@
 // `barcode-inventory sync …` (docs/SYNC.md): link an account to an upstream instance, see how its
 // sync goes, run a round now, list conflicts, unlink. `serve` and the desktop app sync linked
 // accounts in the background; these commands work on the same database beside them.
+import { readFile } from 'node:fs/promises';
+import { text as streamText } from 'node:stream/consumers';
 import { type Command, InvalidArgumentError } from 'commander';
 import { syncMessages } from '../../shared/index.ts';
 import { parseCatalogue } from '../catalogue/import-catalogue.ts';
@@ -20,6 +22,29 @@ function upstreamUrl(value: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new InvalidArgumentError('the upstream URL starts with http:// or https://');
   return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+/**
+ * The upstream's token: from --token, from standard input (`--token -`: typed at a prompt or piped), or
+ * from --token-file. The last two keep it out of `ps` and the shell's history.
+ */
+async function upstreamToken(options: { token?: string; tokenFile?: string }): Promise<string> {
+  if ((options.token === undefined) === (options.tokenFile === undefined))
+    throw badRequest('Give the upstream token with --token <token>, --token - (standard input) or --token-file <file>: one of them.');
+  let text: string;
+  if (options.tokenFile !== undefined) {
+    try {
+      text = await readFile(options.tokenFile, 'utf8');
+    } catch (error) {
+      throw badRequest(`Cannot read the token file ${options.tokenFile}: ${(error as Error).message}`);
+    }
+  } else if (options.token === '-') {
+    if (process.stdin.isTTY) process.stderr.write('Upstream token: ');
+    text = await streamText(process.stdin);
+  } else text = options.token!;
+  const token = text.trim();
+  if (token === '' || /\s/.test(token)) throw badRequest('The upstream token is one word, such as bi_…: check what was given.');
+  return token;
 }
 
 async function accountNamed(store: Store, name: string): Promise<Account> {
@@ -44,10 +69,15 @@ export function registerSyncCommands(program: Command): void {
     .description('Make an account follow an upstream instance: its catalogue is copied from there, and stock movements flow both ways.')
     .requiredOption('--upstream <url>', 'the upstream server, e.g. http://head-office:8270', upstreamUrl)
     .requiredOption('--account <name>', 'the account, by the name it has upstream')
-    .requiredOption('--token <token>', 'an API token of that account on the upstream (barcode-inventory token create there)')
-    .action(async (options: { upstream: string; account: string; token: string; db?: string; database?: string }) => {
+    .option(
+      '--token <token>',
+      'an API token of that account on the upstream (barcode-inventory token create there); - reads it from standard input',
+    )
+    .option('--token-file <file>', 'read the token from this file instead (keeps it out of the process list and the shell history)')
+    .action(async (options: { upstream: string; account: string; token?: string; tokenFile?: string; db?: string; database?: string }) => {
+      const token = await upstreamToken(options);
       await withStore(options, async (store) => {
-        const client = new UpstreamClient(options.upstream, options.token);
+        const client = new UpstreamClient(options.upstream, token);
         const state = await client.state();
         if (state.account !== options.account)
           throw badRequest(`The token is for account "${state.account}" on ${options.upstream}, not "${options.account}".`);
@@ -59,7 +89,7 @@ export function registerSyncCommands(program: Command): void {
         }
         const { catalogue } = await client.catalogue();
         await store.catalogue.write(await parseCatalogue(catalogue));
-        await store.sync.link(options.account, options.upstream, options.token);
+        await store.sync.link(options.account, options.upstream, token);
         console.log(`Account "${options.account}" now follows ${options.upstream} (instance ${state.instance}).`);
         const account = await accountNamed(store, options.account);
         const result = await syncRound(store, (await store.sync.linkOf(account))!);

@@ -10,12 +10,19 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+/** `input`: what the command reads on standard input (none: standard input is closed at once). */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input = ''): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [cliPath, ...args], { env: { ...process.env, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      [cliPath, ...args],
+      { env: { ...process.env, ...env }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+    child.stdin?.end(input);
   });
 }
 
