@@ -6,13 +6,14 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { type Dialect, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { Migrator } from 'kysely/migration';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../server/start.ts';
 import { migrations } from '../server/store/migrations.ts';
-import { isPostgresLocation, openStore } from '../server/store/open-store.ts';
+import { type EngineKind, providerFor } from '../server/store/engines.ts';
+import { openStore } from '../server/store/open-store.ts';
 import { INVENTORY_PATH, WAREHOUSES_PATH } from '../shared/index.ts';
 import { type DatabaseProbe, probeDatabase } from './support/database-probe.ts';
 import { dropDatabase, newDatabase, testEngine } from './support/test-engine.ts';
@@ -21,16 +22,19 @@ import { tempDir } from './support/test-server.ts';
 const FIRST = '0001_initial';
 const released0001Schema = readFileSync(path.join(import.meta.dirname, 'fixtures/schema-0001_initial.sql'), 'utf8');
 
-/** Runs only 0001_initial on a SQLite file or a PostgreSQL database, as the first release did. */
-async function createFirstSchema(location: string): Promise<void> {
-  let dialect;
-  if (isPostgresLocation(location)) dialect = new PostgresDialect({ pool: new pg.Pool({ connectionString: location, max: 1 }) });
-  else {
+/** A connection of kysely's own to a database of each engine, for running migrations one by one. */
+const dialects: Record<EngineKind, (location: string) => Dialect> = {
+  sqlite(location) {
     const sqlite = new BetterSqlite3(location);
     sqlite.pragma('journal_mode = WAL');
-    dialect = new SqliteDialect({ database: sqlite });
-  }
-  const kysely = new Kysely<unknown>({ dialect });
+    return new SqliteDialect({ database: sqlite });
+  },
+  postgres: (location) => new PostgresDialect({ pool: new pg.Pool({ connectionString: location, max: 1 }) }),
+};
+
+/** Runs only 0001_initial on a SQLite file or a PostgreSQL database, as the first release did. */
+async function createFirstSchema(location: string): Promise<void> {
+  const kysely = new Kysely<unknown>({ dialect: dialects[providerFor(location).kind](location) });
   const { error } = await new Migrator({
     db: kysely,
     provider: { getMigrations: async () => ({ [FIRST]: migrations[FIRST]! }) },

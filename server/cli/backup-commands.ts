@@ -1,14 +1,11 @@
 // `backup`, `restore` and `check` (docs/BACKUPS.md). Registered on the main program by
-// server/cli/main.ts; the SQLite work is store/sqlite/backup.ts.
+// server/cli/main.ts; the work is the database engine's (its provider, store/engines.ts).
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { badRequest } from '../errors.ts';
-import type { ConsistencyReport } from '../store/consistency.ts';
-import { isPostgresLocation } from '../store/open-store.ts';
-import { dumpDatabase } from '../store/postgres/backup.ts';
-import { displayLocation } from '../store/postgres/postgres-engine.ts';
-import { backupDatabase, checkFile, describeProblems, restoreDatabase } from '../store/sqlite/backup.ts';
-import { databaseOf, withDatabaseOptions, withStore } from './database-option.ts';
+import { type ConsistencyReport, describeProblems } from '../store/consistency.ts';
+import { providerFor } from '../store/engines.ts';
+import { databaseOf, withDatabaseOptions } from './database-option.ts';
 
 function describeReport(file: string, report: ConsistencyReport): string {
   const counts = `${report.stockRows} stock figure(s), ${report.historyRows} history entr${report.historyRows === 1 ? 'y' : 'ies'}`;
@@ -33,15 +30,10 @@ export function registerBackupCommands(program: Command): void {
     .argument('<out>', 'backup file to create (must not exist)')
     .action(async (out: string, options: { db?: string; database?: string }) => {
       const source = databaseOf(options);
-      if (isPostgresLocation(source)) {
-        const { bytes } = dumpDatabase(source, out);
-        console.log(
-          `Backed up ${displayLocation(source)} to ${out} (pg_dump custom format, ${bytes} bytes; restore with pg_restore, see docs/DEPLOY.md).`,
-        );
-        return;
-      }
-      const report = await backupDatabase(source, out);
-      console.log(`Backed up ${source} to ${out}.`);
+      const engine = providerFor(source);
+      const { detail, report } = await engine.backup(source, out);
+      console.log(`Backed up ${engine.displayLocation(source)} to ${out}${detail ? ` (${detail})` : ''}.`);
+      if (!report) return;
       console.log(describeReport(out, report));
       if (!report.ok) process.exitCode = 1;
     });
@@ -59,9 +51,8 @@ export function registerBackupCommands(program: Command): void {
       if (options.keepRevocations && options.bringBackRevoked)
         throw badRequest('Give --keep-revocations or --bring-back-revoked, not both.');
       const target = databaseOf(options);
-      if (isPostgresLocation(target))
-        throw badRequest('A PostgreSQL database is restored with pg_restore, the servers stopped first: see docs/DEPLOY.md, "Backups".');
-      const { savedCurrentAs, revokedSince, keptRevocations } = await restoreDatabase(backup, target, {
+      const engine = providerFor(target);
+      const { savedCurrentAs, revokedSince, keptRevocations } = await engine.restore(backup, target, {
         async keepRevocations(revoked) {
           console.log(
             `WARNING: ${revoked.length} token(s) were revoked after this backup was taken; restoring it alone would make them valid again:`,
@@ -80,8 +71,8 @@ export function registerBackupCommands(program: Command): void {
             : `Brought back ${revokedSince.length} revoked token(s): they are valid again (revoke them with token revoke <id>).`,
         );
       }
-      console.log(`Restored ${backup} into ${target}.`);
-      console.log(describeReport(target, await checkFile(target)));
+      console.log(`Restored ${backup} into ${engine.displayLocation(target)}.`);
+      console.log(describeReport(engine.displayLocation(target), await engine.check(target)));
     });
 
   withDatabaseOptions(program.command('check'))
@@ -89,9 +80,10 @@ export function registerBackupCommands(program: Command): void {
       "Check the database: its engine's own checks (SQLite: integrity_check, foreign keys) and that the stock history agrees with the stock.",
     )
     .action(async (options: { db?: string; database?: string }) => {
-      const file = databaseOf(options);
-      const report = isPostgresLocation(file) ? await withStore(options, (store) => store.check()) : await checkFile(file);
-      console.log(describeReport(isPostgresLocation(file) ? displayLocation(file) : file, report));
+      const location = databaseOf(options);
+      const engine = providerFor(location);
+      const report = await engine.check(location);
+      console.log(describeReport(engine.displayLocation(location), report));
       if (!report.ok) process.exitCode = 1;
     });
 }

@@ -10,7 +10,8 @@ import { defaultDatabaseLocation } from '../paths.ts';
 import { type RunningServer, type StartOptions, DEFAULT_PORT, startServer } from '../start.ts';
 import type { Account } from '../store/accounts.ts';
 import type { StoreClock } from '../store/movements.ts';
-import { isPostgresLocation, openStore } from '../store/open-store.ts';
+import { providerFor } from '../store/engines.ts';
+import { openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
 import { type SyncLoops, startSyncLoops } from '../sync/sync-loop.ts';
 import demoCatalogue from './demo-catalogue.json' with { type: 'json' };
@@ -70,7 +71,8 @@ export interface Launched {
 }
 
 /** The real database, or the demo beside it (loaded once with both scenarios) while the real one has no account.
- * Only a SQLite file has a folder to put demo.db beside: a PostgreSQL database is served as it is. */
+ * Only an engine whose database is a file in a folder can have demo.db beside it (`demoBeside`: SQLite);
+ * another (PostgreSQL) is served as it is, and so is an in-memory database. */
 async function chooseStore(
   location: string,
   demo: boolean,
@@ -78,7 +80,7 @@ async function chooseStore(
 ): Promise<{ store: Store; location: string; demo: boolean; accounts: Account[] }> {
   const store = await openStore(location, clock ? { clock } : {});
   const accounts = await store.accounts.list();
-  if (accounts.length > 0 || !demo || location === ':memory:' || isPostgresLocation(location))
+  if (accounts.length > 0 || !demo || location === ':memory:' || !providerFor(location).demoBeside)
     return { store, location, demo: false, accounts };
   await store.close();
   // The real database never receives demo data, whose ids could clash with a real catalogue's.

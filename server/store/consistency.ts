@@ -44,3 +44,13 @@ export async function checkConsistency(engine: Engine): Promise<ConsistencyRepor
   const ok = integrity.length === 1 && integrity[0] === 'ok' && foreignKeyProblems === 0 && counts.historyMismatches === 0;
   return { ok, integrity, foreignKeyProblems, ...counts };
 }
+
+/** What is wrong with a database, in one line. */
+export function describeProblems(report: ConsistencyReport): string {
+  const problems: string[] = [];
+  if (!(report.integrity.length === 1 && report.integrity[0] === 'ok'))
+    problems.push(`integrity_check: ${report.integrity.slice(0, 5).join('; ')}`);
+  if (report.foreignKeyProblems > 0) problems.push(`${report.foreignKeyProblems} foreign key problem(s)`);
+  if (report.historyMismatches > 0) problems.push(`${report.historyMismatches} stock figure(s) disagree with their history`);
+  return problems.join(', ');
+}

@@ -4,7 +4,7 @@
 // Works on both engines: on PostgreSQL the `?` placeholders become $1, $2, … (outside quotes).
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { isPostgresLocation } from '../../server/store/open-store.ts';
+import { type EngineKind, providerFor } from '../../server/store/engines.ts';
 
 export interface DatabaseProbe {
   all<T = Record<string, unknown>>(sql: string, ...params: unknown[]): Promise<T[]>;
@@ -54,8 +54,7 @@ function probePostgres(url: string): DatabaseProbe {
   };
 }
 
-export function probeDatabase(location: string): DatabaseProbe {
-  if (isPostgresLocation(location)) return probePostgres(location);
+function probeSqlite(location: string): DatabaseProbe {
   let sqlite: BetterSqlite3.Database | undefined;
   const open = () => {
     if (!sqlite) {
@@ -82,4 +81,11 @@ export function probeDatabase(location: string): DatabaseProbe {
       sqlite = undefined;
     },
   };
+}
+
+/** A probe per engine: a further engine needs one here too. */
+const probes: Record<EngineKind, (location: string) => DatabaseProbe> = { sqlite: probeSqlite, postgres: probePostgres };
+
+export function probeDatabase(location: string): DatabaseProbe {
+  return probes[providerFor(location).kind](location);
 }

@@ -7,8 +7,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { ConsistencyReport } from '../../server/store/consistency.ts';
-import { isPostgresLocation, openStore } from '../../server/store/open-store.ts';
-import { checkFile } from '../../server/store/sqlite/backup.ts';
+import { providerFor } from '../../server/store/engines.ts';
 
 export type TestEngine = 'sqlite' | 'postgres';
 
@@ -96,11 +95,5 @@ export async function dropDatabase(location: string): Promise<void> {
 
 /** The checks `barcode-inventory check` runs, read-only: SQLite's on the file, PostgreSQL's through the store. */
 export async function checkDatabase(location: string): Promise<ConsistencyReport> {
-  if (!isPostgresLocation(location)) return checkFile(location);
-  const store = await openStore(location);
-  try {
-    return await store.check();
-  } finally {
-    await store.close();
-  }
+  return providerFor(location).check(location);
 }

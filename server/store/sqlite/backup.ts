@@ -5,7 +5,8 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { badRequest } from '../../errors.ts';
-import type { ConsistencyReport } from '../consistency.ts';
+import { type ConsistencyReport, describeProblems } from '../consistency.ts';
+import type { RestoreOptions, RestoreResult } from '../engine-provider.ts';
 import { makePrivateDirectory, preparePrivateFile } from '../private-files.ts';
 import { createStore } from '../store.ts';
 import type { TokenInfo } from '../tokens.ts';
@@ -82,21 +83,6 @@ async function revokedSinceBackup(backup: string, current: string): Promise<Toke
   });
 }
 
-export interface RestoreOptions {
-  /**
-   * Asked when tokens were revoked after the backup was taken: true keeps them revoked (their
-   * revocation is applied again after the restore), false brings them back as they were in the backup.
-   */
-  keepRevocations(revoked: readonly TokenInfo[]): Promise<boolean> | boolean;
-}
-
-export interface RestoreResult {
-  savedCurrentAs: string | null;
-  /** Tokens revoked since the backup was taken, and whether they were kept revoked. */
-  revokedSince: TokenInfo[];
-  keptRevocations: boolean;
-}
-
 /**
  * Replaces the database at `target` with the backup: the backup is checked first, the current
  * database is copied aside (returned path), then the backup's pages are written into `target`
@@ -133,14 +119,4 @@ export async function restoreDatabase(
     }
   }
   return { savedCurrentAs, revokedSince, keptRevocations };
-}
-
-/** What is wrong with a database, in one line. */
-export function describeProblems(report: ConsistencyReport): string {
-  const problems: string[] = [];
-  if (!(report.integrity.length === 1 && report.integrity[0] === 'ok'))
-    problems.push(`integrity_check: ${report.integrity.slice(0, 5).join('; ')}`);
-  if (report.foreignKeyProblems > 0) problems.push(`${report.foreignKeyProblems} foreign key problem(s)`);
-  if (report.historyMismatches > 0) problems.push(`${report.historyMismatches} stock figure(s) disagree with their history`);
-  return problems.join(', ');
 }

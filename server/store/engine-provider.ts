@@ -1,0 +1,60 @@
+// What the rest of the product knows of a storage engine: one provider object per engine (SQLite,
+// PostgreSQL), found by the location it serves (engines.ts, `providerFor`). Everything that differs
+// between engines outside the store's operations is a method or a plain field of the provider, so no
+// caller asks "is this PostgreSQL?" and a further engine is one more provider. Operations never look
+// at the provider: they are written once against engine.ts.
+import type { ConsistencyReport } from './consistency.ts';
+import type { Engine } from './engine.ts';
+import type { TokenInfo } from './tokens.ts';
+
+export interface EngineOpenOptions {
+  /** Connections per process, for an engine that keeps a pool of them (PostgreSQL). */
+  poolSize?: number;
+}
+
+/** What a backup wrote. */
+export interface BackupDone {
+  /** Said after "Backed up <database> to <file>", in parentheses: the format, and how to restore it. */
+  detail?: string;
+  /** The checks of the copy, when the copy is a database this engine opens (a SQLite file). */
+  report?: ConsistencyReport;
+}
+
+export interface RestoreOptions {
+  /**
+   * Asked when tokens were revoked after the backup was taken: true keeps them revoked (their
+   * revocation is applied again after the restore), false brings them back as they were in the backup.
+   */
+  keepRevocations(revoked: readonly TokenInfo[]): Promise<boolean> | boolean;
+}
+
+export interface RestoreResult {
+  savedCurrentAs: string | null;
+  /** Tokens revoked since the backup was taken, and whether they were kept revoked. */
+  revokedSince: TokenInfo[];
+  keptRevocations: boolean;
+}
+
+export interface EngineProvider<Kind extends string = string> {
+  /** The engine's `Engine.kind`, for messages and tests, never for branching in the product. */
+  readonly kind: Kind;
+  /** The engine's name as people write it. */
+  readonly name: string;
+  /** True for a location this engine serves. */
+  matches(location: string): boolean;
+  /** The location as people may see it, in output and logs (never with a password). */
+  displayLocation(location: string): string;
+  /** The engine at `location`, created when missing and migrated. */
+  open(location: string, options?: EngineOpenOptions): Promise<Engine>;
+  /** Writes a consistent copy of the database to `target` (which must not exist), safe while servers write. */
+  backup(location: string, target: string): Promise<BackupDone>;
+  /** Replaces the database at `target` with a backup made by `backup`, or refuses saying how this engine is restored. */
+  restore(backup: string, target: string, options?: RestoreOptions): Promise<RestoreResult>;
+  /** The engine's own checks and the store's (consistency.ts), changing nothing in the data. */
+  check(location: string): Promise<ConsistencyReport>;
+
+  /** A demo database can be created beside the location (a file in the same folder), for the launcher's demo. */
+  readonly demoBeside: boolean;
+  /** `restore` replaces the database in place; when false it refuses and says how this engine is restored. */
+  readonly restoreInPlace: boolean;
+}
