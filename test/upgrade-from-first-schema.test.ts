@@ -11,7 +11,7 @@ import pg from 'pg';
 import { Migrator } from 'kysely/migration';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../server/start.ts';
-import { migrations } from '../server/store/migrations.ts';
+import { migrations, migrationsFor } from '../server/store/migrations.ts';
 import { type EngineKind, providerFor } from '../server/store/engines.ts';
 import { openStore } from '../server/store/open-store.ts';
 import { INVENTORY_PATH, WAREHOUSES_PATH } from '../shared/index.ts';
@@ -34,10 +34,11 @@ const dialects: Record<EngineKind, (location: string) => Dialect> = {
 
 /** Runs only 0001_initial on a SQLite file or a PostgreSQL database, as the first release did. */
 async function createFirstSchema(location: string): Promise<void> {
-  const kysely = new Kysely<unknown>({ dialect: dialects[providerFor(location).kind](location) });
+  const engine = providerFor(location);
+  const kysely = new Kysely<unknown>({ dialect: dialects[engine.kind](location) });
   const { error } = await new Migrator({
     db: kysely,
-    provider: { getMigrations: async () => ({ [FIRST]: migrations[FIRST]! }) },
+    provider: { getMigrations: async () => ({ [FIRST]: migrationsFor(engine.schema)[FIRST]! }) },
   }).migrateToLatest();
   await kysely.destroy();
   if (error) throw error;

@@ -3,9 +3,36 @@
 // between engines outside the store's operations is a method or a plain field of the provider, so no
 // caller asks "is this PostgreSQL?" and a further engine is one more provider. Operations never look
 // at the provider: they are written once against engine.ts.
+import type { RawBuilder } from 'kysely';
 import type { ConsistencyReport } from './consistency.ts';
 import type { Engine } from './engine.ts';
 import type { TokenInfo } from './tokens.ts';
+
+/**
+ * What the migrations need to know of an engine: how it spells what engines spell differently, and
+ * which schema steps it needs or cannot take. Plain values, so a migration never asks which engine
+ * it runs on (migrations/column-types.ts turns them into column definitions).
+ */
+export interface SchemaNeeds {
+  /**
+   * How an integer primary key numbers itself: `autoincrement` (SQLite: an id is never reused, and
+   * the next one follows the largest the table holds, also one inserted with its id) or `identity`
+   * (PostgreSQL: a sequence, which rows inserted with their own ids do not move).
+   */
+  readonly autoId: 'autoincrement' | 'identity';
+  /** The collation that makes text compare byte by byte, or null where text compares that way already (SQLite). */
+  readonly bytewiseCollation: string | null;
+  /** The length of a text column in bytes, not characters. */
+  textBytes(column: string): RawBuilder<number>;
+  /**
+   * How a server process learns of a commit made through another connection: `data-version`
+   * (SQLite's PRAGMA data_version: nothing in the schema) or `notify-triggers` (a statement trigger
+   * on every table NOTIFYs the channel the servers LISTEN on: PostgreSQL).
+   */
+  readonly changeNotices: 'data-version' | 'notify-triggers';
+  /** A table can be stored as the b-tree of its primary key alone, without a rowid (SQLite's WITHOUT ROWID). */
+  readonly keyedTables: boolean;
+}
 
 export interface EngineOpenOptions {
   /** Connections per process, for an engine that keeps a pool of them (PostgreSQL). */
@@ -57,4 +84,6 @@ export interface EngineProvider<Kind extends string = string> {
   readonly demoBeside: boolean;
   /** `restore` replaces the database in place; when false it refuses and says how this engine is restored. */
   readonly restoreInPlace: boolean;
+  /** What the migrations need to know of this engine (the engine migrates a database with it when it opens one). */
+  readonly schema: SchemaNeeds;
 }

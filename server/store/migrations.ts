@@ -1,21 +1,23 @@
 // Versioned schema migrations, kept in code so they survive bundling (kysely's file-based provider
 // does not), one definition for every engine. Forward-only: a released migration never changes what
 // it does to a database; add a new one instead. Where engines spell a column differently, the
-// helpers below say it once (an id that numbers itself; timestamps compared as plain text).
+// helpers below say it once (an id that numbers itself; timestamps compared as plain text), from
+// what the engine's provider says it needs (`SchemaNeeds`, engine-provider.ts).
 
 import { randomBytes } from 'node:crypto';
-import { type ColumnDefinitionBuilder, type Kysely, PostgresAdapter } from 'kysely';
-import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import { type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+import { type Migration, Migrator } from 'kysely/migration';
 import { sql } from 'kysely';
+import type { SchemaNeeds } from './engine-provider.ts';
 
-/** True when the migration runs on PostgreSQL. */
-function onPostgres(db: Kysely<any>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
+/** A migration, told what the engine it runs on needs. */
+interface EngineMigration {
+  up(db: Kysely<any>, needs: SchemaNeeds): Promise<void>;
 }
 
 /** An integer primary key that numbers itself: AUTOINCREMENT on SQLite (ids never reused), an identity on PostgreSQL. */
-function autoId(db: Kysely<any>): (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder {
-  return onPostgres(db) ? (c) => c.primaryKey().generatedByDefaultAsIdentity() : (c) => c.primaryKey().autoIncrement();
+function autoId(needs: SchemaNeeds): (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder {
+  return needs.autoId === 'identity' ? (c) => c.primaryKey().generatedByDefaultAsIdentity() : (c) => c.primaryKey().autoIncrement();
 }
 
 /**
@@ -23,15 +25,15 @@ function autoId(db: Kysely<any>): (c: ColumnDefinitionBuilder) => ColumnDefiniti
  * SQLite compares text that way already; PostgreSQL would use the database's locale, in which
  * punctuation may not count.
  */
-function bytewiseText(db: Kysely<any>) {
-  return onPostgres(db) ? sql`text collate "C"` : ('text' as const);
+function bytewiseText(needs: SchemaNeeds) {
+  return needs.bytewiseCollation === null ? ('text' as const) : sql`text collate ${sql.id(needs.bytewiseCollation)}`;
 }
 
-const initial: Migration = {
-  async up(db: Kysely<any>) {
+const initial: EngineMigration = {
+  async up(db: Kysely<any>, needs: SchemaNeeds) {
     await db.schema
       .createTable('accounts')
-      .addColumn('id', 'integer', autoId(db))
+      .addColumn('id', 'integer', autoId(needs))
       .addColumn('name', 'text', (c) => c.notNull().unique())
       .addColumn('warehouses_enabled', 'integer', (c) => c.notNull())
       .execute();
@@ -57,7 +59,7 @@ const initial: Migration = {
       .execute();
     await db.schema
       .createTable('stock_units')
-      .addColumn('id', 'integer', autoId(db))
+      .addColumn('id', 'integer', autoId(needs))
       .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
       .addColumn('barcode', 'text', (c) => c.notNull())
       .addColumn('item_id', 'integer', (c) => c.notNull().references('items.id'))
@@ -82,7 +84,7 @@ const initial: Migration = {
       .execute();
     await db.schema
       .createTable('stock_history')
-      .addColumn('id', 'integer', autoId(db))
+      .addColumn('id', 'integer', autoId(needs))
       .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
       .addColumn('unit_id', 'integer', (c) => c.notNull().references('stock_units.id'))
       .addColumn('item_id', 'integer', (c) => c.notNull())
@@ -100,7 +102,7 @@ const initial: Migration = {
     await db.schema.createIndex('stock_history_account_time').on('stock_history').columns(['account_id', 'created_at']).execute();
     await db.schema
       .createTable('api_tokens')
-      .addColumn('id', 'integer', autoId(db))
+      .addColumn('id', 'integer', autoId(needs))
       .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
       .addColumn('label', 'text')
       .addColumn('key_hash', 'text', (c) => c.notNull().unique())
@@ -113,7 +115,7 @@ const initial: Migration = {
 
 // POS integration (docs/POS.md): the answers of writes sent with an Idempotency-Key, per
 // account, so a retried request is answered again instead of applied again, also after a restart.
-const pos: Migration = {
+const pos: EngineMigration = {
   async up(db: Kysely<any>) {
     await db.schema
       .createTable('idempotency_keys')
@@ -131,11 +133,11 @@ const pos: Migration = {
 
 // Stocktakes: count sessions, their lines (known and unknown barcodes) and the scans that
 // built them; indexes that let the stock history be paged by id per account and per unit.
-const stocktakes: Migration = {
-  async up(db: Kysely<any>) {
+const stocktakes: EngineMigration = {
+  async up(db: Kysely<any>, needs: SchemaNeeds) {
     await db.schema
       .createTable('stocktakes')
-      .addColumn('id', 'integer', autoId(db))
+      .addColumn('id', 'integer', autoId(needs))
       .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
       .addColumn('warehouse_id', 'integer', (c) => c.notNull())
       .addColumn('name', 'text', (c) => c.notNull())
@@ -150,7 +152,7 @@ const stocktakes: Migration = {
     await db.schema.createIndex('stocktakes_account').on('stocktakes').columns(['account_id', 'id']).execute();
     await db.schema
       .createTable('stocktake_lines')
-      .addColumn('id', 'integer', autoId(db))
+      .addColumn('id', 'integer', autoId(needs))
       .addColumn('stocktake_id', 'integer', (c) => c.notNull().references('stocktakes.id'))
       .addColumn('barcode', 'text', (c) => c.notNull())
       .addColumn('unit_id', 'integer', (c) => c.references('stock_units.id'))
@@ -168,7 +170,7 @@ const stocktakes: Migration = {
     await db.schema.createIndex('stocktake_lines_unit').on('stocktake_lines').columns(['stocktake_id', 'unit_id']).execute();
     await db.schema
       .createTable('stocktake_scans')
-      .addColumn('id', 'integer', autoId(db))
+      .addColumn('id', 'integer', autoId(needs))
       .addColumn('stocktake_id', 'integer', (c) => c.notNull().references('stocktakes.id'))
       // No foreign key: undoing the only scan of a line deletes the line; its scans stay as the record.
       .addColumn('line_id', 'integer', (c) => c.notNull())
@@ -194,11 +196,11 @@ const stocktakes: Migration = {
 };
 
 /** One-time sign-in codes of the scanner UI: stored hashed, expire, work once. */
-const uiSignin: Migration = {
-  async up(db: Kysely<any>) {
+const uiSignin: EngineMigration = {
+  async up(db: Kysely<any>, needs: SchemaNeeds) {
     await db.schema
       .createTable('signin_codes')
-      .addColumn('id', 'integer', autoId(db))
+      .addColumn('id', 'integer', autoId(needs))
       .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
       .addColumn('code_hash', 'text', (c) => c.notNull().unique())
       .addColumn('created_at', 'text', (c) => c.notNull())
@@ -212,7 +214,7 @@ const uiSignin: Migration = {
 // each barcode costs two index searches instead of five (index, unit row, stock index, stock rows).
 // On a 1M-barcode database most of those pages miss SQLite's cache; fewer searches is what keeps
 // a read there nearly as fast as on a small catalogue.
-const readIndexes: Migration = {
+const readIndexes: EngineMigration = {
   async up(db: Kysely<any>) {
     await db.schema.createIndex('stock_units_read').on('stock_units').columns(['account_id', 'barcode', 'item_id', 'variant_id']).execute();
     await db.schema.createIndex('stock_read').on('stock').columns(['unit_id', 'warehouse_id', 'quantity']).execute();
@@ -227,8 +229,8 @@ const readIndexes: Migration = {
 // `old_quantity`/`new_quantity` stay: the quantity before and after the movement in fold order.
 // The table is rebuilt because SQLite cannot add NOT NULL columns without defaults; the rows there
 // were made by this instance and become its movements, each a set to the quantity it left.
-const movements: Migration = {
-  async up(db: Kysely<any>) {
+const movements: EngineMigration = {
+  async up(db: Kysely<any>, needs: SchemaNeeds) {
     const instance = randomBytes(5).toString('hex');
     await db.schema
       .createTable('instance')
@@ -240,7 +242,7 @@ const movements: Migration = {
 
     await db.schema
       .createTable('stock_movements')
-      .addColumn('id', 'integer', autoId(db))
+      .addColumn('id', 'integer', autoId(needs))
       .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
       .addColumn('unit_id', 'integer', (c) => c.notNull().references('stock_units.id'))
       .addColumn('item_id', 'integer', (c) => c.notNull())
@@ -250,7 +252,7 @@ const movements: Migration = {
       .addColumn('seq', 'integer', (c) => c.notNull())
       .addColumn('kind', 'text', (c) => c.notNull())
       .addColumn('value', 'integer', (c) => c.notNull())
-      .addColumn('hlc', bytewiseText(db), (c) => c.notNull())
+      .addColumn('hlc', bytewiseText(needs), (c) => c.notNull())
       .addColumn('seen_vector', 'integer')
       .addColumn('old_quantity', 'integer')
       .addColumn('new_quantity', 'integer', (c) => c.notNull())
@@ -337,7 +339,7 @@ const movements: Migration = {
     // set and count made between two syncs shares one.
     await db.schema
       .createTable('sync_vectors')
-      .addColumn('id', 'integer', autoId(db))
+      .addColumn('id', 'integer', autoId(needs))
       .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
       .addColumn('body', 'text', (c) => c.notNull())
       .addUniqueConstraint('sync_vectors_body', ['account_id', 'body'])
@@ -354,7 +356,7 @@ const movements: Migration = {
     // seeing the earlier: the fold keeps the later, and both are listed for review.
     await db.schema
       .createTable('stock_conflicts')
-      .addColumn('id', 'integer', autoId(db))
+      .addColumn('id', 'integer', autoId(needs))
       .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
       .addColumn('unit_id', 'integer', (c) => c.notNull())
       .addColumn('warehouse_id', 'integer', (c) => c.notNull())
@@ -394,18 +396,14 @@ const movements: Migration = {
 // Stored answers of Idempotency-Key requests are capped per account (docs/POS.md, "Safe retries"):
 // their size is kept beside them, and an index lets an account's count and bytes within the
 // retention window be summed from the index alone.
-const idempotencyAnswerSize: Migration = {
-  async up(db: Kysely<any>) {
+const idempotencyAnswerSize: EngineMigration = {
+  async up(db: Kysely<any>, needs: SchemaNeeds) {
     await db.schema
       .alterTable('idempotency_keys')
       .addColumn('response_bytes', 'integer', (c) => c.notNull().defaultTo(0))
       .execute();
     // Bytes, not characters: the cap is on what the answers take up.
-    await (
-      onPostgres(db)
-        ? sql`UPDATE idempotency_keys SET response_bytes = octet_length(response_body)`
-        : sql`UPDATE idempotency_keys SET response_bytes = length(CAST(response_body AS BLOB))`
-    ).execute(db);
+    await sql`UPDATE idempotency_keys SET response_bytes = ${needs.textBytes('response_body')}`.execute(db);
     await db.schema
       .createIndex('idempotency_keys_account_usage')
       .on('idempotency_keys')
@@ -417,7 +415,7 @@ const idempotencyAnswerSize: Migration = {
 // Tokens made by sign-in links expire after a time without use (docs/UI.md, "Signing in"): the token
 // remembers when it was last used and how long it may idle; the sign-in code carries the idle time
 // its link was made with. Tokens made with `token create` (tills, scripts) never expire.
-const tokenIdleExpiry: Migration = {
+const tokenIdleExpiry: EngineMigration = {
   async up(db: Kysely<any>) {
     await db.schema.alterTable('api_tokens').addColumn('last_used_at', 'text').execute();
     await db.schema.alterTable('api_tokens').addColumn('idle_expiry_seconds', 'integer').execute();
@@ -427,7 +425,7 @@ const tokenIdleExpiry: Migration = {
 
 // Lists read in pages (docs/API.md, "Lists"): the stock export walks an account's units in item
 // order, and the counts CSV of a session walks its lines in id order, each page a range of an index.
-const pagedLists: Migration = {
+const pagedLists: EngineMigration = {
   async up(db: Kysely<any>) {
     await db.schema.createIndex('stock_units_export_order').on('stock_units').columns(['account_id', 'item_id', 'variant_id']).execute();
     await db.schema.createIndex('stocktake_lines_session_order').on('stocktake_lines').columns(['stocktake_id', 'id', 'unit_id']).execute();
@@ -436,7 +434,7 @@ const pagedLists: Migration = {
 
 // GTIN equivalence (docs/API.md): an account may match GTINs by their 14-digit form. Off by default,
 // so every existing account keeps exact matching.
-const gtinEquivalence: Migration = {
+const gtinEquivalence: EngineMigration = {
   async up(db: Kysely<unknown>) {
     await db.schema
       .alterTable('accounts')
@@ -453,9 +451,9 @@ const gtinEquivalence: Migration = {
  * test/upgrade-from-first-schema.test.ts on PostgreSQL). SQLite's AUTOINCREMENT follows the largest
  * id by itself: nothing to do there.
  */
-const identitySequences: Migration = {
-  async up(db: Kysely<unknown>) {
-    if (!onPostgres(db)) return;
+const identitySequences: EngineMigration = {
+  async up(db: Kysely<unknown>, needs: SchemaNeeds) {
+    if (needs.autoId !== 'identity') return;
     await sql`
       DO $$
       DECLARE r record;
@@ -476,9 +474,9 @@ const identitySequences: Migration = {
  * test/signout-and-idle-expiry.test.ts on PostgreSQL). A table added by a later migration must get
  * the trigger too (barcode_inventory_announce below).
  */
-const changeNotices: Migration = {
-  async up(db: Kysely<unknown>) {
-    if (!onPostgres(db)) return;
+const changeNotices: EngineMigration = {
+  async up(db: Kysely<unknown>, needs: SchemaNeeds) {
+    if (needs.changeNotices !== 'notify-triggers') return;
     await sql`
       CREATE FUNCTION barcode_inventory_changed() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
@@ -507,9 +505,9 @@ const changeNotices: Migration = {
  * indexes: nothing to do there. Rebuilds the table: 2.6 s for 3 million rows (1M barcodes in three
  * warehouses), once.
  */
-const stockKeyed: Migration = {
-  async up(db: Kysely<unknown>) {
-    if (onPostgres(db)) return;
+const stockKeyed: EngineMigration = {
+  async up(db: Kysely<unknown>, needs: SchemaNeeds) {
+    if (!needs.keyedTables) return;
     await sql`
       CREATE TABLE stock_keyed (
         unit_id integer NOT NULL REFERENCES stock_units (id),
@@ -531,7 +529,7 @@ const stockKeyed: Migration = {
  * the last it saw (stocktakes.ts, `linesChangedAfter`) instead of every line every two seconds:
  * 5.5 MB and a stall of up to 220 ms in the page per refresh at 20,000 lines.
  */
-const stocktakeChanges: Migration = {
+const stocktakeChanges: EngineMigration = {
   async up(db: Kysely<unknown>) {
     await db.schema
       .alterTable('stocktakes')
@@ -546,7 +544,7 @@ const stocktakeChanges: Migration = {
 };
 
 /** All migrations by name; names sort in the order they run. */
-export const migrations: Record<string, Migration> = {
+export const migrations: Record<string, EngineMigration> = {
   '0001_initial': initial,
   '0002_pos': pos,
   '0003_stocktakes': stocktakes,
@@ -563,15 +561,20 @@ export const migrations: Record<string, Migration> = {
   '0024_stocktake_changes': stocktakeChanges,
 };
 
-export const migrationProvider: MigrationProvider = {
-  getMigrations: async () => migrations,
-};
+/** The migrations as kysely's Migrator runs them, on an engine that needs `needs`. */
+export function migrationsFor(needs: SchemaNeeds): Record<string, Migration> {
+  return Object.fromEntries(Object.entries(migrations).map(([name, migration]) => [name, { up: (db) => migration.up(db, needs) }]));
+}
 
 /** Brings a database to the latest schema; throws naming the migration that failed. */
-export async function runMigrations(db: Kysely<unknown>): Promise<void> {
+export async function runMigrations(db: Kysely<unknown>, needs: SchemaNeeds): Promise<void> {
   // Unordered: branches add migrations in parallel (0002_pos after 0003_stocktakes had run on some
   // databases); each migration touches its own tables, so running a missing lower one later is safe.
-  const { error, results } = await new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true }).migrateToLatest();
+  const { error, results } = await new Migrator({
+    db,
+    provider: { getMigrations: async () => migrationsFor(needs) },
+    allowUnorderedMigrations: true,
+  }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`Database migration ${failed} failed: ${String(error)}`, { cause: error });

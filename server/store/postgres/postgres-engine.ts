@@ -15,14 +15,27 @@ import {
   PostgresDialect,
   PostgresIntrospector,
   PostgresQueryCompiler,
+  sql,
 } from 'kysely';
 import pg from 'pg';
 import { storageUnavailable } from '../../errors.ts';
 import { StatementCompiler, positionalValues } from '../compiled-statements.ts';
+import type { SchemaNeeds } from '../engine-provider.ts';
 import type { Changed, Engine, EngineIntegrity, Params, Queries, ScratchKeys, StatementDef, WriteOptions } from '../engine.ts';
 import { runMigrations } from '../migrations.ts';
 import type { Schema } from '../schema.ts';
 import { PostgresScratchKeys } from './scratch-keys.ts';
+
+/** What the migrations need to know of PostgreSQL (engine-provider.ts). */
+export const postgresSchemaNeeds: SchemaNeeds = {
+  autoId: 'identity',
+  // The database's locale would order text by language rules, in which punctuation may not count.
+  bytewiseCollation: 'C',
+  textBytes: (column) => sql<number>`octet_length(${sql.ref(column)})`,
+  // Commits from other processes (and from psql) are announced by triggers: CHANGES_CHANNEL below.
+  changeNotices: 'notify-triggers',
+  keyedTables: false,
+};
 
 /** Every write takes this advisory lock first ("biv1"): one writer at a time on the database. */
 const WRITE_LOCK = 0x62697631;
@@ -169,7 +182,7 @@ export class PostgresEngine implements Engine {
   static async open(url: string, options: PostgresOpenOptions = {}): Promise<PostgresEngine> {
     const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? DEFAULT_POOL_SIZE, connectionTimeoutMillis: 10_000 });
     try {
-      await runMigrations(new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) }));
+      await runMigrations(new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) }), postgresSchemaNeeds);
     } catch (error) {
       await pool.end();
       throw translate(error);

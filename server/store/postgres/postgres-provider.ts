@@ -5,7 +5,7 @@ import { badRequest } from '../../errors.ts';
 import type { EngineProvider } from '../engine-provider.ts';
 import { createStore } from '../store.ts';
 import { dumpDatabase } from './backup.ts';
-import { PostgresEngine, displayLocation } from './postgres-engine.ts';
+import { PostgresEngine, displayLocation, postgresSchemaNeeds } from './postgres-engine.ts';
 
 export const postgresProvider: EngineProvider<'postgres'> = {
   kind: 'postgres',
@@ -31,4 +31,5 @@ export const postgresProvider: EngineProvider<'postgres'> = {
   },
   demoBeside: false,
   restoreInPlace: false,
+  schema: postgresSchemaNeeds,
 };

@@ -5,14 +5,25 @@
 // transaction can never let another request's statements into it.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import BetterSqlite3 from 'better-sqlite3';
-import { type Compilable, DummyDriver, Kysely, SqliteAdapter, SqliteDialect, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
+import { type Compilable, DummyDriver, Kysely, SqliteAdapter, SqliteDialect, SqliteIntrospector, SqliteQueryCompiler, sql } from 'kysely';
 import { type CompiledStatement, StatementCompiler, positionalValues } from '../compiled-statements.ts';
+import type { SchemaNeeds } from '../engine-provider.ts';
 import type { Changed, Engine, EngineIntegrity, Params, Queries, ScratchKeys, StatementDef, WriteOptions } from '../engine.ts';
 import { runMigrations } from '../migrations.ts';
 import type { Schema } from '../schema.ts';
 import { translateSqliteError } from './faults.ts';
 import { BUSY_TIMEOUT_MS, applyPragmas, withTemporaryTablesOnDisk } from './pragmas.ts';
 import { SqliteScratchKeys } from './scratch-keys.ts';
+
+/** What the migrations need to know of SQLite (engine-provider.ts). */
+export const sqliteSchemaNeeds: SchemaNeeds = {
+  autoId: 'autoincrement',
+  // Text compares byte by byte (the BINARY collation) unless told otherwise.
+  bytewiseCollation: null,
+  textBytes: (column) => sql<number>`length(CAST(${sql.ref(column)} AS BLOB))`,
+  changeNotices: 'data-version',
+  keyedTables: true,
+};
 
 const STATEMENT_CACHE_LIMIT = 1000;
 const KEPT_LIMIT = 10_000;
@@ -97,7 +108,7 @@ export class SqliteEngine implements Engine, Queries {
         sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       } else {
         applyPragmas(sqlite);
-        await runMigrations(new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) }));
+        await runMigrations(new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) }), sqliteSchemaNeeds);
       }
       return new SqliteEngine(file, sqlite);
     } catch (error) {

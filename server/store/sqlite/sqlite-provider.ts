@@ -4,7 +4,7 @@
 import type { EngineProvider } from '../engine-provider.ts';
 import { preparePrivateFile } from '../private-files.ts';
 import { backupDatabase, checkFile, restoreDatabase } from './backup.ts';
-import { SqliteEngine } from './sqlite-engine.ts';
+import { SqliteEngine, sqliteSchemaNeeds } from './sqlite-engine.ts';
 
 export const sqliteProvider: EngineProvider<'sqlite'> = {
   kind: 'sqlite',
@@ -22,4 +22,5 @@ export const sqliteProvider: EngineProvider<'sqlite'> = {
   check: checkFile,
   demoBeside: true,
   restoreInPlace: true,
+  schema: sqliteSchemaNeeds,
 };
