@@ -11,7 +11,7 @@ import pg from 'pg';
 import { Migrator } from 'kysely/migration';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../server/start.ts';
-import { migrations, migrationsFor } from '../server/store/migrations.ts';
+import { migrations, migrationsFor } from '../server/store/migrations/registry.ts';
 import { type EngineKind, providerFor } from '../server/store/engines.ts';
 import { openStore } from '../server/store/open-store.ts';
 import { INVENTORY_PATH, WAREHOUSES_PATH } from '../shared/index.ts';

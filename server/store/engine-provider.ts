@@ -11,7 +11,7 @@ import type { TokenInfo } from './tokens.ts';
 /**
  * What the migrations need to know of an engine: how it spells what engines spell differently, and
  * which schema steps it needs or cannot take. Plain values, so a migration never asks which engine
- * it runs on (migrations/column-types.ts turns them into column definitions).
+ * it runs on (migrations/migration.ts turns them into column definitions).
  */
 export interface SchemaNeeds {
   /**

@@ -22,7 +22,7 @@ import { storageUnavailable } from '../../errors.ts';
 import { StatementCompiler, positionalValues } from '../compiled-statements.ts';
 import type { SchemaNeeds } from '../engine-provider.ts';
 import type { Changed, Engine, EngineIntegrity, Params, Queries, ScratchKeys, StatementDef, WriteOptions } from '../engine.ts';
-import { runMigrations } from '../migrations.ts';
+import { runMigrations } from '../migrations/registry.ts';
 import type { Schema } from '../schema.ts';
 import { PostgresScratchKeys } from './scratch-keys.ts';
 

@@ -9,7 +9,7 @@ import { type Compilable, DummyDriver, Kysely, SqliteAdapter, SqliteDialect, Sql
 import { type CompiledStatement, StatementCompiler, positionalValues } from '../compiled-statements.ts';
 import type { SchemaNeeds } from '../engine-provider.ts';
 import type { Changed, Engine, EngineIntegrity, Params, Queries, ScratchKeys, StatementDef, WriteOptions } from '../engine.ts';
-import { runMigrations } from '../migrations.ts';
+import { runMigrations } from '../migrations/registry.ts';
 import type { Schema } from '../schema.ts';
 import { translateSqliteError } from './faults.ts';
 import { BUSY_TIMEOUT_MS, applyPragmas, withTemporaryTablesOnDisk } from './pragmas.ts';
