@@ -1,7 +1,8 @@
 // The one interface between the store's operations and a database engine. Operations build their
 // queries with kysely (`q.k`, in the engine's dialect) and run them through `Queries`; everything an
 // engine does its own way (connections, transactions, locking, the change-aware cache, integrity
-// checks, backups, error codes) lives behind `Engine`, one folder per engine (sqlite/, …).
+// checks, backups, error codes) lives behind `Engine`, one folder per engine (sqlite/, …), and how
+// the product chooses and manages one is its provider (engine-provider.ts, engines.ts).
 //
 // Rules every operation follows, whatever the engine:
 // - A top-level store operation runs in exactly one `read` or `write`; helpers that need the
