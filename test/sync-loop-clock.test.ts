@@ -7,7 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../server/store/open-store.ts';
 import type { Store } from '../server/store/store.ts';
 import { type SyncLoops, startSyncLoops } from '../server/sync/sync-loop.ts';
+import { CLOCK_OFFSET_ENV } from '../server/launch/clock-offset.ts';
+import { runCli } from './support/cli.ts';
 import { LinkProxy } from './support/link-proxy.ts';
+import { dropDatabase, newDatabase } from './support/test-engine.ts';
 import { linkStore } from './support/sync-instances.ts';
 import { type TestServer, startTestServer, tempDir } from './support/test-server.ts';
 
@@ -64,4 +67,33 @@ describe("background sync with a store clock far from the computer's", () => {
       expect((await link()).offlineSince).toBeNull();
     });
   }
+});
+
+describe('the CLI on a skewed instance', () => {
+  // `sync now` and every other command stand in for the instance's server, so they take its clock
+  // (BARCODE_INVENTORY_CLOCK_OFFSET_MS) too: before, only `serve` did, and a `sync now` beside a
+  // skewed server measured and stamped with the computer's clock.
+  it('sync now measures the upstream clock against the skewed clock', async () => {
+    const upstream = await startTestServer();
+    const { dir, remove } = tempDir();
+    const db = await newDatabase(dir, 'follower.db', { empty: true });
+    try {
+      const env = { [CLOCK_OFFSET_ENV]: String(-30 * 60_000) };
+      const linked = await runCli(
+        ['sync', 'link', '--upstream', upstream.url, '--account', 'north', '--token', upstream.tokens.north!, '--db', db],
+        env,
+      );
+      expect(linked.code, linked.stderr).toBe(0);
+      expect((await runCli(['sync', 'now', '--db', db], env)).code).toBe(0);
+      const status = await runCli(['sync', 'status', '--db', db], env);
+      const skew = Number(/upstream clock: \+?(-?\d+) ms/.exec(status.stdout)?.[1]);
+      // The upstream is 30 minutes ahead of this instance's clock (give or take the round trip).
+      expect(Math.abs(skew - 30 * 60_000)).toBeLessThan(60_000);
+      expect(status.stdout).toContain('WARNING');
+    } finally {
+      await upstream.stop();
+      await dropDatabase(db);
+      remove();
+    }
+  });
 });

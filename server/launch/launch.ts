@@ -15,6 +15,7 @@ import { openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
 import { type SyncLoops, startSyncLoops } from '../sync/sync-loop.ts';
 import demoCatalogue from './demo-catalogue.json' with { type: 'json' };
+import { clockFromEnvironment } from './clock-offset.ts';
 import { lanNotice } from './lan-notice.ts';
 import { signInLink } from './signin-link.ts';
 
@@ -41,15 +42,8 @@ export interface LaunchOptions extends Omit<StartOptions, 'store'> {
   clock?: StoreClock;
 }
 
-/** For tests and simulations: an instance whose clock is this many milliseconds off. */
-export const CLOCK_OFFSET_ENV = 'BARCODE_INVENTORY_CLOCK_OFFSET_MS';
 /** For tests: the pause between two sync rounds, instead of DEFAULT_SYNC_INTERVAL_MS. */
 export const SYNC_INTERVAL_ENV = 'BARCODE_INVENTORY_SYNC_INTERVAL_MS';
-
-function clockFromEnvironment(env: NodeJS.ProcessEnv = process.env): StoreClock | undefined {
-  const offset = Number(env[CLOCK_OFFSET_ENV] ?? 0);
-  return Number.isFinite(offset) && offset !== 0 ? { now: () => Date.now() + offset } : undefined;
-}
 
 export interface SignInOffer {
   account: string;
