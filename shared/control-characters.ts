@@ -57,3 +57,22 @@ export function findControlCharacter(text: string): ControlCharacter | undefined
   const short = code < 0x20 ? C0_NAMES[code] : code === 0x7f ? 'DEL' : undefined;
   return { name: short ? `${hex} (${short})` : hex, position: [...text.slice(0, match.index)].length + 1 };
 }
+
+/**
+ * Text people read — names of accounts, warehouses, items and variants, a POS reference, what a sync
+ * push carries — may not hold control characters either (a terminal obeys ESC, a NUL cuts a file),
+ * nor the invisible characters that reverse the direction of the text after them (U+202E shows
+ * "Mug" for "guM"; a name could then read as another): U+061C, U+200E, U+200F, U+202A–U+202E,
+ * U+2066–U+2069. Other format characters (joiners in Arabic or Indic names, soft hyphens) are fine.
+ */
+const UNSAFE = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
+/** The first control or text-direction character of `text`, or undefined when it has none. */
+export function findUnsafeCharacter(text: string): ControlCharacter | undefined {
+  const match = UNSAFE.exec(text);
+  if (!match) return undefined;
+  const control = findControlCharacter(match[0]);
+  const code = match[0].codePointAt(0)!;
+  const name = control ? control.name : `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  return { name, position: [...text.slice(0, match.index)].length + 1 };
+}

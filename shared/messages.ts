@@ -26,6 +26,9 @@ export const fieldMessages = {
   notAnObject: (got: string) => `Invalid data. Expected a dictionary, but got ${got}.`,
   /** `where`: `U+0000 (NUL) at position 2` (shared/control-characters.ts). */
   controlCharacter: (name: string, position: number) => `A barcode may not contain control characters: ${name} at position ${position}.`,
+  /** `name`: `U+202E` or `U+001B (ESC)` (shared/control-characters.ts, findUnsafeCharacter). */
+  unsafeCharacter: (name: string, position: number) =>
+    `This text may not contain control characters or characters that reverse its direction: ${name} at position ${position}.`,
 } as const;
 
 export const requestMessages = {

@@ -2,7 +2,7 @@
 // checks a row with exactly the rules the server applies.
 import { z } from 'zod';
 import { MAX_BARCODE_LENGTH, MAX_DELTA, MAX_QUANTITY, MAX_REASON_LENGTH, MAX_REFERENCE_LENGTH, MIN_DELTA, MIN_QUANTITY } from './limits.ts';
-import { findControlCharacter } from './control-characters.ts';
+import { findControlCharacter, findUnsafeCharacter } from './control-characters.ts';
 import { fieldMessages, jsonTypeName, posFieldMessages } from './messages.ts';
 import type { AdjustRow } from './pos-schemas.ts';
 import type { FieldErrors, UpdateRow } from './schemas.ts';
@@ -50,6 +50,12 @@ export const barcodeInputSchema = z
     const control = findControlCharacter(value);
     if (control) ctx.addIssue({ code: 'custom', message: fieldMessages.controlCharacter(control.name, control.position) });
   });
+
+/** For `superRefine` of text people read (names, references): no control or text-direction characters. */
+export function refuseUnsafeCharacters(value: string, ctx: z.RefinementCtx): void {
+  const unsafe = findUnsafeCharacter(value);
+  if (unsafe) ctx.addIssue({ code: 'custom', message: fieldMessages.unsafeCharacter(unsafe.name, unsafe.position) });
+}
 
 export const quantityInputSchema = z.unknown().transform((input, ctx) => {
   const parsed = parseQuantity(input);
@@ -111,6 +117,7 @@ export const referenceInputSchema = z
   .string({ error: () => fieldMessages.notAString })
   .min(1, { error: fieldMessages.blank })
   .max(MAX_REFERENCE_LENGTH, { error: fieldMessages.maxLength(MAX_REFERENCE_LENGTH) })
+  .superRefine(refuseUnsafeCharacters)
   .nullish()
   .transform((value) => value ?? undefined);
 

@@ -1,6 +1,7 @@
 // Catalogue import: validation errors that point at the place, all-or-nothing, idempotent re-import.
 // The store part runs on both engines: a SQLite file, or a database of its own on the test cluster.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fieldMessages } from '../shared/index.ts';
 import { parseCatalogue } from '../server/catalogue/import-catalogue.ts';
 import { isApiError } from '../server/errors.ts';
 import { isCatalogueRefusal } from '../server/store/catalogue-writer.ts';
@@ -58,6 +59,33 @@ describe('catalogue validation', () => {
       'accounts[0].items[2].stock[0].quantity: Invalid input: expected int, received number',
       'accounts[0].items[3].id: Too small: expected number to be >0',
       'accounts[0].items[3].name: This field may not be blank.',
+    ]);
+  });
+
+  it('refuses names with control characters or characters that reverse the text, naming each', async () => {
+    // A NUL cuts a file, ESC retitles a terminal (`account show`), CR/LF break CSV lines, and U+202E
+    // makes "Mug" read as another name.
+    const problems = await problemsOf(() =>
+      parseCatalogue({
+        accounts: [
+          {
+            name: 'nor\u001b]0;owned\u0007th',
+            warehouses_enabled: true,
+            warehouses: [{ id: 10, name: 'Main\r\nStore' }],
+            items: [
+              { id: 1, name: 'Mug\u202Egnp.exe', barcode: 'A' },
+              { id: 2, name: 'Shirt', variants: [{ id: 7, name: 'S\u0000', barcode: 'C' }] },
+              { id: 3, name: 'Çay bardağı \u200D ok', barcode: 'D' },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(problems).toEqual([
+      `accounts[0].name: ${fieldMessages.unsafeCharacter('U+001B (ESC)', 4)}`,
+      `accounts[0].warehouses[0].name: ${fieldMessages.unsafeCharacter('U+000D (CR)', 5)}`,
+      `accounts[0].items[0].name: ${fieldMessages.unsafeCharacter('U+202E', 4)}`,
+      `accounts[0].items[1].variants[0].name: ${fieldMessages.unsafeCharacter('U+0000 (NUL)', 2)}`,
     ]);
   });
 

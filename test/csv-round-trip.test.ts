@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVENTORY_PATH, STOCKTAKES_PATH, STOCK_EXPORT_PATH, STOCK_HISTORY_PATH, stocktakePath } from '../shared/index.ts';
+import { INVENTORY_PATH, STOCKTAKES_PATH, STOCK_EXPORT_PATH, STOCK_HISTORY_PATH, fieldMessages, stocktakePath } from '../shared/index.ts';
 import type { HistoryPage, Stocktake } from '../shared/index.ts';
 import { call, shopCatalogue } from './support/stocktake-fixtures.ts';
 import { type TestServer, startTestServer, tempDir } from './support/test-server.ts';
@@ -149,6 +149,8 @@ describe('CSV export, dry-run and import', () => {
         '3000,,,,Z2,Main,1',
         '1001,Other name,,,B0001,Back,1',
         '1001,Item 1,,,B0001,Main,78', // line 8
+        '3001,"New\u202Eeman",,,Z3,Main,1', // line 9: a name that reads backwards
+        '3002,Shirt,7,"S\u001b[2J",Z4,Main,1', // line 10: ESC clears the terminal that prints it
       ].join('\n'),
     );
     const dry = await barcodeInventory('csv', 'import', file, '--account', 'shop', '--dry-run', '--db', server.dbFile);
@@ -160,6 +162,8 @@ describe('CSV export, dry-run and import', () => {
       'line 6: item_name: This field may not be blank.',
       'line 7: item_name: item 1001 is named "Item 1" on line 2',
       'line 8: warehouse: barcode "B0001" already has a quantity in Main on line 2',
+      `line 9: item_name: ${fieldMessages.unsafeCharacter('U+202E', 4)}`,
+      `line 10: variant_name: ${fieldMessages.unsafeCharacter('U+001B (ESC)', 2)}`,
     ]) {
       expect(dry.stdout).toContain(expected);
     }

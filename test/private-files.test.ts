@@ -75,4 +75,16 @@ describe('private files', () => {
     `);
     expect(modeOf(file)).toBe('600');
   });
+  it('writes CSV exports and counts private (umask 000)', async () => {
+    const csvDb = path.join(dir, 'csv.db');
+    const exported = path.join(dir, 'stock.csv');
+    const cli = path.join(root, 'bin', 'barcode-inventory.js');
+    const catalogue = path.join(root, 'examples', 'catalogue.json');
+    await withUmaskZero(`
+      const { execFileSync } = await import('node:child_process');
+      execFileSync(process.execPath, [${JSON.stringify(cli)}, 'import', ${JSON.stringify(catalogue)}, '--db', ${JSON.stringify(csvDb)}]);
+      execFileSync(process.execPath, [${JSON.stringify(cli)}, 'csv', 'export', '--account', 'north', '--out', ${JSON.stringify(exported)}, '--db', ${JSON.stringify(csvDb)}]);
+    `);
+    expect(modeOf(exported)).toBe('600');
+  });
 });

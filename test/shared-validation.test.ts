@@ -132,6 +132,22 @@ describe('checkUpdateRow', () => {
     });
   });
 
+  it('refuses a reference with control or text-direction characters, as it refuses them in names', () => {
+    for (const [reference, name, position] of [
+      ['R-1\u202E', 'U+202E', 4],
+      ['\u001b[2JR', 'U+001B (ESC)', 1],
+      ['R\r\n2', 'U+000D (CR)', 2],
+    ] as const) {
+      expect(checkUpdateRow({ barcode: 'b', quantity: 1, reference }, false)).toEqual({
+        ok: false,
+        errors: { reference: fieldMessages.unsafeCharacter(name, position) },
+        barcode: 'b',
+      });
+    }
+    // Letters of every script, and the joiners some of them need, are text.
+    expect(checkUpdateRow({ barcode: 'b', quantity: 1, reference: 'Fiş-١٢ क्‍ष <b>' }, false)).toMatchObject({ ok: true });
+  });
+
   it('keeps barcodes exactly as sent', () => {
     for (const barcode of ['0001', ' a b ', 'A/B-1', 'Ünïcødé', '١٢٣']) {
       expect(checkUpdateRow({ barcode, quantity: 1 }, false)).toEqual({ ok: true, row: { barcode, quantity: 1 } });

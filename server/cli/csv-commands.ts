@@ -8,6 +8,7 @@ import { csvToCatalogue, dryRunCatalogueImport, formatDryRun, importCatalogueCsv
 import { stockCsvChunks } from '../csv/stock-csv.ts';
 import { sessionCountsCsvChunks } from '../csv/stocktake-csv.ts';
 import { badRequest } from '../errors.ts';
+import { PRIVATE_FILE_MODE } from '../store/private-files.ts';
 import type { Account, Store } from '../store/store.ts';
 import { withDatabaseOptions, withStore } from './database-option.ts';
 
@@ -20,9 +21,12 @@ async function accountOf(store: Store, name: string): Promise<Account> {
   return account;
 }
 
-/** Writes chunks of text to stdout or a new file as they come. */
+/**
+ * Writes chunks of text to stdout or a file as they come. A new file is private to the user (0600),
+ * as the database it comes from is: stock and counts are the shop's business, whatever the umask.
+ */
 async function outputChunks(chunks: AsyncIterable<string>, file: string | undefined): Promise<void> {
-  const target = file === undefined ? process.stdout : createWriteStream(file);
+  const target = file === undefined ? process.stdout : createWriteStream(file, { mode: PRIVATE_FILE_MODE });
   await pipeline(Readable.from(chunks), target, { end: file !== undefined });
   if (file !== undefined) console.error(`Wrote ${file}.`);
 }

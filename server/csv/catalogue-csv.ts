@@ -5,7 +5,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import { MAX_BARCODE_LENGTH, fieldMessages, findControlCharacter, parseQuantity } from '../../shared/index.ts';
+import { MAX_BARCODE_LENGTH, fieldMessages, findControlCharacter, findUnsafeCharacter, parseQuantity } from '../../shared/index.ts';
 import type { Catalogue } from '../catalogue/catalogue-schema.ts';
 import { parseCatalogue } from '../catalogue/import-catalogue.ts';
 import { type ImportSummary, catalogueRefused, isCatalogueRefusal } from '../store/catalogue-writer.ts';
@@ -130,12 +130,16 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
     if (itemId === undefined) bad('item_id', 'A valid integer is required.');
     const itemName = (cells.item_name ?? '').trim();
     if (itemName === '') bad('item_name', 'This field may not be blank.');
+    const unsafeItemName = findUnsafeCharacter(itemName);
+    if (unsafeItemName) bad('item_name', fieldMessages.unsafeCharacter(unsafeItemName.name, unsafeItemName.position));
     const variantText = (cells.variant_id ?? '').trim();
     const variantId = variantText === '' ? null : positiveId(variantText);
     if (variantId === undefined) bad('variant_id', 'A valid integer is required.');
     const variantName = (cells.variant_name ?? '').trim();
     if (variantId !== null && variantId !== undefined && variantName === '') bad('variant_name', 'This field may not be blank.');
     if (variantId === null && variantName !== '') bad('variant_name', 'a variant name needs a variant_id');
+    const unsafeVariantName = findUnsafeCharacter(variantName);
+    if (unsafeVariantName) bad('variant_name', fieldMessages.unsafeCharacter(unsafeVariantName.name, unsafeVariantName.position));
     const barcode = cells.barcode ?? '';
     if (barcode === '') bad('barcode', 'This field may not be blank.');
     else if (barcode.length > MAX_BARCODE_LENGTH) bad('barcode', fieldMessages.maxLength(MAX_BARCODE_LENGTH));
