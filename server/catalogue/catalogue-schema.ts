@@ -3,7 +3,6 @@
 // item) are exported so the streaming import checks a file one item at a time with the same rules.
 import { z } from 'zod';
 import { MAX_QUANTITY, MIN_QUANTITY, barcodeInputSchema, refuseUnsafeCharacters } from '../../shared/index.ts';
-import { formatPath } from './catalogue-checks.ts';
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const name = z.string().trim().min(1, { error: 'This field may not be blank.' }).superRefine(refuseUnsafeCharacters);
@@ -40,8 +39,6 @@ export type CatalogueAccount = Catalogue['accounts'][number];
 export type CatalogueAccountHeader = z.infer<typeof catalogueAccountHeaderSchema>;
 export type CatalogueItem = z.infer<typeof catalogueItemSchema>;
 export type CatalogueStockEntry = z.infer<typeof stockEntry>;
-
-export { formatPath };
 
 /** A copy of `value` without the keys that `issues` (all unrecognized_keys) name. */
 export function withoutUnknownKeys(value: unknown, issues: readonly z.core.$ZodIssue[]): unknown {

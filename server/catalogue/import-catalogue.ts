@@ -3,8 +3,8 @@
 // streams with the same rules; the writing is the store's (store/catalogue-writer.ts).
 import type { z } from 'zod';
 import { catalogueRefused } from '../store/catalogue-writer.ts';
-import { CatalogueChecker } from './catalogue-checks.ts';
-import { type Catalogue, catalogueSchema, formatPath, withoutUnknownKeys } from './catalogue-schema.ts';
+import { CatalogueChecker, formatPath } from './catalogue-checks.ts';
+import { type Catalogue, catalogueSchema, withoutUnknownKeys } from './catalogue-schema.ts';
 
 const describe = (issues: readonly z.core.$ZodIssue[]) => issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
 
