@@ -13,8 +13,8 @@ import { type Scan, plainScan, readScan, visibleText } from '../scan/scanned-cod
 import type { Banner, Tone } from '../scan/scanner-mode.ts';
 import { StockHistory } from '../scan/StockHistory.tsx';
 import { loadSettings, separatorsOf } from '../settings/ui-settings.ts';
+import type { OnFailure } from './on-failure.ts';
 import { type QueuedScan, loadQueue, newScanId, saveQueue, terminalName } from './scan-queue.ts';
-import type { OnFailure } from './StocktakeScreen.tsx';
 import { go, stocktakeHref } from './stocktake-route.ts';
 
 const RETRY_MS = 1000;

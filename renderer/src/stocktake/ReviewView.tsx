@@ -6,7 +6,7 @@ import type { CommitResult, StocktakeReview } from '../../../shared/index.ts';
 import { useSession } from '../api/session-context.tsx';
 import { formatDateTime, formatDifference, formatNumber } from '../common/format.ts';
 import { friendlyErrors, stocktakeTexts as texts } from '../common/texts.ts';
-import type { OnFailure } from './StocktakeScreen.tsx';
+import type { OnFailure } from './on-failure.ts';
 import { stocktakeHref } from './stocktake-route.ts';
 
 /** How often a running commit's progress is asked for. */

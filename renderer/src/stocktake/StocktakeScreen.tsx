@@ -10,11 +10,9 @@ import { appTexts, stocktakeTexts as texts } from '../common/texts.ts';
 import { TopBar } from '../common/TopBar.tsx';
 import { WarehouseSelect } from '../common/WarehouseSelect.tsx';
 import { CountView } from './CountView.tsx';
+import type { OnFailure } from './on-failure.ts';
 import { ReviewView } from './ReviewView.tsx';
 import { go, stocktakeHref, useStocktakeRoute } from './stocktake-route.ts';
-
-/** What a stocktake view does with a failed request: a revoked token signs out; anything else is shown. */
-export type OnFailure = (error: unknown) => void;
 
 /** Renders the stocktake views on their addresses, `otherwise` (the scanner) elsewhere. */
 export function StocktakeRouter({ onSignOut, otherwise }: { onSignOut: (message?: string) => void; otherwise: ReactNode }) {
