@@ -2,10 +2,13 @@
 // Besides the usual checks it states the layering (DEVELOPERS.md) so a machine keeps it:
 // shared/ imports nothing of ours and no Node or browser API; renderer/ never imports server/;
 // only server/store/sqlite/ knows better-sqlite3; the store never reaches up into the HTTP layer;
-// the product never imports test/, bench/ or examples/; and no file is part of an import cycle.
+// the product never imports test/, bench/ or examples/; and no file is part of an import cycle, not
+// even one made of type imports (eslint-no-cycle.js).
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+import { rule as noCycle } from './eslint-no-cycle.js';
 
 const notProduct = ['**/test/**', '**/bench/**', '**/examples/**'];
 const noSqlite = {
@@ -30,10 +33,12 @@ export default tseslint.config(
   {
     files: ['**/*.ts', '**/*.tsx'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
-    plugins: { 'import-x': importX },
+    plugins: { 'import-x': importX, 'barcode-inventory': { rules: { 'no-cycle': noCycle } } },
     settings: {
-      // Dependencies are parsed as TypeScript too, or import-x/no-cycle cannot follow them.
       ...importX.flatConfigs.typescript.settings,
+      // Dependencies are parsed as TypeScript too, or the cycle rule cannot follow them, and with their
+      // type imports as plain imports, or it would not follow those (eslint-no-cycle.js).
+      'import-x/parsers': { [fileURLToPath(import.meta.resolve('./eslint-no-cycle.js'))]: ['.ts', '.tsx', '.cts', '.mts'] },
       'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
     },
     rules: {
@@ -47,7 +52,7 @@ export default tseslint.config(
       ],
       // Tests and the bench assert shapes of JSON answers; `any` there is the honest type.
       '@typescript-eslint/no-explicit-any': 'off',
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'barcode-inventory/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-self-import': 'error',
     },
   },
