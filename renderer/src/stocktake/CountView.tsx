@@ -2,7 +2,7 @@
 // waits in a stored queue until the server has it. Other terminals' lines appear as they count; undo
 // and edits fix counts; unknown barcodes are listed apart until someone decides about them.
 import { type FormEvent, memo, useCallback, useEffect, useRef, useState } from 'react';
-import type { Stocktake, StocktakeLine } from '../../../shared/index.ts';
+import type { StocktakeLine } from '../../../shared/index.ts';
 import { ApiError } from '../api/request-json.ts';
 import { useSession } from '../api/session-context.tsx';
 import { formatDate, formatNumber } from '../common/format.ts';
@@ -16,19 +16,9 @@ import { loadSettings, separatorsOf } from '../settings/ui-settings.ts';
 import type { OnFailure } from './on-failure.ts';
 import { type QueuedScan, loadQueue, newScanId, saveQueue, terminalName } from './scan-queue.ts';
 import { go, stocktakeHref } from './stocktake-route.ts';
+import { useLineChanges } from './use-line-changes.ts';
 
 const RETRY_MS = 1000;
-const REFRESH_MS = 2000;
-
-/** `lines` with the changed ones replaced or added, in the order first scanned; `lines` itself when nothing changed. */
-function mergeChanged(lines: StocktakeLine[], changed: readonly StocktakeLine[]): StocktakeLine[] {
-  if (changed.length === 0) return lines;
-  const byId = new Map(changed.map((line) => [line.id, line]));
-  const next = lines.map((line) => byId.get(line.id) ?? line);
-  const held = new Set(lines.map((line) => line.id));
-  const added = changed.filter((line) => !held.has(line.id));
-  return added.length === 0 ? next : [...next, ...added].sort((a, b) => a.id - b.id);
-}
 
 interface CountedLineProps {
   line: StocktakeLine;
@@ -110,8 +100,6 @@ const CountedLine = memo(function CountedLine({
 export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure }) {
   const { client } = useSession();
   const [settings] = useState(loadSettings);
-  const [session, setSession] = useState<Stocktake | null>(null);
-  const [lines, setLines] = useState<StocktakeLine[]>([]);
   const [pending, setPending] = useState<QueuedScan[]>(() => loadQueue(id));
   const [banner, setBanner] = useState<Banner>({ tone: 'idle', text: texts.ready });
   const [offline, setOffline] = useState(false);
@@ -120,6 +108,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
   const [editing, setEditing] = useState<{ line: number; value: string } | null>(null);
   const [historyOf, setHistoryOf] = useState<string | null>(null);
   const queue = useRef<QueuedScan[]>(pending);
+  /** True while queued scans are being sent; the lines are not read meanwhile, only between sends. */
   const flushing = useRef(false);
   const retry = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const terminal = useRef(terminalName());
@@ -134,38 +123,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
     [settings.sound],
   );
 
-  const mergeLine = useCallback((line: StocktakeLine) => {
-    setLines((prev) => (prev.some((l) => l.id === line.id) ? prev.map((l) => (l.id === line.id ? line : l)) : [...prev, line]));
-  }, []);
-
-  /** The `after` of the last changes answered: the next refresh asks only for what changed since. */
-  const after = useRef<string | undefined>(undefined);
-  const refresh = useCallback(() => {
-    client.stocktake
-      .get(id)
-      .then(async (s) => [s, s.status === 'open' ? await client.stocktake.changes(id, after.current) : null] as const)
-      .then(
-        ([s, changes]) => {
-          setSession((old) => (old && JSON.stringify(old) === JSON.stringify(s) ? old : s));
-          if (!changes) setLines([]);
-          else {
-            const since = after.current;
-            setLines((prev) => {
-              const next = since === undefined ? changes.lines : mergeChanged(prev, changes.lines);
-              // Other lines on the server than here: some were removed (an undone scan); every line next time.
-              const same = next.length === changes.line_count && next.reduce((sum, line) => sum + line.id, 0) === changes.line_id_sum;
-              after.current = same ? changes.after : undefined;
-              return next;
-            });
-          }
-          setOffline(false);
-        },
-        (e: unknown) => {
-          if (e instanceof ApiError && e.status === 0) setOffline(true);
-          else onFailure(e);
-        },
-      );
-  }, [client, id, onFailure]);
+  const { session, lines, mergeLine, refresh } = useLineChanges(id, { onFailure, setOffline, paused: flushing });
 
   const setQueue = useCallback(
     (next: QueuedScan[]) => {
@@ -233,16 +191,9 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
   }, [client, id, mergeLine, feedback, onFailure, setQueue, resolve]);
 
   useEffect(() => {
-    refresh();
     void flush();
-    const timer = setInterval(() => {
-      if (!flushing.current) refresh();
-    }, REFRESH_MS);
-    return () => {
-      clearInterval(timer);
-      clearTimeout(retry.current);
-    };
-  }, [refresh, flush]);
+    return () => clearTimeout(retry.current);
+  }, [flush]);
 
   const count = useCallback(
     (scan: Scan, typed?: number) => {
