@@ -1,9 +1,9 @@
 // Scan to count: every scan adds one to its line (a GS1 scan its count, the form a typed amount), and
 // waits in a stored queue until the server has it. Other terminals' lines appear as they count; undo
-// and edits fix counts; unknown barcodes are listed apart until someone decides about them.
-import { type FormEvent, memo, useCallback, useEffect, useRef, useState } from 'react';
+// and edits fix counts; unknown barcodes are listed apart until someone decides about them. The queue
+// is use-scan-queue.ts, the lines as other terminals change them use-line-changes.ts.
+import { type FormEvent, memo, useCallback, useRef, useState } from 'react';
 import type { StocktakeLine } from '../../../shared/index.ts';
-import { ApiError } from '../api/request-json.ts';
 import { useSession } from '../api/session-context.tsx';
 import { formatDate, formatNumber } from '../common/format.ts';
 import { cardTexts, scanTexts, stocktakeTexts as texts } from '../common/texts.ts';
@@ -14,11 +14,9 @@ import type { Banner, Tone } from '../scan/scanner-mode.ts';
 import { StockHistory } from '../scan/StockHistory.tsx';
 import { loadSettings, separatorsOf } from '../settings/ui-settings.ts';
 import type { OnFailure } from './on-failure.ts';
-import { type QueuedScan, loadQueue, newScanId, saveQueue, terminalName } from './scan-queue.ts';
 import { go, stocktakeHref } from './stocktake-route.ts';
 import { useLineChanges } from './use-line-changes.ts';
-
-const RETRY_MS = 1000;
+import { useScanQueue } from './use-scan-queue.ts';
 
 interface CountedLineProps {
   line: StocktakeLine;
@@ -100,20 +98,14 @@ const CountedLine = memo(function CountedLine({
 export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure }) {
   const { client } = useSession();
   const [settings] = useState(loadSettings);
-  const [pending, setPending] = useState<QueuedScan[]>(() => loadQueue(id));
   const [banner, setBanner] = useState<Banner>({ tone: 'idle', text: texts.ready });
   const [offline, setOffline] = useState(false);
   const [barcode, setBarcode] = useState('');
   const [amount, setAmount] = useState('1');
   const [editing, setEditing] = useState<{ line: number; value: string } | null>(null);
   const [historyOf, setHistoryOf] = useState<string | null>(null);
-  const queue = useRef<QueuedScan[]>(pending);
-  /** True while queued scans are being sent; the lines are not read meanwhile, only between sends. */
-  const flushing = useRef(false);
-  const retry = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const terminal = useRef(terminalName());
-  const offlineRef = useRef(false);
-  offlineRef.current = offline;
+  /** True while the queue sends scans; the lines are not read meanwhile, only between sends. */
+  const sending = useRef(false);
 
   const feedback = useCallback(
     (tone: Tone, text: string) => {
@@ -123,91 +115,20 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
     [settings.sound],
   );
 
-  const { session, lines, mergeLine, refresh } = useLineChanges(id, { onFailure, setOffline, paused: flushing });
-
-  const setQueue = useCallback(
-    (next: QueuedScan[]) => {
-      queue.current = next;
-      saveQueue(id, next);
-      setPending(next);
-    },
-    [id],
-  );
-
-  /** A GS1 scan's barcode: the first form of its GTIN the catalogue has, fixed in the queue before sending. */
-  const resolve = useCallback(
-    async (scan: QueuedScan): Promise<QueuedScan> => {
-      if (!scan.candidates || scan.candidates.length < 2) return scan;
-      const { results } = await client.readStock(scan.candidates);
-      const found = scan.candidates.find((b) => results.some((r) => r.barcode === b));
-      const record = results.find((r) => r.barcode === found);
-      const resolved: QueuedScan = {
-        scan_id: scan.scan_id,
-        barcode: record?.matched_barcode ?? found ?? scan.barcode,
-        amount: scan.amount,
-      };
-      setQueue(queue.current.map((s) => (s.scan_id === scan.scan_id ? resolved : s)));
-      return resolved;
-    },
-    [client, setQueue],
-  );
-
-  /** Sends queued scans one at a time, in order; on no answer, tries again shortly. */
-  const flush = useCallback(async () => {
-    if (flushing.current) return;
-    flushing.current = true;
-    try {
-      while (queue.current.length > 0) {
-        let next = queue.current[0]!;
-        try {
-          next = await resolve(next);
-          const result = await client.stocktake.scan(id, {
-            scan_id: next.scan_id,
-            barcode: next.barcode,
-            amount: next.amount,
-            terminal: terminal.current,
-          });
-          mergeLine(result.line);
-          setOffline(false);
-          // The sound says what the server made of the scan: counted, or queued as unknown.
-          if (result.line.known) feedback('ok', texts.counting(result.line.name ?? next.barcode, result.line.counted));
-          else feedback('error', texts.unknownScan(next.barcode, result.line.counted));
-        } catch (error) {
-          if (error instanceof ApiError && (error.status === 0 || error.status >= 500)) {
-            if (!offlineRef.current) feedback('error', texts.offlineNow);
-            setOffline(true);
-            clearTimeout(retry.current);
-            retry.current = setTimeout(() => void flush(), RETRY_MS);
-            return;
-          }
-          feedback('error', `${next.barcode}: ${(error as Error).message}`);
-          onFailure(error);
-        }
-        setQueue(queue.current.filter((s) => s.scan_id !== next.scan_id));
-      }
-    } finally {
-      flushing.current = false;
-    }
-  }, [client, id, mergeLine, feedback, onFailure, setQueue, resolve]);
-
-  useEffect(() => {
-    void flush();
-    return () => clearTimeout(retry.current);
-  }, [flush]);
+  const { session, lines, mergeLine, refresh } = useLineChanges(id, { onFailure, setOffline, paused: sending });
+  const queue = useScanQueue(id, { onFailure, feedback, mergeLine, offline, setOffline, sending });
+  const { pending, add } = queue;
 
   const count = useCallback(
     (scan: Scan, typed?: number) => {
       const howMany = typed ?? scan.gs1?.count ?? 1;
-      const queued: QueuedScan = { scan_id: newScanId(), barcode: scan.barcodes[0]!, amount: howMany };
-      if (scan.barcodes.length > 1) queued.candidates = scan.barcodes;
-      setQueue([...queue.current, queued]);
+      add(scan.barcodes, howMany);
       const details: string[] = [];
       if (scan.gs1?.batch !== undefined) details.push(`${cardTexts.batch} ${scan.gs1.batch}`);
       if (scan.gs1?.expiry !== undefined) details.push(`${cardTexts.expiry} ${formatDate(scan.gs1.expiry)}`);
       setBanner({ tone: 'busy', text: texts.plus(visibleText(scan.text), howMany) + texts.gs1Details(details) }); // the server's answer follows at once
-      void flush();
     },
-    [setQueue, flush],
+    [add],
   );
 
   useScanCapture(settings.scan, {
@@ -237,12 +158,9 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
 
   const undo = () => {
     // A scan still waiting is simply not sent; otherwise the server takes back this tab's last one.
-    if (queue.current.length > 0) {
-      const last = queue.current.at(-1)!;
-      setQueue(queue.current.slice(0, -1));
-      return feedback('ok', texts.undone(last.barcode, last.amount));
-    }
-    client.stocktake.undo(id, terminal.current).then(
+    const last = queue.takeBackLast();
+    if (last) return feedback('ok', texts.undone(last.barcode, last.amount));
+    client.stocktake.undo(id, queue.terminal).then(
       (result) => {
         feedback('ok', texts.undone(result.undone.barcode, result.undone.amount));
         refresh();
