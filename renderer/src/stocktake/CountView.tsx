@@ -15,6 +15,7 @@ import { StockHistory } from '../scan/StockHistory.tsx';
 import { loadSettings, separatorsOf } from '../settings/ui-settings.ts';
 import type { OnFailure } from './on-failure.ts';
 import { go, stocktakeHref } from './stocktake-route.ts';
+import { UnknownLines } from './UnknownLines.tsx';
 import { useLineChanges } from './use-line-changes.ts';
 import { useScanQueue } from './use-scan-queue.ts';
 
@@ -189,8 +190,9 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
     );
   };
 
-  const resolveUnknown = (line: StocktakeLine, resolution: 'ignored' | 'kept') =>
+  const resolveUnknown = (line: StocktakeLine, resolution: 'ignored' | 'kept') => {
     client.stocktake.resolve(id, line.id, resolution).then(mergeLine, (e: unknown) => feedback('error', (e as Error).message));
+  };
 
   const pendingBy = new Map<string, number>();
   for (const scan of pending) pendingBy.set(scan.barcode, (pendingBy.get(scan.barcode) ?? 0) + scan.amount);
@@ -290,51 +292,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
           {historyOf ? <StockHistory key={historyOf} barcode={historyOf} open /> : null}
 
           <h3 data-testid="unknown-heading">{texts.unknownHeading(unknown.length, unresolved)}</h3>
-          {unknown.length === 0 ? (
-            <p className="muted">{texts.noneUnknown}</p>
-          ) : (
-            <div className="table-scroll">
-              <table className="table stack" data-testid="unknown-lines">
-                <thead>
-                  <tr>
-                    <th scope="col">{texts.columnsCount.barcode}</th>
-                    <th scope="col" className="num">
-                      {texts.columnsCount.scanned}
-                    </th>
-                    <th scope="col">{texts.columnsCount.resolution}</th>
-                    <th scope="col">{texts.columnsCount.actions}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {unknown.map((line) => (
-                    <tr
-                      key={line.id}
-                      data-testid="unknown-line"
-                      data-barcode={line.barcode}
-                      data-counted={line.counted}
-                      data-resolution={line.resolution}
-                    >
-                      <td className="cell-item">
-                        <code>{line.barcode}</code>
-                      </td>
-                      <td className="num" data-label={texts.columnsCount.scanned}>
-                        <strong>{formatNumber(line.counted)}</strong>
-                      </td>
-                      <td data-label={texts.columnsCount.resolution}>{texts.resolution[line.resolution ?? 'pending']}</td>
-                      <td className="actions">
-                        <button type="button" onClick={() => void resolveUnknown(line, 'ignored')} disabled={readOnly}>
-                          {texts.ignore}
-                        </button>
-                        <button type="button" onClick={() => void resolveUnknown(line, 'kept')} disabled={readOnly}>
-                          {texts.keep}
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <UnknownLines lines={unknown} testId="unknown-lines" onResolve={resolveUnknown} readOnly={readOnly} />
         </>
       )}
     </section>

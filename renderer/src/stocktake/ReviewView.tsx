@@ -8,6 +8,7 @@ import { formatDateTime, formatDifference, formatNumber } from '../common/format
 import { friendlyErrors, stocktakeTexts as texts } from '../common/texts.ts';
 import type { OnFailure } from './on-failure.ts';
 import { stocktakeHref } from './stocktake-route.ts';
+import { UnknownLines } from './UnknownLines.tsx';
 
 /** How often a running commit's progress is asked for. */
 const PROGRESS_POLL_MS = 1000;
@@ -208,41 +209,7 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
       )}
 
       <h3 data-testid="review-unknown-heading">{texts.reviewUnknown(unknown.length, unresolved)}</h3>
-      {unknown.length === 0 ? (
-        <p className="muted">{texts.noneUnknown}</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="table stack" data-testid="review-unknown">
-            <thead>
-              <tr>
-                <th scope="col">{texts.columnsCount.barcode}</th>
-                <th scope="col" className="num">
-                  {texts.columnsCount.scanned}
-                </th>
-                <th scope="col">{texts.columnsCount.resolution}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {unknown.map((u) => (
-                <tr
-                  key={u.id}
-                  data-barcode={u.barcode}
-                  data-resolution={u.resolution}
-                  className={u.resolution === 'pending' ? 'row-attention' : undefined}
-                >
-                  <td className="cell-item">
-                    <code>{u.barcode}</code>
-                  </td>
-                  <td className="num" data-label={texts.columnsCount.scanned}>
-                    {formatNumber(u.counted)}
-                  </td>
-                  <td data-label={texts.columnsCount.resolution}>{texts.resolution[u.resolution ?? 'pending']}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <UnknownLines lines={unknown} testId="review-unknown" />
 
       {/* Gone with the commit's answer, not only once the review is read again (seconds for a large session). */}
       {stocktake.status !== 'committed' && !result ? (
