@@ -2,7 +2,7 @@
 // import-x/no-cycle alone skips: eslint.config.js lints with eslint-no-cycle.js's rule instead. These
 // tests lint small files written here with the repository's own ESLint configuration, so the rule
 // cannot be turned off, or back to skipping type imports, without them failing.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ESLint } from 'eslint';
@@ -24,51 +24,47 @@ writeFileSync(
 const eslint = new ESLint({ cwd: dir, overrideConfigFile: path.join(root, 'eslint.config.js') });
 
 /** What ESLint reports for `a.ts` and `b.ts`, written into a folder of their own: `rule:line` per problem. */
-async function lint(folder: string, a: string, b: string): Promise<{ a: string[]; b: string[] }> {
-  mkdirSync(path.join(dir, folder));
-  writeFileSync(path.join(dir, folder, 'a.ts'), a);
-  writeFileSync(path.join(dir, folder, 'b.ts'), b);
-  const [resultA, resultB] = await eslint.lintFiles([`${folder}/a.ts`, `${folder}/b.ts`]);
+async function lint(a: string, b: string): Promise<{ a: string[]; b: string[] }> {
+  const folder = mkdtempSync(path.join(dir, 'pair-'));
+  writeFileSync(path.join(folder, 'a.ts'), a);
+  writeFileSync(path.join(folder, 'b.ts'), b);
+  const [resultA, resultB] = await eslint.lintFiles([path.join(folder, 'a.ts'), path.join(folder, 'b.ts')]);
   const problems = (result: ESLint.LintResult | undefined) => result!.messages.map((m) => `${m.ruleId ?? m.message}:${m.line}`);
   return { a: problems(resultA), b: problems(resultB) };
 }
 
-const cycle = 'barcode-inventory/no-cycle:1';
+const cycle = ['barcode-inventory/no-cycle:1'];
+/** A file that uses the type `imported` from the file of that name (by `importLine`) in a type of its own, `own`. */
+const usesType = (own: string, importLine: string, imported: string) =>
+  `${importLine}\nexport interface ${own} {\n  other?: ${imported};\n}\n`;
 
 describe('the lint reports import cycles made of type imports only', () => {
-  it('import type', async () => {
-    const problems = await lint(
-      'import-type',
-      "import type { B } from './b.ts';\nexport interface A {\n  b?: B;\n}\n",
-      "import type { A } from './a.ts';\nexport interface B {\n  a?: A;\n}\n",
-    );
-    expect(problems).toEqual({ a: [cycle], b: [cycle] });
-  });
-
-  it('import { type … }', async () => {
-    const problems = await lint(
-      'inline-type',
-      "import { type B } from './b.ts';\nexport interface A {\n  b?: B;\n}\n",
-      "import { type A } from './a.ts';\nexport interface B {\n  a?: A;\n}\n",
-    );
-    expect(problems).toEqual({ a: [cycle], b: [cycle] });
-  });
-
-  it('export type … from', async () => {
-    const problems = await lint(
-      'export-type',
-      "export type { B } from './b.ts';\nexport interface A {\n  n: number;\n}\n",
-      "import type { A } from './a.ts';\nexport interface B {\n  a?: A;\n}\n",
-    );
-    expect(problems).toEqual({ a: [cycle], b: [cycle] });
-  });
-
-  it('and nothing where the type imports go one way', async () => {
-    const problems = await lint(
-      'one-way',
-      "import type { B } from './b.ts';\nexport interface A {\n  b?: B;\n}\n",
-      'export interface B {\n  n: number;\n}\n',
-    );
-    expect(problems).toEqual({ a: [], b: [] });
+  it.each([
+    {
+      form: 'import type',
+      a: usesType('A', "import type { B } from './b.ts';", 'B'),
+      b: usesType('B', "import type { A } from './a.ts';", 'A'),
+      expected: { a: cycle, b: cycle },
+    },
+    {
+      form: 'import { type … }',
+      a: usesType('A', "import { type B } from './b.ts';", 'B'),
+      b: usesType('B', "import { type A } from './a.ts';", 'A'),
+      expected: { a: cycle, b: cycle },
+    },
+    {
+      form: 'export type … from',
+      a: "export type { B } from './b.ts';\nexport interface A {\n  n: number;\n}\n",
+      b: usesType('B', "import type { A } from './a.ts';", 'A'),
+      expected: { a: cycle, b: cycle },
+    },
+    {
+      form: 'import type, one way only (no cycle)',
+      a: usesType('A', "import type { B } from './b.ts';", 'B'),
+      b: 'export interface B {\n  n: number;\n}\n',
+      expected: { a: [], b: [] },
+    },
+  ])('$form', async ({ a, b, expected }) => {
+    expect(await lint(a, b)).toEqual(expected);
   });
 });
