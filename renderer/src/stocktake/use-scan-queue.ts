@@ -1,6 +1,6 @@
 // A counting page's scans on their way to the server: queued and stored at once (scan-queue.ts), sent
-// one at a time in order, and sent again a second later while the server does not answer, so a scan
-// made offline is counted once the server is back.
+// one at a time in order, and sent again a second later while the server cannot be reached or fails
+// (5xx), so a scan made offline is counted once the server is back.
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import type { StocktakeLine } from '../../../shared/index.ts';
 import { ApiError } from '../api/request-json.ts';
@@ -29,6 +29,7 @@ interface ScanQueueOptions {
   feedback: (tone: Tone, text: string) => void;
   /** Takes the line a scan's answer carries. */
   mergeLine: (line: StocktakeLine) => void;
+  /** Whether the page shows the server as out of reach: a failed send says so on the banner only when it did not already. */
   offline: boolean;
   setOffline: (offline: boolean) => void;
   /** True while scans are being sent; the queue sets it. */
