@@ -6,7 +6,7 @@
 // Prints one JSON line: {"kind", "perSecond", "iterations", "seconds", "bytes"}.
 import BetterSqlite3 from 'better-sqlite3';
 import { fieldMessages } from '../shared/index.ts';
-import { type Hlc, formatHlc, tick } from '../server/store/hlc.ts';
+import { type Hlc, formatHlc, tick } from '../server/store/movements/hlc.ts';
 import { applyPragmas } from '../server/store/sqlite/pragmas.ts';
 import { WAREHOUSE_ACCOUNT } from './catalogue-generator.ts';
 import { mulberry32 } from './random.ts';

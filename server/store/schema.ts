@@ -71,7 +71,7 @@ export interface StockHistoryTable {
   /** set (absolute), count (a stocktake line: there were `value` at `hlc`) or adjust (a delta). */
   kind: string;
   value: number;
-  /** Hybrid logical clock timestamp (hlc.ts): the order of the fold. */
+  /** Hybrid logical clock timestamp (movements/hlc.ts): the order of the fold. */
   hlc: string;
   /** For set and count: what the origin had seen of other instances then (sync_vectors). */
   seen_vector: number | null;

@@ -5,7 +5,7 @@
 import type { HistoryEntry, HistoryQuery, MovementKind } from '../../shared/index.ts';
 import type { Account } from './accounts.ts';
 import type { Queries } from './engine.ts';
-import { hlcFloor, parseHlc } from './hlc.ts';
+import { hlcFloor, parseHlc } from './movements/hlc.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 
 export interface HistoryPageData {

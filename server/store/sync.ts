@@ -15,7 +15,7 @@ import {
 import { apiError } from '../errors.ts';
 import type { Account } from './accounts.ts';
 import { type Param, type Queries, statement } from './engine.ts';
-import { type Hlc, parseHlc } from './hlc.ts';
+import { type Hlc, parseHlc } from './movements/hlc.ts';
 import type { MovementLog, MovementUnit } from './movements.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 
