@@ -1,8 +1,9 @@
 // The movement log (docs/SYNC.md). Every change of a quantity, made here or by another instance, is
 // an immutable movement: `set` (absolute), `count` (a stocktake line: there were N at time T) or
 // `adjust` (a delta), with a global identity (origin instance + that instance's gapless sequence for
-// the account) and a hybrid logical clock timestamp. The quantity of a unit in a warehouse is the
-// fold of its movements in timestamp order — set and count replace, adjust adds — kept in `stock`.
+// the account) and a hybrid logical clock timestamp (movements/hlc.ts). The quantity of a unit in a
+// warehouse is the fold of its movements in timestamp order, kept in `stock`; the fold and the
+// conflict rules are movements/fold.ts.
 // A movement later than everything of its unit and warehouse is applied on top; one that lands in
 // the past (a laptop that was offline, a stocktake line counted before sales were recorded) is
 // inserted at its place and only that unit and warehouse is folded again, from the last set or count
@@ -10,6 +11,7 @@
 //
 // One MovementLog serves one write transaction: it reads the instance's clock and sequences once,
 // hands out timestamps and sequence numbers, and writes the clock back when the transaction ends.
+import { ABSOLUTE_KINDS, foldFrom, foldStep, isAbsolute, isConflict, kindsConflict, missesHeld } from './movements/fold.ts';
 import { type Hlc, formatHlc, parseHlc, receive, tick } from './movements/hlc.ts';
 import { type Param, type Queries, statement } from './engine.ts';
 
@@ -57,8 +59,6 @@ export interface Applied {
   oldQuantity: number | null;
   newQuantity: number;
 }
-
-const isAbsolute = (kind: string) => kind === 'set' || kind === 'count';
 
 function sameVector(a: Record<string, number>, b: Record<string, number>): boolean {
   let keys = 0;
@@ -483,7 +483,7 @@ export class MovementLog {
     if (!place || !landsOnTop(place, movement.hlc)) return false;
     const seen = seenVector === null ? undefined : this.vectorBodies.get(seenVector);
     if (seenVector !== null && seen === undefined) return false; // not read yet in this transaction
-    if (isAbsolute(movement.kind) && this.sawLess(held!, movement.origin, seen)) return false;
+    if (isAbsolute(movement.kind) && missesHeld(held!, movement.origin, seen)) return false;
     this.foldOnTop(accountId, unit, place, held!, movement, seenVector);
     return true;
   }
@@ -501,7 +501,7 @@ export class MovementLog {
     seenVector: number | null,
   ): void {
     const oldQuantity = place.quantity;
-    const newQuantity = isAbsolute(movement.kind) ? movement.value : (oldQuantity ?? 0) + movement.value;
+    const newQuantity = foldStep(oldQuantity, movement.kind, movement.value);
     if (newQuantity !== oldQuantity)
       this.unwrittenQuantities.set(`${unit.id}/${movement.warehouseId}`, {
         unitId: unit.id,
@@ -512,12 +512,6 @@ export class MovementLog {
     if (movement.seq > (held[movement.origin] ?? 0)) held[movement.origin] = movement.seq;
     place.latest = movement.hlc;
     place.quantity = newQuantity;
-  }
-
-  /** True when this instance holds a movement of another origin than `origin` that `seen` does not cover. */
-  private sawLess(held: Record<string, number>, origin: string, seen: Record<string, number> | undefined): boolean {
-    for (const other in held) if (other !== origin && (seen?.[other] ?? 0) < held[other]!) return true;
-    return false;
   }
 
   /**
@@ -532,7 +526,7 @@ export class MovementLog {
       // On top of everything: no later movement can conflict with it, and an earlier one only when
       // this instance holds movements of another origin the movement had not seen (the query then
       // says whether any is of this unit and warehouse).
-      const unseen = isAbsolute(movement.kind) && this.sawLess(held!, movement.origin, await this.vector(seenVector));
+      const unseen = isAbsolute(movement.kind) && missesHeld(held!, movement.origin, await this.vector(seenVector));
       this.foldOnTop(accountId, unit, place, held!, movement, seenVector);
       if (unseen) {
         await this.flush();
@@ -668,11 +662,13 @@ export class MovementLog {
     return latest !== undefined && latest.hlc > hlc;
   }
 
-  /** The newest step of the fold: a set or count replaces, an adjust adds. */
-  /** `current`: the stored quantity when the caller has just read it (or knows there is none). */
+  /**
+   * The newest step of the fold (foldStep). `current`: the stored quantity when the caller has just
+   * read it (or knows there is none).
+   */
   private async applyOnTop(unitId: number, warehouseId: number, kind: string, value: number, current?: number | null): Promise<Applied> {
     const oldQuantity = current !== undefined ? current : await this.quantity(unitId, warehouseId);
-    const newQuantity = isAbsolute(kind) ? value : (oldQuantity ?? 0) + value;
+    const newQuantity = foldStep(oldQuantity, kind, value);
     if (newQuantity !== oldQuantity) await this.q.run(upsertQuantity, { unitId, warehouseId, quantity: newQuantity });
     return { oldQuantity, newQuantity };
   }
@@ -691,7 +687,7 @@ export class MovementLog {
         .where('unit_id', '=', unitId)
         .where('warehouse_id', '=', warehouseId)
         .where('hlc', '<', hlc)
-        .where('kind', 'in', ['set', 'count'])
+        .where('kind', 'in', ABSOLUTE_KINDS)
         .orderBy('hlc', 'desc')
         .limit(1),
     );
@@ -702,25 +698,25 @@ export class MovementLog {
       .where('warehouse_id', '=', warehouseId)
       .orderBy('hlc');
     if (base) query = query.where('hlc', '>', base.hlc);
-    let quantity: number | null = base ? base.new_quantity : null;
+    const rewritten: { id: number; oldQuantity: number | null; newQuantity: number }[] = [];
     let result: Applied = { oldQuantity: null, newQuantity: 0 };
-    for (const row of await q.all(query)) {
-      const oldQuantity = quantity;
-      quantity = isAbsolute(row.kind) ? row.value : (quantity ?? 0) + row.value;
-      if (row.old_quantity !== oldQuantity || row.new_quantity !== quantity) {
-        await q.run(q.k.updateTable('stock_history').set({ old_quantity: oldQuantity, new_quantity: quantity }).where('id', '=', row.id));
-      }
-      if (row.origin === mine.origin && row.seq === mine.seq) result = { oldQuantity, newQuantity: quantity };
+    const { quantity } = foldFrom(base ? base.new_quantity : null, await q.all(query), (row, oldQuantity, newQuantity) => {
+      if (row.old_quantity !== oldQuantity || row.new_quantity !== newQuantity) rewritten.push({ id: row.id, oldQuantity, newQuantity });
+      if (row.origin === mine.origin && row.seq === mine.seq) result = { oldQuantity, newQuantity };
+    });
+    for (const row of rewritten) {
+      await q.run(
+        q.k.updateTable('stock_history').set({ old_quantity: row.oldQuantity, new_quantity: row.newQuantity }).where('id', '=', row.id),
+      );
     }
     if (quantity !== null) await q.run(upsertQuantity, { unitId, warehouseId, quantity });
     return result;
   }
 
   /**
-   * Lists the conflicts `movement` takes part in (docs/SYNC.md, "Conflicts"): as the later one, a set
-   * made without seeing an earlier movement of another instance (for a count, only an earlier set or
-   * count: the shelf it counted already reflected the sales before it); as the earlier one, every
-   * later set or count of another instance that had not seen it.
+   * Lists the conflicts `movement` takes part in (docs/SYNC.md, "Conflicts"; the rule is isConflict
+   * of movements/fold.ts): as the later one, with the earlier movements of other instances; as the
+   * earlier one, with the later ones.
    */
   private async detectConflicts(
     accountId: number,
@@ -733,15 +729,14 @@ export class MovementLog {
     const pairs: { later: { origin: string; seq: number }; earlier: { origin: string; seq: number } }[] = [];
     const where = { unitId, warehouseId, hlc: movement.hlc, origin: movement.origin };
     if (isAbsolute(movement.kind)) {
+      // An adjust is never the later one of a conflict.
       const seen = await vectorOf(movement.seenVector);
-      for (const row of await q.all(othersBefore, where)) {
-        if (movement.kind === 'count' && !isAbsolute(row.kind)) continue;
-        if ((seen[row.origin] ?? 0) < row.seq) pairs.push({ later: movement, earlier: row });
-      }
+      for (const row of await q.all(othersBefore, where))
+        if (isConflict(movement, seen, row)) pairs.push({ later: movement, earlier: row });
     }
     for (const row of await q.all(othersAfter, where)) {
-      if (isAbsolute(movement.kind) ? !isAbsolute(row.kind) : row.kind !== 'set') continue;
-      if (((await vectorOf(row.seen_vector))[movement.origin] ?? 0) < movement.seq) pairs.push({ later: row, earlier: movement });
+      if (!kindsConflict(row.kind, movement.kind)) continue; // its vector is read only when it may matter
+      if (isConflict(row, await vectorOf(row.seen_vector), movement)) pairs.push({ later: row, earlier: movement });
     }
     for (const { later: l, earlier: e } of pairs) {
       await q.run(insertConflict, {

@@ -25,6 +25,7 @@ import type { Account } from './accounts.ts';
 import { type Param, type Queries, statement } from './engine.ts';
 import { NO_WAREHOUSE, type StocktakeTable } from './schema.ts';
 import type { MovementLog } from './movements.ts';
+import { foldFrom } from './movements/fold.ts';
 import { findUnits } from './stock-write.ts';
 import { apiError } from '../errors.ts';
 
@@ -322,20 +323,17 @@ async function sinceCount(q: Queries, session: StocktakeRow, rows: readonly Line
         .where('hlc', '>', earliest)
         .orderBy('hlc'),
     );
+    // Each unit's movements, still in timestamp order.
+    const ofUnit = new Map<number, typeof movements>();
+    for (const m of movements) {
+      const list = ofUnit.get(m.unit_id);
+      if (list) list.push(m);
+      else ofUnit.set(m.unit_id, [m]);
+    }
     for (const row of batch) {
-      let after = row.counted;
-      let moved: number | null = 0;
-      for (const m of movements) {
-        if (m.unit_id !== row.unit_id || m.hlc <= row.counted_hlc!) continue;
-        if (m.kind === 'adjust') {
-          after += m.value;
-          if (moved !== null) moved += m.value;
-        } else {
-          after = m.value;
-          moved = null;
-        }
-      }
-      result.set(row.id, { moved, after });
+      const since = (ofUnit.get(row.unit_id!) ?? []).filter((m) => m.hlc > row.counted_hlc!);
+      const { quantity, moved } = foldFrom(row.counted, since);
+      result.set(row.id, { moved, after: quantity });
     }
   }
   return result;

@@ -15,6 +15,7 @@ import {
 import { apiError } from '../errors.ts';
 import type { Account } from './accounts.ts';
 import { type Param, type Queries, statement } from './engine.ts';
+import { ABSOLUTE_KINDS, isAbsolute, resolvesConflict } from './movements/fold.ts';
 import { type Hlc, parseHlc } from './movements/hlc.ts';
 import type { MovementLog, MovementUnit } from './movements.ts';
 import { NO_WAREHOUSE } from './schema.ts';
@@ -224,7 +225,7 @@ export async function applyMovements(
     if (hlc.wall > now + MAX_CLOCK_AHEAD_MS)
       throw refuse(movement, syncMessages.tooFarAhead(MAX_CLOCK_AHEAD_MS / 3600_000, new Date(hlc.wall).toISOString()));
     if (movement.id !== `${movement.origin}-${movement.seq}`) throw refuse(movement, syncMessages.idMismatch);
-    if (movement.kind === 'adjust' ? movement.seen !== null : false) throw refuse(movement, syncMessages.seenOnAdjust);
+    if (!isAbsolute(movement.kind) && movement.seen !== null) throw refuse(movement, syncMessages.seenOnAdjust);
   }
 
   // The units and warehouses named must be the account's.
@@ -638,7 +639,7 @@ export async function listConflicts(q: Queries, accountId: number, state: 'open'
       warehouse_name: row.warehouse_id === NO_WAREHOUSE ? null : row.warehouse_name,
       later: side('l'),
       earlier: side('e'),
-      racing: row.e_kind !== 'adjust',
+      racing: isAbsolute(row.e_kind),
       quantity: row.quantity ?? null,
       resolved,
       detected_at: row.detected_at,
@@ -663,11 +664,7 @@ async function isResolved(
       .where('h.unit_id', '=', unitId)
       .where('h.warehouse_id', '=', warehouseId)
       .where('h.hlc', '>', later.hlc)
-      .where('h.kind', 'in', ['set', 'count']),
+      .where('h.kind', 'in', ABSOLUTE_KINDS),
   );
-  return candidates.some((c) => {
-    const seen = c.body ? (JSON.parse(c.body) as VersionVector) : {};
-    const saw = (m: { origin: string; seq: number }) => (c.origin === m.origin ? c.seq > m.seq : (seen[m.origin] ?? 0) >= m.seq);
-    return saw(later) && saw(earlier);
-  });
+  return candidates.some((c) => resolvesConflict(c, c.body ? (JSON.parse(c.body) as VersionVector) : {}, later, earlier));
 }
