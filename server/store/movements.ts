@@ -373,7 +373,7 @@ export class MovementLog {
 
   /**
    * Moves the clock past a timestamp of other instances: once per batch of their movements, with its
-   * latest (sync.ts, applyMovements). A batch is one message: receiving each of its movements in
+   * latest (sync/apply-movements.ts). A batch is one message: receiving each of its movements in
    * turn would only run the counter up, by one for each.
    */
   saw(hlc: Hlc): void {
@@ -516,7 +516,7 @@ export class MovementLog {
 
   /**
    * Applies a movement of another instance. The caller has checked that it is new here and next in
-   * its origin's sequence (sync.ts, applyMovements), so it is applied exactly once; it moves the
+   * its origin's sequence (sync/apply-movements.ts), so it is applied exactly once; it moves the
    * clock past the batch (`saw`).
    */
   async applyRemote(accountId: number, unit: MovementUnit, movement: MovementRecord, seenVector: number | null): Promise<void> {
@@ -595,9 +595,9 @@ export class MovementLog {
   }
 
   /**
-   * Reads, for a batch of movements of other instances about to be applied (sync.ts,
-   * applyMovements), what applyRemote would otherwise ask of every movement of these units: the
-   * latest timestamp of each unit and warehouse and its stored quantity; and what this instance holds
+   * Reads, for a batch of movements of other instances about to be applied (sync/apply-movements.ts),
+   * what applyRemote would otherwise ask of every movement of these units: the latest timestamp of
+   * each unit and warehouse and its stored quantity; and what this instance holds
    * of every origin (its seen vector and its own highest sequence). Kept up to date as movements are
    * applied on top; a unit and warehouse that takes one in the past (refolded) or a movement made
    * here goes back to queries.

@@ -46,26 +46,23 @@ import {
   updateLine,
 } from './stocktakes.ts';
 import { type Caller, authenticate, createToken, listTokens, reapplyRevocation, revokeToken } from './tokens.ts';
+import { applyMovements } from './sync/apply-movements.ts';
+import { catalogueDocument } from './sync/catalogue-document.ts';
+import { listConflicts } from './sync/conflicts.ts';
+import { heldVector, instanceId } from './sync/held-vector.ts';
 import {
   type Link,
   advanceLink,
-  applyMovements,
-  catalogueDocument,
-  countPending,
   createLink,
-  heldVector,
-  lastArrival,
-  instanceId,
   linkOfAccount,
   linkStatus,
-  listConflicts,
   listLinks,
-  readMovements,
   recordRound,
   recordReachable,
   removeLink,
   setUpstreamVector,
-} from './sync.ts';
+} from './sync/links.ts';
+import { countPending, lastArrival, readMovements } from './sync/movement-pages.ts';
 
 export type { Account, Caller, Link };
 export type { Answer, OnceKey } from './idempotent-answers.ts';

@@ -1,0 +1,157 @@
+// Applying a batch of another instance's movements (a push received, a page pulled): checked, each
+// exactly once and in its origin's order, folded in at its time by the movement log.
+import { MAX_CLOCK_AHEAD_MS, type SyncMovement, type VersionVector, syncMessages } from '../../../shared/index.ts';
+import { apiError } from '../../errors.ts';
+import type { Account } from '../accounts.ts';
+import { type Param, statement } from '../engine.ts';
+import { isAbsolute } from '../movements/fold.ts';
+import { type Hlc, parseHlc } from '../movements/hlc.ts';
+import type { MovementLog, MovementUnit } from '../movements.ts';
+import { NO_WAREHOUSE } from '../schema.ts';
+
+const storedMovement = statement('sync.storedMovement', (k, p: Param<{ accountId: number; origin: string; seq: number }>) =>
+  k
+    .selectFrom('stock_history')
+    .select(['kind', 'value', 'hlc', 'unit_id', 'warehouse_id'])
+    .where('account_id', '=', p('accountId'))
+    .where('origin', '=', p('origin'))
+    .where('seq', '=', p('seq')),
+);
+
+const highestSeq = statement('sync.highestSeq', (k, p: Param<{ accountId: number; origin: string }>) =>
+  k
+    .selectFrom('stock_history')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .where('account_id', '=', p('accountId'))
+    .where('origin', '=', p('origin')),
+);
+
+const unitKey = (item: number, variant: number | null) => `${item}/${variant ?? ''}`;
+
+/**
+ * Applies a batch of movements of other instances in the caller's transaction, all or nothing: each
+ * origin's movements in sequence — one the instance already holds is skipped (a batch sent again
+ * after a cut), one that would leave a gap refuses the batch with 409 and where to resume — and
+ * each folded in at its time. Refused with 422 (nothing applied): a movement of a unit or warehouse
+ * the account does not have, or stamped further ahead of this clock than MAX_CLOCK_AHEAD_MS.
+ */
+export async function applyMovements(
+  log: MovementLog,
+  account: Account,
+  movements: readonly SyncMovement[],
+  now: number,
+): Promise<{ applied: number; duplicates: number }> {
+  const { q } = log;
+  const refuse = (movement: SyncMovement, why: string) => apiError(422, syncMessages.movementRefused(movement.id, why));
+  const hlcs: Hlc[] = [];
+  for (const movement of movements) {
+    const hlc = parseHlc(movement.hlc);
+    if (!hlc || hlc.instance !== movement.origin) throw refuse(movement, syncMessages.hlcNotOfOrigin);
+    hlcs.push(hlc);
+    if (hlc.wall > now + MAX_CLOCK_AHEAD_MS)
+      throw refuse(movement, syncMessages.tooFarAhead(MAX_CLOCK_AHEAD_MS / 3600_000, new Date(hlc.wall).toISOString()));
+    if (movement.id !== `${movement.origin}-${movement.seq}`) throw refuse(movement, syncMessages.idMismatch);
+    if (!isAbsolute(movement.kind) && movement.seen !== null) throw refuse(movement, syncMessages.seenOnAdjust);
+  }
+
+  // The units and warehouses named must be the account's.
+  const unitKeys = movements.map((m) => unitKey(m.item, m.liquid_stock));
+  const wanted = new Map(movements.map((m, i) => [unitKeys[i]!, m]));
+  const units = new Map<string, MovementUnit>();
+  // By item (a variant's movement names its item too): a seek per item on (account, item, variant),
+  // where asking by variant id scanned every unit of the account. Other variants of an item come
+  // along and are not used.
+  const itemIds = [...new Set(movements.map((m) => m.item))];
+  for (let i = 0; i < itemIds.length; i += 500) {
+    const rows = await q.all(
+      q.k
+        .selectFrom('stock_units')
+        .select(['id', 'item_id', 'variant_id'])
+        .where('account_id', '=', account.id)
+        .where('item_id', 'in', itemIds.slice(i, i + 500)),
+    );
+    for (const row of rows) units.set(unitKey(row.item_id, row.variant_id), { id: row.id, itemId: row.item_id, variantId: row.variant_id });
+  }
+  for (const [key, movement] of wanted)
+    if (!units.has(key)) throw refuse(movement, syncMessages.unknownUnit(movement.item, movement.liquid_stock, account.name));
+  const warehouses = new Set(
+    account.warehousesEnabled
+      ? (await q.all(q.k.selectFrom('warehouses').select('id').where('account_id', '=', account.id))).map((w) => w.id)
+      : [],
+  );
+  for (const movement of movements) {
+    if (account.warehousesEnabled ? movement.warehouse === null || !warehouses.has(movement.warehouse) : movement.warehouse !== null) {
+      throw refuse(movement, syncMessages.unknownWarehouse(movement.warehouse, account.name));
+    }
+  }
+
+  // Each origin in sequence, from what this instance holds of the batch's origins (an index seek
+  // each, not the whole history's vector).
+  const held: VersionVector = {};
+  for (const origin of new Set(movements.map((m) => m.origin)))
+    held[origin] = Number((await q.first(highestSeq, { accountId: account.id, origin }))?.seq ?? 0);
+  if (movements.some((m) => m.seq > (held[m.origin] ?? 0))) {
+    const earliest = new Map<number, string>();
+    for (let i = 0; i < movements.length; i++) {
+      const m = movements[i]!;
+      const unitId = units.get(unitKeys[i]!)!.id;
+      const before = earliest.get(unitId);
+      if (before === undefined || m.hlc < before) earliest.set(unitId, m.hlc);
+    }
+    await log.preload(account.id, earliest);
+  }
+  let applied = 0;
+  let duplicates = 0;
+  let latest = -1; // the latest of the movements applied (text order is time order): the clock moves past it
+  for (let i = 0; i < movements.length; i++) {
+    const movement = movements[i]!;
+    const holds = held[movement.origin] ?? 0;
+    const unit = units.get(unitKeys[i]!)!;
+    const warehouseId = movement.warehouse ?? NO_WAREHOUSE;
+    if (movement.seq <= holds) {
+      await log.flush(); // the same movement twice in this batch: its row may not be written yet
+      const stored = await q.first(storedMovement, { accountId: account.id, origin: movement.origin, seq: movement.seq });
+      // The same id with other content: two databases claim to be one instance (a restored copy kept running).
+      if (
+        !stored ||
+        stored.kind !== movement.kind ||
+        stored.value !== movement.value ||
+        stored.hlc !== movement.hlc ||
+        stored.unit_id !== unit.id ||
+        stored.warehouse_id !== warehouseId
+      ) {
+        throw apiError(409, syncMessages.sameIdOtherMovement(movement.id));
+      }
+      duplicates++;
+      continue;
+    }
+    if (movement.seq !== holds + 1) {
+      throw apiError(409, syncMessages.gap(movement.id, movement.origin, holds + 1), {
+        more: { resume: { [movement.origin]: holds + 1 } },
+      });
+    }
+    const seenVector =
+      log.knownVector(account.id, movement.seen) ?? (movement.seen ? await log.internVector(account.id, movement.seen) : null);
+    const record = {
+      origin: movement.origin,
+      seq: movement.seq,
+      kind: movement.kind,
+      value: movement.value,
+      hlc: movement.hlc,
+      warehouseId,
+      seen: movement.seen,
+      source: movement.source,
+      reason: movement.reason,
+      reference: movement.reference,
+      createdAt: movement.created_at,
+    };
+    if (!log.applyRemoteOnTop(account.id, unit, record, seenVector)) await log.applyRemote(account.id, unit, record, seenVector);
+    held[movement.origin] = movement.seq;
+    if (latest < 0 || movement.hlc > movements[latest]!.hlc) latest = i;
+    applied++;
+  }
+  if (latest >= 0) log.saw(hlcs[latest]!);
+  await log.flush();
+  if (applied > 0) await log.refreshSeenVector(account.id, held);
+  return { applied, duplicates };
+}
