@@ -7,7 +7,7 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { EXPORT_PAGE_UNITS } from '../server/store/stock-export.ts';
-import { COUNTS_PAGE_LINES } from '../server/store/stocktakes.ts';
+import { COUNTS_PAGE_LINES } from '../server/store/stocktakes/review.ts';
 import { STOCKTAKES_PATH, STOCK_EXPORT_PATH, type StocktakePage } from '../shared/index.ts';
 import { KNOWN_LINES, SESSIONS, UNITS, UNKNOWN_LINES, useLargeDatabase } from './support/large-database.ts';
 

@@ -32,19 +32,12 @@ import { readStockHistory } from './stock-history.ts';
 import { listWarehouses, readStockRecords, warehousesOf } from './stock-read.ts';
 import { adjustRows, updateRows } from './stock-write.ts';
 import type { Queries } from './engine.ts';
-import { type CommitHooks, commitStocktake } from './stocktake-commit.ts';
-import {
-  createStocktake,
-  getStocktake,
-  linesChangedAfter,
-  listLines,
-  listStocktakes,
-  recordScan,
-  reviewLinesPage,
-  reviewStocktake,
-  undoLastScan,
-  updateLine,
-} from './stocktakes.ts';
+import { linesChangedAfter } from './stocktakes/changes.ts';
+import { type CommitHooks, commitStocktake } from './stocktakes/commit.ts';
+import { recordScan, undoLastScan, updateLine } from './stocktakes/counting.ts';
+import { listLines } from './stocktakes/lines.ts';
+import { reviewLinesPage, reviewStocktake } from './stocktakes/review.ts';
+import { createStocktake, getStocktake, listStocktakes } from './stocktakes/sessions.ts';
 import { type Caller, authenticate, createToken, listTokens, reapplyRevocation, revokeToken } from './tokens.ts';
 import { applyMovements } from './sync/apply-movements.ts';
 import { catalogueDocument } from './sync/catalogue-document.ts';

@@ -2,13 +2,15 @@
 // scanned or edited, through the update endpoint's own checks (countRows), in batches of at most 50 rows. Each batch, and the marking of its lines as
 // applied or failed, is one transaction: a commit cut short by a crash is resumed by committing
 // again, and a line already applied is never applied twice.
-import { type CommitBody, type CommitResult, STOCKTAKE_COMMIT_BATCH, stocktakeMessages } from '../../shared/index.ts';
-import { apiError } from '../errors.ts';
-import { type Engine, type Param, type Queries, statement } from './engine.ts';
-import { NO_WAREHOUSE } from './schema.ts';
-import { MovementLog, type StoreClock } from './movements.ts';
-import { countRows } from './stock-write.ts';
-import { type StocktakeCaller, describeStocktake, expectedNotScanned, loadStocktake, nextChange } from './stocktakes.ts';
+import { type CommitBody, type CommitResult, STOCKTAKE_COMMIT_BATCH, stocktakeMessages } from '../../../shared/index.ts';
+import { apiError } from '../../errors.ts';
+import { type Engine, type Param, type Queries, statement } from '../engine.ts';
+import { NO_WAREHOUSE } from '../schema.ts';
+import { MovementLog, type StoreClock } from '../movements.ts';
+import { countRows } from '../stock-write.ts';
+import { nextChange } from './changes.ts';
+import { expectedNotScanned } from './review.ts';
+import { type StocktakeCaller, describeStocktake, loadStocktake } from './sessions.ts';
 
 export interface CommitHooks {
   /** Called inside each batch's transaction after it was applied; a throw rolls the batch back (tests cut a commit short with it). */
