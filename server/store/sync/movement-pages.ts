@@ -2,8 +2,26 @@
 // downstream instance's pull and for this instance's own push of what its upstream does not hold;
 // and how many the upstream still lacks.
 import type { MovementKind, SyncMovement, VersionVector } from '../../../shared/index.ts';
+import type { ExpressionBuilder } from 'kysely';
 import type { Queries } from '../engine.ts';
-import { NO_WAREHOUSE } from '../schema.ts';
+import { NO_WAREHOUSE, type StockHistoryTable } from '../schema.ts';
+
+/** Every origin's movements past what `upstream` holds of it (all of an origin it has none of). */
+function notHeldBy(eb: ExpressionBuilder<{ h: StockHistoryTable }, 'h'>, upstream: VersionVector) {
+  const known = Object.entries(upstream);
+  return eb.or([
+    ...known.map(([origin, seq]) => eb.and([eb('h.origin', '=', origin), eb('h.seq', '>', seq)])),
+    ...(known.length > 0
+      ? [
+          eb(
+            'h.origin',
+            'not in',
+            known.map(([origin]) => origin),
+          ),
+        ]
+      : [eb.lit(true)]),
+  ]);
+}
 
 /** A page of the account's movements in the order they were recorded here, after `after`. */
 export async function readMovements(
@@ -37,24 +55,8 @@ export async function readMovements(
     .orderBy('h.id')
     .limit(limit);
   if (where.after !== undefined) query = query.where('h.id', '>', where.after);
-  if (where.pending !== undefined) {
-    // Every origin's movements past what the upstream holds of it (all of an origin it has none of).
-    const known = Object.entries(where.pending);
-    query = query.where((eb) =>
-      eb.or([
-        ...known.map(([origin, seq]) => eb.and([eb('h.origin', '=', origin), eb('h.seq', '>', seq)])),
-        ...(known.length > 0
-          ? [
-              eb(
-                'h.origin',
-                'not in',
-                known.map(([origin]) => origin),
-              ),
-            ]
-          : [eb.lit(true)]),
-      ]),
-    );
-  }
+  const { pending } = where;
+  if (pending !== undefined) query = query.where((eb) => notHeldBy(eb, pending));
   // Movements of one batch mostly carry the same seen vector: each text is parsed once.
   const vectors = new Map<string, VersionVector>();
   const parsed = (body: string) => {
@@ -95,26 +97,12 @@ export async function lastArrival(q: Queries, accountId: number): Promise<number
 
 /** How many of the account's movements the upstream does not hold yet. */
 export async function countPending(q: Queries, accountId: number, upstream: VersionVector): Promise<number> {
-  const known = Object.entries(upstream);
   const row = await q.first(
     q.k
       .selectFrom('stock_history as h')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('h.account_id', '=', accountId)
-      .where((eb) =>
-        eb.or([
-          ...known.map(([origin, seq]) => eb.and([eb('h.origin', '=', origin), eb('h.seq', '>', seq)])),
-          ...(known.length > 0
-            ? [
-                eb(
-                  'h.origin',
-                  'not in',
-                  known.map(([origin]) => origin),
-                ),
-              ]
-            : [eb.lit(true)]),
-        ]),
-      ),
+      .where((eb) => notHeldBy(eb, upstream)),
   );
   return Number(row?.n ?? 0);
 }
