@@ -2,7 +2,7 @@
 // instance whose computer's clock is off. Every process of that instance honours it — `serve`, the
 // desktop app and every CLI command — or a `sync now` beside a skewed server would stamp and measure
 // with another clock than the server it stands in for.
-import type { StoreClock } from '../store/movements.ts';
+import type { StoreClock } from '../store/movements/movement-log.ts';
 
 /** For tests and simulations: an instance whose clock is this many milliseconds off. */
 export const CLOCK_OFFSET_ENV = 'BARCODE_INVENTORY_CLOCK_OFFSET_MS';

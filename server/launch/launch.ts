@@ -9,7 +9,7 @@ import { BUILT_UI_DIR, hasBuiltUi } from '../http/static-ui.ts';
 import { defaultDatabaseLocation } from '../paths.ts';
 import { type RunningServer, type StartOptions, DEFAULT_PORT, startServer } from '../start.ts';
 import type { Account } from '../store/accounts.ts';
-import type { StoreClock } from '../store/movements.ts';
+import type { StoreClock } from '../store/movements/movement-log.ts';
 import { providerFor } from '../store/engines.ts';
 import { openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';

@@ -4,7 +4,7 @@
 import type { Catalogue } from '../catalogue/catalogue-schema.ts';
 import { CatalogueWriter, type ImportSummary, writeCatalogue } from './catalogue-writer.ts';
 import type { Engine, Queries, ScratchKeys } from './engine.ts';
-import { MovementLog, type StoreClock } from './movements.ts';
+import { MovementLog, type StoreClock } from './movements/movement-log.ts';
 
 /** One bulk write for a streamed import: the writer and a scratch table for the uniqueness checks. */
 export function writeCatalogueStream<T>(

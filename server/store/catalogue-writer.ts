@@ -6,7 +6,7 @@ import type { Catalogue, CatalogueAccountHeader, CatalogueItem, CatalogueStockEn
 import { syncMessages } from '../../shared/index.ts';
 import { type ApiError, apiError, isApiError } from '../errors.ts';
 import { type Param, type Queries, statement } from './engine.ts';
-import type { MovementLog } from './movements.ts';
+import type { MovementLog } from './movements/movement-log.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 import { type StockUnit, setQuantity } from './stock-write.ts';
 

@@ -1,6 +1,6 @@
 // Writing stock: every quantity change made here goes through setQuantity (absolute), adjustQuantity
 // (a delta added in SQL) or countQuantity (a stocktake line), which record the movement in the same
-// transaction (movements.ts). writeRows is the partial-success write of the update and adjust
+// transaction (movements/movement-log.ts). writeRows is the partial-success write of the update and adjust
 // endpoints and the stocktake commit: rows are checked (shared rules), looked up, decided (shared
 // rules), applied in request order, answered.
 import {
@@ -20,7 +20,7 @@ import {
 } from '../../shared/index.ts';
 import type { Account } from './accounts.ts';
 import { type Param, type Queries, statement } from './engine.ts';
-import type { Applied, MovementLog } from './movements.ts';
+import type { Applied, MovementLog } from './movements/movement-log.ts';
 import { findUnitsByGtin } from './gtin-lookup.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 
@@ -40,8 +40,8 @@ export interface NamedWarehouse {
 }
 
 /** Who or what changes a quantity, recorded with the movement. */
-export type { MovementSource as ChangeSource } from './movements.ts';
-import type { MovementSource as ChangeSource } from './movements.ts';
+export type { MovementSource as ChangeSource } from './movements/movement-log.ts';
+import type { MovementSource as ChangeSource } from './movements/movement-log.ts';
 
 const unitsByBarcode = statement('stock.units', (k, p: Param<{ accountId: number; barcodes: string[] }>) =>
   k

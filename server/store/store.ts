@@ -24,7 +24,7 @@ import { type CatalogueWriter, writeCatalogue } from './catalogue-writer.ts';
 import { checkConsistency } from './consistency.ts';
 import type { Engine, ScratchKeys } from './engine.ts';
 import { type OnceKey, answerOnce } from './idempotent-answers.ts';
-import { MovementLog, type StoreClock, systemClock } from './movements.ts';
+import { MovementLog, type StoreClock, systemClock } from './movements/movement-log.ts';
 import { createSignInCode, redeemSignInCode } from './signin-codes.ts';
 import { type ExportCursor, exportWarehouseId, readStockExportPage } from './stock-export.ts';
 import { readBarcodeLabelsByGtin, readStockRecordsByGtin } from './gtin-lookup.ts';

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { parseCatalogue } from '../../server/catalogue/import-catalogue.ts';
 import { type RunningServer, startServer } from '../../server/start.ts';
 import { openStore } from '../../server/store/open-store.ts';
-import type { StoreClock } from '../../server/store/movements.ts';
+import type { StoreClock } from '../../server/store/movements/movement-log.ts';
 import type { Store } from '../../server/store/store.ts';
 import { type DatabaseProbe, probeDatabase } from './database-probe.ts';
 import { dropDatabase, newDatabase } from './test-engine.ts';

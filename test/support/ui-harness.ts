@@ -5,7 +5,7 @@
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { BUILT_UI_DIR } from '../../server/http/static-ui.ts';
 import { INVENTORY_PATH } from '../../shared/index.ts';
-import type { StoreClock } from '../../server/store/movements.ts';
+import type { StoreClock } from '../../server/store/movements/movement-log.ts';
 import { type TestServer, startTestServer } from './test-server.ts';
 
 export function startUiServer(catalogue: unknown, options: { clock?: StoreClock } = {}): Promise<TestServer> {

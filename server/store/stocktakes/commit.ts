@@ -6,7 +6,7 @@ import { type CommitBody, type CommitResult, STOCKTAKE_COMMIT_BATCH, stocktakeMe
 import { apiError } from '../../errors.ts';
 import { type Engine, type Param, type Queries, statement } from '../engine.ts';
 import { NO_WAREHOUSE } from '../schema.ts';
-import { MovementLog, type StoreClock } from '../movements.ts';
+import { MovementLog, type StoreClock } from '../movements/movement-log.ts';
 import { countRows } from '../stock-write.ts';
 import { nextChange } from './changes.ts';
 import { expectedNotScanned } from './review.ts';

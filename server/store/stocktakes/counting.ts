@@ -15,7 +15,7 @@ import {
 import { apiError } from '../../errors.ts';
 import type { Account } from '../accounts.ts';
 import type { Queries } from '../engine.ts';
-import type { MovementLog } from '../movements.ts';
+import type { MovementLog } from '../movements/movement-log.ts';
 import { findUnits } from '../stock-write.ts';
 import { nextChange } from './changes.ts';
 import { lineOf } from './lines.ts';

@@ -6,7 +6,7 @@ import type { Account } from '../accounts.ts';
 import { type Param, statement } from '../engine.ts';
 import { isAbsolute } from '../movements/fold.ts';
 import { type Hlc, parseHlc } from '../movements/hlc.ts';
-import type { MovementLog, MovementUnit } from '../movements.ts';
+import type { MovementLog, MovementUnit } from '../movements/movement-log.ts';
 import { NO_WAREHOUSE } from '../schema.ts';
 
 const storedMovement = statement('sync.storedMovement', (k, p: Param<{ accountId: number; origin: string; seq: number }>) =>

@@ -11,9 +11,9 @@
 //
 // One MovementLog serves one write transaction: it reads the instance's clock and sequences once,
 // hands out timestamps and sequence numbers, and writes the clock back when the transaction ends.
-import { ABSOLUTE_KINDS, foldFrom, foldStep, isAbsolute, isConflict, kindsConflict, missesHeld } from './movements/fold.ts';
-import { type Hlc, formatHlc, parseHlc, receive, tick } from './movements/hlc.ts';
-import { type Param, type Queries, statement } from './engine.ts';
+import { ABSOLUTE_KINDS, foldFrom, foldStep, isAbsolute, isConflict, kindsConflict, missesHeld } from './fold.ts';
+import { type Hlc, formatHlc, parseHlc, receive, tick } from './hlc.ts';
+import { type Param, type Queries, statement } from '../engine.ts';
 
 export type MovementKind = 'set' | 'count' | 'adjust';
 
