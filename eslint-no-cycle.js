@@ -8,7 +8,7 @@
 // - the linted file's own imports, through `rule` (the import-x rule, handed copies of the import nodes);
 // - the imports of every file it follows, through `parseForESLint`, the parser that
 //   eslint.config.js names in the `import-x/parsers` setting (import-x requires it by its path).
-// test/lint-cycles.test.ts lints cycles made of type imports alone and expects this rule's error.
+// test/project/lint-cycles.test.ts lints cycles made of type imports alone and expects this rule's error.
 import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 

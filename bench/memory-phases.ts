@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
-import { WAREHOUSE_ACCOUNT } from './catalogue-generator.ts';
+import { WAREHOUSE_ACCOUNT } from '../test/support/catalogue-generator.ts';
 import { chooseLoadGenerator, runLoad } from './load.ts';
 import { CLI, runNode, startNode, stopChild, waitForUrl } from './processes.ts';
 import { type BenchRequest, getRequests, mixedRequests, postRequests } from './workloads.ts';
@@ -40,7 +40,7 @@ if (!Number.isInteger(seconds) || seconds < 1)
   throw new Error(`--seconds ${values.seconds}: use a whole number of seconds (wrk takes no fractions)`);
 const inspect = values.inspect || values.allocations;
 
-// The bench's catalogues name the warehouse account's barcodes 0 … n-1 (catalogue-generator.ts).
+// The bench's catalogues name the warehouse account's barcodes 0 … n-1 (test/support/catalogue-generator.ts).
 const database = new BetterSqlite3(dbFile, { readonly: true });
 const warehouseBarcodes = (
   database

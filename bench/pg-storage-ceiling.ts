@@ -8,7 +8,7 @@
 // synchronous_commit=on). Prints one JSON line: {"kind", "concurrency", "perSecond", "iterations", "seconds", "bytes"}.
 import pg from 'pg';
 import { fieldMessages } from '../shared/index.ts';
-import { WAREHOUSE_ACCOUNT } from './catalogue-generator.ts';
+import { WAREHOUSE_ACCOUNT } from '../test/support/catalogue-generator.ts';
 import { mulberry32 } from './random.ts';
 import { BARCODES_PER_GET, ROWS_PER_POST, readBarcodes, updateRows } from './workloads.ts';
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { INVENTORY_PATH } from '../shared/index.ts';
 import { startPostgresCluster } from '../test/support/postgres-cluster.ts';
-import { WAREHOUSE_ACCOUNT, generateCatalogue } from './catalogue-generator.ts';
+import { WAREHOUSE_ACCOUNT, generateCatalogue } from '../test/support/catalogue-generator.ts';
 import type { LoadOptions, LoadResult } from './load.ts';
 import { CLI, ROOT, memoryOf, runNode, startNode, stopChild, waitForUrl } from './processes.ts';
 import { getRequests, postRequests } from './workloads.ts';

@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { INVENTORY_PATH } from '../shared/index.ts';
-import { WAREHOUSE_ACCOUNT, generateCatalogue } from './catalogue-generator.ts';
+import { WAREHOUSE_ACCOUNT, generateCatalogue } from '../test/support/catalogue-generator.ts';
 import { chooseLoadGenerator, runLoad } from './load.ts';
 import { CLI, ROOT, execArgvOf, memoryOf, runNode, startNode, stopChild, waitForUrl } from './processes.ts';
 import { type BenchResults, type SizeResult, machineInfo, renderReport } from './report.ts';

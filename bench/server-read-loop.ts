@@ -6,7 +6,7 @@
 // Prints one JSON line: {"perSecond", "iterations", "seconds"}.
 import { readAnswerJson } from '../server/api/read-answer.ts';
 import { openStore } from '../server/store/open-store.ts';
-import { WAREHOUSE_ACCOUNT } from './catalogue-generator.ts';
+import { WAREHOUSE_ACCOUNT } from '../test/support/catalogue-generator.ts';
 import { mulberry32 } from './random.ts';
 import { readBarcodes } from './workloads.ts';
 

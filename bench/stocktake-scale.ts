@@ -1,5 +1,5 @@
 // A stocktake of a whole warehouse, at scale: the figures of docs/STOCKTAKE.md ("Commit", "Review",
-// "What a counting page asks"). On a generated catalogue (bench/catalogue-generator.ts) imported
+// "What a counting page asks"). On a generated catalogue (test/support/catalogue-generator.ts) imported
 // into a fresh SQLite file, in-process through the store: a session in the first warehouse with a
 // few scans, its commit with the uncounted set to 0 (time, the longest pause of the event loop,
 // the progress poll), then what the pages ask of the committed session (the review; every line),
@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { importCatalogueFile } from '../server/catalogue/import-catalogue-file.ts';
 import { openStore } from '../server/store/open-store.ts';
 import type { Caller } from '../server/store/store.ts';
-import { WAREHOUSE_ACCOUNT, WAREHOUSE_NAMES, barcodeOf, generateCatalogue } from './catalogue-generator.ts';
+import { WAREHOUSE_ACCOUNT, WAREHOUSE_NAMES, barcodeOf, generateCatalogue } from '../test/support/catalogue-generator.ts';
 
 const { values } = parseArgs({
   options: {

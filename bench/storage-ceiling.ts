@@ -8,7 +8,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { fieldMessages } from '../shared/index.ts';
 import { type Hlc, formatHlc, tick } from '../server/store/movements/hlc.ts';
 import { applyPragmas } from '../server/store/sqlite/pragmas.ts';
-import { WAREHOUSE_ACCOUNT } from './catalogue-generator.ts';
+import { WAREHOUSE_ACCOUNT } from '../test/support/catalogue-generator.ts';
 import { mulberry32 } from './random.ts';
 import { BARCODES_PER_GET, ROWS_PER_POST, readBarcodes, updateRows } from './workloads.ts';
 

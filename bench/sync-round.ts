@@ -15,7 +15,7 @@ import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, rmSync } from
 import net from 'node:net';
 import path from 'node:path';
 import { INVENTORY_PATH, MAX_MOVEMENTS_PER_BATCH } from '../shared/index.ts';
-import { WAREHOUSE_ACCOUNT, WAREHOUSE_NAMES, barcodeOf, generateCatalogue } from './catalogue-generator.ts';
+import { WAREHOUSE_ACCOUNT, WAREHOUSE_NAMES, barcodeOf, generateCatalogue } from '../test/support/catalogue-generator.ts';
 import { CLI, ROOT, runNode, startNode, stopChild, waitForUrl } from './processes.ts';
 import { mulberry32 } from './random.ts';
 

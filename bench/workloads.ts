@@ -2,7 +2,7 @@
 // generator nothing while it measures): GET of 50 barcodes (45 existing, 5 unknown) and POST of 50
 // rows, against the warehouse account of a generated catalogue.
 import { INVENTORY_PATH } from '../shared/index.ts';
-import { WAREHOUSE_NAMES, barcodeOf, unknownBarcodeOf } from './catalogue-generator.ts';
+import { WAREHOUSE_NAMES, barcodeOf, unknownBarcodeOf } from '../test/support/catalogue-generator.ts';
 import { distinctInts, mulberry32 } from './random.ts';
 
 export const BARCODES_PER_GET = 50;

@@ -1,5 +1,5 @@
 // The code server and UI share: wire schemas, validation, partial-result logic and message texts.
-// Nothing here may import Node, Koa or browser APIs (test/shared-purity.test.ts checks it).
+// Nothing here may import Node, Koa or browser APIs (test/shared/shared-purity.test.ts checks it).
 export * from './api-paths.ts';
 export * from './limits.ts';
 export * from './messages.ts';

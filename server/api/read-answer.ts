@@ -1,5 +1,5 @@
 // The read endpoint's answer written straight to JSON bytes: the same text as
-// JSON.stringify(assembleReadResponse(…)) (test/read-answer.test.ts holds them equal), built from
+// JSON.stringify(assembleReadResponse(…)) (test/api/read-answer.test.ts holds them equal), built from
 // the records' known shape instead of walking generic objects. The part of a record that names its
 // warehouse is the same for every record of that warehouse, so it is serialised once and kept.
 import { type StockRecord, fieldMessages } from '../../shared/index.ts';

@@ -6,7 +6,7 @@
 // zod stays the contract: the JSON Schema is generated from it (as the OpenAPI document is), a value
 // this check refuses is checked again by zod for its usual error message, and only schemas whose
 // output is their input can be compiled (no transform, no default), so a value this check accepts is
-// what zod would have returned. test/compiled-check.test.ts compares the two on a corpus of bad bodies.
+// what zod would have returned. test/http/compiled-check.test.ts compares the two on a corpus of bad bodies.
 import { createRequire } from 'node:module';
 import type { Ajv2020 as Ajv } from 'ajv/dist/2020.js';
 import { z } from 'zod';
@@ -23,7 +23,7 @@ function newAjv(): Ajv {
     strict: true,
     allErrors: false, // the first problem is enough: zod describes it
     validateFormats: false,
-    // String lengths count code points, as zod's do (Ajv's default; test/compiled-check.test.ts holds
+    // String lengths count code points, as zod's do (Ajv's default; test/http/compiled-check.test.ts holds
     // both to it with emoji and a lone surrogate at the limit).
     logger: false,
     allowUnionTypes: true, // `type: [T, "null"]`, see nullableAsTypeList

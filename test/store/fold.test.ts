@@ -3,7 +3,6 @@
 // Pure and fast: no database, no server. A seeded check holds the predicates to the convergence
 // simulation's oracle (test/support/sync-oracle.ts), which is written from docs/SYNC.md alone.
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   ABSOLUTE_KINDS,
@@ -19,6 +18,7 @@ import {
 } from '../../server/store/movements/fold.ts';
 import { seededRandom } from '../support/seeded-random.ts';
 import { type Kind, type OracleMovement, fold, predictConflicts } from '../support/sync-oracle.ts';
+import { inRepo } from '../support/paths.ts';
 
 const set = (value: number) => ({ kind: 'set', value });
 const count = (value: number) => ({ kind: 'count', value });
@@ -249,7 +249,7 @@ describe('against the simulation’s oracle (docs/SYNC.md written down independe
 
 describe('the rules module', () => {
   it.each(['fold.ts', 'hlc.ts'])('movements/%s imports nothing: no database, no Node API', (file) => {
-    const source = readFileSync(path.resolve(import.meta.dirname, '../../server/store/movements', file), 'utf8');
+    const source = readFileSync(inRepo('server', 'store', 'movements', file), 'utf8');
     expect(source).not.toMatch(/^\s*import\b|\bimport\(|\brequire\(|\bprocess\./m);
   });
 });

@@ -1,5 +1,5 @@
 // vitest globalSetup: the end-to-end tests drive the built UI (out/renderer) and the built desktop
-// shell (out/main, test/electron-shell.test.ts), so build them when they are missing or older than
+// shell (out/main, test/launch/electron-shell.test.ts), so build them when they are missing or older than
 // their sources. CI builds first anyway; this makes a bare `npm test` correct too.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';

@@ -15,7 +15,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   console.log(`postgres project: ${cluster.source}, cluster on port ${cluster.port}`);
   project.provide('postgresAdminUrl', cluster.adminUrl);
   // The migrations run here once, through the store as `serve` runs them, instead of in every test
-  // database (22 migrations, each a durable commit). test/upgrade-from-first-schema.test.ts still
+  // database (22 migrations, each a durable commit). test/store/upgrade-from-first-schema.test.ts still
   // runs them one by one on an empty database.
   const admin = new pg.Client({ connectionString: cluster.adminUrl });
   await admin.connect();

@@ -3,7 +3,7 @@
 // the scanner meant on a PC whose keyboard layout is not the scanner's (see `reading`).
 
 // Pure: it sees only KeyboardEvent-like values, so it is unit-tested without a browser
-// (test/scan-detector.test.ts) and the capture code around it (scan-capture.ts) stays thin.
+// (test/ui/scan-detector.test.ts) and the capture code around it (scan-capture.ts) stays thin.
 import { GROUP_SEPARATOR } from '../../../shared/index.ts';
 import { usCharacter } from './us-keyboard.ts';
 

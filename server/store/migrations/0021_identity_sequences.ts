@@ -2,7 +2,7 @@
 // 0007_movements copied the history rows, ids included, into a new table whose identity had numbered
 // nothing yet, so on a PostgreSQL database that had history before 0007 the next movement took
 // id 1 again and every write answered 500 (duplicate key stock_movements_pkey; found by
-// test/upgrade-from-first-schema.test.ts on PostgreSQL). SQLite's AUTOINCREMENT follows the largest
+// test/store/upgrade-from-first-schema.test.ts on PostgreSQL). SQLite's AUTOINCREMENT follows the largest
 // id by itself: nothing to do there.
 import { type Kysely, sql } from 'kysely';
 import type { SchemaNeeds } from '../engine-provider.ts';

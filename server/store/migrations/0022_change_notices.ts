@@ -3,7 +3,7 @@
 // store's own writes, which NOTIFY anyway. SQLite's engine sees other connections' commits through
 // PRAGMA data_version; without this, a PostgreSQL server kept a token or a warehouse list that had
 // been changed by SQL from outside until the store's next write (found by
-// test/signout-and-idle-expiry.test.ts on PostgreSQL). A table added by a later migration must get
+// test/http/signout-and-idle-expiry.test.ts on PostgreSQL). A table added by a later migration must get
 // the trigger too (barcode_inventory_announce below).
 import { type Kysely, sql } from 'kysely';
 import type { SchemaNeeds } from '../engine-provider.ts';

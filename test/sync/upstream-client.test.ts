@@ -1,0 +1,147 @@
+// How the client of an upstream (server/sync/upstream-client.ts) fails and what it keeps open, against
+// small real HTTP servers on ephemeral ports that misbehave on purpose: refused connections, answers
+// that never come or stop halfway, answers that are not JSON. No database.
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import tls from 'node:tls';
+import { afterEach, describe, expect, it } from 'vitest';
+import { syncMessages } from '../../shared/index.ts';
+import { MAX_ANSWER_BYTES, UpstreamClient, UpstreamError } from '../../server/sync/upstream-client.ts';
+import { inRepo } from '../support/paths.ts';
+
+const servers: (http.Server | https.Server)[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+/** A certificate for 127.0.0.1 that no system trusts (openssl req -x509, valid for 100 years). */
+const fixture = (name: string) => readFileSync(inRepo('test', 'fixtures', name), 'utf8');
+const selfSigned = { cert: fixture('self-signed-127.0.0.1.crt'), key: fixture('self-signed-127.0.0.1.key') };
+
+async function serve(handler: http.RequestListener, tlsOptions?: https.ServerOptions): Promise<{ url: string; connections: () => number }> {
+  const server = tlsOptions ? https.createServer(tlsOptions, handler) : http.createServer(handler);
+  servers.push(server);
+  let connections = 0;
+  server.on('connection', () => connections++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `${tlsOptions ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`, connections: () => connections };
+}
+
+const state = { instance: 'abcd1234', account: 'north', warehouses_enabled: true, catalogue_version: 1, vector: {}, now: 1763900000000 };
+
+async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(UpstreamError);
+  return error as UpstreamError;
+}
+
+describe('the client of an upstream', () => {
+  it('asks on one kept-alive connection, round after round', async () => {
+    const upstream = await serve((_, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify(state)));
+    for (let round = 0; round < 3; round++) expect((await new UpstreamClient(upstream.url, 't').state()).instance).toBe('abcd1234');
+    expect(upstream.connections()).toBe(1);
+  });
+
+  it('reaches an https upstream, and refuses one whose certificate it cannot trust', async () => {
+    const upstream = await serve((_, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify(state)), selfSigned);
+    const untrusted = await failure(new UpstreamClient(upstream.url, 't').state());
+    expect(untrusted.status).toBe(0);
+    expect(untrusted.message).toContain('self-signed certificate');
+    const system = tls.getCACertificates('default');
+    tls.setDefaultCACertificates([...system, selfSigned.cert]); // as an installed company CA would
+    try {
+      expect((await new UpstreamClient(upstream.url, 't').state()).instance).toBe('abcd1234');
+    } finally {
+      tls.setDefaultCACertificates(system);
+    }
+  });
+
+  it('says the upstream is away when nothing listens, with the reason', async () => {
+    const closed = await serve(() => undefined);
+    const url = closed.url;
+    servers.pop()!.close();
+    const error = await failure(new UpstreamClient(url, 't').state());
+    expect(error.status).toBe(0);
+    expect(error.message).toContain(url);
+    expect(error.message).toContain('ECONNREFUSED');
+  });
+
+  it('gives up after its timeout on an answer that never comes, or stops halfway', async () => {
+    const silent = await serve(() => undefined);
+    const halfway = await serve((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"instance":');
+    });
+    for (const upstream of [silent, halfway]) {
+      const started = performance.now();
+      const error = await failure(new UpstreamClient(upstream.url, 't', 300).state());
+      expect(error.status).toBe(0);
+      expect(error.message).toContain('no answer within 0.3 s');
+      expect(performance.now() - started).toBeLessThan(10_000);
+    }
+  });
+
+  it("keeps the upstream's refusal and its words, and refuses an answer that is not JSON", async () => {
+    const refusing = await serve((_, res) =>
+      res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'This token may not read north.' })),
+    );
+    const refusal = await failure(new UpstreamClient(refusing.url, 't').state());
+    expect(refusal.status).toBe(403);
+    expect(refusal.message).toContain('This token may not read north.');
+
+    const html = await serve((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>router login</h1>'));
+    const notJson = await failure(new UpstreamClient(html.url, 't').state());
+    expect(notJson.status).toBe(502);
+    expect(notJson.message).toContain('not JSON');
+  });
+
+  it('drops an answer larger than any real one as soon as it passes the limit, announced or streamed', async () => {
+    let streamed = 0;
+    const endless = await serve((_, res) => {
+      // An upstream (or anything on the plain-HTTP path) that never stops sending: a megabyte at a time.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"instance":"');
+      const chunk = 'x'.repeat(1024 * 1024);
+      const more = () => {
+        while (!res.destroyed && streamed < 64 && res.write(chunk)) streamed++;
+        if (!res.destroyed && streamed < 64) res.once('drain', more);
+      };
+      more();
+    });
+    const announced = await serve((_, res) => res.writeHead(200, { 'content-length': String(MAX_ANSWER_BYTES + 1) }).write('{'));
+    for (const upstream of [endless, announced]) {
+      const error = await failure(new UpstreamClient(upstream.url, 't').state());
+      expect(error.status).toBe(502);
+      expect(error.message).toBe(syncMessages.upstreamAnswerTooLarge(200, MAX_ANSWER_BYTES / 1024 / 1024));
+    }
+    // Dropped at the limit, not read to the end.
+    expect(streamed).toBeLessThan(64);
+  });
+
+  it('sends the token and the JSON body, with its length', async () => {
+    let seen: { authorization?: string; length?: string; body: string } | undefined;
+    const upstream = await serve((req, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        seen = { authorization: req.headers.authorization, length: req.headers['content-length'], body };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ applied: 0, duplicates: 0, vector: {}, now: 1 }));
+      });
+    });
+    const answer = await new UpstreamClient(upstream.url, 'secret').push([], '{"movements":["é"]}');
+    expect(answer.applied).toBe(0);
+    expect(seen).toEqual({
+      authorization: 'Token secret',
+      length: String(Buffer.byteLength('{"movements":["é"]}')),
+      body: '{"movements":["é"]}',
+    });
+  });
+});
