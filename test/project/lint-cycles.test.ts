@@ -43,25 +43,25 @@ describe('the lint reports import cycles made of type imports only', () => {
   it.each([
     {
       form: 'import type',
-      a: usesType('A', "import type { B } from '../b.ts';", 'B'),
-      b: usesType('B', "import type { A } from '../a.ts';", 'A'),
+      a: usesType('A', "import type { B } from './b.ts';", 'B'),
+      b: usesType('B', "import type { A } from './a.ts';", 'A'),
       expected: { a: cycle, b: cycle },
     },
     {
       form: 'import { type … }',
-      a: usesType('A', "import { type B } from '../b.ts';", 'B'),
-      b: usesType('B', "import { type A } from '../a.ts';", 'A'),
+      a: usesType('A', "import { type B } from './b.ts';", 'B'),
+      b: usesType('B', "import { type A } from './a.ts';", 'A'),
       expected: { a: cycle, b: cycle },
     },
     {
       form: 'export type … from',
       a: "export type { B } from './b.ts';\nexport interface A {\n  n: number;\n}\n",
-      b: usesType('B', "import type { A } from '../a.ts';", 'A'),
+      b: usesType('B', "import type { A } from './a.ts';", 'A'),
       expected: { a: cycle, b: cycle },
     },
     {
       form: 'import type, one way only (no cycle)',
-      a: usesType('A', "import type { B } from '../b.ts';", 'B'),
+      a: usesType('A', "import type { B } from './b.ts';", 'B'),
       b: 'export interface B {\n  n: number;\n}\n',
       expected: { a: [], b: [] },
     },
