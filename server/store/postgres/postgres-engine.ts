@@ -175,12 +175,16 @@ export class PostgresEngine implements Engine {
     this.url = url;
     this.location = displayLocation(url);
     this.pool = pool;
-    // An idle connection that breaks (the server restarted) must not take the process down.
-    this.pool.on('error', () => undefined);
   }
 
   static async open(url: string, options: PostgresOpenOptions = {}): Promise<PostgresEngine> {
     const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? DEFAULT_POOL_SIZE, connectionTimeoutMillis: 10_000 });
+    // An idle connection that breaks (the server restarted) must not take the process down; nor one
+    // that breaks while the pool is closing it, when pg-pool has already taken its own listener off
+    // (the server ends it: a restart, a DROP DATABASE … WITH (FORCE)). A query in flight still fails
+    // with the error, through its own promise.
+    pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
     try {
       await runMigrations(new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) }), postgresSchemaNeeds);
     } catch (error) {
