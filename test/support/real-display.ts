@@ -58,20 +58,21 @@ export interface Display {
 
 /**
  * A hardware scanner's key timing does not depend on the PC's load; xdotool's does. So the display and
- * the "scanner" run at real-time priority where the test may ask for it (root, `chrt` present): a
- * machine busy with other test files then cannot stretch a 13-key scan into what reads as a person's
- * typing or a scanner's hiccup. Elsewhere they run as they are.
+ * the "scanner" run with a higher priority where the test may ask for it (root): a machine busy with
+ * other test files then cannot stretch a 13-key scan into what reads as a person's typing or a
+ * scanner's hiccup. A nice value, not real-time scheduling: Xvfb busy drawing at real-time priority
+ * starved Chromium itself. Elsewhere they run as they are.
  */
-const realTime: string[] = (() => {
+const higher: string[] = (() => {
   try {
-    execFileSync('chrt', ['--fifo', '50', 'true'], { stdio: 'ignore' });
-    return ['chrt', '--fifo', '50'];
+    execFileSync('nice', ['-n', '-15', 'true'], { stdio: 'ignore' });
+    return process.getuid?.() === 0 ? ['nice', '-n', '-15'] : [];
   } catch {
     return [];
   }
 })();
 const withPriority = (command: string, args: string[]): [string, string[]] =>
-  realTime.length > 0 ? [realTime[0]!, [...realTime.slice(1), command, ...args]] : [command, args];
+  higher.length > 0 ? [higher[0]!, [...higher.slice(1), command, ...args]] : [command, args];
 
 /** Starts Xvfb on a free display number (Xvfb chooses it and says which). */
 export function startXvfb(): Promise<Display> {
