@@ -46,7 +46,8 @@ const store = await openStore(path.join(dir, 'stocktake.db'));
 try {
   await importCatalogueFile(store, catalogue.file);
   const account = (await store.accounts.find(WAREHOUSE_ACCOUNT))!;
-  const caller: Caller = { ...account, tokenId: (await store.tokens.create(WAREHOUSE_ACCOUNT, 'stocktake scale')).id };
+  const { id: tokenId } = await store.tokens.create(WAREHOUSE_ACCOUNT, 'stocktake scale', 'manager');
+  const caller: Caller = { ...account, tokenId, role: 'manager' };
   const warehouse_name = WAREHOUSE_NAMES[0];
 
   // A session of a few scans, committed with the uncounted set to 0.

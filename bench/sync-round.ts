@@ -91,7 +91,18 @@ export async function benchSync(work: string, log: (text: string) => void, seed:
 
   log(`sync: upstream with a ${CATALOGUE_BARCODES / 1000}k catalogue, a follower linked with \`sync link\``);
   await runNode([path.join(ROOT, 'bench', 'import-child.ts'), catalogueFile, upstreamDb]);
-  const linkToken = await cli('token', 'create', '--account', WAREHOUSE_ACCOUNT, '--label', 'bench link', '--db', upstreamDb);
+  const linkToken = await cli(
+    'token',
+    'create',
+    '--account',
+    WAREHOUSE_ACCOUNT,
+    '--role',
+    'sync',
+    '--label',
+    'bench link',
+    '--db',
+    upstreamDb,
+  );
   const port = await freePort();
   const startUpstream = async () => {
     const upstream = startNode([CLI, 'serve', '--db', upstreamDb, '--port', String(port)], logFile);

@@ -10,6 +10,7 @@ export * from './control-characters.ts';
 export * from './partial-result.ts';
 export * from './pos-schemas.ts';
 export * from './ui-api.ts';
+export * from './roles.ts';
 // Barcodes as GS1 defines them: GTIN forms and GS1 element strings
 export * from './gtin.ts';
 export * from './gs1.ts';

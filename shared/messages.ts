@@ -114,6 +114,42 @@ export const signInMessages = {
   invalidCode: 'This sign-in link is not valid: it was already used, has expired, or is mistyped. Ask for a new one.',
 } as const;
 
+// --- Roles (docs/API.md, "Roles") ---
+/** The machine-readable `code` of a 403 for a role that may not call an endpoint. */
+export const ROLE_FORBIDDEN_CODE = 'role_forbidden';
+
+const orList = (roles: readonly string[]) => (roles.length < 2 ? roles.join('') : `${roles.slice(0, -1).join(', ')} or ${roles.at(-1)}`);
+
+export const roleMessages = {
+  /** The 403 of an endpoint the caller's role may not call: `roles` are those that may. */
+  forbidden: (role: string, method: string, path: string, roles: readonly string[]) =>
+    `This token's role is "${role}", which may not call ${method} ${path}; only a token of role ${orList(roles)} may.`,
+  unknown: (given: string, choices: readonly string[]) => `Unknown role "${given}": choose ${orList(choices)}.`,
+  /** A token pasted into the scanner UI whose role has no screen there (a till, an integration, a sync link). */
+  noScannerUi: (role: string, uiRoles: readonly string[]) =>
+    `This token's role is "${role}": it is for a till, an integration or a sync link, not for the scanner UI. ` +
+    `Sign in with a sign-in link (barcode-inventory signin-link) or a token of role ${orList(uiRoles)}.`,
+} as const;
+
+/** What `barcode-inventory token …` says. */
+export const tokenMessages = {
+  created: (id: number, account: string, role: string, purpose: string) =>
+    `Created token ${id} for account "${account}" with role ${role} (${purpose}). Keep it secret: it is not shown again.`,
+  /** After a token made without --role: what it got, and why a narrower role is better. */
+  defaultRoleAdvice: (role: string) =>
+    `No --role given: this ${role} token may read, set and adjust stock like any integration. Give each token the narrowest role ` +
+    "it needs: --role till for a till (reads and adjusts), --role sync for a follower's sync link, --role counter for the scanner UI.",
+  roleChanged: (id: number, role: string, purpose: string) => `Token ${id} now has role ${role} (${purpose}).`,
+  noActiveToken: (id: number) => `No active token with id ${id}.`,
+  /** The role column of a token whose stored role this version does not know: it is refused. */
+  noRole: '(none: refused)',
+  /** Under `token list` while tokens made before roles are active. */
+  legacyHint: (ids: readonly number[], purpose: string) =>
+    `Token${ids.length === 1 ? '' : 's'} ${ids.join(', ')}: role full, ${purpose}. Each was made before roles existed and may be ` +
+    "an integration or a follower's sync link, so it keeps every endpoint. Give each the role it needs: " +
+    'barcode-inventory token role <id> <role> (api for an integration, sync for a sync link, till for a till).',
+} as const;
+
 // --- Stocktakes, stock history and data exchange ---
 export const stocktakeMessages = {
   notFound: 'Stocktake not found.',

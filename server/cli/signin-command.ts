@@ -1,7 +1,8 @@
 // `barcode-inventory signin-link`: prints a one-time link that signs a browser in to the scanner UI
-// as one account (docs/UI.md, "Signing in"). The code is stored hashed in the database, so the link
+// as one account, with a role of the scanner UI (docs/UI.md, "Signing in"; manager unless --role says). The code is stored hashed in the database, so the link
 // works with a server started separately on the same database.
 import { type Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_SIGNIN_ROLE, ROLE_PURPOSES, SIGNIN_ROLES, type SignInRole, roleMessages } from '../../shared/index.ts';
 import { signInLink } from '../launch/signin-link.ts';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../start.ts';
 import { DEFAULT_SIGNIN_TOKEN_IDLE_DAYS, DEFAULT_SIGNIN_TTL_MS } from '../store/signin-codes.ts';
@@ -19,10 +20,22 @@ function days(value: string): number {
   return n;
 }
 
+function signInRole(value: string): SignInRole {
+  const role = SIGNIN_ROLES.find((r) => r === value);
+  if (!role) throw new InvalidArgumentError(roleMessages.unknown(value, SIGNIN_ROLES));
+  return role;
+}
+
 export function addSignInCommand(program: Command): void {
   withDatabaseOptions(program.command('signin-link'))
     .description('Print a one-time link that signs a browser in to the scanner UI as an account.')
     .requiredOption('--account <name>', 'account the browser will act for')
+    .option(
+      '--role <role>',
+      `the role the browser signs in with: ${SIGNIN_ROLES.map((r) => `${r} (${ROLE_PURPOSES[r]})`).join('; ')}`,
+      signInRole,
+      DEFAULT_SIGNIN_ROLE,
+    )
     .option('--url <url>', 'address of the running server as the browser reaches it', `http://${DEFAULT_HOST}:${DEFAULT_PORT}`)
     .option('--minutes <n>', 'how long the link works', minutes, DEFAULT_SIGNIN_TTL_MS / 60_000)
     .option(
@@ -31,14 +44,24 @@ export function addSignInCommand(program: Command): void {
       days,
       DEFAULT_SIGNIN_TOKEN_IDLE_DAYS,
     )
-    .action(async (options: { account: string; url: string; minutes: number; idleDays: number; db?: string; database?: string }) => {
-      const { code, expiresAt } = await withStore(options, (store) =>
-        store.signIn.createCode(options.account, options.minutes * 60_000, options.idleDays),
-      );
-      const idle = options.idleDays === 0 ? 'never expires' : `expires after ${options.idleDays} days unused`;
-      console.log(
-        `One-time sign-in link for account "${options.account}", valid until ${expiresAt} (works once; the device's sign-in ${idle}):`,
-      );
-      console.log(signInLink(options.url, code));
-    });
+    .action(
+      async (options: {
+        account: string;
+        role: SignInRole;
+        url: string;
+        minutes: number;
+        idleDays: number;
+        db?: string;
+        database?: string;
+      }) => {
+        const { code, expiresAt } = await withStore(options, (store) =>
+          store.signIn.createCode(options.account, options.minutes * 60_000, options.idleDays, options.role),
+        );
+        const idle = options.idleDays === 0 ? 'never expires' : `expires after ${options.idleDays} days unused`;
+        console.log(
+          `One-time sign-in link for account "${options.account}" as a ${options.role}, valid until ${expiresAt} (works once; the device's sign-in ${idle}):`,
+        );
+        console.log(signInLink(options.url, code));
+      },
+    );
 }

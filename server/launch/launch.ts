@@ -18,6 +18,7 @@ import demoCatalogue from './demo-catalogue.json' with { type: 'json' };
 import { clockFromEnvironment } from './clock-offset.ts';
 import { lanNotice } from './lan-notice.ts';
 import { signInLink } from './signin-link.ts';
+import { DEFAULT_SIGNIN_ROLE } from '../../shared/index.ts';
 
 /** The demo database's file name, beside the real database. */
 export const DEMO_DATABASE_NAME = 'demo.db';
@@ -144,11 +145,13 @@ export async function launch(options: LaunchOptions = {}): Promise<Launched> {
         lines.push(`Scanner UI: ${server.url}/`);
         for (const { account, url } of links) {
           lines.push(
-            `Sign in as ${account.name} (${account.warehousesEnabled ? 'with' : 'without'} warehouses), link works once for ${LINK_TTL_MS / 60_000} minutes: ${url}`,
+            `Sign in as ${account.name} (${account.warehousesEnabled ? 'with' : 'without'} warehouses) as a ${DEFAULT_SIGNIN_ROLE}, link works once for ${LINK_TTL_MS / 60_000} minutes: ${url}`,
           );
         }
         if (chosen.accounts.length > links.length)
-          lines.push(`Sign in${links.length > 0 ? ' as another account' : ''}: npx barcode-inventory signin-link --account <name>`);
+          lines.push(
+            `Sign in${links.length > 0 ? ' as another account' : ''}: npx barcode-inventory signin-link --account <name> [--role counter|manager|admin]`,
+          );
       }
       for (const link of followed)
         lines.push(`Account ${link.account} follows ${link.upstreamUrl}: syncing in the background (npx barcode-inventory sync status).`);

@@ -148,6 +148,8 @@ export interface ApiTokenTable {
   last_used_at: string | null;
   /** Sign-in link tokens: refused once unused this long (from last_used_at, else created_at); null: never. */
   idle_expiry_seconds: number | null;
+  /** The token's role (shared/roles.ts; migration 0025): '' or an unknown name is no role, and the token is refused. */
+  role: string;
 }
 
 /** The answer of a write sent with an Idempotency-Key (migration 0002_pos, docs/POS.md). */
@@ -236,6 +238,8 @@ export interface SigninCodeTable {
   used_at: string | null;
   /** The idle expiry the token made from this code gets; null: the default (migration 0011). */
   token_idle_expiry_seconds: number | null;
+  /** The role of the token made from this code; null (codes made before roles): manager (migration 0025). */
+  token_role: string | null;
 }
 
 export interface Schema {

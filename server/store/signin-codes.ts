@@ -2,6 +2,7 @@
 // the CLI or the launcher, stored only as a hash, expires after a few minutes and can be exchanged
 // once for a fresh API token of its account, so a browser never has to be typed a long token.
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_SIGNIN_ROLE, SIGNIN_ROLES, type SignInRole, isRole } from '../../shared/index.ts';
 import type { Account } from './accounts.ts';
 import { findAccountByName } from './accounts.ts';
 import type { Queries } from './engine.ts';
@@ -20,11 +21,12 @@ export interface SignInCode {
   code: string;
   account: string;
   expiresAt: string;
+  role: SignInRole;
 }
 
 /**
- * A new one-time code of `accountName`, working for `ttlMs`; the token it is exchanged for expires
- * after `tokenIdleDays` without use (0: never).
+ * A new one-time code of `accountName`, working for `ttlMs`; the token it is exchanged for has `role`
+ * and expires after `tokenIdleDays` without use (0: never).
  */
 export async function createSignInCode(
   q: Queries,
@@ -32,6 +34,7 @@ export async function createSignInCode(
   ttlMs = DEFAULT_SIGNIN_TTL_MS,
   now = new Date(),
   tokenIdleDays = DEFAULT_SIGNIN_TOKEN_IDLE_DAYS,
+  role: SignInRole = DEFAULT_SIGNIN_ROLE,
 ): Promise<SignInCode> {
   const account = await findAccountByName(q, accountName);
   if (!account) throw noSuchAccount(accountName);
@@ -45,14 +48,20 @@ export async function createSignInCode(
       expires_at: expiresAt,
       // 0 is stored as such (never expires); null only on codes made before idle expiry existed.
       token_idle_expiry_seconds: Math.round(tokenIdleDays * DAY_SECONDS),
+      token_role: role,
     }),
   );
-  return { code, account: account.name, expiresAt };
+  return { code, account: account.name, expiresAt, role };
+}
+
+function isSignInRole(value: unknown): value is SignInRole {
+  return isRole(value) && (SIGNIN_ROLES as readonly string[]).includes(value);
 }
 
 export interface RedeemedSignIn {
   account: Account;
   token: string;
+  role: SignInRole;
 }
 
 /**
@@ -65,7 +74,16 @@ export async function redeemSignInCode(q: Queries, code: string, now = new Date(
     q.k
       .selectFrom('signin_codes as c')
       .innerJoin('accounts as a', 'a.id', 'c.account_id')
-      .select(['c.id', 'c.expires_at', 'c.used_at', 'c.token_idle_expiry_seconds', 'a.id as account_id', 'a.name', 'a.warehouses_enabled'])
+      .select([
+        'c.id',
+        'c.expires_at',
+        'c.used_at',
+        'c.token_idle_expiry_seconds',
+        'c.token_role',
+        'a.id as account_id',
+        'a.name',
+        'a.warehouses_enabled',
+      ])
       .where('c.code_hash', '=', hashSecret(code)),
   );
   if (!row || row.used_at !== null || row.expires_at <= at) return undefined;
@@ -75,6 +93,8 @@ export async function redeemSignInCode(q: Queries, code: string, now = new Date(
   if (changes !== 1) return undefined;
   const account = { id: row.account_id, name: row.name, warehousesEnabled: row.warehouses_enabled === 1 };
   const idle = row.token_idle_expiry_seconds ?? DEFAULT_SIGNIN_TOKEN_IDLE_DAYS * DAY_SECONDS;
-  const { key } = await insertToken(q, account, SIGNIN_TOKEN_LABEL, idle === 0 ? null : idle);
-  return { account, token: key };
+  // Codes made before roles (null) sign in as the scanner UI did then: a manager.
+  const role = isSignInRole(row.token_role) ? row.token_role : DEFAULT_SIGNIN_ROLE;
+  const { key } = await insertToken(q, account, SIGNIN_TOKEN_LABEL, role, idle === 0 ? null : idle);
+  return { account, token: key, role };
 }

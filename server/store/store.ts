@@ -7,7 +7,9 @@ import type {
   HistoryQuery,
   PullPage,
   PushAnswer,
+  Role,
   ScanBody,
+  SignInRole,
   SyncMovement,
   SyncState,
   UndoBody,
@@ -38,7 +40,7 @@ import { recordScan, undoLastScan, updateLine } from './stocktakes/counting.ts';
 import { listLines } from './stocktakes/lines.ts';
 import { reviewLinesPage, reviewStocktake } from './stocktakes/review.ts';
 import { createStocktake, getStocktake, listStocktakes } from './stocktakes/sessions.ts';
-import { type Caller, authenticate, createToken, listTokens, reapplyRevocation, revokeToken } from './tokens.ts';
+import { type Caller, authenticate, createToken, listTokens, reapplyRevocation, revokeToken, setTokenRole } from './tokens.ts';
 import { applyMovements } from './sync/apply-movements.ts';
 import { catalogueDocument } from './sync/catalogue-document.ts';
 import { listConflicts } from './sync/conflicts.ts';
@@ -104,9 +106,11 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
     },
 
     tokens: {
-      create: (accountName: string, label: string | null) => write((q) => createToken(q, accountName, label)),
+      create: (accountName: string, label: string | null, role: Role) => write((q) => createToken(q, accountName, label, role)),
       list: (accountName?: string) => read((q) => listTokens(q, accountName)),
       revoke: (id: number) => write((q) => revokeToken(q, id)),
+      /** Gives an active token another role; false when there is no such active token. */
+      setRole: (id: number, role: Role) => write((q) => setTokenRole(q, id, role)),
       /** Revokes again, at its original time, a token a restore brought back (matched by id and prefix). */
       reapplyRevocation: (id: number, prefix: string, revokedAt: string) => write((q) => reapplyRevocation(q, id, prefix, revokedAt)),
       /** The caller a presented key stands for; undefined for an unknown or revoked key. */
@@ -114,9 +118,12 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
     },
 
     signIn: {
-      /** `tokenIdleDays`: how long the token the code is exchanged for may go unused (0: never; default DEFAULT_SIGNIN_TOKEN_IDLE_DAYS). */
-      createCode: (accountName: string, ttlMs?: number, tokenIdleDays?: number) =>
-        write((q) => createSignInCode(q, accountName, ttlMs, new Date(), tokenIdleDays)),
+      /**
+       * `tokenIdleDays`: how long the token the code is exchanged for may go unused (0: never; default
+       * DEFAULT_SIGNIN_TOKEN_IDLE_DAYS); `role`: that token's role (default manager).
+       */
+      createCode: (accountName: string, ttlMs?: number, tokenIdleDays?: number, role?: SignInRole) =>
+        write((q) => createSignInCode(q, accountName, ttlMs, new Date(), tokenIdleDays, role)),
       redeem: (code: string) => write((q) => redeemSignInCode(q, code)),
     },
 

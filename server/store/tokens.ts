@@ -1,6 +1,7 @@
-// API tokens: created for an account, stored only as a SHA-256 hash, listed, revoked, and resolved
-// to the calling account on every request.
+// API tokens: created for an account with a role, stored only as a SHA-256 hash, listed, revoked,
+// given another role, and resolved to the calling account and role on every request.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { type Role, isRole } from '../../shared/index.ts';
 import { badRequest } from '../errors.ts';
 import { type Account, findAccountByName } from './accounts.ts';
 import { type Engine, type Param, type Queries, statement } from './engine.ts';
@@ -13,6 +14,8 @@ export interface TokenInfo {
   id: number;
   account: string;
   label: string | null;
+  /** What the token may call (shared/roles.ts); null for a stored value that is no role (the token is refused). */
+  role: Role | null;
   prefix: string;
   createdAt: string;
   revokedAt: string | null;
@@ -32,9 +35,10 @@ function idleExpiry(since: string, idleSeconds: number | null): string | null {
   return idleSeconds === null ? null : new Date(Date.parse(since) + idleSeconds * 1000).toISOString();
 }
 
-/** The account a request acts for, and the token it used (recorded in the stock history). */
+/** The account a request acts for, the token it used (recorded in the stock history) and that token's role. */
 export interface Caller extends Account {
   tokenId: number;
+  role: Role;
 }
 
 export const noSuchAccount = (name: string) => badRequest(`No account named "${name}". Import a catalogue that defines it first.`);
@@ -44,6 +48,7 @@ export async function insertToken(
   q: Queries,
   account: Account,
   label: string | null,
+  role: Role,
   idleExpirySeconds: number | null = null,
 ): Promise<{ id: number; key: string }> {
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
@@ -57,16 +62,17 @@ export async function insertToken(
         key_prefix: key.slice(0, PREFIX_SHOWN),
         created_at: new Date().toISOString(),
         idle_expiry_seconds: idleExpirySeconds,
+        role,
       })
       .returning('id'),
   );
   return { id: row!.id, key };
 }
 
-export async function createToken(q: Queries, accountName: string, label: string | null): Promise<{ id: number; key: string }> {
+export async function createToken(q: Queries, accountName: string, label: string | null, role: Role): Promise<{ id: number; key: string }> {
   const account = await findAccountByName(q, accountName);
   if (!account) throw noSuchAccount(accountName);
-  return insertToken(q, account, label);
+  return insertToken(q, account, label, role);
 }
 
 export async function listTokens(q: Queries, accountName?: string): Promise<TokenInfo[]> {
@@ -77,6 +83,7 @@ export async function listTokens(q: Queries, accountName?: string): Promise<Toke
       't.id',
       'a.name as account',
       't.label',
+      't.role',
       't.key_prefix',
       't.created_at',
       't.revoked_at',
@@ -89,6 +96,7 @@ export async function listTokens(q: Queries, accountName?: string): Promise<Toke
     id: row.id,
     account: row.account,
     label: row.label,
+    role: isRole(row.role) ? row.role : null,
     prefix: row.key_prefix,
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
@@ -103,6 +111,12 @@ export async function revokeToken(q: Queries, id: number): Promise<boolean> {
   const { changes } = await q.run(
     q.k.updateTable('api_tokens').set({ revoked_at: new Date().toISOString() }).where('id', '=', id).where('revoked_at', 'is', null),
   );
+  return changes === 1;
+}
+
+/** Gives a token another role; false when there is no such token or it is revoked. */
+export async function setTokenRole(q: Queries, id: number, role: Role): Promise<boolean> {
+  const { changes } = await q.run(q.k.updateTable('api_tokens').set({ role }).where('id', '=', id).where('revoked_at', 'is', null));
   return changes === 1;
 }
 
@@ -130,6 +144,7 @@ const tokenByHash = statement('tokens.byHash', (k, p: Param<{ hash: string }>) =
       't.created_at',
       't.last_used_at',
       't.idle_expiry_seconds',
+      't.role',
       'a.id',
       'a.name',
       'a.warehouses_enabled',
@@ -153,7 +168,8 @@ interface KnownToken {
 }
 
 /**
- * Resolves a presented key to its account, or undefined for an unknown, revoked or idle-expired key.
+ * Resolves a presented key to its account and role, or undefined for an unknown, revoked or idle-expired
+ * key (or one whose stored role is no role).
  * Runs on every request, so the lookup is kept until the database changes in any way (engine.kept):
  * a token revoked from the command line (another process) is refused at once. Expiry depends on the
  * clock, so it is checked outside what is kept. A token that expires when idle records its use at
@@ -165,7 +181,8 @@ export async function authenticate(engine: Engine, key: string, now = Date.now()
   const known = await engine.kept<KnownToken | undefined>(`token:${hash}`, async (q) => {
     const row = await q.first(tokenByHash, { hash });
     // The lookup is by hash, so timing says nothing about the key; compare once more in constant time.
-    if (!row || row.revoked_at !== null) return undefined;
+    // A stored role this version does not know (or none) lets nothing in.
+    if (!row || row.revoked_at !== null || !isRole(row.role)) return undefined;
     if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
     const caller = Object.freeze({
       id: row.id,
@@ -173,6 +190,7 @@ export async function authenticate(engine: Engine, key: string, now = Date.now()
       warehousesEnabled: row.warehouses_enabled === 1,
       gtinEquivalence: row.gtin_equivalence === 1,
       tokenId: row.token_id,
+      role: row.role,
     });
     return {
       caller,

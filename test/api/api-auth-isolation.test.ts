@@ -64,7 +64,7 @@ describe('authentication', () => {
   it('refuses a revoked token from then on', async () => {
     // Another store on the same file, as the CLI would be.
     const store = await openStore(server.dbFile);
-    const { id, key } = await store.tokens.create('alpha', 'to revoke');
+    const { id, key } = await store.tokens.create('alpha', 'to revoke', 'api');
     expect((await get({ authorization: `Token ${key}` })).status).toBe(200);
     expect(await store.tokens.revoke(id)).toBe(true);
     expect(await store.tokens.revoke(id)).toBe(false);

@@ -418,7 +418,8 @@ describe('hostile input', { timeout: 120_000 }, () => {
     // so the attacker's token keeps working for the rest.
     const signOutTokens: string[] = [];
     for (const target of routes.filter((t) => t.startsWith(SIGNOUT_PATH.slice(0, -1)))) {
-      for (const _ of ALL_METHODS) signOutTokens.push((await server.store.tokens.create('attacker', `sign-out sweep ${target}`)).key);
+      for (const _ of ALL_METHODS)
+        signOutTokens.push((await server.store.tokens.create('attacker', `sign-out sweep ${target}`, 'till')).key);
     }
     const sweep: Case[] = routes.flatMap((target) =>
       ALL_METHODS.map((method): Case => {

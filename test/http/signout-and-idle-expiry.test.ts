@@ -42,7 +42,7 @@ describe('sign-out and idle expiry', () => {
     expect(await status(server.tokens.north!)).toBe(200);
     const listed = await runCli(['token', 'list', '--account', 'north', '--db', server.dbFile]);
     const line = listed.stdout.split('\n').find((l) => l.startsWith(`${deviceId}\t`))!;
-    expect(line.split('\t')[7]).toMatch(/^\d{4}-\d\d-\d\dT/); // revoked at
+    expect(line.split('\t')[8]).toMatch(/^\d{4}-\d\d-\d\dT/); // revoked at
   });
 
   it('refuses a sign-in link token after 30 days without use, and token list says so', async () => {
@@ -57,9 +57,9 @@ describe('sign-out and idle expiry', () => {
     expect(refused.status).toBe(401);
     expect((await refused.json()).detail).toBe(requestMessages.invalidToken);
     const listed = await runCli(['token', 'list', '--account', 'north', '--db', server.dbFile]);
-    expect(listed.stdout.split('\n')[0]).toBe('id\taccount\tlabel\tprefix\tcreated\tlast used\texpires\trevoked');
+    expect(listed.stdout.split('\n')[0]).toBe('id\taccount\tlabel\trole\tprefix\tcreated\tlast used\texpires\trevoked');
     const line = listed.stdout.split('\n').find((l) => l.startsWith(`${row.id}\t`))!;
-    expect(line).toContain('scanner UI (sign-in link)');
+    expect(line).toContain('scanner UI (sign-in link)\tmanager\t');
     expect(line).toMatch(/\texpired \S+ \(30 days idle\)\t/);
   });
 
@@ -97,7 +97,7 @@ describe('sign-out and idle expiry', () => {
       listed.stdout
         .split('\n')
         .find((l) => l.startsWith(`${id}\t`))!
-        .split('\t')[6],
+        .split('\t')[7],
     ).toBe('never');
   });
 });

@@ -24,7 +24,7 @@ describe('first start: the demo database', () => {
 
         // A change made in the demo survives the next start (it is not loaded again).
         kiosk = first.accounts.find((a) => !a.warehousesEnabled)!;
-        const { key } = await first.server.store.tokens.create(kiosk.name, 'test');
+        const { key } = await first.server.store.tokens.create(kiosk.name, 'test', 'api');
         const set = await fetch(`${first.server.url}${INVENTORY_PATH}`, {
           method: 'POST',
           headers: { authorization: `Token ${key}`, 'content-type': 'application/json' },

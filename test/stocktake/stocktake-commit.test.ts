@@ -28,8 +28,8 @@ describe('stocktake commit', () => {
   /** The account "shop" acting through a token of its own (recorded in the history). */
   const shop = async (): Promise<Caller> => {
     const account = (await store.accounts.find('shop'))!;
-    const { id } = await store.tokens.create('shop', 'stocktake test');
-    return { ...account, tokenId: id };
+    const { id } = await store.tokens.create('shop', 'stocktake test', 'manager');
+    return { ...account, tokenId: id, role: 'manager' };
   };
   const barcodes = (n: number) => Array.from({ length: n }, (_, i) => `B${String(i).padStart(4, '0')}`);
   const createSession = async (caller: Caller) => (await store.stocktakes.create(caller, { warehouse_name: 'Main', blind: false })).body;

@@ -236,7 +236,8 @@ describe('stocktake review of a large catalogue in the browser', () => {
     const { id } = await call<{ id: number }>(server, 'POST', STOCKTAKES_PATH, token, { warehouse_name: 'Main' }, 201);
     await call(server, 'POST', stocktakePath(id, 'scans'), token, { barcode: 'B0001' }, 201);
     // The server's own commit, cut short in its third batch (as by a crash): 100 of 521 counts applied.
-    const caller = { ...(await server.store.accounts.find('shop'))!, tokenId: (await server.store.tokens.create('shop', 'cut short')).id };
+    const { id: tokenId } = await server.store.tokens.create('shop', 'cut short', 'manager');
+    const caller = { ...(await server.store.accounts.find('shop'))!, tokenId, role: 'manager' as const };
     await expect(
       server.store.stocktakes.commit(
         caller,

@@ -34,7 +34,7 @@ describe('lookups kept between requests', () => {
     expect((await read(server.tokens.kiosk!)).status).toBe(200);
     expect(await server.store.tokens.revoke(await tokenIdOf(server.tokens.kiosk!))).toBe(true);
     expect((await read(server.tokens.kiosk!)).status).toBe(401);
-    const fresh = (await server.store.tokens.create('kiosk', 'new')).key;
+    const fresh = (await server.store.tokens.create('kiosk', 'new', 'api')).key;
     expect((await read(fresh)).status).toBe(200);
   });
 

@@ -9,13 +9,15 @@ import { type TestServer, startTestServer } from './test-server.ts';
 export interface Follower {
   server: TestServer;
   account: Account;
-  /** A token of the account on this instance, for its own API. */
+  /** A manager's token of the account on this instance, for its own API. */
   token: string;
+  /** A sync token of the account on this instance: what an instance following this one links with. */
+  syncToken: string;
   link(): Promise<Link>;
   round(): Promise<RoundResult>;
 }
 
-/** Starts an empty instance and makes `accountName` follow `upstream`, as `sync link` does. */
+/** Starts an empty instance and makes `accountName` follow `upstream` with `upstreamToken` (of role sync there), as `sync link` does. */
 export async function follow(
   upstream: Pick<TestServer, 'url'>,
   upstreamToken: string,
@@ -25,9 +27,10 @@ export async function follow(
   const instance = server ?? (await startTestServer({ accounts: [] }));
   await linkStore(instance.store, upstream.url, upstreamToken, accountName);
   const account = (await instance.store.accounts.find(accountName))!;
-  const token = (await instance.store.tokens.create(accountName, 'sync test')).key;
+  const token = (await instance.store.tokens.create(accountName, 'sync test', 'manager')).key;
+  const syncToken = (await instance.store.tokens.create(accountName, 'sync test link', 'sync')).key;
   const link = async () => (await instance.store.sync.linkOf(account))!;
-  return { server: instance, account, token, link, round: async () => syncRound(instance.store, await link()) };
+  return { server: instance, account, token, syncToken, link, round: async () => syncRound(instance.store, await link()) };
 }
 
 export async function linkStore(store: Store, upstreamUrl: string, token: string, accountName: string): Promise<void> {

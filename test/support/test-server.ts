@@ -10,6 +10,7 @@ import { type RunningServer, startServer } from '../../server/start.ts';
 import { openStore } from '../../server/store/open-store.ts';
 import type { StoreClock } from '../../server/store/movements/movement-log.ts';
 import type { Store } from '../../server/store/store.ts';
+import type { Role } from '../../shared/index.ts';
 import { type DatabaseProbe, probeDatabase } from './database-probe.ts';
 import { dropDatabase, newDatabase } from './test-engine.ts';
 
@@ -22,8 +23,10 @@ export interface TestServer extends RunningServer {
   dbFile: string;
   /** The database as another process sees it (test/support/database-probe.ts). */
   probe: DatabaseProbe;
-  /** One token per account name of the catalogue. */
+  /** One token per account name of the catalogue, of role manager (what the scanner UI signs in as). */
   tokens: Record<string, string>;
+  /** A new token of `account` with `role` (a sync link's, a till's …), for scenarios a manager's token does not fit. */
+  newToken(account: string, role: Role): Promise<string>;
   request(
     method: string,
     urlPath: string,
@@ -39,12 +42,15 @@ export function tempDir(prefix = 'bi-test-'): { dir: string; remove: () => void 
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Loads a catalogue into a store and creates one token per account. */
+/** The role of the tokens the test servers make per account: a manager may call every endpoint but sync's upstream side. */
+export const TEST_TOKEN_ROLE: Role = 'manager';
+
+/** Loads a catalogue into a store and creates one token per account (of TEST_TOKEN_ROLE). */
 export async function seedStore(store: Store, catalogue: unknown): Promise<Record<string, string>> {
   const parsed = await parseCatalogue(catalogue);
   await store.catalogue.write(parsed);
   const tokens: Record<string, string> = {};
-  for (const account of parsed.accounts) tokens[account.name] = (await store.tokens.create(account.name, 'test')).key;
+  for (const account of parsed.accounts) tokens[account.name] = (await store.tokens.create(account.name, 'test', TEST_TOKEN_ROLE)).key;
   return tokens;
 }
 
@@ -83,6 +89,7 @@ export async function startTestServer(
     dbFile,
     probe,
     tokens,
+    newToken: async (account, role) => (await store.tokens.create(account, `test ${role}`, role)).key,
     request,
     stop: async () => {
       await probe.close();

@@ -81,8 +81,10 @@ interface Node {
   upstream: Node | undefined;
   instance: SimInstance;
   offsetMs: number;
-  /** A token of the account on this instance (for its own API). */
+  /** A manager's token of the account on this instance (for its own API). */
   token: string;
+  /** A sync token of the account on this instance (its sync state). */
+  syncToken: string;
   /** Its instance id (the origin of its movements). */
   id: string;
   /** The proxy its link to its upstream goes through. */
@@ -210,6 +212,7 @@ describe('sync convergence simulation', () => {
             instance: new SimInstance(name, dbFile, env),
             offsetMs,
             token: '',
+            syncToken: '',
             id: '',
             proxy: undefined,
             busy: 0,
@@ -228,9 +231,10 @@ describe('sync convergence simulation', () => {
         const makeTokens = async (node: Node) => {
           const store = await openStore(node.instance.dbFile);
           try {
-            node.token = (await store.tokens.create(ACCOUNT, 'simulation')).key;
+            node.token = (await store.tokens.create(ACCOUNT, 'simulation', 'manager')).key;
+            node.syncToken = (await store.tokens.create(ACCOUNT, 'simulation state', 'sync')).key;
             for (const follower of nodes.filter((n) => n.upstream === node))
-              linkTokens.set(follower, (await store.tokens.create(ACCOUNT, `link of ${follower.name}`)).key);
+              linkTokens.set(follower, (await store.tokens.create(ACCOUNT, `link of ${follower.name}`, 'sync')).key);
           } finally {
             await store.close();
           }
@@ -744,7 +748,7 @@ describe('sync convergence simulation', () => {
       }
 
       async function stateOf(node: Node): Promise<SyncState> {
-        return apiOk<SyncState>(node.instance.url!, node.token, 'GET', SYNC_STATE_PATH);
+        return apiOk<SyncState>(node.instance.url!, node.syncToken, 'GET', SYNC_STATE_PATH);
       }
     },
     300_000 * SCALE,

@@ -22,6 +22,7 @@ import * as identitySequences from './0021_identity_sequences.ts';
 import * as changeNotices from './0022_change_notices.ts';
 import * as stockKeyed from './0023_stock_keyed.ts';
 import * as stocktakeChanges from './0024_stocktake_changes.ts';
+import * as tokenRoles from './0025_token_roles.ts';
 
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, EngineMigration> = {
@@ -39,6 +40,7 @@ export const migrations: Record<string, EngineMigration> = {
   '0022_change_notices': changeNotices,
   '0023_stock_keyed': stockKeyed,
   '0024_stocktake_changes': stocktakeChanges,
+  '0025_token_roles': tokenRoles,
 };
 
 /** The migrations as kysely's Migrator runs them, on an engine that needs `needs`. */

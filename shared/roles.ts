@@ -1,0 +1,89 @@
+// Roles (docs/API.md, "Roles"): every token has one, and every endpoint of the table declares which
+// roles may call it (server/api/). The groups below are those declarations, named by what they allow,
+// so the server and the scanner UI decide from the same lists: the UI hides what the signed-in role
+// may not do, the server refuses it with 403.
+
+/** Every role, in the order tables show them. */
+export const ROLES = ['till', 'counter', 'manager', 'admin', 'api', 'sync', 'full'] as const;
+export type Role = (typeof ROLES)[number];
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+/**
+ * `full` is every endpoint, as before roles existed: only tokens made before then have it (migration
+ * 0025_token_roles), because nobody can tell which of them are integrations and which are sync links.
+ * No new token gets it.
+ */
+export const LEGACY_ROLE = 'full' satisfies Role;
+
+/** A role a token can be given: any but `full`. */
+export type TokenRole = Exclude<Role, typeof LEGACY_ROLE>;
+/** The roles a token can be given (`token create --role`, `token role`). */
+export const GRANTABLE_ROLES = ROLES.filter((role): role is TokenRole => role !== LEGACY_ROLE);
+
+/** What `token create` makes without `--role`: what integrations need (the service spec's and the POS endpoints). */
+export const DEFAULT_TOKEN_ROLE = 'api' satisfies TokenRole;
+
+/** The roles a sign-in link of the scanner UI may sign in with; without one it signs in as a manager. */
+export const SIGNIN_ROLES = ['counter', 'manager', 'admin'] as const satisfies readonly Role[];
+export type SignInRole = (typeof SIGNIN_ROLES)[number];
+export const DEFAULT_SIGNIN_ROLE = 'manager' satisfies SignInRole;
+
+/** One line per role: what it is for (`token create --help`, `token list`, docs/API.md). */
+export const ROLE_PURPOSES: Record<Role, string> = {
+  till: 'a till: reads stock and warehouses, adjusts by deltas (sales, deliveries)',
+  counter: 'a person on the shop floor: what a till may, plus setting stock and counting into stocktakes in the scanner UI',
+  manager: 'every stock change, starting, reviewing and committing stocktakes, the history, the CSV export, sync conflicts',
+  admin: 'what a manager may; people and tokens of the account are managed with the CLI for now',
+  api: 'an integration: the endpoints of the service spec and of POS (read, set, adjust, warehouses)',
+  sync: 'the credential a follower links with (sync link): the upstream side of sync only',
+  full: 'every endpoint, as before roles; only tokens made before roles have it: narrow it',
+};
+
+const TILL_AND_UP = ['till', 'counter', 'manager', 'admin', 'api'] as const satisfies readonly Role[];
+const SCANNER_UI = ['counter', 'manager', 'admin'] as const satisfies readonly Role[];
+const MANAGERS = ['manager', 'admin'] as const satisfies readonly Role[];
+
+/**
+ * Who may do what. Each endpoint's `roles` is one of these; `full` may call every endpoint and is
+ * never listed. A role decision is per endpoint, so a guarded set (`compare_quantity`) is a set: a
+ * till that needs one is an integration (`api`) or a `counter`.
+ */
+export const MAY = {
+  /** Signing out (revoking the token itself) and asking who the token is: any token. */
+  anyToken: GRANTABLE_ROLES,
+  /** Reading stock by barcode and the warehouses. */
+  readStock: TILL_AND_UP,
+  /** Adding deltas: sales and deliveries. */
+  adjustStock: TILL_AND_UP,
+  /** Setting absolute quantities (guarded or not); recording the quantity that decides a sync conflict. */
+  setStock: ['counter', 'manager', 'admin', 'api'],
+  /** The scanner UI's own reads: names behind barcodes, the sync status. */
+  scannerUi: SCANNER_UI,
+  /** Counting into an open stocktake: its list, its lines, scans, undo, editing a line. */
+  count: SCANNER_UI,
+  /** Starting a stocktake. */
+  startStocktake: MANAGERS,
+  /** Reviewing (book quantities, even in blind mode), exporting and committing a stocktake. */
+  commitStocktake: MANAGERS,
+  /** The stock history of everyone. */
+  history: MANAGERS,
+  /** The stock export (CSV). */
+  exportStock: MANAGERS,
+  /** The sync conflicts to decide. */
+  conflicts: MANAGERS,
+  /** The upstream side of sync: state, push, pull, catalogue. */
+  syncUpstream: ['sync'],
+} as const satisfies Record<string, readonly Role[]>;
+
+/** True when `role` may call an endpoint open to `roles` (`full` may call every one). */
+export function roleMay(role: Role, roles: readonly Role[]): boolean {
+  return role === LEGACY_ROLE || roles.includes(role);
+}
+
+/** The roles that may call an endpoint declared for `roles`, `full` included, in table order. */
+export function rolesAllowed(roles: readonly Role[]): Role[] {
+  return ROLES.filter((role) => roleMay(role, roles));
+}
