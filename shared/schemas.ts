@@ -2,6 +2,8 @@
 // to these shapes; the UI parses what it receives with them.
 import { z } from 'zod';
 import { MAX_BARCODE_LENGTH, MAX_QUANTITY, MAX_REASON_LENGTH, MAX_REFERENCE_LENGTH, MIN_QUANTITY } from './limits.ts';
+import { ROLE_FORBIDDEN_CODE } from './messages.ts';
+import { ROLES } from './roles.ts';
 
 /** A stock record without warehouse fields (no-warehouse scenario). */
 export const plainStockRecordSchema = z.strictObject({
@@ -73,3 +75,11 @@ export const warehouseListSchema = z.array(warehouseSchema);
 /** Body of every request-level error (4xx/5xx). */
 export const requestErrorSchema = z.object({ detail: z.string() });
 export type RequestError = z.infer<typeof requestErrorSchema>;
+
+/** The 403 of a token whose role may not call the endpoint: the sentence, a code to act on, and the roles that may. */
+export const roleRefusalSchema = z.strictObject({
+  detail: z.string(),
+  code: z.literal(ROLE_FORBIDDEN_CODE),
+  roles: z.array(z.enum(ROLES)),
+});
+export type RoleRefusal = z.infer<typeof roleRefusalSchema>;

@@ -2,6 +2,7 @@
 // sign-in code for a token, who the token belongs to, and the names behind barcodes.
 import { z } from 'zod';
 import { API_BASE } from './api-paths.ts';
+import { ROLES } from './roles.ts';
 
 export const UI_API_BASE = `${API_BASE}/ui`;
 export const SIGNIN_PATH = `${UI_API_BASE}/signin/`;
@@ -23,12 +24,14 @@ export const accountInfoSchema = z.strictObject({
   warehouses_enabled: z.boolean(),
   /** Barcodes that are valid GTINs match by their 14-digit form (docs/API.md, "GTIN equivalence"). */
   gtin_equivalence: z.boolean(),
+  /** The token's role (docs/API.md, "Roles"): the UI hides what it may not do. */
+  role: z.enum(ROLES),
 });
 export type AccountInfo = z.infer<typeof accountInfoSchema>;
 
 /** The UI reads the account's settings from the account endpoint after signing in. */
 export const signInResponseSchema = accountInfoSchema
-  .pick({ account: true, warehouses_enabled: true })
+  .pick({ account: true, warehouses_enabled: true, role: true })
   .extend({ token: z.string().min(1) });
 export type SignInResponse = z.infer<typeof signInResponseSchema>;
 

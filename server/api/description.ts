@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { API_DOCS_PATH, OPENAPI_PATH } from '../../shared/index.ts';
 import { renderApiPage } from './api-page.ts';
-import { type Resource, endpoint } from './endpoint.ts';
+import { PUBLIC, type Resource, endpoint } from './endpoint.ts';
 import { buildOpenApiDocument } from './openapi-document.ts';
 
 export const API_INFO = {
@@ -12,7 +12,9 @@ export const API_INFO = {
   version: '1',
   description:
     'Stock by barcode over a local database. Every endpoint except this description and sign-in needs `Authorization: Token <key>` ' +
-    '(create a key with `barcode-inventory token create --account <name>`). Request-level errors answer `{"detail": "…"}`.',
+    '(create a key with `barcode-inventory token create --account <name> --role <role>`). Every token has a role; each operation ' +
+    'says which roles may call it (its description and `x-roles`), and another role gets 403 with `code: "role_forbidden"`. ' +
+    'Request-level errors answer `{"detail": "…"}`.',
 };
 
 /** The description resource of an endpoint table; `all` gives the whole table, this resource included. */
@@ -32,7 +34,7 @@ export function apiDescription(all: () => readonly Resource[]): Resource {
         method: 'GET',
         path: OPENAPI_PATH,
         summary: 'This OpenAPI document',
-        public: true,
+        roles: PUBLIC,
         responses: { 200: { description: 'OpenAPI 3.1 document.', schema: z.record(z.string(), z.unknown()) } },
         handler: () => ({ body: describe().json, type: 'application/json' }),
       }),
@@ -40,7 +42,7 @@ export function apiDescription(all: () => readonly Resource[]): Resource {
         method: 'GET',
         path: API_DOCS_PATH,
         summary: 'The API page (HTML, generated from this document)',
-        public: true,
+        roles: PUBLIC,
         responses: { 200: { description: 'HTML page.', contentType: 'text/html' } },
         handler: () => ({ body: describe().page, type: 'text/html; charset=utf-8' }),
       }),

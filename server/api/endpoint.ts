@@ -3,6 +3,7 @@
 // server/api/resources.ts lists the resources.
 import type { Logger } from 'pino';
 import type { z } from 'zod';
+import type { Role } from '../../shared/index.ts';
 import type { Caller, OnceKey, Store } from '../store/store.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -73,8 +74,13 @@ export interface Endpoint<Q = unknown, B = unknown> {
   path: string;
   summary: string;
   description?: string;
-  /** No token needed (the API description itself, sign-in). */
-  public?: boolean;
+  /**
+   * Who may call it, decided for every endpoint (docs/API.md, "Roles"): the roles whose tokens may (one
+   * of the groups of `MAY`, shared/roles.ts; `full` may call every endpoint and is never listed), or
+   * `PUBLIC` for the few that need no token at all (the API description itself, sign-in). Checked by
+   * the router before anything else of the request; any other role gets 403 `role_forbidden`.
+   */
+  roles: readonly Role[] | typeof PUBLIC;
   /** Takes an optional Idempotency-Key (docs/POS.md): the handler passes `once` to the store. */
   idempotent?: boolean;
   /** Path parameter descriptions by name. */
@@ -84,6 +90,13 @@ export interface Endpoint<Q = unknown, B = unknown> {
   /** Every answer the endpoint gives besides 401 (token), 405 and the Idempotency-Key's 409/422, which are added. */
   responses: Record<number, ResponseDoc>;
   handler(input: HandlerInput<Q, B>): Promise<Reply> | Reply;
+}
+
+/** The `roles` of an endpoint that needs no token. */
+export const PUBLIC = 'public';
+
+export function isPublic(endpoint: Pick<Endpoint, 'roles'>): boolean {
+  return endpoint.roles === PUBLIC;
 }
 
 /** A group of endpoints under one tag of the document. */

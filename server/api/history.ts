@@ -1,7 +1,7 @@
 // The stock history and the stock export (CSV in the columns `csv import` reads).
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { STOCK_EXPORT_PATH, STOCK_HISTORY_PATH, historyPageSchema, historyQuerySchema } from '../../shared/index.ts';
+import { MAY, STOCK_EXPORT_PATH, STOCK_HISTORY_PATH, historyPageSchema, historyQuerySchema } from '../../shared/index.ts';
 import { stockCsvChunks } from '../csv/stock-csv.ts';
 import { type Resource, endpoint } from './endpoint.ts';
 
@@ -12,6 +12,7 @@ export const history: Resource = {
       method: 'GET',
       path: STOCK_HISTORY_PATH,
       summary: 'Read the stock history',
+      roles: MAY.history,
       description:
         'Every change of a quantity (API, import, stocktake commit, …), newest first, with source and old/new quantity. ' +
         'Follow `next` (or pass `next_cursor` as `cursor`) for the next page; pages stay stable while new changes arrive.',
@@ -42,6 +43,7 @@ export const dataExchange: Resource = {
       method: 'GET',
       path: STOCK_EXPORT_PATH,
       summary: 'Export stock as CSV',
+      roles: MAY.exportStock,
       description:
         'Columns item_id, item_name, variant_id, variant_name, barcode, warehouse, quantity: the format `barcode-inventory csv import` reads. ' +
         'Streamed in pages of 1000 barcodes, each read on its own: a change made during a long export may show on a later page.',

@@ -6,6 +6,7 @@ import {
   MAX_BARCODES_PER_READ,
   MAX_QUANTITY,
   MAX_ROWS_PER_UPDATE,
+  MAY,
   MIN_QUANTITY,
   WAREHOUSES_PATH,
   WAREHOUSE_PATH,
@@ -39,6 +40,7 @@ export const inventory: Resource = {
       method: 'GET',
       path: INVENTORY_PATH,
       summary: 'Read stock by barcode',
+      roles: MAY.readStock,
       description:
         'Each requested barcode ends up in `results` (one record per warehouse in the warehouse scenario) or in `errors`. ' +
         `At most ${MAX_BARCODES_PER_READ} distinct barcodes per request.`,
@@ -61,6 +63,7 @@ export const inventory: Resource = {
       method: 'POST',
       path: INVENTORY_PATH,
       summary: 'Set stock by barcode',
+      roles: MAY.setStock,
       description:
         `A JSON array of at most ${MAX_ROWS_PER_UPDATE} rows. Each row is validated on its own and every error of a row is reported; ` +
         'valid rows are applied in request order in one durable transaction, invalid ones are answered in `errors` with the row echoed. ' +
@@ -83,6 +86,7 @@ export const inventory: Resource = {
       method: 'GET',
       path: WAREHOUSES_PATH,
       summary: 'List warehouses',
+      roles: MAY.readStock,
       description: "The calling account's warehouses ordered by id; `[]` in the no-warehouse scenario.",
       responses: { 200: { description: 'Warehouses.', schema: warehouseListSchema } },
       handler: async ({ store, caller }) => ({ body: await store.stock.warehouses(caller) }),
@@ -91,6 +95,7 @@ export const inventory: Resource = {
       method: 'GET',
       path: WAREHOUSE_PATH,
       summary: 'Read one warehouse',
+      roles: MAY.readStock,
       description: "One of the calling account's warehouses by id; another account's warehouse does not exist for the caller.",
       params: { id: 'Warehouse id.' },
       responses: {

@@ -3,8 +3,16 @@
 // OpenAPI 3.1 uses); schemas that carry a `.meta({ id })` become named components and are
 // referenced, so the document stays readable.
 import { z } from 'zod';
-import { IDEMPOTENCY_KEY_TTL_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH, requestErrorSchema } from '../../shared/index.ts';
-import type { Endpoint, ResponseDoc, Resource } from './endpoint.ts';
+import {
+  IDEMPOTENCY_KEY_TTL_HOURS,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  ROLES,
+  type Role,
+  requestErrorSchema,
+  roleRefusalSchema,
+  rolesAllowed,
+} from '../../shared/index.ts';
+import { type Endpoint, PUBLIC, type ResponseDoc, type Resource, isPublic } from './endpoint.ts';
 
 type Json = Record<string, unknown>;
 
@@ -15,6 +23,20 @@ export interface ApiInfo {
 }
 
 const errorSchema = requestErrorSchema.meta({ id: 'Error', description: 'Every request-level error: `{"detail": "…"}`.' });
+const roleRefusal = roleRefusalSchema.meta({
+  id: 'RoleRefusal',
+  description: 'A token whose role may not call the operation: the sentence, `code: "role_forbidden"` and the roles that may.',
+});
+
+/** The roles whose tokens may call an operation (every role for one that needs no token), as `x-roles` lists them. */
+export function operationRoles(endpoint: Pick<Endpoint, 'roles'>): Role[] {
+  return endpoint.roles === PUBLIC ? [...ROLES] : rolesAllowed(endpoint.roles);
+}
+
+/** The sentence every operation's description ends with. */
+function rolesNote(endpoint: Pick<Endpoint, 'roles'>): string {
+  return isPublic(endpoint) ? 'No token needed.' : `Roles: ${operationRoles(endpoint).join(', ')}.`;
+}
 
 /** Rewrites `#/$defs/X` references into `#/components/schemas/X`, in place. */
 function rewriteRefs(node: unknown, rename: (id: string) => string): void {
@@ -65,7 +87,13 @@ const KEY_REUSED = 'The Idempotency-Key was already used with a different reques
 /** The endpoint's own answers plus those every endpoint of its kind gives (token, method, Idempotency-Key). */
 function responsesOf(endpoint: Endpoint): Record<string, ResponseDoc> {
   const responses: Record<string, ResponseDoc> = { ...endpoint.responses };
-  if (!endpoint.public) responses['401'] ??= { description: 'Missing, unknown or revoked token (`WWW-Authenticate: Token`).' };
+  if (!isPublic(endpoint)) {
+    responses['401'] ??= { description: 'Missing, unknown or revoked token (`WWW-Authenticate: Token`).' };
+    responses['403'] ??= {
+      description: `The token's role may not call this (\`code: "role_forbidden"\`); ${rolesNote(endpoint)}`,
+      schema: roleRefusal,
+    };
+  }
   responses['405'] ??= { description: 'Method not allowed on this path (see the `Allow` header).' };
   if (endpoint.idempotent) {
     const own = responses['409'];
@@ -122,7 +150,7 @@ export function buildOpenApiDocument(resources: readonly Resource[], info: ApiIn
             : undefined;
         responses[status] = { description: response.description, ...(content ? { content } : {}) };
       }
-      const description = [doc.description, doc.idempotent ? IDEMPOTENCY_NOTE : undefined].filter(Boolean).join(' ');
+      const description = [doc.description, doc.idempotent ? IDEMPOTENCY_NOTE : undefined, rolesNote(doc)].filter(Boolean).join(' ');
       const method = doc.method.toLowerCase();
       const operation: Json = {
         tags: [tag],
@@ -140,7 +168,8 @@ export function buildOpenApiDocument(resources: readonly Resource[], info: ApiIn
             }
           : {}),
         responses,
-        security: doc.public ? [] : [{ tokenAuth: [] }, { bearerAuth: [] }],
+        security: isPublic(doc) ? [] : [{ tokenAuth: [] }, { bearerAuth: [] }],
+        'x-roles': operationRoles(doc),
       };
       (paths[doc.path] ??= {})[method] = operation;
     }

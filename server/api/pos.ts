@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   ADJUST_PATH,
   MAX_ROWS_PER_UPDATE,
+  MAY,
   adjustResponseSchema,
   adjustRowFieldsDoc,
   plainAdjustRowInputSchema,
@@ -21,6 +22,7 @@ export const pos: Resource = {
       method: 'POST',
       path: ADJUST_PATH,
       summary: 'Adjust stock by barcode (atomic deltas)',
+      roles: MAY.adjustStock,
       description:
         `A JSON array of at most ${MAX_ROWS_PER_UPDATE} rows, validated and answered like the update endpoint, but each row's \`delta\` ` +
         'is added in the database, so concurrent tills never lose a sale. Each record carries the quantity after its row. ' +

@@ -1,20 +1,28 @@
-// Builds the Koa router from the endpoint table: for each endpoint the token check, the
-// Idempotency-Key, the path ids, the query and the body are handled here, once, in that order, before
-// its handler runs; each path answers its other methods with 405 and an `Allow` header, OPTIONS with
+// Builds the Koa router from the endpoint table: for each endpoint the token check, the role check,
+// the Idempotency-Key, the path ids, the query and the body are handled here, once, in that order,
+// before its handler runs; each path answers its other methods with 405 and an `Allow` header, OPTIONS with
 // 204. Routing is case-sensitive and strict: every path is served with and without its one trailing
 // slash, and in no other spelling (no `//`, no other case).
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { IDEMPOTENT_REPLAYED_HEADER, requestMessages, stocktakeMessages } from '../../shared/index.ts';
+import {
+  IDEMPOTENT_REPLAYED_HEADER,
+  ROLE_FORBIDDEN_CODE,
+  requestMessages,
+  roleMay,
+  roleMessages,
+  rolesAllowed,
+  stocktakeMessages,
+} from '../../shared/index.ts';
 import { apiError, badRequest, notFound } from '../errors.ts';
 import { authenticateRequest } from '../http/authenticate.ts';
 import { checkedParse, compileCheck } from '../http/compiled-check.ts';
 import { InFlightKeys, idempotencyKeyOf, requestHash } from '../http/idempotency.ts';
 import { hasNoBody, readJsonBody } from '../http/json-body.ts';
 import type { Caller, OnceKey, Store } from '../store/store.ts';
-import type { DescribeIssues, Endpoint, HandlerInput, Reply, Resource } from './endpoint.ts';
+import { type DescribeIssues, type Endpoint, type HandlerInput, type Reply, type Resource, PUBLIC, isPublic } from './endpoint.ts';
 
 /** `path: message; path: message`, the first message of each problem. */
 function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
@@ -65,6 +73,20 @@ const NO_CALLER = new Proxy({} as Caller, {
   },
 });
 
+/**
+ * The caller of an endpoint that needs a token: authenticated (401 otherwise), then its role checked
+ * against the endpoint's (403 `role_forbidden` naming both), before the request is read any further.
+ */
+async function authorised(store: Store, ctx: Context, endpoint: Endpoint): Promise<Caller> {
+  const caller = await authenticateRequest(store, ctx);
+  const declared = endpoint.roles;
+  if (declared === PUBLIC || roleMay(caller.role, declared)) return caller;
+  const roles = rolesAllowed(declared);
+  throw apiError(403, roleMessages.forbidden(caller.role, endpoint.method, endpoint.path, roles), {
+    more: { code: ROLE_FORBIDDEN_CODE, roles },
+  });
+}
+
 function send(ctx: Context, reply: Reply): void {
   ctx.status = reply.status ?? 200;
   if (reply.headers) ctx.set(reply.headers);
@@ -77,7 +99,7 @@ function handle(store: Store, inFlight: InFlightKeys, endpoint: Endpoint): Middl
   const paramNames = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   const bodyCheck = endpoint.body?.compiled ? compileCheck(endpoint.body.schema) : undefined;
   return async (ctx) => {
-    const caller = endpoint.public ? NO_CALLER : await authenticateRequest(store, ctx);
+    const caller = isPublic(endpoint) ? NO_CALLER : await authorised(store, ctx, endpoint);
     const key = endpoint.idempotent ? idempotencyKeyOf(ctx) : undefined;
     const run = async () => {
       const params = pathIds(ctx, paramNames);

@@ -1,6 +1,7 @@
 // Stocktake (count) sessions (docs/STOCKTAKE.md): several terminals count into one session, unknown
 // barcodes are queued, the review compares book and counted, the commit applies the counts.
 import {
+  MAY,
   STOCKTAKES_PATH,
   STOCKTAKE_COMMIT_BATCH,
   commitBodySchema,
@@ -37,6 +38,7 @@ export const stocktakes: Resource = {
       method: 'GET',
       path: base,
       summary: 'List stocktakes',
+      roles: MAY.count,
       description:
         'The sessions of the calling account, newest first, committed ones included, one page at a time: follow `next` (or pass ' +
         '`next_cursor` as `cursor`) for older ones. Pages stay stable while new sessions are started.',
@@ -57,6 +59,7 @@ export const stocktakes: Resource = {
       method: 'POST',
       path: base,
       summary: 'Start a stocktake',
+      roles: MAY.startStocktake,
       idempotent: true,
       body: { schema: createStocktakeBodySchema },
       responses: {
@@ -69,6 +72,7 @@ export const stocktakes: Resource = {
       method: 'GET',
       path: one,
       summary: 'Read a stocktake',
+      roles: MAY.count,
       params: id,
       responses: { 200: { description: 'The session and its totals.', schema: stocktakeSchema }, 404: notFound },
       handler: async ({ store, caller, params }) => ({ body: await store.stocktakes.get(caller, params.id!) }),
@@ -77,6 +81,7 @@ export const stocktakes: Resource = {
       method: 'POST',
       path: `${one}scans/`,
       summary: 'Scan to count',
+      roles: MAY.count,
       description:
         "Adds `amount` (default 1) to the barcode's line; the same barcode again increases its line. An unknown barcode goes to the " +
         'unknown queue with its count. Increments from several terminals at once are all kept. Resending a scan with the same ' +
@@ -97,6 +102,7 @@ export const stocktakes: Resource = {
       method: 'POST',
       path: `${one}undo/`,
       summary: 'Undo the last scan',
+      roles: MAY.count,
       description: 'Of a terminal when `terminal` is given, else of the session. Edits are not undone. The body may be empty.',
       params: id,
       idempotent: true,
@@ -112,6 +118,7 @@ export const stocktakes: Resource = {
       method: 'GET',
       path: `${one}lines/`,
       summary: 'List the lines counted so far',
+      roles: MAY.count,
       description: 'In blind mode the book quantity is left out until the session is committed.',
       params: id,
       responses: { 200: { description: 'Lines in the order first scanned.', schema: stocktakeLineListSchema }, 404: notFound },
@@ -121,6 +128,7 @@ export const stocktakes: Resource = {
       method: 'GET',
       path: `${one}changes/`,
       summary: 'The lines changed since the last ask',
+      roles: MAY.count,
       description:
         'What a counting page asks every two seconds: without `after`, every line; with the `after` of its last answer, only the lines ' +
         'written since and those whose book quantity may have moved since. A `line_count` smaller than the lines the client holds means ' +
@@ -138,6 +146,7 @@ export const stocktakes: Resource = {
       method: 'PATCH',
       path: `${one}lines/{line}/`,
       summary: "Edit a line's count or resolve an unknown barcode",
+      roles: MAY.count,
       params: { ...id, line: 'Line id.' },
       idempotent: true,
       body: { schema: updateLineBodySchema },
@@ -153,6 +162,7 @@ export const stocktakes: Resource = {
       method: 'GET',
       path: `${one}review/`,
       summary: 'Review: book vs counted',
+      roles: MAY.commitStocktake,
       description:
         'Book quantity, count and difference per line (blind mode too), what was expected but not scanned, and the unknown barcodes.',
       params: id,
@@ -163,6 +173,7 @@ export const stocktakes: Resource = {
       method: 'POST',
       path: `${one}commit/`,
       summary: 'Commit the counts',
+      roles: MAY.commitStocktake,
       description:
         `Applies the counts as new quantities through the update endpoint's logic, in batches of at most ${STOCKTAKE_COMMIT_BATCH} rows; ` +
         'per-line errors are answered and kept. A commit cut short is resumed by sending it again: applied lines are never applied twice ' +
@@ -181,6 +192,7 @@ export const stocktakes: Resource = {
       method: 'GET',
       path: `${one}counts.csv`,
       summary: "The session's counts as CSV",
+      roles: MAY.commitStocktake,
       description:
         'Columns: barcode, item_id, variant_id, name, known, resolution, counted, book_quantity, difference, commit. ' +
         'Known lines first, then unknown ones; streamed in pages of 1000 lines, each read on its own.',

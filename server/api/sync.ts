@@ -1,9 +1,11 @@
 // Sync between instances (docs/SYNC.md): the endpoints an upstream instance serves to the instances
 // that follow it (state, push, pull, catalogue), and what the scanner UI shows of this instance's own
 // link (status, conflicts). Every instance serves them: any one can be an upstream. All need a token
-// of the account, and see only that account's movements.
+// of the account, and see only that account's movements: the upstream side only a `sync` token (the
+// credential a follower links with), the local status and conflicts the scanner UI's roles.
 import {
   MAX_MOVEMENTS_PER_BATCH,
+  MAY,
   SYNC_CATALOGUE_PATH,
   SYNC_CONFLICTS_PATH,
   SYNC_MOVEMENTS_PATH,
@@ -28,6 +30,7 @@ export const sync: Resource = {
       method: 'GET',
       path: SYNC_STATE_PATH,
       summary: 'What this instance holds of the account',
+      roles: MAY.syncUpstream,
       description:
         'Its instance id and clock, the catalogue version, and the highest movement sequence it holds per origin instance: what a follower pushes from.',
       responses: { 200: { description: 'The state.', schema: syncStateSchema } },
@@ -37,6 +40,7 @@ export const sync: Resource = {
       method: 'POST',
       path: SYNC_MOVEMENTS_PATH,
       summary: 'Push movements',
+      roles: MAY.syncUpstream,
       description:
         `At most ${MAX_MOVEMENTS_PER_BATCH} movements of the account, each origin's in sequence. Applied all or nothing, each exactly once: ` +
         'a movement already held is skipped (a batch sent again after a cut applies nothing twice). A movement that would leave a gap ' +
@@ -56,6 +60,7 @@ export const sync: Resource = {
       method: 'GET',
       path: SYNC_MOVEMENTS_PATH,
       summary: 'Pull movements',
+      roles: MAY.syncUpstream,
       description:
         "The account's movements in the order this instance recorded them, after the cursor `after`; each origin's appear in sequence.",
       query: { schema: pullQuerySchema },
@@ -66,6 +71,7 @@ export const sync: Resource = {
       method: 'GET',
       path: SYNC_CATALOGUE_PATH,
       summary: "The account's catalogue",
+      roles: MAY.syncUpstream,
       description:
         'Warehouses, items, variants and barcodes, as a catalogue import document, with its version. Followers copy it when the version moves; stock travels as movements.',
       responses: {
@@ -80,6 +86,7 @@ export const sync: Resource = {
       method: 'GET',
       path: SYNC_STATUS_PATH,
       summary: "This instance's link to its upstream",
+      roles: MAY.scannerUi,
       description:
         'Whether the account follows an upstream, and how that goes: in sync, movements waiting, offline since, errors, conflicts, clock difference.',
       responses: { 200: { description: 'The status.', schema: syncStatusSchema } },
@@ -89,6 +96,7 @@ export const sync: Resource = {
       method: 'GET',
       path: SYNC_CONFLICTS_PATH,
       summary: 'Conflicts',
+      roles: MAY.conflicts,
       description:
         'Sets and counts made without seeing an earlier movement of the same unit and warehouse (two instances setting stock offline, say). ' +
         'The later one decides the quantity; both are listed until someone records the quantity again having seen both.',

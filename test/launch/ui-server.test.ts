@@ -100,7 +100,7 @@ describe('sign-in codes and UI endpoints', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const body = (await res.json()) as { token: string; account: string; warehouses_enabled: boolean };
-    expect(body).toEqual({ account: 'north', warehouses_enabled: true, token: expect.stringMatching(/^bi_/) });
+    expect(body).toEqual({ account: 'north', warehouses_enabled: true, role: 'manager', token: expect.stringMatching(/^bi_/) });
     const read = await server.request('GET', `${INVENTORY_PATH}?barcodes=8690000000017`, { token: body.token });
     expect(read.status).toBe(200);
     expect(((await read.json()) as { results: unknown[] }).results).toHaveLength(2);
@@ -147,7 +147,7 @@ describe('sign-in codes and UI endpoints', () => {
 
   it('says who a token belongs to, and needs a token for it', async () => {
     const res = await server.request('GET', ACCOUNT_PATH, { token: server.tokens.kiosk! });
-    expect(await res.json()).toEqual({ account: 'kiosk', warehouses_enabled: false, gtin_equivalence: false });
+    expect(await res.json()).toEqual({ account: 'kiosk', warehouses_enabled: false, gtin_equivalence: false, role: 'manager' });
     const anonymous = await server.request('GET', ACCOUNT_PATH);
     expect(anonymous.status).toBe(401);
   });

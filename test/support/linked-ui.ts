@@ -31,7 +31,7 @@ export async function startLinkedPair({ tillClockAheadMs = 0 }: { tillClockAhead
   const proxy = new LinkProxy('laptop');
   await proxy.listen();
   proxy.setTarget(till.port);
-  const laptop = await follow(proxy, till.tokens.north!, 'north', await startUiServer({ accounts: [] }));
+  const laptop = await follow(proxy, await till.newToken('north', 'sync'), 'north', await startUiServer({ accounts: [] }));
   const loops = startSyncLoops(laptop.server.store, { intervalMs: 200, maxBackoffMs: 1_000 });
   return {
     till,

@@ -39,11 +39,14 @@ const SHIRT = '8690000000024';
 describe('sync between instances', () => {
   let upstream: TestServer;
   let shop: Follower;
+  /** A manager's token on the upstream (its own API), and the sync token the shop links with. */
   let north: string;
+  let link: string;
   beforeEach(async () => {
     upstream = await startTestServer();
     north = upstream.tokens.north!;
-    shop = await follow(upstream, north, 'north');
+    link = await upstream.newToken('north', 'sync');
+    shop = await follow(upstream, link, 'north');
   });
   afterEach(async () => {
     await shop.server.stop();
@@ -107,7 +110,7 @@ describe('sync between instances', () => {
     expect(await shop.round()).toMatchObject({ pushed: requests * 50, pulled: 0 });
     for (const barcode of [MUG, SHIRT])
       expect(await quantity(upstream, north, barcode)).toBe(await quantity(shop.server, shop.token, barcode));
-    const state = await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, north);
+    const state = await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, link);
     expect(state.vector).toEqual((await shop.server.store.sync.state(shop.account)).vector);
     expect(await shop.round()).toMatchObject({ pushed: 0, pulled: 0 });
   });
@@ -115,7 +118,7 @@ describe('sync between instances', () => {
   it("moves the upstream's clock past the latest movement of a batch, so what it records next comes after", async () => {
     // A shop PC 20 minutes ahead: its movements are stamped later than the upstream's wall clock.
     const ahead = await startTestServer({ accounts: [] }, { clock: { now: () => Date.now() + 20 * 60_000 } });
-    const fast = await follow(upstream, north, 'north', ahead);
+    const fast = await follow(upstream, link, 'north', ahead);
     try {
       await fast.round();
       for (let i = 0; i < 3; i++) await set(fast.server, fast.token, i % 2 === 0 ? MUG : SHIRT, 20 + i);
@@ -138,15 +141,15 @@ describe('sync between instances', () => {
     await set(shop.server, shop.token, MUG, 8, 'shop count');
     // Pushed, then pulled back as the upstream's newest: nothing to apply, and the cursor still moves past it.
     expect(await shop.round()).toMatchObject({ pushed: 1, pulled: 0 });
-    const all = await call<PullPage>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0&limit=${MAX_MOVEMENTS_PER_BATCH}`, north);
+    const all = await call<PullPage>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0&limit=${MAX_MOVEMENTS_PER_BATCH}`, link);
     const end = all.next_cursor;
     expect((await shop.link()).pullCursor).toBe(end);
     // What the caller holds (`have`) is left out, and the cursor still moves past it.
-    const held = (await call<SyncState>(shop.server, 'GET', SYNC_STATE_PATH, shop.token)).vector;
+    const held = (await call<SyncState>(shop.server, 'GET', SYNC_STATE_PATH, shop.syncToken)).vector;
     const have = Object.entries(held)
       .map(([origin, seq]) => `${origin}:${seq}`)
       .join(',');
-    expect(await call<PullPage>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0&have=${have}`, north)).toMatchObject({
+    expect(await call<PullPage>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0&have=${have}`, link)).toMatchObject({
       movements: [],
       next_cursor: end,
       more: false,
@@ -156,11 +159,11 @@ describe('sync between instances', () => {
       upstream,
       'GET',
       `${SYNC_MOVEMENTS_PATH}?after=0&limit=1&have=${shopOrigin}:${held[shopOrigin]}`,
-      north,
+      link,
     );
     expect(partly.movements.map((m) => m.origin)).not.toContain(shopOrigin);
     expect(partly.more).toBe(true);
-    expect((await call<{ detail: string }>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?have=nonsense`, north, undefined, 400)).detail).toMatch(
+    expect((await call<{ detail: string }>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?have=nonsense`, link, undefined, 400)).detail).toMatch(
       /have/,
     );
     // A slower round that started earlier (sync now beside the background loop) records an older cursor: kept where it was.
@@ -255,10 +258,10 @@ describe('sync between instances', () => {
     await shop.round();
     await set(shop.server, shop.token, MUG, 7);
     await set(shop.server, shop.token, MUG, 6);
-    const state = await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, north);
+    const state = await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, link);
     const pending = (await shop.server.store.sync.pending(shop.account, state.vector, 10)).movements;
     expect(pending).toHaveLength(2);
-    const push = (movements: SyncMovement[], status = 200) => call(upstream, 'POST', SYNC_MOVEMENTS_PATH, north, { movements }, status);
+    const push = (movements: SyncMovement[], status = 200) => call(upstream, 'POST', SYNC_MOVEMENTS_PATH, link, { movements }, status);
     // The second movement alone leaves a gap: refused whole, with where to resume.
     const gap = await push([pending[1]!], 409);
     expect(gap).toMatchObject({ resume: { [pending[0]!.origin]: pending[0]!.seq } });
@@ -270,7 +273,7 @@ describe('sync between instances', () => {
     // written with the batch's others, so the check of the second must see it first).
     await set(shop.server, shop.token, MUG, 4);
     const [again] = (
-      await shop.server.store.sync.pending(shop.account, (await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, north)).vector, 10)
+      await shop.server.store.sync.pending(shop.account, (await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, link)).vector, 10)
     ).movements;
     expect(await push([again!, again!])).toMatchObject({ applied: 1, duplicates: 1 });
     expect(await quantity(upstream, north, MUG)).toBe(4);
@@ -283,11 +286,11 @@ describe('sync between instances', () => {
     await shop.round();
     await set(shop.server, shop.token, MUG, 7);
     const [movement] = (
-      await shop.server.store.sync.pending(shop.account, (await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, north)).vector, 1)
+      await shop.server.store.sync.pending(shop.account, (await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, link)).vector, 1)
     ).movements;
-    const push = (body: unknown, status: number, token = north) => call(upstream, 'POST', SYNC_MOVEMENTS_PATH, token, body, status);
+    const push = (body: unknown, status: number, token = link) => call(upstream, 'POST', SYNC_MOVEMENTS_PATH, token, body, status);
     // kiosk's token: north's mug does not exist for it.
-    expect((await push({ movements: [movement] }, 422, upstream.tokens.kiosk!)).detail).toContain('does not have');
+    expect((await push({ movements: [movement] }, 422, await upstream.newToken('kiosk', 'sync'))).detail).toContain('does not have');
     const wall = Date.now() + 25 * 3600_000;
     const ahead = { ...movement!, hlc: `${String(wall).padStart(16, '0')}-00000-${movement!.origin}` };
     expect((await push({ movements: [ahead] }, 422)).detail).toContain('ahead of this instance');
@@ -299,10 +302,10 @@ describe('sync between instances', () => {
   });
 
   it("pulls pages in the order the upstream recorded them, and only the caller account's", async () => {
-    const page = await call<PullPage>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0&limit=2`, north);
+    const page = await call<PullPage>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0&limit=2`, link);
     expect(page.movements).toHaveLength(2);
     expect(page.more).toBe(true);
-    const rest = await call<PullPage>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?after=${page.next_cursor}`, north);
+    const rest = await call<PullPage>(upstream, 'GET', `${SYNC_MOVEMENTS_PATH}?after=${page.next_cursor}`, link);
     expect(rest.more).toBe(false);
     const barcodes = [...page.movements, ...rest.movements].map((m) => m.barcode);
     expect(barcodes).not.toContain('111'); // kiosk's pen
@@ -333,8 +336,8 @@ describe('sync between instances', () => {
     expect(Math.abs(status.clock_skew_ms!)).toBeLessThan(60_000);
     // Which instance is which, for the UI to name the computers of a conflict's two sides.
     const [here, there] = await Promise.all([
-      call<SyncState>(shop.server, 'GET', SYNC_STATE_PATH, shop.token),
-      call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, north),
+      call<SyncState>(shop.server, 'GET', SYNC_STATE_PATH, shop.syncToken),
+      call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, link),
     ]);
     expect(status).toMatchObject({ instance: here.instance, upstream_instance: there.instance });
     expect(await call<SyncStatus>(upstream, 'GET', SYNC_STATUS_PATH, north)).toMatchObject({
@@ -372,7 +375,7 @@ describe('a link whose upstream comes back', () => {
     const proxy = new LinkProxy('shop');
     await proxy.listen();
     proxy.setTarget(upstream.port);
-    const shop = await follow(proxy, upstream.tokens.north!, 'north');
+    const shop = await follow(proxy, await upstream.newToken('north', 'sync'), 'north');
     const goOffline = async () => {
       proxy.cutNow();
       await call(shop.server, 'POST', INVENTORY_PATH, shop.token, [{ barcode: MUG, quantity: 7, warehouse_name: 'Main' }]);
@@ -427,13 +430,14 @@ describe('a tunnel to an upstream that listens on loopback only', () => {
     tunnel.setTarget(upstream.port);
     const { dir, remove } = tempDir();
     const laptopDb = await newDatabase(dir, 'laptop.db', { empty: true });
+    const linkToken = await upstream.newToken('north', 'sync');
     try {
       expect(new URL(tunnel.url).port).not.toBe(String(upstream.port));
       const link = (args: string[], input?: string) =>
         runCli(['sync', 'link', '--upstream', tunnel.url, '--account', 'north', '--db', laptopDb, ...args], {}, input);
       expect((await link([])).stderr).toContain('Give the upstream token with --token <token>, --token - (standard input) or --token-file');
       // The token on standard input, kept out of the process list and the shell's history.
-      const linked = await link(['--token', '-'], `${upstream.tokens.north!}\n`);
+      const linked = await link(['--token', '-'], `${linkToken}\n`);
       expect(linked.stderr).toBe('');
       expect(linked.code).toBe(0);
       await call(upstream, 'POST', INVENTORY_PATH, upstream.tokens.north!, [{ barcode: MUG, quantity: 42, warehouse_name: 'Main' }]);
@@ -442,7 +446,7 @@ describe('a tunnel to an upstream that listens on loopback only', () => {
       expect(round.stdout).toMatch(/\b1 pulled\b/);
       expect((await runCli(['sync', 'status', '--db', laptopDb])).stdout).toContain('in sync');
       // Or from a file.
-      writeFileSync(path.join(dir, 'token'), `${upstream.tokens.north!}\n`);
+      writeFileSync(path.join(dir, 'token'), `${linkToken}\n`);
       expect((await link(['--token-file', path.join(dir, 'token')])).stderr).toContain('already follows');
       expect((await link(['--token-file', path.join(dir, 'missing')])).stderr).toContain('Cannot read the token file');
     } finally {
@@ -458,9 +462,9 @@ describe('chains of instances', () => {
   it("carries a laptop's movement through the shop PC to head office, and head office's back down", async () => {
     const office = await startTestServer();
     const token = office.tokens.north!;
-    const shop = await follow(office, token, 'north');
-    // The laptop follows the shop PC with a token of the shop PC.
-    const laptop = await follow(shop.server, shop.token, 'north');
+    const shop = await follow(office, await office.newToken('north', 'sync'), 'north');
+    // The laptop follows the shop PC with a sync token of the shop PC.
+    const laptop = await follow(shop.server, shop.syncToken, 'north');
     try {
       await shop.round();
       await laptop.round();

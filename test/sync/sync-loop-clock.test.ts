@@ -44,7 +44,7 @@ describe("background sync with a store clock far from the computer's", () => {
       cleanups.push(remove);
       const store: Store = await openStore(`${dir}/follower.db`, { clock: { now: () => Date.now() + offsetMs } });
       cleanups.push(() => store.close());
-      await linkStore(store, proxy.url, upstream.tokens.north!, 'north');
+      await linkStore(store, proxy.url, await upstream.newToken('north', 'sync'), 'north');
       const account = (await store.accounts.find('north'))!;
       const link = async () => (await store.sync.linkOf(account))!;
 
