@@ -6,7 +6,6 @@ import {
   GRANTABLE_ROLES,
   LEGACY_ROLE,
   ROLE_PURPOSES,
-  type Role,
   type TokenRole,
   roleMessages,
   tokenMessages,
@@ -70,7 +69,7 @@ export function registerTokenCommands(program: Command): void {
     .description("Change a token's role; requests with it are allowed or refused by the new role from then on.")
     .argument('<id>', 'token id, as shown by token list', positiveInt)
     .argument('<role>', ROLE_HELP, grantableRole)
-    .action(async (id: number, role: Role, options: { db?: string; database?: string }) => {
+    .action(async (id: number, role: TokenRole, options: { db?: string; database?: string }) => {
       const changed = await withStore(options, (store) => store.tokens.setRole(id, role));
       if (!changed) throw badRequest(tokenMessages.noActiveToken(id));
       console.log(tokenMessages.roleChanged(id, role, ROLE_PURPOSES[role]));

@@ -7,11 +7,11 @@ import type {
   HistoryQuery,
   PullPage,
   PushAnswer,
-  Role,
   ScanBody,
   SignInRole,
   SyncMovement,
   SyncState,
+  TokenRole,
   UndoBody,
   UpdateLineBody,
   VersionVector,
@@ -106,11 +106,11 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
     },
 
     tokens: {
-      create: (accountName: string, label: string | null, role: Role) => write((q) => createToken(q, accountName, label, role)),
+      create: (accountName: string, label: string | null, role: TokenRole) => write((q) => createToken(q, accountName, label, role)),
       list: (accountName?: string) => read((q) => listTokens(q, accountName)),
       revoke: (id: number) => write((q) => revokeToken(q, id)),
       /** Gives an active token another role; false when there is no such active token. */
-      setRole: (id: number, role: Role) => write((q) => setTokenRole(q, id, role)),
+      setRole: (id: number, role: TokenRole) => write((q) => setTokenRole(q, id, role)),
       /** Revokes again, at its original time, a token a restore brought back (matched by id and prefix). */
       reapplyRevocation: (id: number, prefix: string, revokedAt: string) => write((q) => reapplyRevocation(q, id, prefix, revokedAt)),
       /** The caller a presented key stands for; undefined for an unknown or revoked key. */

@@ -1,7 +1,7 @@
 // API tokens: created for an account with a role, stored only as a SHA-256 hash, listed, revoked,
 // given another role, and resolved to the calling account and role on every request.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { type Role, isRole } from '../../shared/index.ts';
+import { type Role, type TokenRole, isRole } from '../../shared/index.ts';
 import { badRequest } from '../errors.ts';
 import { type Account, findAccountByName } from './accounts.ts';
 import { type Engine, type Param, type Queries, statement } from './engine.ts';
@@ -69,7 +69,12 @@ export async function insertToken(
   return { id: row!.id, key };
 }
 
-export async function createToken(q: Queries, accountName: string, label: string | null, role: Role): Promise<{ id: number; key: string }> {
+export async function createToken(
+  q: Queries,
+  accountName: string,
+  label: string | null,
+  role: TokenRole,
+): Promise<{ id: number; key: string }> {
   const account = await findAccountByName(q, accountName);
   if (!account) throw noSuchAccount(accountName);
   return insertToken(q, account, label, role);
@@ -114,8 +119,8 @@ export async function revokeToken(q: Queries, id: number): Promise<boolean> {
   return changes === 1;
 }
 
-/** Gives a token another role; false when there is no such token or it is revoked. */
-export async function setTokenRole(q: Queries, id: number, role: Role): Promise<boolean> {
+/** Gives a token another role (never `full`); false when there is no such token or it is revoked. */
+export async function setTokenRole(q: Queries, id: number, role: TokenRole): Promise<boolean> {
   const { changes } = await q.run(q.k.updateTable('api_tokens').set({ role }).where('id', '=', id).where('revoked_at', 'is', null));
   return changes === 1;
 }

@@ -10,7 +10,7 @@ import { type RunningServer, startServer } from '../../server/start.ts';
 import { openStore } from '../../server/store/open-store.ts';
 import type { StoreClock } from '../../server/store/movements/movement-log.ts';
 import type { Store } from '../../server/store/store.ts';
-import type { Role } from '../../shared/index.ts';
+import type { TokenRole } from '../../shared/index.ts';
 import { type DatabaseProbe, probeDatabase } from './database-probe.ts';
 import { dropDatabase, newDatabase } from './test-engine.ts';
 
@@ -26,7 +26,7 @@ export interface TestServer extends RunningServer {
   /** One token per account name of the catalogue, of role manager (what the scanner UI signs in as). */
   tokens: Record<string, string>;
   /** A new token of `account` with `role` (a sync link's, a till's …), for scenarios a manager's token does not fit. */
-  newToken(account: string, role: Role): Promise<string>;
+  newToken(account: string, role: TokenRole): Promise<string>;
   request(
     method: string,
     urlPath: string,
@@ -43,7 +43,7 @@ export function tempDir(prefix = 'bi-test-'): { dir: string; remove: () => void 
 }
 
 /** The role of the tokens the test servers make per account: a manager may call every endpoint but sync's upstream side. */
-export const TEST_TOKEN_ROLE: Role = 'manager';
+export const TEST_TOKEN_ROLE: TokenRole = 'manager';
 
 /** Loads a catalogue into a store and creates one token per account (of TEST_TOKEN_ROLE). */
 export async function seedStore(store: Store, catalogue: unknown): Promise<Record<string, string>> {
