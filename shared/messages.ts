@@ -124,7 +124,8 @@ export const roleMessages = {
   /** The 403 of an endpoint the caller's role may not call: `roles` are those that may. */
   forbidden: (role: string, method: string, path: string, roles: readonly string[]) =>
     `This token's role is "${role}", which may not call ${method} ${path}; only a token of role ${orList(roles)} may.`,
-  unknown: (given: string, choices: readonly string[]) => `Unknown role "${given}": choose ${orList(choices)}.`,
+  /** A role a command cannot give (a misspelt one, `full`, or one without a scanner UI for a sign-in link). */
+  cannotGive: (given: string, choices: readonly string[]) => `Cannot give role "${given}": choose ${orList(choices)}.`,
   /** A token pasted into the scanner UI whose role has no screen there (a till, an integration, a sync link). */
   noScannerUi: (role: string, uiRoles: readonly string[]) =>
     `This token's role is "${role}": it is for a till, an integration or a sync link, not for the scanner UI. ` +
@@ -144,9 +145,11 @@ export const tokenMessages = {
   /** The role column of a token whose stored role this version does not know: it is refused. */
   noRole: '(none: refused)',
   /** Under `token list` while tokens made before roles are active. */
-  legacyHint: (ids: readonly number[], purpose: string) =>
-    `Token${ids.length === 1 ? '' : 's'} ${ids.join(', ')}: role full, ${purpose}. Each was made before roles existed and may be ` +
-    "an integration or a follower's sync link, so it keeps every endpoint. Give each the role it needs: " +
+  legacyHint: (ids: readonly number[]) =>
+    (ids.length === 1
+      ? `Token ${ids[0]} has role full: every endpoint, as before roles. It was`
+      : `Tokens ${ids.join(', ')} have role full: every endpoint, as before roles. They were`) +
+    " made before roles existed, when nothing told an integration from a follower's sync link. Give each the role it needs: " +
     'barcode-inventory token role <id> <role> (api for an integration, sync for a sync link, till for a till).',
 } as const;
 

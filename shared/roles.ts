@@ -33,12 +33,12 @@ export const DEFAULT_SIGNIN_ROLE = 'manager' satisfies SignInRole;
 
 /** One line per role: what it is for (`token create --help`, `token list`, docs/API.md). */
 export const ROLE_PURPOSES: Record<Role, string> = {
-  till: 'a till: reads stock and warehouses, adjusts by deltas (sales, deliveries)',
+  till: 'a till: reads stock and warehouses, adjusts by deltas for sales and deliveries',
   counter: 'a person on the shop floor: what a till may, plus setting stock and counting into stocktakes in the scanner UI',
-  manager: 'every stock change, starting, reviewing and committing stocktakes, the history, the CSV export, sync conflicts',
-  admin: 'what a manager may; people and tokens of the account are managed with the CLI for now',
-  api: 'an integration: the endpoints of the service spec and of POS (read, set, adjust, warehouses)',
-  sync: 'the credential a follower links with (sync link): the upstream side of sync only',
+  manager: 'every stock change; starting, reviewing and committing stocktakes; the history, the CSV export, sync conflicts',
+  admin: 'what a manager may; people and tokens are managed with the CLI for now',
+  api: 'an integration: reads, sets and adjusts stock, lists warehouses, as the service spec and POS endpoints do',
+  sync: 'what a follower links with: the upstream side of sync only',
   full: 'every endpoint, as before roles; only tokens made before roles have it: narrow it',
 };
 

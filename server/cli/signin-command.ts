@@ -2,7 +2,7 @@
 // as one account, with a role of the scanner UI (docs/UI.md, "Signing in"; manager unless --role says). The code is stored hashed in the database, so the link
 // works with a server started separately on the same database.
 import { type Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_SIGNIN_ROLE, ROLE_PURPOSES, SIGNIN_ROLES, type SignInRole, roleMessages } from '../../shared/index.ts';
+import { DEFAULT_SIGNIN_ROLE, SIGNIN_ROLES, type SignInRole, roleMessages } from '../../shared/index.ts';
 import { signInLink } from '../launch/signin-link.ts';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../start.ts';
 import { DEFAULT_SIGNIN_TOKEN_IDLE_DAYS, DEFAULT_SIGNIN_TTL_MS } from '../store/signin-codes.ts';
@@ -22,7 +22,7 @@ function days(value: string): number {
 
 function signInRole(value: string): SignInRole {
   const role = SIGNIN_ROLES.find((r) => r === value);
-  if (!role) throw new InvalidArgumentError(roleMessages.unknown(value, SIGNIN_ROLES));
+  if (!role) throw new InvalidArgumentError(roleMessages.cannotGive(value, SIGNIN_ROLES));
   return role;
 }
 
@@ -32,7 +32,7 @@ export function addSignInCommand(program: Command): void {
     .requiredOption('--account <name>', 'account the browser will act for')
     .option(
       '--role <role>',
-      `the role the browser signs in with: ${SIGNIN_ROLES.map((r) => `${r} (${ROLE_PURPOSES[r]})`).join('; ')}`,
+      `the role the browser signs in with: ${SIGNIN_ROLES.join(', ')} (docs/API.md, "Roles")`,
       signInRole,
       DEFAULT_SIGNIN_ROLE,
     )

@@ -22,11 +22,11 @@ function positiveInt(value: string): number {
 /** A role a token may be given (never `full`, which only tokens made before roles have). */
 function grantableRole(value: string): TokenRole {
   const role = GRANTABLE_ROLES.find((r) => r === value);
-  if (!role) throw new InvalidArgumentError(roleMessages.unknown(value, GRANTABLE_ROLES));
+  if (!role) throw new InvalidArgumentError(roleMessages.cannotGive(value, GRANTABLE_ROLES));
   return role;
 }
 
-const ROLE_HELP = `what the token may call: ${GRANTABLE_ROLES.map((r) => `${r} (${ROLE_PURPOSES[r]})`).join('; ')}`;
+const ROLE_HELP = `what the token may call: ${GRANTABLE_ROLES.join(', ')} (docs/API.md, "Roles")`;
 
 export function registerTokenCommands(program: Command): void {
   const token = program.command('token').description('Create, list and revoke API tokens, and change their role.');
@@ -63,7 +63,7 @@ export function registerTokenCommands(program: Command): void {
       }
       // Tokens made before roles may call every endpoint: say which, and how to narrow them.
       const legacy = tokens.filter((t) => t.role === LEGACY_ROLE && t.revokedAt === null).map((t) => t.id);
-      if (legacy.length > 0) console.log(`\n${tokenMessages.legacyHint(legacy, ROLE_PURPOSES[LEGACY_ROLE])}`);
+      if (legacy.length > 0) console.log(`\n${tokenMessages.legacyHint(legacy)}`);
     });
   withDatabaseOptions(token.command('role'))
     .description("Change a token's role; requests with it are allowed or refused by the new role from then on.")

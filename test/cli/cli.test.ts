@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { INVENTORY_PATH } from '../../shared/index.ts';
+import { ADJUST_PATH, INVENTORY_PATH, ROLE_FORBIDDEN_CODE, ROLE_PURPOSES, STOCKTAKES_PATH, tokenMessages } from '../../shared/index.ts';
 import { runCli, startCliServer } from '../support/cli.ts';
 import { createDatabase, databaseLocation, dropDatabase, onPostgres } from '../support/test-engine.ts';
 import { exampleCatalogueFile, tempDir } from '../support/test-server.ts';
@@ -102,6 +102,60 @@ describe('barcode-inventory CLI', () => {
     const again = await runCli(['token', 'revoke', dbOption, db, '1']);
     expect([again.code, again.stderr.trim()]).toEqual([1, 'No active token with id 1.']);
     expect((await runCli(['token', 'list', dbOption, db, '--account', 'north'])).stdout).toMatch(/\t\d{4}-\d\d-\d\dT[^\t]+Z\n$/);
+  });
+
+  it('gives each token a role: api without --role (saying why a narrower one is better), the one asked for, another later', async () => {
+    await runCli(['import', dbOption, db, exampleCatalogueFile]);
+    const plain = await runCli(['token', 'create', dbOption, db, '--account', 'north']);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain(`with role api (${ROLE_PURPOSES.api}).`);
+    expect(plain.stdout).toContain(tokenMessages.defaultRoleAdvice('api'));
+    const till = await runCli(['token', 'create', dbOption, db, '--account', 'north', '--role', 'till', '--label', 'Till 1']);
+    expect(till.stdout).toContain(tokenMessages.created(2, 'north', 'till', ROLE_PURPOSES.till));
+    expect(till.stdout).not.toContain('No --role given');
+    const tillKey = till.stdout.trim().split('\n').at(-1)!;
+    expect(tillKey).toMatch(/^bi_[A-Za-z0-9_-]{43}$/);
+    const list = await runCli(['token', 'list', dbOption, db]);
+    expect(list.stdout.split('\n').slice(0, 3)).toEqual([
+      'id\taccount\tlabel\trole\tprefix\tcreated\tlast used\texpires\trevoked',
+      expect.stringMatching(/^1\tnorth\t\tapi\t/),
+      expect.stringMatching(/^2\tnorth\tTill 1\ttill\t/),
+    ]);
+    expect(list.stdout).not.toContain('have role full'); // no token from before roles here
+
+    // Full is only for tokens made before roles; unknown roles are named.
+    for (const args of [
+      ['token', 'create', dbOption, db, '--account', 'north', '--role', 'full'],
+      ['token', 'create', dbOption, db, '--account', 'north', '--role', 'owner'],
+      ['token', 'role', dbOption, db, '2', 'full'],
+    ]) {
+      const refused = await runCli(args);
+      expect(refused.code, args.join(' ')).toBe(1);
+      expect(refused.stderr).toContain('choose till, counter, manager, admin, api or sync');
+    }
+    expect((await runCli(['token', 'role', dbOption, db, '9', 'till'])).stderr.trim()).toBe('No active token with id 9.');
+
+    const server = await startCliServer([dbOption, db]);
+    try {
+      const post = (path: string, body: unknown) =>
+        fetch(server.url + path, {
+          method: 'POST',
+          headers: { authorization: `Token ${tillKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const sale = [{ barcode: '8690000000017', delta: -1, warehouse_name: 'Main' }];
+      expect((await post(ADJUST_PATH, sale)).status).toBe(200);
+      const set = await post(INVENTORY_PATH, [{ barcode: '8690000000017', quantity: 99, warehouse_name: 'Main' }]);
+      expect([set.status, (await set.json()).code]).toEqual([403, ROLE_FORBIDDEN_CODE]);
+      // Another role from the command line, while the server runs: it applies at the next request.
+      expect((await runCli(['token', 'role', dbOption, db, '2', 'manager'])).stdout.trim()).toBe(
+        `Token 2 now has role manager (${ROLE_PURPOSES.manager}).`,
+      );
+      await expect.poll(async () => (await post(STOCKTAKES_PATH, { warehouse_name: 'Main' })).status).toBe(201);
+    } finally {
+      server.child.kill('SIGTERM');
+      await once(server.child, 'exit');
+    }
   });
 
   it('uses BARCODE_INVENTORY_DB (or _DATABASE, for a PostgreSQL URL) when --db is not given', async () => {

@@ -225,7 +225,7 @@ describe('signin-link command', () => {
     try {
       await seedDatabase(dbFile, { accounts: [{ name: 'shop', warehouses_enabled: false, items: [] }] });
       const dbOption = onPostgres() ? '--database' : '--db';
-      const run = (account: string) =>
+      const run = (account: string, ...more: string[]) =>
         spawnSync(
           process.execPath,
           [
@@ -237,6 +237,7 @@ describe('signin-link command', () => {
             dbFile,
             '--url',
             'http://127.0.0.1:9999/',
+            ...more,
           ],
           { encoding: 'utf8' },
         );
@@ -247,8 +248,18 @@ describe('signin-link command', () => {
       const store = await openStore(dbFile);
       try {
         const code = decodeURIComponent(link.split('#signin=')[1]!);
-        expect((await store.signIn.redeem(code))?.account.name).toBe('shop');
+        expect(await store.signIn.redeem(code)).toMatchObject({ account: { name: 'shop' }, role: 'manager' });
         expect(await store.signIn.redeem(code)).toBeUndefined();
+        // A counter's link signs in as a counter; a role without a scanner UI is no sign-in link.
+        const counter = run('shop', '--role', 'counter');
+        expect(counter.stdout).toContain('for account "shop" as a counter');
+        const counterCode = decodeURIComponent(counter.stdout.trim().split('\n').at(-1)!.split('#signin=')[1]!);
+        expect(await store.signIn.redeem(counterCode)).toMatchObject({ role: 'counter' });
+        for (const role of ['till', 'sync', 'api', 'full']) {
+          const refused = run('shop', '--role', role);
+          expect(refused.status, role).toBe(1);
+          expect(refused.stderr).toContain(`Cannot give role "${role}": choose counter, manager or admin.`);
+        }
       } finally {
         await store.close();
       }

@@ -146,13 +146,13 @@ describe('tokens made before roles', () => {
     expect(line(INTEGRATION)).toMatch(/^\d+\tnorth\twebshop\tfull\t/);
     expect(line(SCANNER)).toMatch(/^\d+\tnorth\tscanner UI \(sign-in link\)\tmanager\t/);
     const [integration, link, scanner] = [ids.get(INTEGRATION)!, ids.get(LINK_TOKEN)!, ids.get(NEVER_IDLE_SCANNER)!];
-    expect(listed.stdout).toContain(`Tokens ${integration}, ${link}, ${scanner}: role full, every endpoint, as before roles`);
+    expect(listed.stdout).toContain(`Tokens ${integration}, ${link}, ${scanner} have role full: every endpoint, as before roles.`);
     expect(listed.stdout).toContain('barcode-inventory token role <id> <role>');
     // Narrowed, it is listed no more.
     expect((await runCli(['token', 'role', String(link), 'sync', '--database', location])).stdout).toContain(
       `Token ${link} now has role sync`,
     );
-    expect((await runCli(['token', 'list', '--database', location])).stdout).toContain(`Tokens ${integration}, ${scanner}: role full`);
+    expect((await runCli(['token', 'list', '--database', location])).stdout).toContain(`Tokens ${integration}, ${scanner} have role full`);
     // Changed by another process: the server sees it at the next request (on PostgreSQL once the change notice arrives).
     await expect.poll(async () => (await call('POST', ADJUST_PATH, LINK_TOKEN, [])).status).toBe(403);
     expect((await call('GET', SYNC_STATE_PATH, LINK_TOKEN)).status).toBe(200);
