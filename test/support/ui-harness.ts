@@ -4,7 +4,7 @@
 // machine as on an idle one. The keys themselves are real, trusted input events.
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { BUILT_UI_DIR } from '../../server/http/static-ui.ts';
-import { INVENTORY_PATH } from '../../shared/index.ts';
+import { INVENTORY_PATH, type SignInRole } from '../../shared/index.ts';
 import type { StoreClock } from '../../server/store/movements/movement-log.ts';
 import { type TestServer, startTestServer } from './test-server.ts';
 
@@ -123,17 +123,18 @@ export async function virtualKeyboard(page: Page, { anchored = false }: { anchor
   };
 }
 
-/** Opens the UI through a fresh one-time sign-in link of `account` and waits until it is signed in. */
+/** Opens the UI through a fresh one-time sign-in link of `account` (a manager's unless `role` says) and waits until it is signed in. */
 export async function signedInPage(
   browser: Browser,
   server: TestServer,
   account: string,
   viewport: { width: number; height: number } = { width: 1280, height: 860 },
+  role?: SignInRole,
 ): Promise<{ page: Page; keys: VirtualKeyboard }> {
   const context = await browser.newContext({ viewport });
   context.setDefaultTimeout(10_000); // a failing step names itself well before the test's own timeout
   const page = await context.newPage();
-  const { code } = await server.store.signIn.createCode(account);
+  const { code } = await server.store.signIn.createCode(account, undefined, undefined, role);
   await page.goto(`${server.url}/#signin=${code}`);
   await page.getByTestId('account').filter({ hasText: account }).waitFor();
   await page.locator('.scanner[data-ready="true"]').waitFor(); // the warehouse list has arrived

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVENTORY_PATH } from '../../shared/index.ts';
+import { INVENTORY_PATH, STOCKTAKES_PATH } from '../../shared/index.ts';
 import { launchChromium } from '../support/browser.ts';
 import { type LinkedPair, startLinkedPair } from '../support/linked-ui.ts';
 import { call } from '../support/stocktake-fixtures.ts';
@@ -109,6 +109,35 @@ describe.each([1280, 360])('axe-core at %i px', (width) => {
     await page.getByTestId('confirm-panel').waitFor();
     found.review = await seriousViolations(page);
     expect(found).toEqual({ sessions: [], count: [], review: [] });
+    await page.context().close();
+  });
+
+  it("finds nothing serious on a counter's views, which leave out what the role may not do: look up, stocktakes, count, sync", async () => {
+    const { id } = await call<{ id: number }>(
+      server,
+      'POST',
+      STOCKTAKES_PATH,
+      server.tokens.north!,
+      { name: `Counter ${width}`, warehouse_name: 'Main' },
+      201,
+    );
+    const { page, keys } = await signedInPage(browser, server, 'north', { width, height: 800 }, 'counter');
+    const found: Record<string, string[]> = {};
+    await keys.scan('8690000000017');
+    await page.locator('[data-testid="lookups"] [data-state="found"]').waitFor();
+    found.lookup = await seriousViolations(page);
+    await page.getByTestId('stocktake-nav').click();
+    await page.getByTestId('manager-starts').waitFor();
+    found.sessions = await seriousViolations(page);
+    await page.locator(`[data-testid="stocktake-row"][data-id="${id}"]`).getByRole('link', { name: 'Count' }).click();
+    await page.getByTestId('count-view').waitFor();
+    await keys.scan('8690000000017');
+    await page.locator('[data-testid="pending"][data-pending="0"]').waitFor();
+    found.count = await seriousViolations(page);
+    await page.goto(`${server.url}/#sync`);
+    await page.getByTestId('manager-decides').waitFor();
+    found.sync = await seriousViolations(page);
+    expect(found).toEqual({ lookup: [], sessions: [], count: [], sync: [] });
     await page.context().close();
   });
 

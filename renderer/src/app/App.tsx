@@ -3,7 +3,7 @@
 // link opened while signed in as another account is asked about first (SwitchAccountPrompt), and
 // signing out revokes the device's token on the server.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { signInMessages } from '../../../shared/index.ts';
+import { MAY, SIGNIN_ROLES, roleMay, roleMessages, signInMessages } from '../../../shared/index.ts';
 import { createApiClient, redeemSignInCode } from '../api/api-client.ts';
 import { ApiError } from '../api/request-json.ts';
 import { type Session, SessionProvider } from '../api/session-context.tsx';
@@ -32,6 +32,8 @@ export function App() {
   const signInWithToken = useCallback(async (token: string) => {
     const client = createApiClient(token);
     const account = await client.account();
+    // A till's, an integration's or a sync link's token has no screen here: it is not kept.
+    if (!roleMay(account.role, MAY.scannerUi)) throw new ApiError(403, roleMessages.noScannerUi(account.role, SIGNIN_ROLES));
     saveToken(token);
     session.current = { client, account };
     setState({ kind: 'signed-in', session: session.current });
@@ -124,10 +126,14 @@ export function App() {
           await signInWithToken(token);
         } catch (error) {
           const unauthorized = error instanceof ApiError && error.unauthorized;
-          if (unauthorized) saveToken(null); // otherwise the token is kept: a reload retries it
+          // A token whose role was changed to one without a screen here is refused for good, like a revoked one.
+          const forbidden = error instanceof ApiError && error.status === 403;
+          if (unauthorized || forbidden) saveToken(null); // otherwise the token is kept: a reload retries it
           const message = unauthorized
             ? `Please sign in again: ${(error as Error).message}`
-            : `${(error as Error).message} Reload the page to try again.`;
+            : forbidden
+              ? (error as Error).message
+              : `${(error as Error).message} Reload the page to try again.`;
           if (code === null) {
             if (!cancelled) setState({ kind: 'signed-out', message });
             return;

@@ -1,10 +1,11 @@
-// The one top bar of every signed-in view: the app, the account, the view switch (scanner or
-// stocktake), the view's own controls, and Sign out. One bar, so every view looks like the same app.
+// The one top bar of every signed-in view: the app, the account and the role signed in, the view
+// switch (scanner or stocktake), the view's own controls, and Sign out. One bar, so every view looks
+// like the same app.
 import type { ReactNode } from 'react';
 import { useSession } from '../api/session-context.tsx';
 import { SyncIndicator } from '../sync/SyncIndicator.tsx';
 import { useSyncStatus } from '../sync/sync-status.tsx';
-import { appTexts } from './texts.ts';
+import { appTexts, roleTexts } from './texts.ts';
 
 export type AppView = 'scanner' | 'stocktake' | 'sync';
 
@@ -24,6 +25,10 @@ export function TopBar(props: { view: AppView; onSignOut: () => void; children?:
           {account.account}
         </span>
       </div>
+      {/* Beside the account, and on a phone at the start of the next row, before the views. */}
+      <span className="role" data-testid="role" data-role={account.role} title={roleTexts.signedInAs(roleTexts.names[account.role])}>
+        {roleTexts.names[account.role]}
+      </span>
       <SyncIndicator current={props.view === 'sync'} />
       <nav className="views" aria-label={appTexts.views}>
         {link('scanner', '#', appTexts.scannerNav, 'scanner-nav')}

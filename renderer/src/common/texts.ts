@@ -8,6 +8,7 @@ import {
   MIN_QUANTITY,
   MAX_ROWS_PER_UPDATE,
   type Gs1ErrorCode,
+  type Role,
   fieldMessages,
 } from '../../../shared/index.ts';
 import { count, formatDate, formatDifference, formatNumber } from './format.ts';
@@ -24,6 +25,22 @@ export const appTexts = {
   warehouse: 'Warehouse',
   views: 'Views',
   signedOut: (message: string) => `Signed out: ${message}`,
+};
+
+/** The signed-in role in the top bar, and what the views say where a role sees less. */
+export const roleTexts = {
+  names: {
+    till: 'Till',
+    counter: 'Counter',
+    manager: 'Manager',
+    admin: 'Admin',
+    api: 'Integration',
+    sync: 'Sync link',
+    full: 'Full access',
+  } satisfies Record<Role, string>,
+  signedInAs: (name: string) => `Signed in as: ${name}`,
+  managerStarts: 'A manager starts each stocktake; open one below to count into it.',
+  managerDecides: 'A manager decides conflicts.',
 };
 
 /** What the UI's one client says when a request fails as a whole. */

@@ -1,6 +1,7 @@
 // One barcode as a person at the shelf sees it: big name, barcode, quantity per warehouse, and what a
 // GS1 scan said about this very pack (batch, expiry, serial, count).
-import type { Gs1Data, StockRecord } from '../../../shared/index.ts';
+import { type Gs1Data, MAY, type StockRecord } from '../../../shared/index.ts';
+import { useMay } from '../api/session-context.tsx';
 import { cardTexts } from '../common/texts.ts';
 import { type BarcodeInfo, describe } from './barcode-lookup.ts';
 import { visibleText } from './scanned-code.ts';
@@ -24,6 +25,7 @@ export function cardStateOf(info: BarcodeInfo): CardState {
 
 export function StockCard({ entry, currentWarehouse }: { entry: CardEntry; currentWarehouse: string | null }) {
   const { state, info, message } = entry;
+  const may = useMay();
   const shownBarcode = state === 'found' && info ? info.barcode : entry.barcode;
   return (
     <article className={`card card-${state}`} data-barcode={entry.barcode} data-catalogue-barcode={info?.barcode} data-state={state}>
@@ -45,7 +47,8 @@ export function StockCard({ entry, currentWarehouse }: { entry: CardEntry; curre
       {state === 'found' && info ? <Quantities records={info.records} currentWarehouse={currentWarehouse} /> : null}
       {info?.gs1 ? <Gs1Details data={info.gs1} /> : null}
       {message ? <p className="card-message">{message}</p> : null}
-      {state === 'found' && info ? <StockHistory barcode={info.barcode} /> : null}
+      {/* The stock history is everyone's changes: a manager's to read. */}
+      {state === 'found' && info && may(MAY.history) ? <StockHistory barcode={info.barcode} /> : null}
     </article>
   );
 }

@@ -3,8 +3,8 @@
 // and edits fix counts; unknown barcodes are listed apart until someone decides about them. The queue
 // is use-scan-queue.ts, the lines as other terminals change them use-line-changes.ts.
 import { type FormEvent, memo, useCallback, useRef, useState } from 'react';
-import type { StocktakeLine } from '../../../shared/index.ts';
-import { useSession } from '../api/session-context.tsx';
+import { MAY, type StocktakeLine } from '../../../shared/index.ts';
+import { useMay, useSession } from '../api/session-context.tsx';
 import { formatDate, formatNumber } from '../common/format.ts';
 import { cardTexts, scanTexts, stocktakeTexts as texts } from '../common/texts.ts';
 import { playError, playSuccess, warmUpAudio } from '../scan/feedback-sounds.ts';
@@ -31,7 +31,8 @@ interface CountedLineProps {
   historyOpen: boolean;
   edit: (line: StocktakeLine) => void;
   changeEdit: (line: number, value: string) => void;
-  toggleHistory: (barcode: string) => void;
+  /** Absent for a role that may not read the stock history: the line has no History button. */
+  toggleHistory: ((barcode: string) => void) | undefined;
 }
 
 /**
@@ -83,14 +84,16 @@ const CountedLine = memo(function CountedLine({
         <button type="button" onClick={() => edit(line)} disabled={readOnly} aria-label={texts.editOf(line.barcode)}>
           {texts.edit}
         </button>
-        <button
-          type="button"
-          onClick={() => toggleHistory(line.barcode)}
-          aria-label={texts.historyOf(line.barcode)}
-          aria-expanded={historyOpen}
-        >
-          {texts.history}
-        </button>
+        {toggleHistory ? (
+          <button
+            type="button"
+            onClick={() => toggleHistory(line.barcode)}
+            aria-label={texts.historyOf(line.barcode)}
+            aria-expanded={historyOpen}
+          >
+            {texts.history}
+          </button>
+        ) : null}
       </td>
     </tr>
   );
@@ -98,6 +101,8 @@ const CountedLine = memo(function CountedLine({
 
 export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure }) {
   const { client } = useSession();
+  // The review and the history are a manager's: a counter's page leaves them out.
+  const may = useMay();
   const [settings] = useState(loadSettings);
   const [banner, setBanner] = useState<Banner>({ tone: 'idle', text: texts.ready });
   const [offline, setOffline] = useState(false);
@@ -216,7 +221,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
       {readOnly ? (
         <p className="notice notice-error">
           {texts.closed(texts.status[session.status] ?? session.status)}{' '}
-          <a href={stocktakeHref({ view: 'review', id })}>{texts.seeReview}</a>
+          {may(MAY.commitStocktake) ? <a href={stocktakeHref({ view: 'review', id })}>{texts.seeReview}</a> : null}
         </p>
       ) : null}
       <p className={offline ? 'notice notice-error' : 'muted'} data-testid="pending" data-pending={pending.length}>
@@ -248,9 +253,11 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
             <button type="button" onClick={undo} data-testid="undo">
               {texts.undo}
             </button>
-            <button type="button" className="primary" onClick={() => go({ view: 'review', id })} data-testid="review-button">
-              {texts.toReview}
-            </button>
+            {may(MAY.commitStocktake) ? (
+              <button type="button" className="primary" onClick={() => go({ view: 'review', id })} data-testid="review-button">
+                {texts.toReview}
+              </button>
+            ) : null}
           </div>
 
           <h3>{texts.counted(known.length)}</h3>
@@ -283,7 +290,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
                     historyOpen={historyOf === line.barcode}
                     edit={startEdit}
                     changeEdit={changeEdit}
-                    toggleHistory={toggleHistory}
+                    toggleHistory={may(MAY.history) ? toggleHistory : undefined}
                   />
                 ))}
               </tbody>

@@ -2,11 +2,11 @@
 // sessions and a form to start one; a chosen session opens its count view, then its review. Same top
 // bar, banners, tables and buttons as the scanner.
 import { type FormEvent, type ReactNode, useCallback, useEffect, useState } from 'react';
-import type { Stocktake, Warehouse } from '../../../shared/index.ts';
+import { MAY, type Stocktake, type Warehouse } from '../../../shared/index.ts';
 import { ApiError } from '../api/request-json.ts';
-import { useSession } from '../api/session-context.tsx';
+import { useMay, useSession } from '../api/session-context.tsx';
 import { formatDateTime } from '../common/format.ts';
-import { appTexts, stocktakeTexts as texts } from '../common/texts.ts';
+import { appTexts, roleTexts, stocktakeTexts as texts } from '../common/texts.ts';
 import { TopBar } from '../common/TopBar.tsx';
 import { WarehouseSelect } from '../common/WarehouseSelect.tsx';
 import { CountView } from './CountView.tsx';
@@ -53,6 +53,9 @@ export function StocktakeRouter({ onSignOut, otherwise }: { onSignOut: (message?
 
 function StocktakeList({ onFailure }: { onFailure: OnFailure }) {
   const session = useSession();
+  const may = useMay();
+  // Starting is a manager's, and so is the review: a counter counts into the sessions a manager started.
+  const mayStart = may(MAY.startStocktake);
   const withWarehouses = session.account.warehouses_enabled;
   const [sessions, setSessions] = useState<Stocktake[] | null>(null);
   const [warehouses, setWarehouses] = useState<Warehouse[]>([]);
@@ -84,7 +87,12 @@ function StocktakeList({ onFailure }: { onFailure: OnFailure }) {
 
   return (
     <>
-      <section className="card form-card" aria-labelledby="new-stocktake-title">
+      {mayStart ? null : (
+        <p className="muted" data-testid="manager-starts">
+          {roleTexts.managerStarts}
+        </p>
+      )}
+      <section className="card form-card" aria-labelledby="new-stocktake-title" hidden={!mayStart}>
         <form className="stack-form" onSubmit={start} data-testid="new-stocktake">
           <h2 id="new-stocktake-title">{texts.start}</h2>
           <label>
@@ -154,7 +162,7 @@ function StocktakeList({ onFailure }: { onFailure: OnFailure }) {
                     <td data-label={texts.columns.started}>{formatDateTime(s.created_at)}</td>
                     <td className="links">
                       {s.status === 'open' ? <a href={stocktakeHref({ view: 'count', id: s.id })}>{texts.count}</a> : null}
-                      <a href={stocktakeHref({ view: 'review', id: s.id })}>{texts.review}</a>
+                      {may(MAY.commitStocktake) ? <a href={stocktakeHref({ view: 'review', id: s.id })}>{texts.review}</a> : null}
                     </td>
                   </tr>
                 ))}

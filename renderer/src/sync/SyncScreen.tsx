@@ -4,11 +4,11 @@
 // type the quantity counted. Deciding records a new set through the ordinary update endpoint, which
 // resolves the conflict here at once and everywhere after the next sync (docs/SYNC.md, "Conflicts").
 import { type FormEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
-import { type BarcodeLabel, type Conflict, type SyncStatus, syncMessages } from '../../../shared/index.ts';
+import { type BarcodeLabel, type Conflict, MAY, type SyncStatus, syncMessages } from '../../../shared/index.ts';
 import { ApiError } from '../api/request-json.ts';
-import { useSession } from '../api/session-context.tsx';
+import { useMay, useSession } from '../api/session-context.tsx';
 import { formatDateTime, formatSince } from '../common/format.ts';
-import { appTexts, friendlyErrors, historyTexts, syncTexts as texts } from '../common/texts.ts';
+import { appTexts, friendlyErrors, historyTexts, roleTexts, syncTexts as texts } from '../common/texts.ts';
 import { TopBar } from '../common/TopBar.tsx';
 import { useSyncRoute } from './sync-route.ts';
 import { useSyncStatus } from './sync-status.tsx';
@@ -20,6 +20,8 @@ export function SyncRouter({ onSignOut, otherwise }: { onSignOut: (message?: str
 
 export function SyncScreen({ onSignOut }: { onSignOut: (message?: string) => void }) {
   const { client } = useSession();
+  // Conflicts are a manager's to decide: a counter sees the link's status only.
+  const decides = useMay()(MAY.conflicts);
   const { status, refresh } = useSyncStatus();
   const [conflicts, setConflicts] = useState<Conflict[] | null>(null);
   const [labels, setLabels] = useState<Record<string, BarcodeLabel>>({});
@@ -34,6 +36,7 @@ export function SyncScreen({ onSignOut }: { onSignOut: (message?: string) => voi
   );
 
   const load = useCallback(async () => {
+    if (!decides) return;
     try {
       const list = await client.conflicts('all');
       setConflicts(list);
@@ -43,7 +46,7 @@ export function SyncScreen({ onSignOut }: { onSignOut: (message?: string) => voi
     } catch (error) {
       failed(error);
     }
-  }, [client, failed]);
+  }, [client, failed, decides]);
 
   // Read again when the status says the conflicts changed (a sync brought one, or resolved one).
   const openCount = status?.conflicts;
@@ -70,28 +73,35 @@ export function SyncScreen({ onSignOut }: { onSignOut: (message?: string) => voi
         ) : null}
         {status ? <LinkStatus status={status} /> : <p className="muted">{texts.loading}</p>}
 
-        <section aria-labelledby="conflicts-title" data-testid="conflicts" data-open={conflicts === null ? undefined : open.length}>
-          <h2 id="conflicts-title">{texts.conflictsTitle(open.length)}</h2>
-          {conflicts === null ? (
-            <p className="muted">{texts.loading}</p>
-          ) : open.length === 0 ? (
-            <p className="muted">{texts.noConflicts}</p>
-          ) : null}
-          {/* One keyed list, the resolved after the open: a card keeps its state (and its message) as it moves down. */}
-          {[
-            ...open.map((c) => (
-              <ConflictCard key={c.id} conflict={c} label={labels[c.barcode]} status={status} onResolved={resolved} onFailure={failed} />
-            )),
-            closed.length > 0 ? (
-              <h2 key="resolved-title" className="conflicts-resolved-title">
-                {texts.resolvedTitle}
-              </h2>
-            ) : null,
-            ...closed.map((c) => (
-              <ConflictCard key={c.id} conflict={c} label={labels[c.barcode]} status={status} onResolved={resolved} onFailure={failed} />
-            )),
-          ]}
-        </section>
+        {decides ? null : (
+          <p className="muted" data-testid="manager-decides">
+            {roleTexts.managerDecides}
+          </p>
+        )}
+        {decides ? (
+          <section aria-labelledby="conflicts-title" data-testid="conflicts" data-open={conflicts === null ? undefined : open.length}>
+            <h2 id="conflicts-title">{texts.conflictsTitle(open.length)}</h2>
+            {conflicts === null ? (
+              <p className="muted">{texts.loading}</p>
+            ) : open.length === 0 ? (
+              <p className="muted">{texts.noConflicts}</p>
+            ) : null}
+            {/* One keyed list, the resolved after the open: a card keeps its state (and its message) as it moves down. */}
+            {[
+              ...open.map((c) => (
+                <ConflictCard key={c.id} conflict={c} label={labels[c.barcode]} status={status} onResolved={resolved} onFailure={failed} />
+              )),
+              closed.length > 0 ? (
+                <h2 key="resolved-title" className="conflicts-resolved-title">
+                  {texts.resolvedTitle}
+                </h2>
+              ) : null,
+              ...closed.map((c) => (
+                <ConflictCard key={c.id} conflict={c} label={labels[c.barcode]} status={status} onResolved={resolved} onFailure={failed} />
+              )),
+            ]}
+          </section>
+        ) : null}
       </main>
     </div>
   );
