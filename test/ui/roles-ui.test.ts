@@ -1,5 +1,5 @@
 // The scanner UI by role (docs/UI.md, "Roles"), in a real Chromium at a shop PC's 1280 px and a
-// phone's 360 px: the top bar says the role; a counter sees no stock history, no stocktake start,
+// phone's 360 px: the account's title and the settings say the role; a counter sees no stock history, no stocktake start,
 // review or commit, and no conflicts to decide, and never meets a 403 doing the day's work; a
 // manager sees all of it; a till's token does not sign in at all, and a device whose token was given
 // such a role is signed out at its next start. axe stays clean on a counter's views
@@ -45,7 +45,10 @@ describe.each([1280, 360])('roles in the scanner UI at %i px', (width) => {
   it("shows a counter the day's counting work and leaves out the history, starting, review and conflicts", async () => {
     const { page, keys } = await signedInPage(browser, server, 'north', viewport, 'counter');
     const refused = refusals(page);
-    expect(await page.getByTestId('role').textContent()).toBe(roleTexts.names.counter);
+    expect(await page.getByTestId('account').getAttribute('title')).toBe(roleTexts.signedInAs(roleTexts.names.counter));
+    await page.getByTestId('settings-button').click();
+    expect(await page.getByTestId('role-setting').textContent()).toBe(roleTexts.signedInAs(roleTexts.names.counter));
+    await page.getByTestId('settings-button').click();
 
     // Look up: the quantities, and no History (everyone's changes are a manager's to read).
     await keys.scan('8690000000017');
@@ -85,7 +88,7 @@ describe.each([1280, 360])('roles in the scanner UI at %i px', (width) => {
   it('shows a manager all of it', async () => {
     const { page, keys } = await signedInPage(browser, server, 'north', viewport);
     const refused = refusals(page);
-    expect(await page.getByTestId('role').textContent()).toBe(roleTexts.names.manager);
+    expect(await page.getByTestId('account').getAttribute('title')).toBe(roleTexts.signedInAs(roleTexts.names.manager));
     await keys.scan('8690000000017');
     await page.locator('[data-testid="lookups"] [data-barcode="8690000000017"]').getByText('History').waitFor();
     await page.getByTestId('stocktake-nav').click();

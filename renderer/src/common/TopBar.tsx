@@ -1,6 +1,6 @@
-// The one top bar of every signed-in view: the app, the account and the role signed in, the view
-// switch (scanner or stocktake), the view's own controls, and Sign out. One bar, so every view looks
-// like the same app.
+// The one top bar of every signed-in view: the app, the account (its title says the role signed in;
+// the settings show it too), the view switch (scanner or stocktake), the view's own controls, and Sign
+// out. One bar, so every view looks like the same app; at 1280 px it keeps one row of controls.
 import type { ReactNode } from 'react';
 import { useSession } from '../api/session-context.tsx';
 import { SyncIndicator } from '../sync/SyncIndicator.tsx';
@@ -21,14 +21,15 @@ export function TopBar(props: { view: AppView; onSignOut: () => void; children?:
     <header className="topbar" data-sync={sync?.state ?? 'unknown'}>
       <div className="topbar-id">
         <h1>{appTexts.title}</h1>
-        <span className="account" data-testid="account">
+        <span
+          className="account"
+          data-testid="account"
+          data-role={account.role}
+          title={roleTexts.signedInAs(roleTexts.names[account.role])}
+        >
           {account.account}
         </span>
       </div>
-      {/* Beside the account, and on a phone at the start of the next row, before the views. */}
-      <span className="role" data-testid="role" data-role={account.role} title={roleTexts.signedInAs(roleTexts.names[account.role])}>
-        {roleTexts.names[account.role]}
-      </span>
       <SyncIndicator current={props.view === 'sync'} />
       <nav className="views" aria-label={appTexts.views}>
         {link('scanner', '#', appTexts.scannerNav, 'scanner-nav')}

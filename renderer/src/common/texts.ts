@@ -27,7 +27,7 @@ export const appTexts = {
   signedOut: (message: string) => `Signed out: ${message}`,
 };
 
-/** The signed-in role in the top bar, and what the views say where a role sees less. */
+/** The signed-in role (the account's title in the top bar, the settings), and what the views say where a role sees less. */
 export const roleTexts = {
   names: {
     till: 'Till',

@@ -2,7 +2,8 @@
 // scanner's suffix, prefix and keyboard layout, the GS1 separator, sound; and the scanner test that
 // finds most of these by itself. Also says whether the account matches GTINs by their 14-digit form.
 import { type FormEvent, useState } from 'react';
-import { settingsTexts as texts } from '../common/texts.ts';
+import { useSession } from '../api/session-context.tsx';
+import { roleTexts, settingsTexts as texts } from '../common/texts.ts';
 import type { KeyReading, ScanSettings } from '../scan/scan-detector.ts';
 import { ScannerTest } from './ScannerTest.tsx';
 import { MAX_PREFIX_LENGTH, SCAN_LIMITS, SUFFIX_CHOICES, type UiSettings, isValidSeparator, suffixName } from './ui-settings.ts';
@@ -27,6 +28,7 @@ export function SettingsPanel(props: {
   const [separator, setSeparator] = useState(props.settings.gs1Separator);
   const [sound, setSound] = useState(props.settings.sound);
   const [error, setError] = useState<string | undefined>();
+  const { role } = useSession().account;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -120,6 +122,9 @@ export function SettingsPanel(props: {
             {texts.gtinOff} <code>{texts.gtinCommand(props.account)}</code>
           </>
         )}
+      </p>
+      <p className="muted" data-testid="role-setting" data-role={role}>
+        {roleTexts.signedInAs(roleTexts.names[role])}
       </p>
       <ScannerTest scan={props.settings.scan} onTesting={props.onTesting} onApply={applyTest} />
     </section>
