@@ -3,7 +3,7 @@
 // review or commit, and no conflicts to decide, and never meets a 403 doing the day's work; a
 // manager sees all of it; a till's token does not sign in at all, and a device whose token was given
 // such a role is signed out at its next start. axe stays clean on a counter's views
-// (test/e2e/accessibility.test.ts runs it there).
+// (test/ui/accessibility.test.ts runs it there).
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGNIN_ROLES, STOCKTAKES_PATH, roleMessages } from '../../shared/index.ts';
