@@ -80,7 +80,7 @@ describe('the CLI on a skewed instance', () => {
     try {
       const env = { [CLOCK_OFFSET_ENV]: String(-30 * 60_000) };
       const linked = await runCli(
-        ['sync', 'link', '--upstream', upstream.url, '--account', 'north', '--token', upstream.tokens.north!, '--db', db],
+        ['sync', 'link', '--upstream', upstream.url, '--account', 'north', '--token', await upstream.newToken('north', 'sync'), '--db', db],
         env,
       );
       expect(linked.code, linked.stderr).toBe(0);
