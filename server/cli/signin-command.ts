@@ -2,11 +2,12 @@
 // as one account, with a role of the scanner UI (docs/UI.md, "Signing in"; manager unless --role says). The code is stored hashed in the database, so the link
 // works with a server started separately on the same database.
 import { type Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_SIGNIN_ROLE, SIGNIN_ROLES, type SignInRole, roleMessages } from '../../shared/index.ts';
+import { DEFAULT_SIGNIN_ROLE, SIGNIN_ROLES, type SignInRole } from '../../shared/index.ts';
 import { signInLink } from '../launch/signin-link.ts';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../start.ts';
 import { DEFAULT_SIGNIN_TOKEN_IDLE_DAYS, DEFAULT_SIGNIN_TTL_MS } from '../store/signin-codes.ts';
 import { withDatabaseOptions, withStore } from './database-option.ts';
+import { roleArgument } from './role-argument.ts';
 
 function minutes(value: string): number {
   const n = Number(value);
@@ -20,11 +21,7 @@ function days(value: string): number {
   return n;
 }
 
-function signInRole(value: string): SignInRole {
-  const role = SIGNIN_ROLES.find((r) => r === value);
-  if (!role) throw new InvalidArgumentError(roleMessages.cannotGive(value, SIGNIN_ROLES));
-  return role;
-}
+const signInRole = roleArgument(SIGNIN_ROLES);
 
 export function addSignInCommand(program: Command): void {
   withDatabaseOptions(program.command('signin-link'))

@@ -1,17 +1,10 @@
 // `barcode-inventory token`: create, list, revoke the API tokens of an account, and change their role
 // (docs/API.md, "Roles"; docs/SECURITY.md, "Least privilege").
 import { type Command, InvalidArgumentError } from 'commander';
-import {
-  DEFAULT_TOKEN_ROLE,
-  GRANTABLE_ROLES,
-  LEGACY_ROLE,
-  ROLE_PURPOSES,
-  type TokenRole,
-  roleMessages,
-  tokenMessages,
-} from '../../shared/index.ts';
+import { DEFAULT_TOKEN_ROLE, GRANTABLE_ROLES, LEGACY_ROLE, ROLE_PURPOSES, type TokenRole, tokenMessages } from '../../shared/index.ts';
 import { badRequest } from '../errors.ts';
 import { withDatabaseOptions, withStore } from './database-option.ts';
+import { roleArgument } from './role-argument.ts';
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -20,11 +13,7 @@ function positiveInt(value: string): number {
 }
 
 /** A role a token may be given (never `full`, which only tokens made before roles have). */
-function grantableRole(value: string): TokenRole {
-  const role = GRANTABLE_ROLES.find((r) => r === value);
-  if (!role) throw new InvalidArgumentError(roleMessages.cannotGive(value, GRANTABLE_ROLES));
-  return role;
-}
+const grantableRole = roleArgument(GRANTABLE_ROLES);
 
 const ROLE_HELP = `what the token may call: ${GRANTABLE_ROLES.join(', ')} (docs/API.md, "Roles")`;
 
