@@ -1,20 +1,24 @@
 // The rules of the movement log (server/store/movements/fold.ts, docs/SYNC.md), tested on their own:
-// set and count replace, adjust adds; which pairs of movements conflict; when a conflict is resolved.
+// set and count replace, adjust adds; which movements conflict, how they group per place, and when a
+// group is resolved.
 // Pure and fast: no database, no server. A seeded check holds the predicates to the convergence
 // simulation's oracle (test/support/sync-oracle.ts), which is written from docs/SYNC.md alone.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   ABSOLUTE_KINDS,
+  type ConflictGroup,
+  ConflictWalk,
   type SeenVector,
+  type WalkMovement,
+  conflictGroups,
+  counterparts,
   foldFrom,
   foldStep,
   hadSeen,
   isAbsolute,
-  isConflict,
-  kindsConflict,
   missesHeld,
-  resolvesConflict,
+  sawAll,
 } from '../../server/store/movements/fold.ts';
 import { seededRandom } from '../support/seeded-random.ts';
 import { type Kind, type OracleMovement, fold, predictConflicts } from '../support/sync-oracle.ts';
@@ -111,57 +115,7 @@ describe('who had seen what', () => {
   });
 });
 
-describe('conflicts', () => {
-  it('pairs kinds as docs/SYNC.md says: a set with anything, a count with a set or count, an adjust never as the later one', () => {
-    const table = (['set', 'count', 'adjust'] as const).map((later) =>
-      (['set', 'count', 'adjust'] as const).map((earlier) => kindsConflict(later, earlier)),
-    );
-    expect(table).toEqual([
-      [true, true, true], // a later set
-      [true, true, false], // a later count: the shelf it counted already reflected the sales before it
-      [false, false, false], // a later adjust
-    ]);
-  });
-
-  const earlier = (kind: string) => ({ origin: 'a', seq: 5, kind });
-  const later = (kind: string) => ({ origin: 'b', seq: 2, kind });
-  const unseen: SeenVector = { a: 4 };
-  const seen: SeenVector = { a: 5 };
-
-  it('has a set made without seeing an earlier movement of another instance conflict with it, whatever its kind', () => {
-    for (const kind of ['set', 'count', 'adjust']) {
-      expect(isConflict(later('set'), unseen, earlier(kind)), kind).toBe(true);
-      expect(isConflict(later('set'), seen, earlier(kind)), kind).toBe(false);
-    }
-  });
-
-  it('has a count conflict only with an earlier set or count it had not seen, never with an adjust', () => {
-    expect(isConflict(later('count'), unseen, earlier('set'))).toBe(true);
-    expect(isConflict(later('count'), unseen, earlier('count'))).toBe(true);
-    expect(isConflict(later('count'), unseen, earlier('adjust'))).toBe(false);
-    expect(isConflict(later('count'), seen, earlier('set'))).toBe(false);
-  });
-
-  it('never has an adjust be the later one', () => {
-    for (const kind of ['set', 'count', 'adjust']) expect(isConflict(later('adjust'), {}, earlier(kind)), kind).toBe(false);
-  });
-
-  it('never pairs two movements of one instance, whatever the vector says', () => {
-    expect(isConflict({ origin: 'a', seq: 6, kind: 'set' }, {}, earlier('set'))).toBe(false);
-    expect(isConflict({ origin: 'a', seq: 4, kind: 'set' }, {}, earlier('set'))).toBe(false);
-  });
-
-  it('is seen from the earlier one too: every later set or count of another instance that had not seen it', () => {
-    const sale = earlier('adjust');
-    const laterOnes: { m: { origin: string; seq: number; kind: string }; seen: SeenVector }[] = [
-      { m: { origin: 'b', seq: 1, kind: 'set' }, seen: {} },
-      { m: { origin: 'c', seq: 7, kind: 'set' }, seen: { a: 5 } },
-      { m: { origin: 'c', seq: 8, kind: 'count' }, seen: {} },
-      { m: { origin: 'b', seq: 2, kind: 'adjust' }, seen: {} },
-    ];
-    expect(laterOnes.filter((l) => isConflict(l.m, l.seen, sale)).map((l) => `${l.m.origin}-${l.m.seq}`)).toEqual(['b-1']);
-  });
-
+describe('whether a movement on top may conflict at all (missesHeld)', () => {
   it('tells whether an instance holds a movement of another origin that a set or count had not seen (the check before any query)', () => {
     const held = { a: 3, b: 2, here: 9 };
     expect(missesHeld(held, 'a', { b: 2, here: 9 })).toBe(false);
@@ -173,77 +127,186 @@ describe('conflicts', () => {
   });
 });
 
-describe('resolving a conflict', () => {
-  const earlier = { origin: 'a', seq: 5 };
-  const later = { origin: 'b', seq: 2 };
+describe('what a set or count overrode without seeing it (counterparts)', () => {
+  const m = (origin: string, seq: number, kind: string): WalkMovement => ({ origin, seq, kind, hlc: `${origin}${seq}` });
+  const previous = m('a', 5, 'set');
+  const sale = m('c', 2, 'adjust');
+  const ownSale = m('b', 1, 'adjust');
 
-  it('is done by a set or count of an instance that had seen both', () => {
-    expect(resolvesConflict({ origin: 'c', seq: 1 }, { a: 5, b: 2 }, later, earlier)).toBe(true);
-    expect(resolvesConflict({ origin: 'c', seq: 1 }, { a: 9, b: 3 }, later, earlier)).toBe(true);
+  it('races the set or count before it when that is of another instance it had not seen', () => {
+    expect(counterparts(m('b', 2, 'set'), { a: 4 }, previous, []).racing).toBe(true);
+    expect(counterparts(m('b', 2, 'count'), {}, m('a', 5, 'count'), []).racing).toBe(true);
+    expect(counterparts(m('b', 2, 'set'), { a: 5 }, previous, []).racing).toBe(false);
+    expect(counterparts(m('a', 6, 'set'), {}, previous, []).racing).toBe(false); // its own instance's: seen
+    expect(counterparts(m('b', 2, 'set'), {}, undefined, []).racing).toBe(false); // nothing before it
   });
 
-  it('is not done by one that had seen only one of them', () => {
-    expect(resolvesConflict({ origin: 'c', seq: 1 }, { a: 5, b: 1 }, later, earlier)).toBe(false);
-    expect(resolvesConflict({ origin: 'c', seq: 1 }, { a: 4, b: 2 }, later, earlier)).toBe(false);
-    expect(resolvesConflict({ origin: 'c', seq: 1 }, {}, later, earlier)).toBe(false);
+  it('has a set conflict with the sales of other instances since that set or count that it had not seen', () => {
+    expect(counterparts(m('b', 2, 'set'), { a: 5 }, previous, [sale, ownSale]).adjusts).toEqual([sale]);
+    expect(counterparts(m('b', 2, 'set'), { a: 5, c: 2 }, previous, [sale, ownSale]).adjusts).toEqual([]);
+    expect(counterparts(m('b', 2, 'set'), {}, undefined, [sale]).adjusts).toEqual([sale]);
   });
 
-  it('counts an instance’s own earlier movement as seen: the later side recording again after it saw the earlier one', () => {
-    expect(resolvesConflict({ origin: 'b', seq: 3 }, { a: 5 }, later, earlier)).toBe(true);
-    expect(resolvesConflict({ origin: 'b', seq: 3 }, { a: 4 }, later, earlier)).toBe(false);
-    expect(resolvesConflict({ origin: 'a', seq: 6 }, { b: 2 }, later, earlier)).toBe(true);
+  it('never has a count conflict with sales: the shelf it counted already reflected them', () => {
+    expect(counterparts(m('b', 2, 'count'), { a: 5 }, previous, [sale])).toEqual({ racing: false, adjusts: [] });
+  });
+
+  it('looks no further back than the set or count before it, which replaced everything earlier', () => {
+    // A sale before `previous` is not in the window at all: the walk passes only what came after it.
+    const walk = new ConflictWalk();
+    walk.step(sale, {});
+    walk.step(m('a', 5, 'set'), { c: 2 });
+    walk.step(m('b', 2, 'set'), { a: 5 }); // saw the set, not the sale before it: no conflict
+    expect(walk.touched).toEqual([]);
   });
 });
 
+describe('who had seen every movement of a group (sawAll)', () => {
+  it('reads the group as its vector: the highest sequence of each origin among its movements', () => {
+    expect(sawAll({ origin: 'c', seq: 1 }, { a: 5, b: 2 }, { a: 5, b: 2 })).toBe(true);
+    expect(sawAll({ origin: 'c', seq: 1 }, { a: 9, b: 3 }, { a: 5, b: 2 })).toBe(true);
+    expect(sawAll({ origin: 'c', seq: 1 }, { a: 5, b: 1 }, { a: 5, b: 2 })).toBe(false);
+    expect(sawAll({ origin: 'c', seq: 1 }, {}, { a: 5 })).toBe(false);
+    expect(sawAll({ origin: 'c', seq: 1 }, {}, {})).toBe(true);
+  });
+
+  it('counts its own instance’s earlier movements as seen, and not its later ones', () => {
+    expect(sawAll({ origin: 'b', seq: 3 }, { a: 5 }, { a: 5, b: 2 })).toBe(true);
+    expect(sawAll({ origin: 'b', seq: 2 }, { a: 5 }, { a: 5, b: 2 })).toBe(false);
+    expect(sawAll({ origin: 'b', seq: 3 }, { a: 4 }, { a: 5, b: 2 })).toBe(false);
+  });
+});
+
+describe('conflict groups', () => {
+  let hlc = 0;
+  const m = (origin: string, seq: number, kind: string, seen: SeenVector = {}) => ({
+    origin,
+    seq,
+    kind,
+    hlc: String(++hlc).padStart(6, '0'),
+    seen,
+  });
+  const groupsOf = (list: ReturnType<typeof m>[]) =>
+    conflictGroups(list, (x) => x.seen).map((g) => ({
+      first: `${g.first.origin}-${g.first.seq}`,
+      last: `${g.last.origin}-${g.last.seq}`,
+      earlier: `${g.earlier.origin}-${g.earlier.seq}`,
+      movements: g.movements,
+      racing: g.racing,
+      members: g.members,
+      resolvedBy: g.resolvedBy && `${g.resolvedBy.origin}-${g.resolvedBy.seq}`,
+    }));
+
+  it('puts 500 sets of two instances racing one another into one group, not a pair for every earlier one', () => {
+    const list = Array.from({ length: 500 }, (_, i) => m(i % 2 === 0 ? 'a' : 'b', Math.floor(i / 2) + 1, 'set'));
+    expect(groupsOf(list)).toEqual([
+      { first: 'b-1', last: 'b-250', earlier: 'a-250', movements: 499, racing: true, members: { a: 250, b: 250 }, resolvedBy: null },
+    ]);
+  });
+
+  it('is resolved by a set or count that had seen every member, and a new conflict then opens a new group', () => {
+    const list = [
+      m('a', 1, 'set'),
+      m('b', 1, 'set'),
+      m('c', 1, 'count', { a: 1, b: 1 }),
+      m('a', 2, 'set'),
+      m('b', 2, 'set', { a: 1, c: 1 }),
+    ];
+    expect(groupsOf(list)).toEqual([
+      { first: 'b-1', last: 'b-1', earlier: 'a-1', movements: 1, racing: true, members: { a: 1, b: 1 }, resolvedBy: 'c-1' },
+      // a-2 had seen its own a-1 but not c-1: it opens the next group; b-2 had not seen a-2 and joins it.
+      { first: 'a-2', last: 'b-2', earlier: 'a-2', movements: 2, racing: true, members: { a: 2, b: 2, c: 1 }, resolvedBy: null },
+    ]);
+  });
+
+  it('keeps a group open past a set or count that had not seen all of it, even one that conflicts with nothing', () => {
+    const list = [m('a', 1, 'set'), m('b', 1, 'set'), m('b', 2, 'set'), m('a', 2, 'set', { b: 2 })];
+    // b-2 saw its own b-1 but not a-1: the group stays open; a-2 saw b-2 and b-1 and its own a-1: resolved.
+    expect(groupsOf(list).map((g) => [g.first, g.last, g.resolvedBy])).toEqual([['b-1', 'b-1', 'a-2']]);
+  });
+
+  it('lists a set made without seeing sales before it, with the latest of them as `earlier`, and not racing', () => {
+    const list = [m('a', 1, 'set'), m('c', 1, 'adjust'), m('c', 2, 'adjust'), m('b', 1, 'set', { a: 1, c: 1 })];
+    expect(groupsOf(list)).toEqual([
+      { first: 'b-1', last: 'b-1', earlier: 'c-2', movements: 1, racing: false, members: { b: 1, c: 2 }, resolvedBy: null },
+    ]);
+  });
+
+  it('goes on from a stored point exactly as a walk from the start: the previous set or count, the adjusts since, the open group', () => {
+    const random = seededRandom(7);
+    for (let run = 0; run < 50; run++) {
+      const list = history(random.int(1, 1_000_000), 40);
+      const whole = conflictGroups(list, (x) => x.seen);
+      const cut = random.int(1, list.length - 1);
+      const head = new ConflictWalk();
+      for (const x of list.slice(0, cut)) head.step(x, x.seen);
+      // As the store keeps it: the open group's row (JSON) and the history's rows.
+      const stored = head.open && (JSON.parse(JSON.stringify(head.open)) as ConflictGroup);
+      const tail = new ConflictWalk(head.previous, [...head.window], stored);
+      for (const x of list.slice(cut)) tail.step(x, x.seen);
+      const resumed = [...head.touched.filter((g) => g !== head.open), ...tail.touched];
+      const shape = (g: ConflictGroup) =>
+        JSON.stringify([
+          g.first.origin,
+          g.first.seq,
+          g.last.origin,
+          g.last.seq,
+          g.earlier.origin,
+          g.earlier.seq,
+          g.movements,
+          g.racing,
+          g.members,
+          g.resolvedBy?.origin,
+          g.resolvedBy?.seq,
+        ]);
+      expect(resumed.map(shape)).toEqual(whole.map(shape));
+    }
+  });
+});
+
+/** A seeded history of one unit in one warehouse: three instances that write and now and then learn what the others made. */
+function history(seed: number, length: number): OracleMovement[] {
+  const random = seededRandom(seed);
+  const origins = ['a', 'b', 'c'];
+  const made: Record<string, number> = { a: 0, b: 0, c: 0 };
+  const knows: Record<string, Record<string, number>> = { a: {}, b: {}, c: {} };
+  const movements: OracleMovement[] = [];
+  for (let step = 0; step < length; step++) {
+    const origin = random.pick(origins);
+    for (const other of origins) if (other !== origin && random.chance(0.3)) knows[origin]![other] = made[other]!;
+    const kind = random.pick<Kind>(['set', 'count', 'adjust']);
+    const seq = ++made[origin]!;
+    movements.push({
+      id: `${origin}-${seq}`,
+      origin,
+      seq,
+      kind,
+      value: kind === 'adjust' ? random.int(-3, 3) : random.int(0, 20),
+      hlc: String(step).padStart(6, '0'),
+      barcode: '1',
+      warehouse: null,
+      seen: kind === 'adjust' ? {} : { ...knows[origin] },
+    });
+  }
+  return movements;
+}
+
 describe('against the simulation’s oracle (docs/SYNC.md written down independently)', () => {
-  /** A seeded history of one unit in one warehouse: three instances that write and now and then learn what the others made. */
-  function history(seed: number, length: number): OracleMovement[] {
-    const random = seededRandom(seed);
-    const origins = ['a', 'b', 'c'];
-    const made: Record<string, number> = { a: 0, b: 0, c: 0 };
-    const knows: Record<string, Record<string, number>> = { a: {}, b: {}, c: {} };
-    const movements: OracleMovement[] = [];
-    for (let step = 0; step < length; step++) {
-      const origin = random.pick(origins);
-      for (const other of origins) if (other !== origin && random.chance(0.3)) knows[origin]![other] = made[other]!;
-      const kind = random.pick<Kind>(['set', 'count', 'adjust']);
-      const seq = ++made[origin]!;
-      movements.push({
-        id: `${origin}-${seq}`,
-        origin,
-        seq,
-        kind,
-        value: kind === 'adjust' ? random.int(-3, 3) : random.int(0, 20),
-        hlc: String(step).padStart(6, '0'),
-        barcode: '1',
-        warehouse: null,
-        seen: kind === 'adjust' ? {} : { ...knows[origin] },
-      });
-    }
-    return movements;
-  }
-
-  /** The conflicts the store's predicates find in a history in timestamp order, as the oracle writes them. */
-  function conflictsOf(list: readonly OracleMovement[]) {
-    const found = [];
-    for (let j = 0; j < list.length; j++) {
-      for (let i = 0; i < j; i++) {
-        const [later, earlier] = [list[j]!, list[i]!];
-        if (!isConflict(later, later.seen, earlier)) continue;
-        const resolved = list.slice(j + 1).some((c) => isAbsolute(c.kind) && resolvesConflict(c, c.seen, later, earlier));
-        found.push({ later: later.id, earlier: earlier.id, racing: isAbsolute(earlier.kind), resolved });
-      }
-    }
-    return found;
-  }
-
-  it.each([1, 2, 3, 20261123])('finds the same quantity and the same conflicts, seed %i', (seed) => {
+  it.each([1, 2, 3, 20261123])('finds the same quantity and the same conflict groups, seed %i', (seed) => {
     const list = history(seed, 60);
     expect(foldFrom(null, list).quantity ?? 0).toBe(fold(list).get('1@-'));
-    const conflicts = conflictsOf(list);
-    expect(conflicts).toEqual(predictConflicts(list));
-    expect(conflicts.length).toBeGreaterThan(0); // the history has some to compare
-    expect(conflicts.some((c) => c.resolved)).toBe(true);
+    const groups = conflictGroups(list, (m) => m.seen).map((g) => ({
+      place: '1@-',
+      first: `${g.first.origin}-${g.first.seq}`,
+      last: `${g.last.origin}-${g.last.seq}`,
+      earlier: `${g.earlier.origin}-${g.earlier.seq}`,
+      movements: g.movements,
+      racing: g.racing,
+      resolved: g.resolvedBy !== null,
+    }));
+    expect(groups).toEqual(predictConflicts(list));
+    expect(groups.length).toBeGreaterThan(0); // the history has some to compare
+    expect(groups.some((g) => g.resolved)).toBe(true);
   });
 });
 

@@ -1,6 +1,6 @@
 // The convergence simulation's oracle, written from docs/SYNC.md and nothing else (it imports no
 // server code): the quantity of a unit in a warehouse is the fold of its movements in timestamp
-// order, `set` and `count` replace, `adjust` adds; and which pairs of movements are conflicts.
+// order, `set` and `count` replace, `adjust` adds; and the groups of conflicts of each place.
 
 export type Kind = 'set' | 'count' | 'adjust';
 
@@ -19,12 +19,20 @@ export interface OracleMovement {
   seen: Record<string, number>;
 }
 
+/** A group of conflicts of one place, as docs/SYNC.md ("Conflicts") defines it. */
 export interface OracleConflict {
-  later: string;
+  /** `barcode@warehouse` (placeOf). */
+  place: string;
+  /** The first and the last set or count of the group made without seeing what it overrode. */
+  first: string;
+  last: string;
+  /** What the last one overrode unseen: the set or count before it when they raced, else the latest sale it had not seen. */
   earlier: string;
-  /** Both are sets or counts. */
+  /** How many sets and counts of the group were made so. */
+  movements: number;
+  /** Some of them raced the set or count before them. */
   racing: boolean;
-  /** A later set or count was made by an instance that had seen both. */
+  /** A later set or count was made by an instance that had seen every movement of the group. */
   resolved: boolean;
 }
 
@@ -58,26 +66,51 @@ const absolute = (kind: Kind) => kind !== 'adjust';
 const saw = (by: OracleMovement, m: OracleMovement) => (by.origin === m.origin ? by.seq > m.seq : (by.seen[m.origin] ?? 0) >= m.seq);
 
 /**
- * docs/SYNC.md, "Conflicts": of one unit and warehouse, a later set made without seeing an earlier
- * movement of another instance (set, count or adjust), or a later count made without seeing an
- * earlier set or count of another instance. Resolved once a still later set or count was made by an
- * instance that had seen both.
+ * docs/SYNC.md, "Conflicts", written out as the document says it. Per place, its sets and counts in
+ * timestamp order: a set or count L overrode the set or count before it (P) and the adjusts between
+ * them. It conflicts with P when P is of another instance and L had not seen it (racing), and, a set
+ * only, with each of those adjusts of another instance it had not seen. Walking them in order with an
+ * open group: a set or count that had seen every movement of the open group (its conflicting ones and
+ * what they overrode) resolves it; then, when it conflicts, it joins the open group with what it
+ * overrode, or opens a new one.
  */
 export function predictConflicts(movements: readonly OracleMovement[]): OracleConflict[] {
-  const conflicts: OracleConflict[] = [];
-  for (const list of byPlace(movements).values()) {
-    for (let j = 0; j < list.length; j++) {
-      const later = list[j]!;
-      if (!absolute(later.kind)) continue;
-      for (let i = 0; i < j; i++) {
-        const earlier = list[i]!;
-        if (earlier.origin === later.origin) continue;
-        if (later.kind === 'count' && !absolute(earlier.kind)) continue;
-        if (saw(later, earlier)) continue;
-        const resolved = list.slice(j + 1).some((c) => absolute(c.kind) && saw(c, later) && saw(c, earlier));
-        conflicts.push({ later: later.id, earlier: earlier.id, racing: absolute(earlier.kind), resolved });
+  const groups: OracleConflict[] = [];
+  for (const [place, list] of byPlace(movements)) {
+    let open: { conflicting: OracleMovement[]; involved: OracleMovement[]; racing: boolean; earlier: OracleMovement } | null = null;
+    const close = (resolved: boolean) => {
+      groups.push({
+        place,
+        first: open!.conflicting[0]!.id,
+        last: open!.conflicting.at(-1)!.id,
+        earlier: open!.earlier.id,
+        movements: open!.conflicting.length,
+        racing: open!.racing,
+        resolved,
+      });
+      open = null;
+    };
+    let previous: OracleMovement | undefined;
+    let adjustsSince: OracleMovement[] = [];
+    for (const m of list) {
+      if (!absolute(m.kind)) {
+        adjustsSince.push(m);
+        continue;
       }
+      if (open !== null && open.involved.every((x) => saw(m, x))) close(true);
+      const raced = previous !== undefined && previous.origin !== m.origin && !saw(m, previous) ? previous : undefined;
+      const unseenSales = m.kind === 'set' ? adjustsSince.filter((a) => a.origin !== m.origin && !saw(m, a)) : [];
+      if (raced || unseenSales.length > 0) {
+        open ??= { conflicting: [], involved: [], racing: false, earlier: m };
+        open.conflicting.push(m);
+        open.involved.push(m, ...(raced ? [raced] : []), ...unseenSales);
+        open.racing ||= raced !== undefined;
+        open.earlier = raced ?? unseenSales.at(-1)!;
+      }
+      previous = m;
+      adjustsSince = [];
     }
+    if (open !== null) close(false);
   }
-  return conflicts;
+  return groups;
 }

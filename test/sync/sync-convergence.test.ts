@@ -17,8 +17,8 @@
 //     nothing else is (only the office's import besides);
 //   - every instance reports the same quantity for every unit and warehouse, and it is the oracle's
 //     own fold of the movements (support/sync-oracle.ts: hlc text order, set/count replace, adjust adds);
-//   - the conflicts every instance lists are exactly the pairs the oracle predicts from the definition
-//     in docs/SYNC.md, with the same `racing` and `resolved`.
+//   - the conflicts every instance lists are exactly the groups the oracle predicts from the definition
+//     in docs/SYNC.md: the same places, first and last movements, `earlier`, sizes, `racing` and `resolved`.
 // It prints its figures. No timing is asserted.
 //
 // Environment: SYNC_SIM_SEED (default 20261123; printed, so a failure can be replayed with it) and
@@ -699,14 +699,17 @@ describe('sync convergence simulation', () => {
         for (const view of views)
           expect(Object.fromEntries(view.quantities), `${view.node.name}'s quantities`).toEqual(Object.fromEntries(expected));
 
-        // Conflicts: exactly the predicted pairs, on every instance.
+        // Conflicts: exactly the predicted groups, on every instance.
         const predicted = predictConflicts(movements);
         expect(predicted.length, 'more conflicts than GET conflicts/ lists at once: lower SYNC_SIM_SCALE').toBeLessThan(500);
-        const key = (c: OracleConflict) => JSON.stringify([c.later, c.earlier, c.racing, c.resolved]);
+        const key = (c: OracleConflict) => JSON.stringify([c.place, c.first, c.last, c.earlier, c.movements, c.racing, c.resolved]);
         for (const view of views) {
           const listed: OracleConflict[] = view.conflicts.map((c) => ({
-            later: c.later.movement,
+            place: placeOf(c),
+            first: c.first.movement,
+            last: c.later.movement,
             earlier: c.earlier.movement,
+            movements: c.movements,
             racing: c.racing,
             resolved: c.resolved,
           }));
@@ -728,7 +731,7 @@ describe('sync convergence simulation', () => {
             .filter(([k]) => k !== 'office')
             .reduce((a, [, b]) => a + b, 0)} (${JSON.stringify(figures.kills)})`,
           `  clock skew: ${Math.min(...offsets).toFixed(1)} … +${Math.max(...offsets).toFixed(1)} min`,
-          `  conflicts: ${predicted.length} (${predicted.filter((c) => c.racing).length} racing, ${predicted.filter((c) => c.resolved).length} resolved), listed identically by every instance`,
+          `  conflicts: ${predicted.length} groups of ${predicted.reduce((n, c) => n + c.movements, 0)} movements (${predicted.filter((c) => c.racing).length} racing, ${predicted.filter((c) => c.resolved).length} resolved, largest ${Math.max(0, ...predicted.map((c) => c.movements))}), listed identically by every instance`,
           `  writes whose vectors moved around them (seen pinned by arrival order): ${figures.ambiguousWrites}`,
           `  after healing: background loops agreed ${backgroundSeconds === undefined ? 'not within 30 s' : `in ${backgroundSeconds.toFixed(1)} s`}; sync now passes to two quiet ones: ${figures.passes}; movements everywhere: ${office.history.length}`,
           `  lost: ${lost}, doubled: ${doubled}`,
