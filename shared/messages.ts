@@ -1,6 +1,6 @@
 // Every text a client can read in an error, in one place, so server, UI and tests agree to the letter.
 // Field messages follow Django REST Framework's wording, which clients of such APIs already handle.
-import { MAX_BARCODES_PER_READ, MAX_ROWS_PER_UPDATE } from './limits.ts';
+import { MAX_BARCODES_PER_READ, MAX_QUANTITY, MAX_ROWS_PER_UPDATE, MIN_QUANTITY } from './limits.ts';
 
 /** Longest piece of client input repeated inside a message; longer input is cut and marked with `…`. */
 export const MAX_QUOTED_CHARS = 256;
@@ -186,6 +186,8 @@ export const syncMessages = {
     `it happened at ${at}, more than ${hours} h ahead of this instance's clock: the clock of the instance that made it is wrong.`,
   idMismatch: 'its id is not <origin>-<seq>.',
   seenOnAdjust: 'an adjustment carries no "seen".',
+  outOfRange: (quantity: number) =>
+    `it would leave a quantity at ${quantity}, outside the allowed range ${MIN_QUANTITY} to ${MAX_QUANTITY}.`,
   unknownUnit: (item: number, variant: number | null, account: string) =>
     `it names item ${item}${variant === null ? '' : ` / variant ${variant}`}, which account "${account}" does not have (is the catalogue of the instance that sent it up to date?).`,
   unknownWarehouse: (warehouse: number | null, account: string) =>

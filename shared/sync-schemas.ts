@@ -18,6 +18,8 @@ export const MAX_MOVEMENTS_PER_BATCH = 500;
 export const MAX_CLOCK_AHEAD_MS = 24 * 3600_000;
 /** Beyond this difference between an instance's clock and its upstream's, both warn. */
 export const CLOCK_WARNING_MS = 2 * 60_000;
+/** The status counts open conflicts up to one more than this: more reads as "more than 10,000". */
+export const MAX_COUNTED_CONFLICTS = 10_000;
 
 export const instanceIdSchema = z.string().regex(/^[a-z0-9]{4,32}$/, { error: 'An instance id is 4 to 32 lowercase letters and digits.' });
 export const hlcSchema = z
@@ -116,7 +118,7 @@ export const syncStatusSchema = z
     offline_since: z.string().nullable(),
     last_error: z.string().nullable(),
     pending: z.number().int().describe('Movements made or received here that the upstream has not confirmed yet.'),
-    conflicts: z.number().int().describe('Open conflicts of the account.'),
+    conflicts: z.number().int().describe('Open conflicts (groups) of the account, counted up to 10,001: that many means more than 10,000.'),
     clock_skew_ms: z.number().int().nullable().describe("The upstream's clock minus this one's, at the last round."),
     clock_warning: z.string().nullable(),
   })
@@ -141,11 +143,18 @@ export const conflictSchema = z
     liquid_stock: z.number().int().nullable(),
     warehouse: z.number().int().nullable(),
     warehouse_name: z.string().nullable(),
-    later: conflictSideSchema.describe('The set or count the fold kept; made without seeing `earlier`.'),
-    earlier: conflictSideSchema,
-    racing: z.boolean().describe('Both are sets or counts: two absolute quantities made without seeing each other.'),
+    first: conflictSideSchema.describe("The group's first set or count made without seeing what it overrode."),
+    later: conflictSideSchema.describe("The group's last one: the set or count the fold keeps for now; made without seeing `earlier`."),
+    earlier: conflictSideSchema.describe(
+      'What `later` overrode without seeing it: the set or count before it when they raced, else the latest sale or delivery it had not seen.',
+    ),
+    movements: z
+      .number()
+      .int()
+      .describe('How many sets and counts of the group were made without seeing what they overrode (1: `later` alone).'),
+    racing: z.boolean().describe('Some of them raced the set or count before them: absolute quantities made without seeing each other.'),
     quantity: z.number().int().nullable().describe('The quantity now.'),
-    resolved: z.boolean().describe('A later set or count was made by an instance that had seen both.'),
+    resolved: z.boolean().describe('A later set or count was made by an instance that had seen every movement of the group.'),
     detected_at: z.string(),
   })
   .meta({ id: 'StockConflict' });

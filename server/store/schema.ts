@@ -6,8 +6,13 @@ export interface AccountTable {
   name: string;
   /** 1: stock per warehouse; 0: one stock figure per barcode. */
   warehouses_enabled: number;
-  /** What this instance has seen of other instances' movements of the account (sync_vectors), null before any arrived. */
+  /**
+   * What this instance had seen of other instances' movements of the account (sync_vectors) when a
+   * set or count made here last needed it; null before any arrived.
+   */
   seen_vector: Generated<number | null>;
+  /** 1: movements of other instances arrived since `seen_vector` was interned (the next set or count made here interns it again). */
+  seen_stale: Generated<number>;
   /** Moves with every catalogue write that changes the account; downstream instances copy the catalogue when it moves. */
   catalogue_version: Generated<number>;
   /** 1: barcodes that are valid GTINs match by their 14-digit form (migration 0020). */
@@ -93,23 +98,45 @@ export interface InstanceTable {
   created_at: string;
 }
 
-/** A version vector, `{"origin": highest seq}` as canonical JSON. */
+/** A version vector, `{"origin": highest seq}` as canonical JSON, found by a hash of that text. */
 export interface SyncVectorTable {
   id: Generated<number>;
   account_id: number;
+  /** The first 16 hex digits of the body's SHA-256 (movements/movement-log.ts, vectorHash). */
+  hash: string;
   body: string;
 }
 
-/** A set or count made without seeing an earlier movement of the same unit and warehouse. */
-export interface StockConflictTable {
+/**
+ * A group of conflicts of one unit and warehouse (docs/SYNC.md, "Conflicts"; the rules are
+ * movements/fold.ts): sets and counts made without seeing what they overrode, from the first to the
+ * last, open until a set or count made having seen all of them.
+ */
+export interface StockConflictGroupTable {
   id: Generated<number>;
   account_id: number;
   unit_id: number;
   warehouse_id: number;
-  later_origin: string;
-  later_seq: number;
+  first_origin: string;
+  first_seq: number;
+  first_hlc: string;
+  /** The last conflicting movement: the one the fold keeps for now (`later` in the API). */
+  last_origin: string;
+  last_seq: number;
+  /** Its first counterpart (`earlier` in the API). */
   earlier_origin: string;
   earlier_seq: number;
+  /** How many conflicting movements the group holds. */
+  movements: number;
+  /** 1: some member conflicts with the set or count before it. */
+  racing: number;
+  /** `{origin: highest seq}` over every member and counterpart: a set or count resolves the group when its seen vector covers it. */
+  members: string;
+  /** 1 while open (at most one per place), 0 once resolved. */
+  open: number;
+  resolved_origin: string | null;
+  resolved_seq: number | null;
+  resolved_hlc: string | null;
   detected_at: string;
 }
 
@@ -258,7 +285,7 @@ export interface Schema {
   signin_codes: SigninCodeTable;
   instance: InstanceTable;
   sync_vectors: SyncVectorTable;
-  stock_conflicts: StockConflictTable;
+  stock_conflict_groups: StockConflictGroupTable;
   sync_links: SyncLinkTable;
 }
 

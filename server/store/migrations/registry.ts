@@ -23,6 +23,8 @@ import * as changeNotices from './0022_change_notices.ts';
 import * as stockKeyed from './0023_stock_keyed.ts';
 import * as stocktakeChanges from './0024_stocktake_changes.ts';
 import * as tokenRoles from './0025_token_roles.ts';
+import * as conflictGroups from './0026_conflict_groups.ts';
+import * as vectorHashes from './0027_vector_hashes.ts';
 
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, EngineMigration> = {
@@ -41,6 +43,8 @@ export const migrations: Record<string, EngineMigration> = {
   '0023_stock_keyed': stockKeyed,
   '0024_stocktake_changes': stocktakeChanges,
   '0025_token_roles': tokenRoles,
+  '0026_conflict_groups': conflictGroups,
+  '0027_vector_hashes': vectorHashes,
 };
 
 /** The migrations as kysely's Migrator runs them, on an engine that needs `needs`. */

@@ -7,13 +7,30 @@
 // A movement later than everything of its unit and warehouse is applied on top; one that lands in
 // the past (a laptop that was offline, a stocktake line counted before sales were recorded) is
 // inserted at its place and only that unit and warehouse is folded again, from the last set or count
-// before it.
+// before it — once per batch, however many of the batch's movements land there.
+// Conflicts are groups per place (docs/SYNC.md, "Conflicts"; the walk is movements/fold.ts): a
+// movement on top is judged against its place's latest set or count and the adjusts since, read
+// only when it may conflict or the place has an open group; a place folded again has its groups
+// walked again from the group open where the batch's movements begin.
 //
 // One MovementLog serves one write transaction: it reads the instance's clock and sequences once,
 // hands out timestamps and sequence numbers, and writes the clock back when the transaction ends.
-import { ABSOLUTE_KINDS, foldFrom, foldStep, isAbsolute, isConflict, kindsConflict, missesHeld } from './fold.ts';
-import { type Hlc, formatHlc, parseHlc, receive, tick } from './hlc.ts';
+import { MAX_QUANTITY, MIN_QUANTITY, syncMessages } from '../../../shared/index.ts';
+import { apiError } from '../../errors.ts';
 import { type Param, type Queries, statement } from '../engine.ts';
+import { heldVector } from '../sync/held-vector.ts';
+import {
+  ABSOLUTE_KINDS,
+  type ConflictGroup,
+  ConflictWalk,
+  type MovementId,
+  type SeenVector,
+  foldStep,
+  isAbsolute,
+  missesHeld,
+} from './fold.ts';
+import { type Hlc, formatHlc, parseHlc, receive, tick } from './hlc.ts';
+import { vectorBody, vectorHash } from './vector-text.ts';
 
 export type MovementKind = 'set' | 'count' | 'adjust';
 
@@ -68,11 +85,6 @@ function sameVector(a: Record<string, number>, b: Record<string, number>): boole
   }
   for (const _ in a) keys--; // counted, not listed: this runs for every movement of a batch
   return keys === 0;
-}
-
-/** `{origin: seq}` with sorted keys: one text per vector, so equal vectors intern to one row. */
-export function vectorBody(vector: Record<string, number>): string {
-  return JSON.stringify(Object.fromEntries(Object.entries(vector).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
 }
 
 const latestOfUnit = statement('movements.latest', (k, p: Param<{ unitId: number; warehouseId: number }>) =>
@@ -232,73 +244,35 @@ function columnsOf<R extends Record<string, unknown>>(rows: readonly R[], from: 
   return columns;
 }
 
-const othersBefore = statement(
-  'movements.othersBefore',
-  (k, p: Param<{ unitId: number; warehouseId: number; hlc: string; origin: string }>) =>
-    k
-      .selectFrom('stock_history')
-      .select(['origin', 'seq', 'kind'])
-      .where('unit_id', '=', p('unitId'))
-      .where('warehouse_id', '=', p('warehouseId'))
-      .where('hlc', '<', p('hlc'))
-      .where('origin', '!=', p('origin')),
-);
-
-const othersAfter = statement(
-  'movements.othersAfter',
-  (k, p: Param<{ unitId: number; warehouseId: number; hlc: string; origin: string }>) =>
-    k
-      .selectFrom('stock_history')
-      .select(['origin', 'seq', 'kind', 'seen_vector'])
-      .where('unit_id', '=', p('unitId'))
-      .where('warehouse_id', '=', p('warehouseId'))
-      .where('hlc', '>', p('hlc'))
-      .where('origin', '!=', p('origin')),
-);
-
 const vectorById = statement('movements.vectorById', (k, p: Param<{ id: number }>) =>
   k.selectFrom('sync_vectors').select('body').where('id', '=', p('id')),
 );
 
-const vectorByBody = statement('movements.vectorByBody', (k, p: Param<{ accountId: number; body: string }>) =>
-  k.selectFrom('sync_vectors').select('id').where('account_id', '=', p('accountId')).where('body', '=', p('body')),
+const vectorsByHash = statement('movements.vectorsByHash', (k, p: Param<{ accountId: number; hash: string }>) =>
+  k.selectFrom('sync_vectors').select(['id', 'body']).where('account_id', '=', p('accountId')).where('hash', '=', p('hash')),
 );
 
-const insertVector = statement('movements.insertVector', (k, p: Param<{ accountId: number; body: string }>) =>
+const insertVector = statement('movements.insertVector', (k, p: Param<{ accountId: number; hash: string; body: string }>) =>
   k
     .insertInto('sync_vectors')
-    .values({ account_id: p('accountId'), body: p('body') })
-    .onConflict((oc) => oc.columns(['account_id', 'body']).doNothing()),
+    .values({ account_id: p('accountId'), hash: p('hash'), body: p('body') })
+    .returning('id'),
 );
 
-const insertConflict = statement(
-  'movements.insertConflict',
-  (
-    k,
-    p: Param<{
-      accountId: number;
-      unitId: number;
-      warehouseId: number;
-      laterOrigin: string;
-      laterSeq: number;
-      earlierOrigin: string;
-      earlierSeq: number;
-      at: string;
-    }>,
-  ) =>
-    k
-      .insertInto('stock_conflicts')
-      .values({
-        account_id: p('accountId'),
-        unit_id: p('unitId'),
-        warehouse_id: p('warehouseId'),
-        later_origin: p('laterOrigin'),
-        later_seq: p('laterSeq'),
-        earlier_origin: p('earlierOrigin'),
-        earlier_seq: p('earlierSeq'),
-        detected_at: p('at'),
-      })
-      .onConflict((oc) => oc.columns(['account_id', 'later_origin', 'later_seq', 'earlier_origin', 'earlier_seq']).doNothing()),
+const accountSeen = statement('movements.accountSeen', (k, p: Param<{ accountId: number }>) =>
+  k.selectFrom('accounts').select(['seen_vector', 'seen_stale']).where('id', '=', p('accountId')),
+);
+
+const internedSeen = statement('movements.internedSeen', (k, p: Param<{ accountId: number; id: number }>) =>
+  k
+    .updateTable('accounts')
+    .set({ seen_vector: p('id'), seen_stale: 0 })
+    .where('id', '=', p('accountId')),
+);
+
+/** Movements of other instances arrived: the next set or count made here interns its seen vector again. */
+const seenMoved = statement('movements.seenMoved', (k, p: Param<{ accountId: number }>) =>
+  k.updateTable('accounts').set({ seen_stale: 1 }).where('id', '=', p('accountId')).where('seen_stale', '=', 0),
 );
 
 const lastSeq = statement('movements.lastSeq', (k, p: Param<{ accountId: number; origin: string }>) =>
@@ -309,14 +283,182 @@ const lastSeq = statement('movements.lastSeq', (k, p: Param<{ accountId: number;
     .where('origin', '=', p('origin')),
 );
 
-/** A unit in a warehouse as preload read it: latest timestamp and stored quantity. */
+type PlaceParams = { unitId: number; warehouseId: number };
+
+/** The latest set or count of a place before `hlc` (pass a timestamp past every other for the latest of all). */
+const absoluteBefore = statement('movements.absoluteBefore', (k, p: Param<PlaceParams & { hlc: string }>) =>
+  k
+    .selectFrom('stock_history')
+    .select(['origin', 'seq', 'kind', 'value', 'hlc'])
+    .where('unit_id', '=', p('unitId'))
+    .where('warehouse_id', '=', p('warehouseId'))
+    .where('hlc', '<', p('hlc'))
+    .where('kind', 'in', ABSOLUTE_KINDS)
+    .orderBy('hlc', 'desc')
+    .limit(1),
+);
+
+/** A place's movements after `hlc`, in timestamp order (after its latest set or count: its adjusts since). */
+const movementsAfter = statement('movements.after', (k, p: Param<PlaceParams & { hlc: string }>) =>
+  k
+    .selectFrom('stock_history')
+    .select(['origin', 'seq', 'kind', 'hlc'])
+    .where('unit_id', '=', p('unitId'))
+    .where('warehouse_id', '=', p('warehouseId'))
+    .where('hlc', '>', p('hlc'))
+    .orderBy('hlc'),
+);
+
+/** A place's movements from `hlc` on, in timestamp order, with what each had seen: a refold's and a walk's rows. */
+const movementsFrom = statement('movements.from', (k, p: Param<PlaceParams & { hlc: string }>) =>
+  k
+    .selectFrom('stock_history as h')
+    .leftJoin('sync_vectors as v', 'v.id', 'h.seen_vector')
+    .select(['h.id', 'h.origin', 'h.seq', 'h.kind', 'h.value', 'h.hlc', 'h.seen_vector', 'v.body', 'h.old_quantity', 'h.new_quantity'])
+    .where('h.unit_id', '=', p('unitId'))
+    .where('h.warehouse_id', '=', p('warehouseId'))
+    .where('h.hlc', '>=', p('hlc'))
+    .orderBy('h.hlc'),
+);
+
+const rewriteStep = statement('movements.rewriteStep', (k, p: Param<{ id: number; oldQuantity: number | null; newQuantity: number }>) =>
+  k
+    .updateTable('stock_history')
+    .set({ old_quantity: p('oldQuantity'), new_quantity: p('newQuantity') })
+    .where('id', '=', p('id')),
+);
+
+/** The place's latest group that began before `hlc`: the one open there, if it was not resolved before it. */
+const groupBefore = statement('movements.groupBefore', (k, p: Param<PlaceParams & { hlc: string }>) =>
+  k
+    .selectFrom('stock_conflict_groups')
+    .select(['first_hlc', 'open', 'resolved_hlc'])
+    .where('unit_id', '=', p('unitId'))
+    .where('warehouse_id', '=', p('warehouseId'))
+    .where('first_hlc', '<', p('hlc'))
+    .orderBy('first_hlc', 'desc')
+    .limit(1),
+);
+
+const groupsFrom = statement('movements.groupsFrom', (k, p: Param<PlaceParams & { hlc: string }>) =>
+  k
+    .selectFrom('stock_conflict_groups')
+    .select(['id', 'first_origin', 'first_seq'])
+    .where('unit_id', '=', p('unitId'))
+    .where('warehouse_id', '=', p('warehouseId'))
+    .where('first_hlc', '>=', p('hlc')),
+);
+
+type GroupParams = {
+  lastOrigin: string;
+  lastSeq: number;
+  earlierOrigin: string;
+  earlierSeq: number;
+  movements: number;
+  racing: number;
+  members: string;
+  open: number;
+  resolvedOrigin: string | null;
+  resolvedSeq: number | null;
+  resolvedHlc: string | null;
+};
+
+const groupColumns = (p: Param<GroupParams>) => ({
+  last_origin: p('lastOrigin'),
+  last_seq: p('lastSeq'),
+  earlier_origin: p('earlierOrigin'),
+  earlier_seq: p('earlierSeq'),
+  movements: p('movements'),
+  racing: p('racing'),
+  members: p('members'),
+  open: p('open'),
+  resolved_origin: p('resolvedOrigin'),
+  resolved_seq: p('resolvedSeq'),
+  resolved_hlc: p('resolvedHlc'),
+});
+
+const insertGroup = statement(
+  'movements.insertGroup',
+  (k, p: Param<GroupParams & PlaceParams & { accountId: number; firstOrigin: string; firstSeq: number; firstHlc: string; at: string }>) =>
+    k.insertInto('stock_conflict_groups').values({
+      account_id: p('accountId'),
+      unit_id: p('unitId'),
+      warehouse_id: p('warehouseId'),
+      first_origin: p('firstOrigin'),
+      first_seq: p('firstSeq'),
+      first_hlc: p('firstHlc'),
+      ...groupColumns(p),
+      detected_at: p('at'),
+    }),
+);
+
+const updateGroup = statement('movements.updateGroup', (k, p: Param<GroupParams & { id: number }>) =>
+  k.updateTable('stock_conflict_groups').set(groupColumns(p)).where('id', '=', p('id')),
+);
+
+const deleteGroup = statement('movements.deleteGroup', (k, p: Param<{ id: number }>) =>
+  k.deleteFrom('stock_conflict_groups').where('id', '=', p('id')),
+);
+
+/** A set or count made here on top of its place had seen everything this instance holds: it resolves the open group. */
+const resolveOpenGroup = statement(
+  'movements.resolveOpenGroup',
+  (k, p: Param<PlaceParams & { origin: string; seq: number; hlc: string }>) =>
+    k
+      .updateTable('stock_conflict_groups')
+      .set({ open: 0, resolved_origin: p('origin'), resolved_seq: p('seq'), resolved_hlc: p('hlc') })
+      .where('unit_id', '=', p('unitId'))
+      .where('warehouse_id', '=', p('warehouseId'))
+      .where('open', '=', 1),
+);
+
+const anyOpenGroup = statement('movements.anyOpenGroup', (k, p: Param<{ accountId: number }>) =>
+  k.selectFrom('stock_conflict_groups').select('id').where('account_id', '=', p('accountId')).where('open', '=', 1).limit(1),
+);
+
+function groupParams(group: ConflictGroup): GroupParams {
+  return {
+    lastOrigin: group.last.origin,
+    lastSeq: group.last.seq,
+    earlierOrigin: group.earlier.origin,
+    earlierSeq: group.earlier.seq,
+    movements: group.movements,
+    racing: group.racing ? 1 : 0,
+    members: JSON.stringify(group.members),
+    open: group.resolvedBy ? 0 : 1,
+    resolvedOrigin: group.resolvedBy?.origin ?? null,
+    resolvedSeq: group.resolvedBy?.seq ?? null,
+    resolvedHlc: group.resolvedBy?.hlc ?? null,
+  };
+}
+
+/** A unit in a warehouse as this transaction knows it (see preload). */
 interface PlaceState {
+  accountId: number;
+  unitId: number;
+  warehouseId: number;
+  /** Its latest timestamp (undefined: none), and its quantity (null: no stock definition). */
   latest: string | undefined;
   quantity: number | null;
+  /** Its open conflict group as stored (null: none) and the group's id. */
+  open: { group: ConflictGroup; id: number } | null;
+  /** The conflict walk from its latest set or count on, once a movement needed it (readWalk). */
+  walk: ConflictWalk | undefined;
+  /** The earliest timestamp of this transaction's movements of the place. */
+  earliest: string | undefined;
+  /** Set once one of them landed in the past: the place is folded and walked again at the end of the batch. */
+  late: boolean;
 }
 
 /** True when a movement at `hlc` comes after everything of the place: the fold's next step. */
 const landsOnTop = (place: PlaceState, hlc: string) => place.latest === undefined || place.latest <= hlc;
+
+/** Later than every timestamp (`9` sorts after every digit of a wall clock). */
+const END_OF_TIME = '9';
+
+const NOTHING_SEEN: SeenVector = Object.freeze({});
+
+const idOf = (m: MovementId) => `${m.origin}-${m.seq}`;
 
 export class MovementLog {
   readonly q: Queries;
@@ -338,6 +480,10 @@ export class MovementLog {
   private readonly latestBound = new Map<number, string>();
   /** Per account: the highest sequence held of every origin, once preload read it. */
   private readonly held = new Map<number, Record<string, number>>();
+  /** Per account: whether it has an open conflict group (read once, for the sets and counts made here). */
+  private readonly openGroups = new Map<number, boolean>();
+  /** The movements this transaction applied or recorded (`origin-seq`): a refused fold names one of them. */
+  private readonly mine = new Set<string>();
   /**
    * Movements of other instances applied on top of everything (the common case of a sync batch):
    * their history rows and the quantities they leave, written together by `flush` — several rows
@@ -400,11 +546,23 @@ export class MovementLog {
     return next;
   }
 
-  /** What this instance has seen of other instances for the account (the vector its own sets and counts carry). */
+  /**
+   * What this instance has seen of other instances for the account: the vector its own sets and
+   * counts carry. Interned only here, when one of them needs it and movements of other instances
+   * arrived since the last one (`seen_stale`): a push stores no copy of it.
+   */
   private async seenVector(accountId: number): Promise<number | null> {
     if (!this.seenVectors.has(accountId)) {
-      const row = await this.q.first(this.q.k.selectFrom('accounts').select('seen_vector').where('id', '=', accountId));
-      this.seenVectors.set(accountId, row?.seen_vector ?? null);
+      const row = await this.q.first(accountSeen, { accountId });
+      let id = row?.seen_vector ?? null;
+      if (row?.seen_stale) {
+        await this.flush();
+        const vector = await heldVector(this.q, accountId);
+        delete vector[this.instance];
+        id = await this.internVector(accountId, vector);
+        if (id !== null) await this.q.run(internedSeen, { accountId, id });
+      }
+      this.seenVectors.set(accountId, id);
     }
     return this.seenVectors.get(accountId)!;
   }
@@ -419,7 +577,8 @@ export class MovementLog {
    * Records a movement made here (`options.current`: the stored quantity, when the caller has just
    * read it). `set` and `adjust` happen now (the fold's newest step; an adjust is
    * added in SQL by the caller through `applyAdjust`); `count` may carry the earlier time it was
-   * counted at (`hlc`), and is then folded in at that place.
+   * counted at (`hlc`), and is then folded in at that place. A set or count made here had seen
+   * everything this instance holds: it conflicts with nothing, and resolves its place's open group.
    */
   async record(
     accountId: number,
@@ -434,6 +593,7 @@ export class MovementLog {
     const hlc = options.hlc ?? this.nextHlc();
     const seq = await this.nextSeq(accountId);
     this.forget(unit.id, warehouseId);
+    this.mine.add(idOf({ origin: this.instance, seq }));
     const held = this.held.get(accountId);
     if (held) held[this.instance] = Math.max(held[this.instance] ?? 0, seq);
     const seenVector = isAbsolute(kind) ? await this.seenVector(accountId) : null;
@@ -463,45 +623,102 @@ export class MovementLog {
       reference: source.reference ?? null,
       createdAt: this.at,
     });
-    if (late) {
-      applied = await this.refold(unit.id, warehouseId, hlc, { origin: this.instance, seq });
-      await this.detectConflicts(accountId, unit.id, warehouseId, { origin: this.instance, seq, kind, hlc, seenVector });
+    if (late) return this.foldAgain({ accountId, unitId: unit.id, warehouseId }, hlc, { origin: this.instance, seq });
+    if (isAbsolute(kind) && (await this.hasOpenGroups(accountId))) {
+      await this.q.run(resolveOpenGroup, { unitId: unit.id, warehouseId, origin: this.instance, seq, hlc });
     }
     return applied;
   }
 
+  /** Whether the account has an open conflict group: read once per transaction, so a write where none is open pays one query. */
+  private async hasOpenGroups(accountId: number): Promise<boolean> {
+    let open = this.openGroups.get(accountId);
+    if (open === undefined) {
+      open = (await this.q.first(anyOpenGroup, { accountId })) !== undefined;
+      this.openGroups.set(accountId, open);
+    }
+    return open;
+  }
+
   /**
-   * Applies a movement of another instance without waiting on the database, when it can: it lands on
-   * top of what preload read, and cannot be in a conflict (see applyRemote). Then its rows are left
+   * Applies a movement of another instance without waiting on the database, when it can: its place
+   * was read by preload and nothing about it needs a query (see applyRemote). Then its rows are left
    * for `flush` and it returns true; otherwise it changes nothing and returns false, and the caller
    * awaits applyRemote. A sync batch is mostly such movements: no promise, no query for them. The
-   * caller moves the clock past the batch (`saw`).
+   * caller moves the clock past the batch (`saw`) and ends it with `finishBatch`.
    */
   applyRemoteOnTop(accountId: number, unit: MovementUnit, movement: MovementRecord, seenVector: number | null): boolean {
     const held = this.held.get(accountId);
-    const place = held && this.place(unit.id, movement.warehouseId);
-    if (!place || !landsOnTop(place, movement.hlc)) return false;
-    const seen = seenVector === null ? undefined : this.vectorBodies.get(seenVector);
-    if (seenVector !== null && seen === undefined) return false; // not read yet in this transaction
-    if (isAbsolute(movement.kind) && missesHeld(held!, movement.origin, seen)) return false;
-    this.foldOnTop(accountId, unit, place, held!, movement, seenVector);
+    const place = held && this.place(accountId, unit.id, movement.warehouseId);
+    if (!place) return false;
+    const seen = seenVector === null ? NOTHING_SEEN : this.vectorBodies.get(seenVector);
+    if (seen === undefined) return false; // not read yet in this transaction
+    if (this.needsWalk(place, held!, movement, seen)) return false;
+    this.applyAt(accountId, unit, place, held!, movement, seenVector, seen);
     return true;
   }
 
   /**
-   * The fold's next step for a movement that lands on top of what preload read: its rows are left
-   * for `flush`, and what preload read moves up to it.
+   * Applies a movement of another instance. The caller has checked that it is new here and next in
+   * its origin's sequence (sync/apply-movements.ts), so it is applied exactly once; it moves the
+   * clock past the batch (`saw`) and ends it with `finishBatch`, which folds again the places where
+   * movements landed in the past and writes the conflict groups.
    */
-  private foldOnTop(
+  async applyRemote(accountId: number, unit: MovementUnit, movement: MovementRecord, seenVector: number | null): Promise<void> {
+    const held = this.held.get(accountId);
+    if (!held) throw new Error('applyRemote before preload');
+    const place = this.place(accountId, unit.id, movement.warehouseId) ?? (await this.readPlace(accountId, unit.id, movement.warehouseId));
+    const seen = await this.vector(seenVector);
+    if (this.needsWalk(place, held, movement, seen)) place.walk = await this.readWalk(place);
+    this.applyAt(accountId, unit, place, held, movement, seenVector, seen);
+  }
+
+  /**
+   * Whether a movement on top of its place needs the place's conflict walk read first: a set or count
+   * that may conflict (this instance holds a movement of another origin it had not seen) or that may
+   * resolve the place's open group. Anything else on top conflicts with nothing and resolves nothing.
+   */
+  private needsWalk(place: PlaceState, held: Record<string, number>, movement: MovementRecord, seen: SeenVector): boolean {
+    return (
+      place.walk === undefined &&
+      !place.late &&
+      landsOnTop(place, movement.hlc) &&
+      isAbsolute(movement.kind) &&
+      (place.open !== null || missesHeld(held, movement.origin, seen))
+    );
+  }
+
+  /**
+   * The next step of a place for a movement of another instance whose place is read. On top: folded
+   * in memory (its rows are left for `flush`) and walked when the place's walk was read. In the past,
+   * or after one that was: its row goes in as it is, and `finishBatch` folds and walks the place again.
+   */
+  private applyAt(
     accountId: number,
     unit: MovementUnit,
     place: PlaceState,
     held: Record<string, number>,
     movement: MovementRecord,
     seenVector: number | null,
+    seen: SeenVector,
   ): void {
+    const id = idOf(movement);
+    this.mine.add(id);
+    if (place.earliest === undefined || movement.hlc < place.earliest) place.earliest = movement.hlc;
+    if (movement.seq > (held[movement.origin] ?? 0)) held[movement.origin] = movement.seq;
+    if (place.late || !landsOnTop(place, movement.hlc)) {
+      place.late = true;
+      place.walk = undefined; // walked again from the stored groups at the end
+      this.unwrittenMovements.push(
+        this.remoteRow(accountId, unit, movement, seenVector, { oldQuantity: null, newQuantity: movement.value }),
+      );
+      if (place.latest === undefined || movement.hlc > place.latest) place.latest = movement.hlc;
+      return;
+    }
     const oldQuantity = place.quantity;
     const newQuantity = foldStep(oldQuantity, movement.kind, movement.value);
+    if (newQuantity < MIN_QUANTITY || newQuantity > MAX_QUANTITY) throw outOfRange(id, newQuantity);
+    place.walk?.step(movement, seen);
     if (newQuantity !== oldQuantity)
       this.unwrittenQuantities.set(`${unit.id}/${movement.warehouseId}`, {
         unitId: unit.id,
@@ -509,41 +726,34 @@ export class MovementLog {
         quantity: newQuantity,
       });
     this.unwrittenMovements.push(this.remoteRow(accountId, unit, movement, seenVector, { oldQuantity, newQuantity }));
-    if (movement.seq > (held[movement.origin] ?? 0)) held[movement.origin] = movement.seq;
     place.latest = movement.hlc;
     place.quantity = newQuantity;
   }
 
   /**
-   * Applies a movement of another instance. The caller has checked that it is new here and next in
-   * its origin's sequence (sync/apply-movements.ts), so it is applied exactly once; it moves the
-   * clock past the batch (`saw`).
+   * Ends a batch of movements of other instances: writes what is left, folds again each place where
+   * some landed in the past (once, from the set or count before the earliest of them) and walks its
+   * conflict groups again, writes the groups of the places walked on top, and notes that the account's
+   * seen vector moved. A fold that would leave a quantity out of range refuses the batch (422).
    */
-  async applyRemote(accountId: number, unit: MovementUnit, movement: MovementRecord, seenVector: number | null): Promise<void> {
-    const held = this.held.get(accountId);
-    const place = held && this.place(unit.id, movement.warehouseId);
-    if (place && landsOnTop(place, movement.hlc)) {
-      // On top of everything: no later movement can conflict with it, and an earlier one only when
-      // this instance holds movements of another origin the movement had not seen (the query then
-      // says whether any is of this unit and warehouse).
-      const unseen = isAbsolute(movement.kind) && missesHeld(held!, movement.origin, await this.vector(seenVector));
-      this.foldOnTop(accountId, unit, place, held!, movement, seenVector);
-      if (unseen) {
-        await this.flush();
-        await this.detectConflicts(accountId, unit.id, movement.warehouseId, { ...movement, seenVector });
-      }
-      return;
-    }
+  async finishBatch(accountId: number): Promise<void> {
     await this.flush();
-    const late = place ? true : await this.isLate(unit.id, movement.warehouseId, movement.hlc);
-    const applied = late
-      ? { oldQuantity: null, newQuantity: movement.value }
-      : await this.applyOnTop(unit.id, movement.warehouseId, movement.kind, movement.value);
-    await this.q.run(insertMovement, this.remoteRow(accountId, unit, movement, seenVector, applied));
-    if (late) await this.refold(unit.id, movement.warehouseId, movement.hlc, { origin: movement.origin, seq: movement.seq });
-    this.forget(unit.id, movement.warehouseId);
-    if (held) held[movement.origin] = Math.max(held[movement.origin] ?? 0, movement.seq);
-    await this.detectConflicts(accountId, unit.id, movement.warehouseId, { ...movement, seenVector });
+    let applied = false;
+    for (const place of this.places.values()) {
+      if (place.accountId !== accountId || place.earliest === undefined) continue;
+      applied = true;
+      if (place.late) await this.foldAgain(place, place.earliest);
+      else if (place.walk)
+        await this.writeGroups(place, place.walk.touched, place.open ? new Map([[place.open.group, place.open.id]]) : new Map());
+      place.earliest = undefined;
+      place.late = false;
+      place.walk = undefined;
+      this.stale.add(`${place.unitId}/${place.warehouseId}`);
+    }
+    if (applied) {
+      await this.q.run(seenMoved, { accountId });
+      this.seenVectors.delete(accountId);
+    }
   }
 
   /** The history row of a movement of another instance. */
@@ -597,10 +807,9 @@ export class MovementLog {
   /**
    * Reads, for a batch of movements of other instances about to be applied (sync/apply-movements.ts),
    * what applyRemote would otherwise ask of every movement of these units: the latest timestamp of
-   * each unit and warehouse and its stored quantity; and what this instance holds
-   * of every origin (its seen vector and its own highest sequence). Kept up to date as movements are
-   * applied on top; a unit and warehouse that takes one in the past (refolded) or a movement made
-   * here goes back to queries.
+   * each unit and warehouse, its stored quantity and its open conflict group; and what this instance
+   * holds of every origin (its highest sequence of each). Kept up to date as movements are applied;
+   * a unit and warehouse that takes a movement made here goes back to queries.
    *
    * `earliest`: per unit, the earliest timestamp of the batch's movements. Nothing held here is
    * later than the account's latest timestamp, so a unit whose movements all come after it needs no
@@ -610,10 +819,7 @@ export class MovementLog {
   async preload(accountId: number, earliest: ReadonlyMap<number, string>): Promise<void> {
     const { q } = this;
     await this.flush();
-    if (!this.held.has(accountId)) {
-      const own = Number((await q.first(lastSeq, { accountId, origin: this.instance }))?.seq ?? 0);
-      this.held.set(accountId, { ...(await this.vector(await this.seenVector(accountId))), ...(own > 0 ? { [this.instance]: own } : {}) });
-    }
+    if (!this.held.has(accountId)) this.held.set(accountId, await heldVector(q, accountId));
     const accountLatest = (await q.first(latestOfAccount, { accountId }))?.hlc ?? undefined;
     const unitIds = [...earliest.keys()];
     for (let i = 0; i < unitIds.length; i += 500) {
@@ -630,30 +836,90 @@ export class MovementLog {
             .where('unit_id', 'in', exact)
             .groupBy(['unit_id', 'warehouse_id']),
         );
-        for (const row of latest) this.placeState(row.unit_id, row.warehouse_id).latest = row.hlc;
+        for (const row of latest) this.placeState(accountId, row.unit_id, row.warehouse_id).latest = row.hlc;
       }
       for (const row of await q.all(q.k.selectFrom('stock').select(['unit_id', 'warehouse_id', 'quantity']).where('unit_id', 'in', ids))) {
-        this.placeState(row.unit_id, row.warehouse_id).quantity = row.quantity;
+        this.placeState(accountId, row.unit_id, row.warehouse_id).quantity = row.quantity;
+      }
+      for (const row of await q.all(
+        q.k.selectFrom('stock_conflict_groups').selectAll().where('unit_id', 'in', ids).where('open', '=', 1),
+      )) {
+        this.placeState(accountId, row.unit_id, row.warehouse_id).open = { group: storedGroup(row), id: row.id };
       }
       for (const id of ids) this.loadedUnits.add(id);
     }
   }
 
   /** What preload knows of a unit in a warehouse; undefined when it was not read or no longer holds. */
-  private place(unitId: number, warehouseId: number): PlaceState | undefined {
+  private place(accountId: number, unitId: number, warehouseId: number): PlaceState | undefined {
     if (!this.loadedUnits.has(unitId) || this.stale.has(`${unitId}/${warehouseId}`)) return undefined;
-    return this.placeState(unitId, warehouseId);
+    return this.placeState(accountId, unitId, warehouseId);
   }
 
-  private placeState(unitId: number, warehouseId: number): PlaceState {
+  private placeState(accountId: number, unitId: number, warehouseId: number): PlaceState {
     const key = `${unitId}/${warehouseId}`;
     let place = this.places.get(key);
-    if (!place) this.places.set(key, (place = { latest: this.latestBound.get(unitId), quantity: null }));
+    if (!place) {
+      place = {
+        accountId,
+        unitId,
+        warehouseId,
+        latest: this.latestBound.get(unitId),
+        quantity: null,
+        open: null,
+        walk: undefined,
+        earliest: undefined,
+        late: false,
+      };
+      this.places.set(key, place);
+    }
+    return place;
+  }
+
+  /** A place read on its own (not by preload, or changed by a movement made here since). */
+  private async readPlace(accountId: number, unitId: number, warehouseId: number): Promise<PlaceState> {
+    await this.flush();
+    const { q } = this;
+    const key = `${unitId}/${warehouseId}`;
+    const open = await q.first(
+      q.k
+        .selectFrom('stock_conflict_groups')
+        .selectAll()
+        .where('unit_id', '=', unitId)
+        .where('warehouse_id', '=', warehouseId)
+        .where('open', '=', 1),
+    );
+    const place: PlaceState = {
+      accountId,
+      unitId,
+      warehouseId,
+      latest: (await q.first(latestOfUnit, { unitId, warehouseId }))?.hlc,
+      quantity: (await q.first(quantityOf, { unitId, warehouseId }))?.quantity ?? null,
+      open: open ? { group: storedGroup(open), id: open.id } : null,
+      walk: undefined,
+      earliest: undefined,
+      late: false,
+    };
+    this.places.set(key, place);
+    this.stale.delete(key);
+    this.loadedUnits.add(unitId);
     return place;
   }
 
   private forget(unitId: number, warehouseId: number): void {
     if (this.loadedUnits.has(unitId)) this.stale.add(`${unitId}/${warehouseId}`);
+  }
+
+  /**
+   * The conflict walk of a place from its latest set or count on (the adjusts since are the next
+   * set's window), with its open group: read once per place per batch, then kept up to date in memory.
+   */
+  private async readWalk(place: PlaceState): Promise<ConflictWalk> {
+    await this.flush();
+    const where = { unitId: place.unitId, warehouseId: place.warehouseId };
+    const previous = await this.q.first(absoluteBefore, { ...where, hlc: END_OF_TIME });
+    const window = await this.q.all(movementsAfter, { ...where, hlc: previous?.hlc ?? '' });
+    return new ConflictWalk(previous, window, place.open?.group ?? null);
   }
 
   /** True when some movement of the unit and warehouse is later than `hlc`. */
@@ -674,90 +940,102 @@ export class MovementLog {
   }
 
   /**
-   * Folds a unit in a warehouse again from the last set or count before `hlc` (or from the start),
-   * rewriting the before/after quantities of the movements that changed and the stored quantity.
-   * Returns what the movement `mine` ended up with.
+   * Folds a place again after movements landed in its past, the earliest at `from`, and walks its
+   * conflict groups again (movements/fold.ts), in one read of its history: from the set or count
+   * before the group that was open at `from` (or before `from` when none was), to the end. The
+   * before/after quantities that changed are rewritten, and so is the stored quantity; the groups
+   * from there on are replaced by the walk's (a group that stays keeps its id). A step from `from`
+   * on that leaves the allowed range refuses the transaction (422), naming the latest of this
+   * transaction's movements at or before it. Returns what `mine` ended up with.
    */
-  private async refold(unitId: number, warehouseId: number, hlc: string, mine: { origin: string; seq: number }): Promise<Applied> {
+  private async foldAgain(
+    place: Pick<PlaceState, 'accountId' | 'unitId' | 'warehouseId'>,
+    from: string,
+    mine?: MovementId,
+  ): Promise<Applied> {
     const { q } = this;
-    const base = await q.first(
-      q.k
-        .selectFrom('stock_history')
-        .select(['hlc', 'new_quantity'])
-        .where('unit_id', '=', unitId)
-        .where('warehouse_id', '=', warehouseId)
-        .where('hlc', '<', hlc)
-        .where('kind', 'in', ABSOLUTE_KINDS)
-        .orderBy('hlc', 'desc')
-        .limit(1),
-    );
-    let query = q.k
-      .selectFrom('stock_history')
-      .select(['id', 'origin', 'seq', 'kind', 'value', 'old_quantity', 'new_quantity'])
-      .where('unit_id', '=', unitId)
-      .where('warehouse_id', '=', warehouseId)
-      .orderBy('hlc');
-    if (base) query = query.where('hlc', '>', base.hlc);
-    const rewritten: { id: number; oldQuantity: number | null; newQuantity: number }[] = [];
+    const where = { unitId: place.unitId, warehouseId: place.warehouseId };
+    const open = await q.first(groupBefore, { ...where, hlc: from });
+    const anchor = open && (open.open === 1 || (open.resolved_hlc !== null && open.resolved_hlc >= from)) ? open.first_hlc : from;
+    const base = await q.first(absoluteBefore, { ...where, hlc: anchor });
+    const rows = await q.all(movementsFrom, { ...where, hlc: base?.hlc ?? '' });
+    const walk = new ConflictWalk();
+    let quantity: number | null = null;
     let result: Applied = { oldQuantity: null, newQuantity: 0 };
-    const { quantity } = foldFrom(base ? base.new_quantity : null, await q.all(query), (row, oldQuantity, newQuantity) => {
-      if (row.old_quantity !== oldQuantity || row.new_quantity !== newQuantity) rewritten.push({ id: row.id, oldQuantity, newQuantity });
-      if (row.origin === mine.origin && row.seq === mine.seq) result = { oldQuantity, newQuantity };
-    });
-    for (const row of rewritten) {
-      await q.run(
-        q.k.updateTable('stock_history').set({ old_quantity: row.oldQuantity, new_quantity: row.newQuantity }).where('id', '=', row.id),
-      );
+    let named: string | undefined;
+    for (const row of rows) {
+      const id = idOf(row);
+      if (base && row.origin === base.origin && row.seq === base.seq) {
+        walk.previous = row;
+        quantity = row.value; // a set or count leaves its value
+        continue;
+      }
+      const before = quantity;
+      quantity = foldStep(before, row.kind, row.value);
+      if (row.hlc >= from) {
+        if (this.mine.has(id)) named = id;
+        if (quantity < MIN_QUANTITY || quantity > MAX_QUANTITY) throw outOfRange(named ?? id, quantity);
+      }
+      if (row.old_quantity !== before || row.new_quantity !== quantity)
+        await q.run(rewriteStep, { id: row.id, oldQuantity: before, newQuantity: quantity });
+      if (mine && row.origin === mine.origin && row.seq === mine.seq) result = { oldQuantity: before, newQuantity: quantity };
+      walk.step(row, isAbsolute(row.kind) ? this.parsedVector(row.seen_vector, row.body) : NOTHING_SEEN);
     }
-    if (quantity !== null) await q.run(upsertQuantity, { unitId, warehouseId, quantity });
+    if (quantity !== null) await q.run(upsertQuantity, { ...where, quantity });
+    const stored = await q.all(groupsFrom, { ...where, hlc: anchor });
+    const ids = new Map<ConflictGroup, number>();
+    const byFirst = new Map(stored.map((g) => [`${g.first_origin}-${g.first_seq}`, g.id]));
+    for (const group of walk.touched) {
+      const id = byFirst.get(idOf(group.first));
+      if (id === undefined) continue;
+      ids.set(group, id);
+      byFirst.delete(idOf(group.first));
+    }
+    for (const id of byFirst.values()) await q.run(deleteGroup, { id });
+    await this.writeGroups(place, walk.touched, ids);
+    if (walk.touched.some((g) => g.resolvedBy === null)) this.openGroups.set(place.accountId, true);
     return result;
   }
 
-  /**
-   * Lists the conflicts `movement` takes part in (docs/SYNC.md, "Conflicts"; the rule is isConflict
-   * of movements/fold.ts): as the later one, with the earlier movements of other instances; as the
-   * earlier one, with the later ones.
-   */
-  private async detectConflicts(
-    accountId: number,
-    unitId: number,
-    warehouseId: number,
-    movement: { origin: string; seq: number; kind: string; hlc: string; seenVector: number | null },
+  /** Writes the groups a walk opened, changed or resolved: those with an id (`ids`) in place, the others as new rows. */
+  private async writeGroups(
+    place: Pick<PlaceState, 'accountId' | 'unitId' | 'warehouseId'>,
+    groups: readonly ConflictGroup[],
+    ids: ReadonlyMap<ConflictGroup, number>,
   ): Promise<void> {
-    const { q } = this;
-    const vectorOf = (id: number | null) => this.vector(id);
-    const pairs: { later: { origin: string; seq: number }; earlier: { origin: string; seq: number } }[] = [];
-    const where = { unitId, warehouseId, hlc: movement.hlc, origin: movement.origin };
-    if (isAbsolute(movement.kind)) {
-      // An adjust is never the later one of a conflict.
-      const seen = await vectorOf(movement.seenVector);
-      for (const row of await q.all(othersBefore, where))
-        if (isConflict(movement, seen, row)) pairs.push({ later: movement, earlier: row });
-    }
-    for (const row of await q.all(othersAfter, where)) {
-      if (!kindsConflict(row.kind, movement.kind)) continue; // its vector is read only when it may matter
-      if (isConflict(row, await vectorOf(row.seen_vector), movement)) pairs.push({ later: row, earlier: movement });
-    }
-    for (const { later: l, earlier: e } of pairs) {
-      await q.run(insertConflict, {
-        accountId,
-        unitId,
-        warehouseId,
-        laterOrigin: l.origin,
-        laterSeq: l.seq,
-        earlierOrigin: e.origin,
-        earlierSeq: e.seq,
-        at: this.at,
-      });
+    for (const group of groups) {
+      const id = ids.get(group);
+      if (id !== undefined) await this.q.run(updateGroup, { id, ...groupParams(group) });
+      else
+        await this.q.run(insertGroup, {
+          accountId: place.accountId,
+          unitId: place.unitId,
+          warehouseId: place.warehouseId,
+          firstOrigin: group.first.origin,
+          firstSeq: group.first.seq,
+          firstHlc: group.first.hlc,
+          at: this.at,
+          ...groupParams(group),
+        });
     }
   }
 
   /** A stored vector, parsed (`{}` for none); read once per transaction. */
   private async vector(id: number | null): Promise<Record<string, number>> {
-    if (id === null) return {};
+    if (id === null) return NOTHING_SEEN;
     let vector = this.vectorBodies.get(id);
     if (!vector) {
       const body = (await this.q.first(vectorById, { id }))?.body;
+      vector = this.parsedVector(id, body ?? null);
+    }
+    return vector;
+  }
+
+  /** A vector read with its movement: parsed once per transaction. */
+  private parsedVector(id: number | null, body: string | null): Record<string, number> {
+    if (id === null) return NOTHING_SEEN;
+    let vector = this.vectorBodies.get(id);
+    if (!vector) {
       vector = body ? (JSON.parse(body) as Record<string, number>) : {};
       this.vectorBodies.set(id, vector);
     }
@@ -772,7 +1050,7 @@ export class MovementLog {
     return last && last.accountId === accountId && sameVector(last.vector, vector) ? last.id : undefined;
   }
 
-  /** The id of a vector (interned per account). */
+  /** The id of a vector (interned per account, found by the hash of its text). */
   async internVector(accountId: number, vector: Record<string, number> | null): Promise<number | null> {
     const known = this.knownVector(accountId, vector);
     if (known !== undefined || !vector) return known ?? null;
@@ -780,8 +1058,9 @@ export class MovementLog {
     const key = `${accountId} ${body}`;
     let id = this.vectorIds.get(key);
     if (id === undefined) {
-      await this.q.run(insertVector, { accountId, body });
-      id = (await this.q.first(vectorByBody, { accountId, body }))!.id;
+      const hash = vectorHash(body);
+      id = (await this.q.all(vectorsByHash, { accountId, hash })).find((row) => row.body === body)?.id;
+      id ??= (await this.q.first(insertVector, { accountId, hash, body }))!.id;
       this.vectorIds.set(key, id);
     }
     const copy = { ...vector }; // the caller may change its object later
@@ -789,34 +1068,33 @@ export class MovementLog {
     if (!this.vectorBodies.has(id)) this.vectorBodies.set(id, copy);
     return id;
   }
+}
 
-  /**
-   * After movements of other instances arrived: what this instance has seen of them now, for the sets
-   * and counts it makes next. With `arrived` (the highest sequence now held of each origin of a batch
-   * just applied), the stored vector is moved up to it; without, it is read from the whole history.
-   */
-  async refreshSeenVector(accountId: number, arrived?: Record<string, number>): Promise<Record<string, number>> {
-    const { q } = this;
-    let vector: Record<string, number>;
-    if (arrived) {
-      vector = { ...(await this.vector(await this.seenVector(accountId))) };
-      for (const [origin, seq] of Object.entries(arrived))
-        if (origin !== this.instance && seq > (vector[origin] ?? 0)) vector[origin] = seq;
-    } else {
-      await this.flush();
-      const rows = await q.all(
-        q.k
-          .selectFrom('stock_history')
-          .select(['origin', (eb) => eb.fn.max('seq').as('seq')])
-          .where('account_id', '=', accountId)
-          .where('origin', '!=', this.instance)
-          .groupBy('origin'),
-      );
-      vector = Object.fromEntries(rows.map((r) => [r.origin, Number(r.seq)]));
-    }
-    const id = await this.internVector(accountId, vector);
-    await q.run(q.k.updateTable('accounts').set({ seen_vector: id }).where('id', '=', accountId));
-    this.seenVectors.set(accountId, id);
-    return vector;
-  }
+/** A group as stored, for the walk to go on with. */
+function storedGroup(row: {
+  first_origin: string;
+  first_seq: number;
+  first_hlc: string;
+  last_origin: string;
+  last_seq: number;
+  earlier_origin: string;
+  earlier_seq: number;
+  movements: number;
+  racing: number;
+  members: string;
+}): ConflictGroup {
+  return {
+    first: { origin: row.first_origin, seq: row.first_seq, hlc: row.first_hlc },
+    last: { origin: row.last_origin, seq: row.last_seq },
+    earlier: { origin: row.earlier_origin, seq: row.earlier_seq },
+    movements: row.movements,
+    racing: row.racing === 1,
+    members: JSON.parse(row.members) as Record<string, number>,
+    resolvedBy: null,
+  };
+}
+
+/** A fold that would leave the allowed range: the batch (or the write) is refused, naming the movement. */
+function outOfRange(movement: string, quantity: number) {
+  return apiError(422, syncMessages.movementRefused(movement, syncMessages.outOfRange(quantity)));
 }

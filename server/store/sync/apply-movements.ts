@@ -33,7 +33,8 @@ const unitKey = (item: number, variant: number | null) => `${item}/${variant ?? 
  * origin's movements in sequence — one the instance already holds is skipped (a batch sent again
  * after a cut), one that would leave a gap refuses the batch with 409 and where to resume — and
  * each folded in at its time. Refused with 422 (nothing applied): a movement of a unit or warehouse
- * the account does not have, or stamped further ahead of this clock than MAX_CLOCK_AHEAD_MS.
+ * the account does not have, stamped further ahead of this clock than MAX_CLOCK_AHEAD_MS, or whose
+ * fold would leave a quantity outside MIN_QUANTITY … MAX_QUANTITY (the movement log's check).
  */
 export async function applyMovements(
   log: MovementLog,
@@ -151,7 +152,8 @@ export async function applyMovements(
     applied++;
   }
   if (latest >= 0) log.saw(hlcs[latest]!);
-  await log.flush();
-  if (applied > 0) await log.refreshSeenVector(account.id, held);
+  // The places where movements landed in the past folded again (once each), the conflict groups
+  // written; a quantity out of range refuses the batch here (422, naming the movement).
+  await log.finishBatch(account.id);
   return { applied, duplicates };
 }
