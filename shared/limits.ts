@@ -5,6 +5,8 @@ export const MAX_BARCODE_LENGTH = 128;
 export const MIN_QUANTITY = -1_000_000_000;
 export const MAX_QUANTITY = 1_000_000_000;
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** Open sync conflicts are counted up to one more than this (docs/SYNC.md): more reads as "10000+". */
+export const MAX_COUNTED_CONFLICTS = 10_000;
 
 // Point-of-sale integration (docs/POS.md).
 /** An adjustment may move a quantity across the whole allowed range, e.g. from -1e9 to 1e9. */

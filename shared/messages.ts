@@ -1,6 +1,6 @@
 // Every text a client can read in an error, in one place, so server, UI and tests agree to the letter.
 // Field messages follow Django REST Framework's wording, which clients of such APIs already handle.
-import { MAX_BARCODES_PER_READ, MAX_QUANTITY, MAX_ROWS_PER_UPDATE, MIN_QUANTITY } from './limits.ts';
+import { MAX_BARCODES_PER_READ, MAX_COUNTED_CONFLICTS, MAX_QUANTITY, MAX_ROWS_PER_UPDATE, MIN_QUANTITY } from './limits.ts';
 
 /** Longest piece of client input repeated inside a message; longer input is cut and marked with `…`. */
 export const MAX_QUOTED_CHARS = 256;
@@ -220,7 +220,7 @@ export const syncMessages = {
   /** Beside "Offline since …", where a phone has room for a few words only. */
   alsoWaiting: (n: number) => `${n} waiting`,
   offlineSince: (when: string) => `Offline since ${when}`,
-  conflicts: (n: number) => plural(n, 'conflict', 'conflicts'),
+  conflicts: (n: number) => (n > MAX_COUNTED_CONFLICTS ? `${MAX_COUNTED_CONFLICTS}+ conflicts` : plural(n, 'conflict', 'conflicts')),
   checkClock: 'Check the clock',
   catchingUp: 'Catching up',
   problem: 'Sync problem',
@@ -234,7 +234,12 @@ export const syncMessages = {
       text = `Offline: ${upstream} cannot be reached${when ? ` since ${when}` : ''}. Scanning and counting go on here; everything is sent when it is back.${pending}`;
     else if (status.state === 'unlinked') text = 'This account does not follow an upstream.';
     else text = status.pending > 0 ? `Sending to ${upstream}:${pending}` : `Catching up with ${upstream}.`;
-    return status.conflicts === 0 ? text : `${text} ${plural(status.conflicts, 'conflict needs', 'conflicts need')} a decision.`;
+    if (status.conflicts === 0) return text;
+    const open =
+      status.conflicts > MAX_COUNTED_CONFLICTS
+        ? `More than ${MAX_COUNTED_CONFLICTS} conflicts need`
+        : plural(status.conflicts, 'conflict needs', 'conflicts need');
+    return `${text} ${open} a decision.`;
   },
   // The conflicts view.
   conflictExplain:
@@ -242,6 +247,9 @@ export const syncMessages = {
     'The later one counts for now. Record the right quantity, and the conflict is resolved here and, after the next sync, everywhere.',
   conflictAgainstSale:
     'A quantity was set without knowing of a sale or delivery recorded before it elsewhere. The set quantity counts for now.',
+  /** A conflict (a group) of more than one change: the view and `sync conflicts` show the latest and what it overrode. */
+  madeUnseen: (n: number, since: string) =>
+    `${n} changes made without seeing each other since ${since}; the latest and what it overrode are shown.`,
   keepValue: (n: number) => `Keep ${n}`,
   countedLabel: (barcode: string) => `Counted quantity of ${barcode}`,
   resolvedAs: (n: number | null) => (n === null ? 'Resolved' : `Resolved: ${n} now`),

@@ -2,7 +2,7 @@
 // push answers, a page of a pull, an instance's state, a link's status and the conflicts list.
 import { z } from 'zod';
 import { API_BASE } from './api-paths.ts';
-import { MAX_BARCODE_LENGTH, MAX_DELTA, MAX_REASON_LENGTH, MAX_REFERENCE_LENGTH, MIN_DELTA } from './limits.ts';
+import { MAX_BARCODE_LENGTH, MAX_COUNTED_CONFLICTS, MAX_DELTA, MAX_REASON_LENGTH, MAX_REFERENCE_LENGTH, MIN_DELTA } from './limits.ts';
 import { movementKindSchema } from './history-schemas.ts';
 
 export const SYNC_BASE = `${API_BASE}/sync`;
@@ -18,8 +18,6 @@ export const MAX_MOVEMENTS_PER_BATCH = 500;
 export const MAX_CLOCK_AHEAD_MS = 24 * 3600_000;
 /** Beyond this difference between an instance's clock and its upstream's, both warn. */
 export const CLOCK_WARNING_MS = 2 * 60_000;
-/** The status counts open conflicts up to one more than this: more reads as "more than 10,000". */
-export const MAX_COUNTED_CONFLICTS = 10_000;
 
 export const instanceIdSchema = z.string().regex(/^[a-z0-9]{4,32}$/, { error: 'An instance id is 4 to 32 lowercase letters and digits.' });
 export const hlcSchema = z
@@ -118,7 +116,12 @@ export const syncStatusSchema = z
     offline_since: z.string().nullable(),
     last_error: z.string().nullable(),
     pending: z.number().int().describe('Movements made or received here that the upstream has not confirmed yet.'),
-    conflicts: z.number().int().describe('Open conflicts (groups) of the account, counted up to 10,001: that many means more than 10,000.'),
+    conflicts: z
+      .number()
+      .int()
+      .describe(
+        `Open conflicts (groups) of the account, counted up to ${MAX_COUNTED_CONFLICTS + 1}: that many means more than ${MAX_COUNTED_CONFLICTS}.`,
+      ),
     clock_skew_ms: z.number().int().nullable().describe("The upstream's clock minus this one's, at the last round."),
     clock_warning: z.string().nullable(),
   })

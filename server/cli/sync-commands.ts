@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { text as streamText } from 'node:stream/consumers';
 import { type Command, InvalidArgumentError } from 'commander';
-import { syncMessages } from '../../shared/index.ts';
+import { MAX_COUNTED_CONFLICTS, syncMessages } from '../../shared/index.ts';
 import { parseCatalogue } from '../catalogue/import-catalogue.ts';
 import { badRequest } from '../errors.ts';
 import type { Account, Store } from '../store/store.ts';
@@ -113,7 +113,9 @@ export function registerSyncCommands(program: Command): void {
           console.log(
             `  last success: ${status.last_success_at ?? 'never'}${status.offline_since ? `; unreachable since ${status.offline_since}` : ''}`,
           );
-          console.log(`  waiting to be pushed: ${status.pending} movement(s); open conflicts: ${status.conflicts}`);
+          console.log(
+            `  waiting to be pushed: ${status.pending} movement(s); open conflicts: ${status.conflicts > MAX_COUNTED_CONFLICTS ? `more than ${MAX_COUNTED_CONFLICTS}` : status.conflicts}`,
+          );
           if (status.clock_skew_ms !== null)
             console.log(`  upstream clock: ${status.clock_skew_ms >= 0 ? '+' : ''}${status.clock_skew_ms} ms`);
           if (status.clock_warning) console.log(`  WARNING: ${status.clock_warning}`);
@@ -162,6 +164,7 @@ export function registerSyncCommands(program: Command): void {
           console.log(
             `${c.barcode}${where}: ${c.later.kind} ${c.later.value} (${c.later.origin}, ${c.later.occurred_at}) kept over ${c.earlier.kind} ${c.earlier.value} (${c.earlier.origin}, ${c.earlier.occurred_at}); now ${c.quantity ?? '-'}${c.resolved ? ' [resolved]' : ''}`,
           );
+          if (c.movements > 1) console.log(`  ${syncMessages.madeUnseen(c.movements, c.first.occurred_at)}`);
         }
         console.log(
           'Resolve one by setting the quantity again (scanner UI, or POST …/inventory_by_barcode/) once you have looked at both.',

@@ -242,6 +242,42 @@ describe('sync between instances', () => {
     }
   });
 
+  it('groups sets made one after another without seeing each other into one conflict, and `sync conflicts` says how many', async () => {
+    await shop.round();
+    await set(shop.server, shop.token, MUG, 4, 'shop');
+    await set(upstream, north, MUG, 9, 'office');
+    await set(shop.server, shop.token, MUG, 7, 'shop again'); // still without seeing the office's 9
+    await shop.round();
+    for (const [server, token] of [
+      [upstream, north],
+      [shop.server, shop.token],
+    ] as const) {
+      expect(await quantity(server, token, MUG)).toBe(7);
+      expect(await call<Conflict[]>(server, 'GET', SYNC_CONFLICTS_PATH, token)).toMatchObject([
+        {
+          movements: 2,
+          racing: true,
+          resolved: false,
+          first: { kind: 'set', value: 9, reference: 'office' },
+          later: { kind: 'set', value: 7, reference: 'shop again' },
+          earlier: { kind: 'set', value: 9, reference: 'office' },
+        },
+      ]);
+      expect(await call<SyncStatus>(server, 'GET', SYNC_STATUS_PATH, token)).toMatchObject({ conflicts: 1 });
+    }
+    const listed = await runCli(['sync', 'conflicts', '--account', 'north', '--db', shop.server.dbFile]);
+    expect(listed.stdout).toMatch(
+      /: set 7 \(\w+, [^)]+\) kept over set 9 \(\w+, [^)]+\); now 7\n {2}2 changes made without seeing each other since \S+; /,
+    );
+    // A set made having seen all of it resolves the one group, everywhere.
+    await set(upstream, north, MUG, 6, 'recounted');
+    await shop.round();
+    expect(await call<Conflict[]>(shop.server, 'GET', `${SYNC_CONFLICTS_PATH}?state=all`, shop.token)).toMatchObject([
+      { movements: 2, resolved: true },
+    ]);
+    expect(await call<SyncStatus>(shop.server, 'GET', SYNC_STATUS_PATH, shop.token)).toMatchObject({ conflicts: 0 });
+  });
+
   it('flags a set made without seeing a sale that happened before it', async () => {
     await shop.round();
     await sell(upstream, north, MUG, 'receipt 9');

@@ -1,8 +1,8 @@
 // Sync in the scanner UI, in a real Chromium against real servers (issue 13, "Done when"): a laptop
 // linked to the till counts a stocktake while cut off from it, the till sells meanwhile, the link
 // comes back, and both UIs show count − sales with a history that explains each step; the indicator
-// goes offline → N waiting → in sync on the way. Then a conflict (two quantities set without knowing
-// of each other) is found from the indicator and resolved with the keyboard alone.
+// goes offline → N waiting → in sync on the way. Then a conflict (quantities set without knowing of
+// each other) is found from the indicator and resolved with the keyboard alone.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADJUST_PATH, INVENTORY_PATH, SYNC_CONFLICTS_PATH, type Conflict } from '../../shared/index.ts';
@@ -156,11 +156,13 @@ describe('sync in the scanner UI', () => {
     const { page, keys } = await signedInPage(browser, laptop.server, 'north');
     await indicatorShows(page, 'in_sync');
 
-    // Both set the mug without knowing of each other: 4 on the laptop, then 9 at the till.
+    // Both set the mug without knowing of each other: 4 on the laptop, then 9 at the till, then 7 on
+    // the laptop again, still not knowing of the 9: one conflict of two changes made unseen.
     proxy.cutNow();
     await indicatorShows(page, 'offline');
     await setOn(laptop.server, laptop.token, 4, 'shelf recount');
     await setOn(till, till.tokens.north!, 9, 'office');
+    await setOn(laptop.server, laptop.token, 7, 'shelf again');
     proxy.heal();
     await indicatorShows(page, 'in_sync', { conflicts: 1 });
     expect(await indicator(page).textContent()).toBe('In sync1 conflict');
@@ -169,7 +171,8 @@ describe('sync in the scanner UI', () => {
     await indicatorShows(onTill.page, 'unlinked', { conflicts: 1 });
     expect(await indicator(onTill.page).textContent()).toBe('1 conflict');
 
-    // From the indicator (Tab to it, Enter) to the conflicts: both values, where and how each was recorded.
+    // From the indicator (Tab to it, Enter) to the conflicts: the latest value and what it overrode,
+    // where and how each was recorded, and how many changes were made unseen.
     const tabTo = async (selector: string) => {
       for (let i = 0; i < 40; i++) {
         if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
@@ -191,11 +194,12 @@ describe('sync in the scanner UI', () => {
         ]),
       );
     expect(sides).toEqual([
-      ['true', '9', `the upstream (${proxy.url})`, expect.any(String), 'Set · App or till (office)'],
-      ['false', '4', 'this computer', expect.any(String), 'Set · App or till (shelf recount)'],
+      ['true', '7', 'this computer', expect.any(String), 'Set · App or till (shelf again)'],
+      ['false', '9', `the upstream (${proxy.url})`, expect.any(String), 'Set · App or till (office)'],
     ]);
-    expect(await conflict.getByTestId('conflict-quantity').textContent()).toBe('Now 9 in Main');
-    expect(await conflict.getByTestId('keep-value').allTextContents()).toEqual(['Keep 9', 'Keep 4']);
+    expect(await conflict.getByTestId('conflict-group').textContent()).toMatch(/^2 changes made without seeing each other since /);
+    expect(await conflict.getByTestId('conflict-quantity').textContent()).toBe('Now 7 in Main');
+    expect(await conflict.getByTestId('keep-value').allTextContents()).toEqual(['Keep 7', 'Keep 9']);
 
     // Neither: the person counts 6 and types it.
     await tabTo(`[data-testid="conflict"][data-barcode="${MUG}"] [data-testid="conflict-counted"]`);

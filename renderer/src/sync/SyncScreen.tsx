@@ -1,6 +1,7 @@
 // The sync view (`#sync`, opened from the indicator): the link's status in words, and the conflicts —
-// two quantities of one item and warehouse recorded without knowing of each other — each with both
-// values, the computers and times that recorded them, and a way to decide: keep one of the two, or
+// quantities of one item and warehouse recorded without knowing of each other (a group: how many,
+// since when) — each with the latest and what it overrode, the computers and times that recorded
+// them, and a way to decide: keep one of the two, or
 // type the quantity counted. Deciding records a new set through the ordinary update endpoint, which
 // resolves the conflict here at once and everywhere after the next sync (docs/SYNC.md, "Conflicts").
 import { type FormEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
@@ -234,6 +235,11 @@ function ConflictCard(props: {
         {c.resolved ? <span className="badge badge-committed">{texts.resolved}</span> : null}
       </p>
       {c.resolved ? null : <p className="muted">{c.racing ? syncMessages.conflictExplain : syncMessages.conflictAgainstSale}</p>}
+      {c.movements > 1 ? (
+        <p className="muted" data-testid="conflict-group" data-movements={c.movements}>
+          {syncMessages.madeUnseen(c.movements, formatDateTime(c.first.occurred_at))}
+        </p>
+      ) : null}
       <div className="table-scroll">
         <table className="table stack conflict-sides">
           <thead>
