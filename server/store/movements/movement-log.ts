@@ -17,6 +17,7 @@
 // hands out timestamps and sequence numbers, and writes the clock back when the transaction ends.
 import { MAX_QUANTITY, MIN_QUANTITY, syncMessages } from '../../../shared/index.ts';
 import { apiError } from '../../errors.ts';
+import { sql } from 'kysely';
 import { type Param, type Queries, statement } from '../engine.ts';
 import { heldVector } from '../sync/held-vector.ts';
 import {
@@ -321,12 +322,28 @@ const movementsFrom = statement('movements.from', (k, p: Param<PlaceParams & { h
     .orderBy('h.hlc'),
 );
 
-const rewriteStep = statement('movements.rewriteStep', (k, p: Param<{ id: number; oldQuantity: number | null; newQuantity: number }>) =>
-  k
+type Step = { id: number; oldQuantity: number | null; newQuantity: number };
+
+/**
+ * The before/after quantities of several history rows in one UPDATE (a CASE on the id; compiled
+ * once per chunk length, see CHUNK_LENGTHS): a refold rewrites every step after a movement in the
+ * past, thousands on a long history, which one statement per row made a PostgreSQL round trip each.
+ * The casts type the parameters for PostgreSQL, where a CASE of bare parameters would be text.
+ */
+const rewriteSteps = statement('movements.rewriteSteps', (k, p: Param<{ [K in keyof Step]: Step[K][] }>) => {
+  const ids = p.list('id') as unknown as number[];
+  const olds = p.list('oldQuantity') as unknown as (number | null)[];
+  const news = p.list('newQuantity') as unknown as number[];
+  const byId = (values: readonly (number | null)[]) =>
+    sql<number>`case ${sql.ref('id')} ${sql.join(
+      ids.map((id, i) => sql`when ${id} then cast(${values[i]} as integer)`),
+      sql` `,
+    )} end`;
+  return k
     .updateTable('stock_history')
-    .set({ old_quantity: p('oldQuantity'), new_quantity: p('newQuantity') })
-    .where('id', '=', p('id')),
-);
+    .set({ old_quantity: byId(olds), new_quantity: byId(news) })
+    .where('id', 'in', ids);
+});
 
 /** The place's latest group that began before `hlc`: the one open there, if it was not resolved before it. */
 const groupBefore = statement('movements.groupBefore', (k, p: Param<PlaceParams & { hlc: string }>) =>
@@ -963,6 +980,7 @@ export class MovementLog {
     let quantity: number | null = null;
     let result: Applied = { oldQuantity: null, newQuantity: 0 };
     let named: string | undefined;
+    const rewritten: Step[] = [];
     for (const row of rows) {
       const id = idOf(row);
       if (base && row.origin === base.origin && row.seq === base.seq) {
@@ -977,9 +995,14 @@ export class MovementLog {
         if (quantity < MIN_QUANTITY || quantity > MAX_QUANTITY) throw outOfRange(named ?? id, quantity);
       }
       if (row.old_quantity !== before || row.new_quantity !== quantity)
-        await q.run(rewriteStep, { id: row.id, oldQuantity: before, newQuantity: quantity });
+        rewritten.push({ id: row.id, oldQuantity: before, newQuantity: quantity });
       if (mine && row.origin === mine.origin && row.seq === mine.seq) result = { oldQuantity: before, newQuantity: quantity };
       walk.step(row, isAbsolute(row.kind) ? this.parsedVector(row.seen_vector, row.body) : NOTHING_SEEN);
+    }
+    for (let at = 0; at < rewritten.length;) {
+      const length = chunkLength(rewritten.length - at);
+      await q.run(rewriteSteps, columnsOf(rewritten, at, length));
+      at += length;
     }
     if (quantity !== null) await q.run(upsertQuantity, { ...where, quantity });
     const stored = await q.all(groupsFrom, { ...where, hlc: anchor });
