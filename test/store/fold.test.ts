@@ -21,7 +21,8 @@ import {
   sawAll,
 } from '../../server/store/movements/fold.ts';
 import { seededRandom } from '../support/seeded-random.ts';
-import { type Kind, type OracleMovement, fold, predictConflicts } from '../support/sync-oracle.ts';
+import { seededHistory } from '../support/seeded-history.ts';
+import { type OracleMovement, fold, predictConflicts } from '../support/sync-oracle.ts';
 import { inRepo } from '../support/paths.ts';
 
 const set = (value: number) => ({ kind: 'set', value });
@@ -265,31 +266,15 @@ describe('conflict groups', () => {
 });
 
 /** A seeded history of one unit in one warehouse: three instances that write and now and then learn what the others made. */
-function history(seed: number, length: number): OracleMovement[] {
-  const random = seededRandom(seed);
-  const origins = ['a', 'b', 'c'];
-  const made: Record<string, number> = { a: 0, b: 0, c: 0 };
-  const knows: Record<string, Record<string, number>> = { a: {}, b: {}, c: {} };
-  const movements: OracleMovement[] = [];
-  for (let step = 0; step < length; step++) {
-    const origin = random.pick(origins);
-    for (const other of origins) if (other !== origin && random.chance(0.3)) knows[origin]![other] = made[other]!;
-    const kind = random.pick<Kind>(['set', 'count', 'adjust']);
-    const seq = ++made[origin]!;
-    movements.push({
-      id: `${origin}-${seq}`,
-      origin,
-      seq,
-      kind,
-      value: kind === 'adjust' ? random.int(-3, 3) : random.int(0, 20),
-      hlc: String(step).padStart(6, '0'),
-      barcode: '1',
-      warehouse: null,
-      seen: kind === 'adjust' ? {} : { ...knows[origin] },
-    });
-  }
-  return movements;
-}
+const history = (seed: number, length: number): OracleMovement[] =>
+  seededHistory({
+    seed,
+    length,
+    origins: ['a', 'b', 'c'],
+    places: [{ barcode: '1', warehouse: null }],
+    kinds: ['set', 'count', 'adjust'],
+    hlcOf: (step) => String(step).padStart(6, '0'),
+  });
 
 describe('against the simulation’s oracle (docs/SYNC.md written down independently)', () => {
   it.each([1, 2, 3, 20261123])('finds the same quantity and the same conflict groups, seed %i', (seed) => {

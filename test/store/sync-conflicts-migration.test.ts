@@ -13,8 +13,8 @@ import { migrations, migrationsFor } from '../../server/store/migrations/registr
 import { vectorHash } from '../../server/store/movements/vector-text.ts';
 import { openStore } from '../../server/store/open-store.ts';
 import { probeDatabase } from '../support/database-probe.ts';
-import { seededRandom } from '../support/seeded-random.ts';
-import { type Kind, type OracleConflict, type OracleMovement, placeOf, predictConflicts } from '../support/sync-oracle.ts';
+import { seededHistory } from '../support/seeded-history.ts';
+import { type OracleConflict, type OracleMovement, asOracleConflict, placeOf, predictConflicts } from '../support/sync-oracle.ts';
 import { dropDatabase, newDatabase, testEngine } from '../support/test-engine.ts';
 import { tempDir } from '../support/test-server.ts';
 
@@ -61,36 +61,19 @@ describe(`migrating conflict pairs to groups (${testEngine()})`, () => {
     const file = await newDatabase(dir, 'synced-before.db', { empty: true });
     await migrateToPreviousRelease(file);
     const probe = probeDatabase(file);
-    const random = seededRandom(20261125);
-    const origins = ['aaaa1111', 'bbbb2222', 'cccc3333'];
     const places = [
       { unit: 1, barcode: 'M1', warehouse: 10 },
       { unit: 1, barcode: 'M1', warehouse: 11 },
       { unit: 2, barcode: 'M2', warehouse: 10 },
     ];
-    const movements: (OracleMovement & { unit: number })[] = [];
-    const made: Record<string, number> = {};
-    const knows: Record<string, Record<string, number>> = Object.fromEntries(origins.map((o) => [o, {}]));
-    for (let step = 0; step < 90; step++) {
-      const origin = random.pick(origins);
-      for (const other of origins) if (other !== origin && random.chance(0.3)) knows[origin]![other] = made[other] ?? 0;
-      for (const other of origins) if ((knows[origin]![other] ?? 0) === 0) delete knows[origin]![other];
-      const kind = random.pick<Kind>(['set', 'set', 'count', 'adjust']);
-      const place = random.pick(places);
-      const seq = (made[origin] = (made[origin] ?? 0) + 1);
-      movements.push({
-        id: `${origin}-${seq}`,
-        origin,
-        seq,
-        kind,
-        value: kind === 'adjust' ? random.int(-3, 3) : random.int(0, 20),
-        hlc: `${String(1_790_000_000_000 + step * 1000).padStart(16, '0')}-00000-${origin}`,
-        barcode: place.barcode,
-        warehouse: place.warehouse,
-        unit: place.unit,
-        seen: kind === 'adjust' ? {} : { ...knows[origin] },
-      });
-    }
+    const movements = seededHistory({
+      seed: 20261125,
+      length: 90,
+      origins: ['aaaa1111', 'bbbb2222', 'cccc3333'],
+      places,
+      kinds: ['set', 'set', 'count', 'adjust'],
+      hlcOf: (step, origin) => `${String(1_790_000_000_000 + step * 1000).padStart(16, '0')}-00000-${origin}`,
+    });
     // As the previous release stored it: the catalogue, the history with interned vectors, the pairs.
     for (const statement of [
       "INSERT INTO accounts (id, name, warehouses_enabled) VALUES (1, 'north', 1)",
@@ -117,8 +100,8 @@ describe(`migrating conflict pairs to groups (${testEngine()})`, () => {
       await probe.run(
         `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, seen_vector, old_quantity, new_quantity, source, created_at)
          VALUES (1, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'api', '2026-11-20T00:00:00.000Z')`,
-        m.unit,
-        m.unit === 1 ? 100 : 101,
+        m.place.unit,
+        m.place.unit === 1 ? 100 : 101,
         m.warehouse,
         m.origin,
         m.seq,
@@ -146,7 +129,7 @@ describe(`migrating conflict pairs to groups (${testEngine()})`, () => {
       await probe.run(
         `INSERT INTO stock_conflicts (account_id, unit_id, warehouse_id, later_origin, later_seq, earlier_origin, earlier_seq, detected_at)
          VALUES (1, ?, ?, ?, ?, ?, ?, '2026-11-21T00:00:00.000Z')`,
-        (later as OracleMovement & { unit: number }).unit,
+        (later as (typeof movements)[number]).place.unit,
         later.warehouse,
         later.origin,
         later.seq,
@@ -162,15 +145,7 @@ describe(`migrating conflict pairs to groups (${testEngine()})`, () => {
       const applied = (await after.all<{ name: string }>('SELECT name FROM kysely_migration ORDER BY name')).map((r) => r.name);
       expect(applied).toEqual(Object.keys(migrations));
       const north = (await store.accounts.find('north'))!;
-      const listed = (await store.sync.conflicts(north, 'all', 500)).map((c): OracleConflict => ({
-        place: placeOf(c),
-        first: c.first.movement,
-        last: c.later.movement,
-        earlier: c.earlier.movement,
-        movements: c.movements,
-        racing: c.racing,
-        resolved: c.resolved,
-      }));
+      const listed = (await store.sync.conflicts(north, 'all', 500)).map(asOracleConflict);
       const predicted = predictConflicts(movements.filter((m) => m.barcode === 'M1'));
       const key = (c: OracleConflict) => JSON.stringify(c);
       expect(listed.map(key).sort()).toEqual(predicted.map(key).sort());

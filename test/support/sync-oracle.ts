@@ -36,6 +36,28 @@ export interface OracleConflict {
   resolved: boolean;
 }
 
+/** A conflict as an instance lists it (GET sync/conflicts/), in the oracle's terms. */
+export function asOracleConflict(c: {
+  barcode: string;
+  warehouse: number | null;
+  first: { movement: string };
+  later: { movement: string };
+  earlier: { movement: string };
+  movements: number;
+  racing: boolean;
+  resolved: boolean;
+}): OracleConflict {
+  return {
+    place: placeOf(c),
+    first: c.first.movement,
+    last: c.later.movement,
+    earlier: c.earlier.movement,
+    movements: c.movements,
+    racing: c.racing,
+    resolved: c.resolved,
+  };
+}
+
 export const placeOf = (m: { barcode: string; warehouse: number | null }) => `${m.barcode}@${m.warehouse ?? '-'}`;
 
 function byPlace(movements: readonly OracleMovement[]): Map<string, OracleMovement[]> {

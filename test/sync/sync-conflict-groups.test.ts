@@ -18,7 +18,7 @@ import {
   type SyncState,
 } from '../../shared/index.ts';
 import { seededRandom } from '../support/seeded-random.ts';
-import { type OracleConflict, type OracleMovement, placeOf, predictConflicts } from '../support/sync-oracle.ts';
+import { type OracleConflict, type OracleMovement, asOracleConflict, placeOf, predictConflicts } from '../support/sync-oracle.ts';
 import { call } from '../support/stocktake-fixtures.ts';
 import { testEngine } from '../support/test-engine.ts';
 import { type TestServer, startTestServer } from '../support/test-server.ts';
@@ -47,15 +47,7 @@ describe(`conflict groups kept step by step (${testEngine()})`, () => {
   });
 
   const listed = async () =>
-    (await call<Conflict[]>(server, 'GET', `${SYNC_CONFLICTS_PATH}?state=all&limit=500`, token)).map((c): OracleConflict => ({
-      place: placeOf(c),
-      first: c.first.movement,
-      last: c.later.movement,
-      earlier: c.earlier.movement,
-      movements: c.movements,
-      racing: c.racing,
-      resolved: c.resolved,
-    }));
+    (await call<Conflict[]>(server, 'GET', `${SYNC_CONFLICTS_PATH}?state=all&limit=500`, token)).map(asOracleConflict);
   const history = async () => {
     const entries: HistoryPage['results'] = [];
     let cursor: string | null = null;

@@ -44,7 +44,15 @@ import { type Connection, LinkProxy, type ProxiedRequest } from '../support/link
 import { type Random, seededRandom } from '../support/seeded-random.ts';
 import { openStore } from '../../server/store/open-store.ts';
 import { SimInstance, apiOk, cli, cliOk } from '../support/sim-instances.ts';
-import { type Kind, type OracleConflict, type OracleMovement, fold, placeOf, predictConflicts } from '../support/sync-oracle.ts';
+import {
+  type Kind,
+  type OracleConflict,
+  type OracleMovement,
+  asOracleConflict,
+  fold,
+  placeOf,
+  predictConflicts,
+} from '../support/sync-oracle.ts';
 
 const SEED = Number(process.env.SYNC_SIM_SEED ?? 20261123);
 const SCALE = Math.max(1, Number(process.env.SYNC_SIM_SCALE ?? 1));
@@ -704,15 +712,7 @@ describe('sync convergence simulation', () => {
         expect(predicted.length, 'more conflicts than GET conflicts/ lists at once: lower SYNC_SIM_SCALE').toBeLessThan(500);
         const key = (c: OracleConflict) => JSON.stringify([c.place, c.first, c.last, c.earlier, c.movements, c.racing, c.resolved]);
         for (const view of views) {
-          const listed: OracleConflict[] = view.conflicts.map((c) => ({
-            place: placeOf(c),
-            first: c.first.movement,
-            last: c.later.movement,
-            earlier: c.earlier.movement,
-            movements: c.movements,
-            racing: c.racing,
-            resolved: c.resolved,
-          }));
+          const listed: OracleConflict[] = view.conflicts.map(asOracleConflict);
           expect(listed.map(key).sort(), `${view.node.name}'s conflicts`).toEqual(predicted.map(key).sort());
         }
         expect(proxies.map((p) => p.counts.unreadable)).toEqual(proxies.map(() => 0));

@@ -19,6 +19,7 @@ import { MAX_QUANTITY, MIN_QUANTITY, syncMessages } from '../../../shared/index.
 import { apiError } from '../../errors.ts';
 import { sql } from 'kysely';
 import { type Param, type Queries, statement } from '../engine.ts';
+import type { StockConflictGroupTable } from '../schema.ts';
 import { heldVector } from '../sync/held-vector.ts';
 import {
   ABSOLUTE_KINDS,
@@ -1094,18 +1095,7 @@ export class MovementLog {
 }
 
 /** A group as stored, for the walk to go on with. */
-function storedGroup(row: {
-  first_origin: string;
-  first_seq: number;
-  first_hlc: string;
-  last_origin: string;
-  last_seq: number;
-  earlier_origin: string;
-  earlier_seq: number;
-  movements: number;
-  racing: number;
-  members: string;
-}): ConflictGroup {
+function storedGroup(row: Omit<StockConflictGroupTable, 'id'>): ConflictGroup {
   return {
     first: { origin: row.first_origin, seq: row.first_seq, hlc: row.first_hlc },
     last: { origin: row.last_origin, seq: row.last_seq },
