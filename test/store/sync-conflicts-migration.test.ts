@@ -1,4 +1,4 @@
-// Migrations 0025_conflict_groups and 0026_vector_hashes on a database that synced before them: the
+// Migrations 0026_conflict_groups and 0027_vector_hashes on a database that synced before them: the
 // conflict pairs of the old rule (a set or count against every earlier movement of another instance
 // it had not seen) become the groups of docs/SYNC.md, recomputed from each place's history and equal
 // to the convergence simulation's oracle; the pair table is gone; vectors keep their ids, gain their
@@ -18,14 +18,14 @@ import { type OracleConflict, type OracleMovement, asOracleConflict, placeOf, pr
 import { dropDatabase, newDatabase, testEngine } from '../support/test-engine.ts';
 import { tempDir } from '../support/test-server.ts';
 
-const BEFORE = '0025_conflict_groups';
+const BEFORE = '0026_conflict_groups';
 
 const dialects: Record<EngineKind, (location: string) => Dialect> = {
   sqlite: (location) => new SqliteDialect({ database: new BetterSqlite3(location) }),
   postgres: (location) => new PostgresDialect({ pool: new pg.Pool({ connectionString: location, max: 1 }) }),
 };
 
-/** Runs every migration before 0025, as a database of the previous release had them. */
+/** Runs every migration before 0026, as a database of the previous release had them. */
 async function migrateToPreviousRelease(location: string): Promise<void> {
   const engine = providerFor(location);
   const kysely = new Kysely<unknown>({ dialect: dialects[engine.kind](location) });
