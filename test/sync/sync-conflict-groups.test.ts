@@ -38,9 +38,12 @@ const INSTANCES = [
 describe(`conflict groups kept step by step (${testEngine()})`, () => {
   let server: TestServer;
   let token: string;
+  /** A follower's credential: the upstream side of sync is the sync role's. */
+  let syncToken: string;
   beforeEach(async () => {
     server = await startTestServer();
     token = server.tokens.north!;
+    syncToken = await server.newToken('north', 'sync');
   });
   afterEach(async () => {
     await server.stop();
@@ -67,12 +70,12 @@ describe(`conflict groups kept step by step (${testEngine()})`, () => {
 
   it.each([1, 2, 20261124])('lists the groups of the whole history after every batch, seed %i', async (seed) => {
     const random = seededRandom(seed);
-    const here = (await call<SyncState>(server, 'GET', SYNC_STATE_PATH, token)).instance;
+    const here = (await call<SyncState>(server, 'GET', SYNC_STATE_PATH, syncToken)).instance;
     /** What every set and count had seen (an adjust, an import: nothing). */
     const seenOf = new Map<string, Record<string, number>>();
     /** Per made-up instance: its next sequence, its clock's counter, and what it knows of the others. */
     const made = new Map(INSTANCES.map((i) => [i.origin, { seq: 0, counter: 0, knows: {} as Record<string, number> }]));
-    const held = async () => (await call<SyncState>(server, 'GET', SYNC_STATE_PATH, token)).vector;
+    const held = async () => (await call<SyncState>(server, 'GET', SYNC_STATE_PATH, syncToken)).vector;
     const queued = new Map<string, SyncMovement[]>(INSTANCES.map((i) => [i.origin, []]));
     let batches = 0;
     let checks = 0;
@@ -122,7 +125,7 @@ describe(`conflict groups kept step by step (${testEngine()})`, () => {
         const latest = new Map<string, string>();
         for (const e of await history()) if ((latest.get(placeOf(e)) ?? '') < e.hlc) latest.set(placeOf(e), e.hlc);
         late += batch.filter((m) => (latest.get(placeOf(m)) ?? '') > m.hlc).length;
-        await call(server, 'POST', SYNC_MOVEMENTS_PATH, token, { movements: batch });
+        await call(server, 'POST', SYNC_MOVEMENTS_PATH, syncToken, { movements: batch });
         batches++;
       }
       // Now and then someone here records a quantity: it had seen everything the server holds.
