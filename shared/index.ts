@@ -20,3 +20,5 @@ export * from './stocktake-schemas.ts';
 export * from './history-schemas.ts';
 // Sync between instances (docs/SYNC.md)
 export * from './sync-schemas.ts';
+// Printable labels and the shop's own codes (docs/LABELS.md)
+export * from './labels.ts';

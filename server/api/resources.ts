@@ -4,6 +4,7 @@ import { apiDescription } from './description.ts';
 import type { Resource } from './endpoint.ts';
 import { dataExchange, history } from './history.ts';
 import { inventory } from './inventory.ts';
+import { labels } from './labels.ts';
 import { pos } from './pos.ts';
 import { stocktakes } from './stocktakes.ts';
 import { sync } from './sync.ts';
@@ -16,6 +17,7 @@ export const resources: readonly Resource[] = [
   history,
   dataExchange,
   ui,
+  labels,
   sync,
   apiDescription(() => resources),
 ];

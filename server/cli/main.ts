@@ -12,6 +12,7 @@ import { registerAccountCommands } from './account-commands.ts';
 import { registerBackupCommands } from './backup-commands.ts';
 import { registerCsvCommands } from './csv-commands.ts';
 import { databaseOf, withDatabaseOptions, withStore } from './database-option.ts';
+import { registerLabelCommands } from './label-commands.ts';
 import { addSignInCommand } from './signin-command.ts';
 import { registerSyncCommands } from './sync-commands.ts';
 import { registerTokenCommands } from './token-commands.ts';
@@ -94,6 +95,7 @@ export function buildProgram(): Command {
   registerCsvCommands(program);
   addSignInCommand(program);
   registerSyncCommands(program);
+  registerLabelCommands(program);
   return program;
 }
 

@@ -269,6 +269,17 @@ export interface SigninCodeTable {
   token_role: string | null;
 }
 
+/** An account's label settings (migration 0028); an account without a row has the defaults. */
+export interface LabelSettingsTable {
+  account_id: number;
+  /** Prefix of the codes made for items without one; null: DEFAULT_CODE_PREFIX. */
+  code_prefix: string | null;
+  /** The number the next code of the prefix tries first. */
+  next_code: Generated<number>;
+  /** Where ZPL is sent: host:port of a label printer; null: none. */
+  printer: string | null;
+}
+
 export interface Schema {
   accounts: AccountTable;
   warehouses: WarehouseTable;
@@ -287,6 +298,7 @@ export interface Schema {
   sync_vectors: SyncVectorTable;
   stock_conflict_groups: StockConflictGroupTable;
   sync_links: SyncLinkTable;
+  label_settings: LabelSettingsTable;
 }
 
 /** Sentinel warehouse id of the one stock figure of a no-warehouse account. */

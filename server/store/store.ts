@@ -58,6 +58,9 @@ import {
   setUpstreamVector,
 } from './sync/links.ts';
 import { countPending, lastArrival, readMovements } from './sync/movement-pages.ts';
+import { makeInternalCodes } from './labels/internal-codes.ts';
+import { type LabelSource, readLabelRows } from './labels/label-sources.ts';
+import { readLabelSettings, writeLabelSettings } from './labels/label-settings.ts';
 
 export type { Account, Caller, Link };
 export type { Answer, OnceKey } from './idempotent-answers.ts';
@@ -208,6 +211,17 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
      */
     refuseOnce: (caller: Caller, once: OnceKey, refusal: Error) =>
       write((q) => answerOnce(q, caller.id, once, () => Promise.reject(refusal))),
+
+    /** Printable labels and the shop's own codes (docs/LABELS.md). */
+    labels: {
+      /** The barcodes and names a label document prints, for one source. */
+      rows: (caller: Account, source: LabelSource) => read((q) => readLabelRows(q, caller, source)),
+      settings: (account: Account) => read((q) => readLabelSettings(q, account.id)),
+      setSettings: (account: Account, change: Parameters<typeof writeLabelSettings>[2]) =>
+        write((q) => writeLabelSettings(q, account.id, change)),
+      /** Codes of the account's prefix for items without a barcode, written as an import writes them. */
+      makeCodes: (account: Account, items: readonly number[] | 'all') => writeMovements((log) => makeInternalCodes(log, account, items)),
+    },
 
     /** Sync between instances (docs/SYNC.md): the upstream's side, then the links of this one. */
     sync: {

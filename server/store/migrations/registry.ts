@@ -25,6 +25,7 @@ import * as stocktakeChanges from './0024_stocktake_changes.ts';
 import * as tokenRoles from './0025_token_roles.ts';
 import * as conflictGroups from './0026_conflict_groups.ts';
 import * as vectorHashes from './0027_vector_hashes.ts';
+import * as labelSettings from './0028_label_settings.ts';
 
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, EngineMigration> = {
@@ -45,6 +46,7 @@ export const migrations: Record<string, EngineMigration> = {
   '0025_token_roles': tokenRoles,
   '0026_conflict_groups': conflictGroups,
   '0027_vector_hashes': vectorHashes,
+  '0028_label_settings': labelSettings,
 };
 
 /** The migrations as kysely's Migrator runs them, on an engine that needs `needs`. */
