@@ -7,7 +7,9 @@ import { API_BASE } from '../../shared/index.ts';
 
 export const CONTENT_SECURITY_POLICY: Record<string, string[]> = {
   'default-src': ["'self'"],
-  'script-src': ["'self'"],
+  // wasm-unsafe-eval: the camera's barcode reader is WebAssembly (our own file, from 'self'); it lets a
+  // page compile WebAssembly and nothing else: no eval, no inline script.
+  'script-src': ["'self'", "'wasm-unsafe-eval'"],
   'style-src': ["'self'", "'unsafe-inline'"],
   'img-src': ["'self'", 'data:'],
   'connect-src': ["'self'"],

@@ -7,6 +7,8 @@ import {
   IDEMPOTENCY_KEY_HEADER,
   INVENTORY_PATH,
   LABELS_PATH,
+  LABELS_PDF_PATH,
+  LABEL_CODES_PATH,
   MAX_BARCODES_PER_READ,
   MAX_ROWS_PER_UPDATE,
   SIGNIN_PATH,
@@ -23,6 +25,7 @@ import {
   type Conflict,
   type CreateStocktakeBody,
   type FieldErrors,
+  type LabelCodesAnswer,
   type HistoryPage,
   type ReadResponse,
   type ScanResult,
@@ -38,6 +41,7 @@ import {
   type UpdateRow,
   type Warehouse,
   accountInfoSchema,
+  labelCodesAnswerSchema,
   adjustResponseSchema,
   checkAdjustRow,
   checkUpdateRow,
@@ -121,6 +125,10 @@ export interface ApiClient {
   warehouses(): Promise<Warehouse[]>;
   readStock(barcodes: readonly string[]): Promise<ReadResponse>;
   labels(barcodes: readonly string[]): Promise<Record<string, BarcodeLabel>>;
+  /** A PDF of printable labels (docs/LABELS.md): `query` holds one source (barcodes, stocktake, …) and the layout. */
+  labelsPdf(query: Record<string, string>): Promise<Blob>;
+  /** Codes of the shop's own for every item of the account without a barcode. */
+  makeCodes(): Promise<LabelCodesAnswer['codes']>;
   /** Posts valid rows in one request; returns one outcome per given row, in order. */
   updateStock(rows: readonly RowInput[], warehousesEnabled: boolean, options?: WriteOptions): Promise<RowOutcome[]>;
   /** Adds each valid row's delta to the stock in one request (the adjust endpoint); one outcome per row. */
@@ -213,6 +221,9 @@ export function createApiClient(token: string): ApiClient {
     warehouses: () => requestJson(warehouseListSchema, WAREHOUSES_PATH, { token }),
     readStock: (barcodes) => requestJson(readResponseSchema, INVENTORY_PATH + barcodesQuery(barcodes), { token }),
     labels: async (barcodes) => (await requestJson(labelsResponseSchema, LABELS_PATH + barcodesQuery(barcodes), { token })).labels,
+    labelsPdf: (query) => requestFile(`${LABELS_PDF_PATH}?${new URLSearchParams(query).toString()}`, { token }),
+    makeCodes: async () =>
+      (await requestJson(labelCodesAnswerSchema, LABEL_CODES_PATH, { method: 'POST', body: { all_missing: true }, token })).codes,
 
     updateStock: (rows, warehousesEnabled, options = {}) =>
       written(writeRows<UpdateRow>(INVENTORY_PATH, rows, (row) => checkUpdateRow(row, warehousesEnabled), options)),

@@ -4,6 +4,7 @@
 import { Activity, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Warehouse } from '../../../shared/index.ts';
 import { ApiError } from '../api/request-json.ts';
+import { CameraButton, CameraPanel, useCamera } from '../camera/CameraButton.tsx';
 import { useSession } from '../api/session-context.tsx';
 import { appTexts, modeTexts, scanTexts } from '../common/texts.ts';
 import { TopBar } from '../common/TopBar.tsx';
@@ -54,6 +55,7 @@ export function ScannerScreen({ onSignOut }: { onSignOut: (message?: string) => 
   const [warehouse, setWarehouse] = useState<string | null>(null);
   const [banners, setBanners] = useState<Record<Mode, Banner>>(readyBanners);
   const [scans] = useState(createScanRouter);
+  const camera = useCamera();
   const soundRef = useRef(settings.sound);
   soundRef.current = settings.sound;
 
@@ -159,6 +161,7 @@ export function ScannerScreen({ onSignOut }: { onSignOut: (message?: string) => 
         onSignOut={() => onSignOut()}
         actions={
           <>
+            <CameraButton open={camera.open} onToggle={camera.toggle} />
             <button type="button" onClick={() => saveNewSettings({ ...settings, sound: !settings.sound })} aria-pressed={settings.sound}>
               {settings.sound ? appTexts.soundOn : appTexts.soundOff}
             </button>
@@ -180,6 +183,7 @@ export function ScannerScreen({ onSignOut }: { onSignOut: (message?: string) => 
       </TopBar>
 
       <main className="content">
+        <CameraPanel open={camera.open} onClose={camera.close} />
         {showSettings ? (
           <SettingsPanel
             settings={settings}

@@ -436,3 +436,38 @@ export function friendlyErrors(errors: Record<string, string>): string {
     .map(([field, message]) => friendlyError(field, message))
     .join(' ');
 }
+
+/** Printing labels (docs/LABELS.md). */
+export const labelTexts = {
+  print: 'Print labels',
+  printing: 'Making the labels…',
+  layout: 'Label layout',
+  copies: 'Copies of each',
+  withWarehouse: (name: string) => `Print "${name}" on the labels`,
+  ready: (count: number) => `Labels for ${count === 1 ? '1 barcode' : `${formatNumber(count)} barcodes`} are ready: labels.pdf`,
+  none: 'There are no barcodes to print yet: scan or look up some first.',
+  makeCodes: 'Make codes for items without a barcode',
+  madeCodes: (count: number) =>
+    count === 0
+      ? 'Every item has a barcode already.'
+      : `Made ${count === 1 ? '1 code' : `${formatNumber(count)} codes`}; their labels are in labels.pdf.`,
+  unknownLabels: 'Print labels for the unknown barcodes',
+};
+
+/** The camera as a scanner (docs/UI.md, "The camera"). */
+export const cameraTexts = {
+  open: 'Camera',
+  close: 'Close camera',
+  title: 'Scan with the camera',
+  starting: 'Starting the camera…',
+  aim: 'Hold the barcode inside the frame.',
+  read: (code: string) => `Read ${code}`,
+  torchOn: 'Light on',
+  torchOff: 'Light off',
+  insecure:
+    'The camera works only on a secure address: open the scanner at https://… (or on this device at localhost). Ask whoever set up the server for that address.',
+  denied: 'The camera was not allowed. Allow it in the browser (the camera icon by the address), then open the camera again.',
+  none: 'This device has no camera the browser can use.',
+  failed: (why: string) => `The camera could not start: ${why}`,
+  noReader: 'This browser cannot read barcodes from the camera.',
+};

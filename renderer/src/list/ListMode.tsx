@@ -3,7 +3,7 @@
 // adding them to it, as the list says before it is sent. Unknown barcodes are held back; the result
 // is shown per row (saved in green, to correct in red). The list is kept on the device throughout.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { MAX_ROWS_PER_UPDATE, equivalentBarcodes, parseQuantity } from '../../../shared/index.ts';
+import { MAX_BARCODES_PER_READ, MAX_ROWS_PER_UPDATE, equivalentBarcodes, parseQuantity } from '../../../shared/index.ts';
 import type { RowOutcome } from '../api/api-client.ts';
 import { ApiError } from '../api/request-json.ts';
 import { useSession } from '../api/session-context.tsx';
@@ -12,6 +12,7 @@ import { describe, lookUpScans, quantitiesOf } from '../scan/barcode-lookup.ts';
 import { type Scan, visibleText } from '../scan/scanned-code.ts';
 import { useScans } from '../scan/scan-router.ts';
 import type { ModeProps } from '../scan/scanner-mode.ts';
+import { PrintLabels } from '../labels/PrintLabels.tsx';
 import { type InFlight, type ListAction, type ListRow, type ListState, loadList, saveList } from './list-storage.ts';
 
 /** The counted number as a whole number, or null while it is not one. */
@@ -187,6 +188,7 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
   const sendable = open.length - unknown.length;
   const hasSaved = rows.some((r) => r.state === 'saved');
   const setAction = (next: ListAction) => update((s) => ({ ...s, action: next }));
+  const listBarcodes = [...new Set(rows.map((r) => r.barcode))].slice(0, MAX_BARCODES_PER_READ);
 
   return (
     <section className="panel" aria-label={listTexts.panel}>
@@ -331,6 +333,11 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
           </tbody>
         </table>
       ) : null}
+      <PrintLabels
+        source={listBarcodes.length > 0 ? { barcodes: listBarcodes.join(',') } : null}
+        count={listBarcodes.length}
+        warehouse={warehouse}
+      />
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { describe, lookUpScans, splitBarcodeList } from './barcode-lookup.ts';
 import { type Scan, hasControlCharacter, plainScan } from './scanned-code.ts';
 import { useScans } from './scan-router.ts';
 import { MAX_KEPT, type ModeProps } from './scanner-mode.ts';
+import { PrintLabels } from '../labels/PrintLabels.tsx';
 import { type CardEntry, type CardState, StockCard, cardStateOf } from './StockCard.tsx';
 
 export function LookupMode({ warehouse, status, scans }: ModeProps) {
@@ -74,6 +75,9 @@ export function LookupMode({ warehouse, status, scans }: ModeProps) {
     lookUp(list.map(plainScan));
   };
 
+  // The barcodes of the cards shown, once each: what "Print labels" prints (at most a read's worth).
+  const shownBarcodes = [...new Set(lookups.map((e) => e.barcode))].slice(0, MAX_BARCODES_PER_READ);
+
   return (
     <section className="panel" aria-label={lookupTexts.panel}>
       <div className="entry-row">
@@ -95,6 +99,12 @@ export function LookupMode({ warehouse, status, scans }: ModeProps) {
           <button type="submit">{lookupTexts.pasteButton}</button>
         </form>
       </div>
+      <PrintLabels
+        source={shownBarcodes.length > 0 ? { barcodes: shownBarcodes.join(',') } : null}
+        count={shownBarcodes.length}
+        warehouse={warehouse}
+        makeCodes
+      />
       <div className="cards" role="region" data-testid="lookups" aria-label={lookupTexts.cards}>
         {lookups.map((e) => (
           <StockCard key={e.id} entry={e} currentWarehouse={warehouse} />

@@ -32,6 +32,18 @@ declare global {
   }
 }
 
+/**
+ * Codes read without keys (the camera) are handed to the capture that listens, which treats them as a
+ * scan from the scanner: the same reading (GS1, separators), the same mode or stocktake, the same tones.
+ */
+const otherReaders = new Set<(code: string) => void>();
+
+/** A code the camera read, delivered as a scan; false when no capture listens (nothing takes scans now). */
+export function deliverScan(code: string): boolean {
+  for (const take of otherReaders) take(code);
+  return otherReaders.size > 0;
+}
+
 /** Once the app has started, keys older than this when a capture starts (a view switch) are not part of a scan still coming in. */
 const EARLY_KEYS_MS = 3000;
 
@@ -163,7 +175,12 @@ export function useScanCapture(settings: ScanSettings, handlers: ScanHandlers, e
     }
     window.addEventListener('keydown', onKeyDown, { capture: true });
     window.addEventListener('blur', onBlur);
+    const fromCamera = (code: string) => {
+      if (enabledRef.current) handlersRef.current.onScan(code);
+    };
+    otherReaders.add(fromCamera);
     return () => {
+      otherReaders.delete(fromCamera);
       window.removeEventListener('keydown', onKeyDown, { capture: true });
       window.removeEventListener('blur', onBlur);
       if (early) early.listening = true;

@@ -5,6 +5,7 @@
 import { type FormEvent, memo, useCallback, useRef, useState } from 'react';
 import { MAY, type StocktakeLine } from '../../../shared/index.ts';
 import { useMay, useSession } from '../api/session-context.tsx';
+import { CameraButton, CameraPanel, useCamera } from '../camera/CameraButton.tsx';
 import { formatDate, formatNumber } from '../common/format.ts';
 import { cardTexts, scanTexts, stocktakeTexts as texts } from '../common/texts.ts';
 import { playError, playSuccess, warmUpAudio } from '../scan/feedback-sounds.ts';
@@ -205,6 +206,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
   const unknown = lines.filter((l) => !l.known);
   const unresolved = unknown.filter((l) => l.resolution === 'pending').length;
   const readOnly = session !== null && session.status !== 'open';
+  const camera = useCamera();
 
   return (
     <section className="count-view" data-testid="count-view" data-stocktake={id} aria-labelledby="count-title">
@@ -232,6 +234,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
           commit adds one per item of the warehouse, 85,335 on a 100k catalogue) are not loaded. */}
       {readOnly ? null : (
         <>
+          <CameraPanel open={camera.open} onClose={camera.close} />
           <form className="inline-form" onSubmit={submitManual}>
             <label>
               {texts.barcode}
@@ -250,6 +253,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
             <button type="submit">{texts.add}</button>
           </form>
           <div className="button-row">
+            <CameraButton open={camera.open} onToggle={camera.toggle} />
             <button type="button" onClick={undo} data-testid="undo">
               {texts.undo}
             </button>

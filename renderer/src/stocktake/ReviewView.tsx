@@ -9,6 +9,8 @@ import { friendlyErrors, stocktakeTexts as texts } from '../common/texts.ts';
 import type { OnFailure } from './on-failure.ts';
 import { stocktakeHref } from './stocktake-route.ts';
 import { UnknownLines } from './UnknownLines.tsx';
+import { PrintLabels } from '../labels/PrintLabels.tsx';
+import { labelTexts } from '../common/texts.ts';
 
 /** How often a running commit's progress is asked for. */
 const PROGRESS_POLL_MS = 1000;
@@ -210,6 +212,14 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
 
       <h3 data-testid="review-unknown-heading">{texts.reviewUnknown(unknown.length, unresolved)}</h3>
       <UnknownLines lines={unknown} testId="review-unknown" />
+      {unknown.length > 0 ? (
+        <PrintLabels
+          source={{ stocktake: String(id) }}
+          count={unknown.length}
+          title={labelTexts.unknownLabels}
+          testId="print-unknown-labels"
+        />
+      ) : null}
 
       {/* Gone with the commit's answer, not only once the review is read again (seconds for a large session). */}
       {stocktake.status !== 'committed' && !result ? (
