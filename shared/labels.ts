@@ -125,12 +125,9 @@ export const labelMessages = {
   badPrefix:
     'A code prefix is 2 to 10 digits: a GS1 company prefix of your own, or 20 to 29 for codes used only inside the shop (restricted circulation).',
   prefixFull: (prefix: string) => `Every code with the prefix ${prefix} is taken: set a longer or another prefix.`,
-  itemHasCode: (id: number, barcode: string) => `Item ${id} has the barcode ${barcode} already.`,
-  itemHasVariants: (id: number) => `Item ${id} has variants: each variant has its own barcode.`,
-  itemNotFound: (id: number) => `No item with id ${id} in this account.`,
   followerCodes: (account: string, upstream: string) =>
     `Account "${account}" follows ${upstream}: its catalogue comes from there. Make the codes there; they reach this instance with the next sync.`,
-  noCodesAsked: 'Name the items to make codes for (items), or ask for every item without a barcode (all_missing: true).',
+  noCodesAsked: 'Name the new items to make codes for.',
 };
 
 const BATCH = /^[A-Za-z0-9\-./_]{1,20}$/;
@@ -176,10 +173,12 @@ export const labelQuerySchema = z.object({
 });
 export type LabelQuery = z.infer<typeof labelQuerySchema>;
 
-/** The body of `POST /labels/codes/`: the items to give a code of the shop's own. */
+/** The body of `POST /labels/codes/`: new items, each given a code of the shop's own. */
 export const labelCodesBodySchema = z.strictObject({
-  items: z.array(z.number().int().positive()).max(MAX_CODES_PER_REQUEST).optional(),
-  all_missing: z.boolean().optional(),
+  items: z
+    .array(z.strictObject({ name: z.string().trim().min(1, { error: 'This field may not be blank.' }).max(200) }))
+    .min(1, { error: 'Name at least one item.' })
+    .max(MAX_CODES_PER_REQUEST),
 });
 export const labelCodesAnswerSchema = z.object({
   codes: z.array(z.object({ item: z.number(), name: z.string(), barcode: z.string() })),

@@ -12,7 +12,7 @@ import {
   labelPrintAnswerSchema,
   labelQuerySchema,
 } from '../../shared/index.ts';
-import { badRequest, conflict } from '../errors.ts';
+import { conflict } from '../errors.ts';
 import { labelJob } from '../labels/label-document.ts';
 import { labelPdf } from '../labels/label-pdf.ts';
 import { sendToPrinter } from '../labels/label-printer.ts';
@@ -24,7 +24,7 @@ const labelQuery: QueryInput<LabelQuery> = {
   schema: labelQuerySchema,
   joinRepeated: ['barcodes', 'items', 'variants'],
   invalid: (issues) =>
-    issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join(' '),
+    [...new Set(issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message)))].join(' '),
 };
 
 const refusals = {
@@ -99,21 +99,22 @@ export const labels: Resource = {
     endpoint({
       method: 'POST',
       path: LABEL_CODES_PATH,
-      summary: 'Make codes for items that have no barcode',
+      summary: 'New items with codes of the shop’s own',
       description:
-        "EAN-13 codes from the account's prefix (a GS1 company prefix, or 20–29 for use inside the shop; " +
-        '`barcode-inventory labels setup --prefix`), unique in the account, written to the catalogue as an import writes it, ' +
-        'so followers get them with the next catalogue sync. Items with variants already have a barcode per variant.',
+        'For goods without a barcode (loose goods, own products, shelves): a new item per name, each with an EAN-13 from the ' +
+        "account's prefix (a GS1 company prefix, or 20–29 for use inside the shop; `barcode-inventory labels setup --prefix`), " +
+        'unique in the account, written to the catalogue as an import writes it, so followers get them with the next catalogue sync.',
       body: { schema: labelCodesBodySchema },
       responses: {
         200: { description: 'The codes made, in item order.', schema: labelCodesAnswerSchema },
-        400: { description: 'Neither items nor all_missing; an unknown item, one with a barcode or with variants; a follower account.' },
+        400: { description: 'No names, or a blank one; an account that follows an upstream (its catalogue comes from there).' },
         409: { description: "Every code of the account's prefix is taken." },
       },
       async handler({ store, caller, body }) {
-        if (body.all_missing !== true && (body.items === undefined || body.items.length === 0))
-          throw badRequest(labelMessages.noCodesAsked);
-        const codes = await store.labels.makeCodes(caller, body.all_missing === true ? 'all' : body.items!);
+        const codes = await store.labels.makeCodes(
+          caller,
+          body.items.map((item) => item.name),
+        );
         return { body: { codes } };
       },
     }),

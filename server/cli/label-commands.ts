@@ -2,7 +2,7 @@
 // codes of the shop's own for items without one, and the account's label settings (docs/LABELS.md).
 // The same labels as the API's: the options are the query parameters of labels.pdf.
 import { writeFileSync } from 'node:fs';
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { LABEL_LAYOUT_IDS, type LabelQuery, isCodePrefix, labelMessages, labelQuerySchema } from '../../shared/index.ts';
 import { badRequest, conflict } from '../errors.ts';
 import { labelJob } from '../labels/label-document.ts';
@@ -58,12 +58,6 @@ function queryOf(options: SourceOptions): LabelQuery {
   return parsed.data;
 }
 
-function listOfIds(value: string): number[] {
-  const ids = value.split(',').map((part) => Number(part.trim()));
-  if (ids.some((id) => !Number.isInteger(id) || id < 1)) throw new InvalidArgumentError(labelMessages.idList('--items'));
-  return ids;
-}
-
 export function registerLabelCommands(program: Command): void {
   const labels = program.command('labels').description('Print barcode labels (PDF, ZPL) and make codes for items that have none.');
 
@@ -105,16 +99,15 @@ export function registerLabelCommands(program: Command): void {
     });
 
   withDatabaseOptions(labels.command('codes'))
-    .description("Give items without a barcode an EAN-13 of the account's prefix (labels setup --prefix), as an import would.")
+    .description(
+      "New items for goods without a barcode, each with an EAN-13 of the account's prefix (labels setup --prefix), as an import would add them.",
+    )
     .requiredOption('--account <name>', 'the account')
-    .option('--items <ids>', 'comma-separated item ids', listOfIds)
-    .option('--all-missing', 'every item of the account that has no barcode')
-    .action(async (options: { account: string; items?: number[]; allMissing?: boolean } & DatabaseOptions) => {
-      if (!options.allMissing && options.items === undefined) throw badRequest(labelMessages.noCodesAsked);
-      const codes = await withStore(options, async (store) =>
-        store.labels.makeCodes(await accountOf(store, options.account), options.allMissing ? 'all' : options.items!),
-      );
-      if (codes.length === 0) return console.log('Every item has a barcode already.');
+    .requiredOption('--name <name...>', "the new items' names (repeat --name, or give several)")
+    .action(async (options: { account: string; name: string[] } & DatabaseOptions) => {
+      const names = options.name.map((name) => name.trim());
+      if (names.some((name) => name === '')) throw badRequest(labelMessages.noCodesAsked);
+      const codes = await withStore(options, async (store) => store.labels.makeCodes(await accountOf(store, options.account), names));
       console.log(['item', 'name', 'barcode'].join('\t'));
       for (const code of codes) console.log([code.item, code.name, code.barcode].join('\t'));
     });

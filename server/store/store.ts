@@ -219,8 +219,8 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
       settings: (account: Account) => read((q) => readLabelSettings(q, account.id)),
       setSettings: (account: Account, change: Parameters<typeof writeLabelSettings>[2]) =>
         write((q) => writeLabelSettings(q, account.id, change)),
-      /** Codes of the account's prefix for items without a barcode, written as an import writes them. */
-      makeCodes: (account: Account, items: readonly number[] | 'all') => writeMovements((log) => makeInternalCodes(log, account, items)),
+      /** New items, each with a code of the account's prefix, written as an import writes them. */
+      makeCodes: (account: Account, names: readonly string[]) => writeMovements((log) => makeInternalCodes(log, account, names)),
     },
 
     /** Sync between instances (docs/SYNC.md): the upstream's side, then the links of this one. */

@@ -127,8 +127,8 @@ export interface ApiClient {
   labels(barcodes: readonly string[]): Promise<Record<string, BarcodeLabel>>;
   /** A PDF of printable labels (docs/LABELS.md): `query` holds one source (barcodes, stocktake, …) and the layout. */
   labelsPdf(query: Record<string, string>): Promise<Blob>;
-  /** Codes of the shop's own for every item of the account without a barcode. */
-  makeCodes(): Promise<LabelCodesAnswer['codes']>;
+  /** New items for goods without a barcode, each with a code of the shop's own. */
+  makeCodes(names: readonly string[]): Promise<LabelCodesAnswer['codes']>;
   /** Posts valid rows in one request; returns one outcome per given row, in order. */
   updateStock(rows: readonly RowInput[], warehousesEnabled: boolean, options?: WriteOptions): Promise<RowOutcome[]>;
   /** Adds each valid row's delta to the stock in one request (the adjust endpoint); one outcome per row. */
@@ -222,8 +222,14 @@ export function createApiClient(token: string): ApiClient {
     readStock: (barcodes) => requestJson(readResponseSchema, INVENTORY_PATH + barcodesQuery(barcodes), { token }),
     labels: async (barcodes) => (await requestJson(labelsResponseSchema, LABELS_PATH + barcodesQuery(barcodes), { token })).labels,
     labelsPdf: (query) => requestFile(`${LABELS_PDF_PATH}?${new URLSearchParams(query).toString()}`, { token }),
-    makeCodes: async () =>
-      (await requestJson(labelCodesAnswerSchema, LABEL_CODES_PATH, { method: 'POST', body: { all_missing: true }, token })).codes,
+    makeCodes: async (names) =>
+      (
+        await requestJson(labelCodesAnswerSchema, LABEL_CODES_PATH, {
+          method: 'POST',
+          body: { items: names.map((name) => ({ name })) },
+          token,
+        })
+      ).codes,
 
     updateStock: (rows, warehousesEnabled, options = {}) =>
       written(writeRows<UpdateRow>(INVENTORY_PATH, rows, (row) => checkUpdateRow(row, warehousesEnabled), options)),

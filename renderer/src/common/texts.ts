@@ -446,11 +446,10 @@ export const labelTexts = {
   withWarehouse: (name: string) => `Print "${name}" on the labels`,
   ready: (count: number) => `Labels for ${count === 1 ? '1 barcode' : `${formatNumber(count)} barcodes`} are ready: labels.pdf`,
   none: 'There are no barcodes to print yet: scan or look up some first.',
-  makeCodes: 'Make codes for items without a barcode',
-  madeCodes: (count: number) =>
-    count === 0
-      ? 'Every item has a barcode already.'
-      : `Made ${count === 1 ? '1 code' : `${formatNumber(count)} codes`}; their labels are in labels.pdf.`,
+  newItem: 'New item without a barcode',
+  makeCode: 'Make a code and print',
+  nameFirst: 'Type the name of the new item first.',
+  madeCodes: (name: string, barcode: string) => `Added "${name}" with the code ${barcode}; its label is in labels.pdf.`,
   unknownLabels: 'Print labels for the unknown barcodes',
 };
 

@@ -1,7 +1,7 @@
 // "Print labels" where barcodes are shown (Look up, List, a stocktake's unknown barcodes): a layout,
 // how many of each, optionally the warehouse on the label, and labels.pdf from the server (docs/LABELS.md),
-// which the browser opens or saves for printing. In Look up it can also give every item without a
-// barcode a code of the shop's own first, and print those.
+// which the browser opens or saves for printing. In Look up it can also add an item for goods without a
+// barcode (loose goods, own products) with a code of the shop's own, and print its label.
 import { useState } from 'react';
 import { DEFAULT_SHEET_LAYOUT, LABEL_LAYOUTS, MAX_LABEL_COPIES } from '../../../shared/index.ts';
 import { useSession } from '../api/session-context.tsx';
@@ -14,7 +14,7 @@ export interface PrintLabelsProps {
   count: number;
   /** The warehouse shown, offered to be printed on the labels. */
   warehouse?: string | null;
-  /** Offer to make codes for items without one (Look up). */
+  /** Offer to add an item with a code of the shop's own (Look up). */
   makeCodes?: boolean;
   title?: string;
   testId?: string;
@@ -65,15 +65,14 @@ export function PrintLabels({
     void print(source, labelTexts.ready(count));
   };
 
+  const [newItem, setNewItem] = useState('');
   const makeAndPrint = () => {
+    if (newItem.trim() === '') return setMessage({ error: true, text: labelTexts.nameFirst });
     setBusy(true);
-    client.makeCodes().then(
+    client.makeCodes([newItem.trim()]).then(
       (codes) => {
-        if (codes.length === 0) {
-          setBusy(false);
-          return setMessage({ error: false, text: labelTexts.madeCodes(0) });
-        }
-        void print({ items: codes.map((code) => code.item).join(',') }, labelTexts.madeCodes(codes.length));
+        setNewItem('');
+        void print({ items: codes.map((code) => code.item).join(',') }, labelTexts.madeCodes(codes[0]!.name, codes[0]!.barcode));
       },
       (error: unknown) => {
         setBusy(false);
@@ -115,9 +114,15 @@ export function PrintLabels({
         {title}
       </button>
       {makeCodes ? (
-        <button type="button" onClick={makeAndPrint} disabled={busy} data-testid="make-codes-button">
-          {labelTexts.makeCodes}
-        </button>
+        <>
+          <label>
+            {labelTexts.newItem}
+            <input value={newItem} onChange={(e) => setNewItem(e.target.value)} autoComplete="off" data-testid="new-item-name" />
+          </label>
+          <button type="button" onClick={makeAndPrint} disabled={busy} data-testid="make-code-button">
+            {labelTexts.makeCode}
+          </button>
+        </>
       ) : null}
       {message ? (
         <p className={message.error ? 'notice notice-error' : 'muted'} role="status" data-testid="label-message">

@@ -1,0 +1,62 @@
+// The independent decoder of the label tests: ZXing-C++ (zxing-wasm) in Node, loaded from the package's
+// own .wasm file (its default is a CDN). It reads image files (PNG, PGM) and returns every barcode in
+// them with its format and text, GS1 element strings in their bracketed form.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
+
+const run = promisify(execFile);
+const wasmFile = createRequire(import.meta.url).resolve('zxing-wasm/reader/zxing_reader.wasm');
+let ready: Promise<unknown> | undefined;
+
+export interface Decoded {
+  format: string;
+  text: string;
+}
+
+/** Every barcode ZXing finds in an image file's bytes. */
+export async function decodeImage(bytes: Uint8Array): Promise<Decoded[]> {
+  ready ??= prepareZXingModule({ overrides: { wasmBinary: readFileSync(wasmFile).buffer as ArrayBuffer }, fireImmediately: true });
+  await ready;
+  const found = await readBarcodes(new Blob([bytes as Uint8Array<ArrayBuffer>]), { formats: [], maxNumberOfSymbols: 255, tryHarder: true });
+  return found.filter((result) => result.isValid).map((result) => ({ format: result.format, text: result.text }));
+}
+
+/** A greyscale picture (one byte per pixel, 0 black) as a PGM file, which ZXing's image reader takes. */
+export function pgm(width: number, height: number, pixels: Uint8Array): Uint8Array {
+  return Buffer.concat([Buffer.from(`P5\n${width} ${height}\n255\n`), pixels]);
+}
+
+/** Installs Debian packages for the commands a test needs when they are missing (root, bounded in time); throws one line when it cannot. */
+export async function ensureCommands(tools: Record<string, string>): Promise<void> {
+  const missing = async () => {
+    const out: string[] = [];
+    for (const tool of Object.keys(tools)) await run('sh', ['-c', `command -v ${tool}`]).catch(() => out.push(tool));
+    return out;
+  };
+  const absent = await missing();
+  if (absent.length === 0) return;
+  const packages = absent.map((tool) => tools[tool]!);
+  if (process.getuid?.() !== 0)
+    throw new Error(`missing ${absent.join(', ')} and not root, so apt-get cannot install ${packages.join(' ')}.`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  await run('apt-get', ['update', '-qq'], { env, timeout: 300_000 });
+  await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { env, timeout: 300_000 });
+  const still = await missing();
+  if (still.length > 0) throw new Error(`apt-get ran but ${still.join(', ')} is still missing.`);
+}
+
+/** The pages of a PDF as PNG files' bytes, rendered by poppler's pdftoppm at `dpi`. */
+export async function pdfPages(pdfFile: string, dpi: number, outDir: string): Promise<Uint8Array[]> {
+  await ensureCommands({ pdftoppm: 'poppler-utils' });
+  const prefix = path.join(outDir, 'page');
+  await run('pdftoppm', ['-r', String(dpi), '-png', pdfFile, prefix]);
+  const { readdirSync } = await import('node:fs');
+  return readdirSync(outDir)
+    .filter((name) => name.startsWith('page') && name.endsWith('.png'))
+    .sort()
+    .map((name) => readFileSync(path.join(outDir, name)));
+}
