@@ -9,6 +9,8 @@ import { defineConfig } from 'vitest/config';
 
 /** Files about SQLite itself (its files, its plans, its own machinery): only the `sqlite` project runs them. */
 export const sqliteOnly: Record<string, string> = {
+  'test/ui/camera-scan.test.ts':
+    "a fake camera in Debian's chromium reading codes into the page: the camera and the page, not the engine (the stocktake it counts into runs on both in test/stocktake/)",
   'test/store/storage-faults.test.ts': "injects storage faults (full disk, read-only file, I/O errors) into the SQLite engine's file",
   'test/store/private-files.test.ts': 'file modes of the `.db`, `-wal` and `-shm` files and of the files the CLI writes beside them',
   'test/cli/backup-cli.test.ts':
