@@ -1,6 +1,7 @@
 // Starts the API on a store and stops it cleanly: in-flight requests finish, then the store closes.
 // Used by the launcher (launch/launch.ts) and the tests.
 import { type Server, createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { requestMessages } from '../shared/index.ts';
@@ -31,6 +32,11 @@ export interface StartOptions {
   timeouts?: Partial<SlowRequestLimits>;
   /** Folder of the built scanner UI to serve at `/`; none when absent. */
   uiDir?: string;
+  /**
+   * Serve HTTPS with this certificate and key (PEM): a phone's camera needs a secure page, and on the
+   * LAN that means HTTPS with a certificate the phone trusts (docs/DEPLOY.md, "HTTPS on the LAN").
+   */
+  tls?: { cert: Buffer | string; key: Buffer | string };
 }
 
 /** Against slow-loris clients: how long a client may take to send its headers, and the whole request. */
@@ -55,9 +61,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-function urlOf(host: string, port: number): string {
+function urlOf(host: string, port: number, tls: boolean): string {
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
+  return `${tls ? 'https' : 'http'}://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
 }
 
 export async function startServer(options: StartOptions): Promise<RunningServer> {
@@ -73,15 +79,16 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     authRateLimit: options.authRateLimit,
     uiDir: options.uiDir,
   }).callback();
-  const server = createServer(
-    {
-      headersTimeout: limits.headersMs,
-      requestTimeout: limits.requestMs,
-      connectionsCheckingInterval: limits.checkEveryMs,
-    },
-    // Koa answers every error itself: the promise of a request never rejects.
-    (request, response) => void handle(request, response),
-  );
+  const serverOptions = {
+    headersTimeout: limits.headersMs,
+    requestTimeout: limits.requestMs,
+    connectionsCheckingInterval: limits.checkEveryMs,
+  };
+  // Koa answers every error itself: the promise of a request never rejects.
+  const listener = (request: Parameters<typeof handle>[0], response: Parameters<typeof handle>[1]) => void handle(request, response);
+  const server: Server = options.tls
+    ? createTlsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, listener)
+    : createServer(serverOptions, listener);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -119,5 +126,5 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       server.closeIdleConnections();
     }));
 
-  return { url: urlOf(host, port), host, port, store, server, discovery, close };
+  return { url: urlOf(host, port, options.tls !== undefined), host, port, store, server, discovery, close };
 }

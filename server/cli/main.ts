@@ -1,6 +1,7 @@
 // The `barcode-inventory` command line: serve, import, token, account, signin-link, csv, backup,
 // restore, check. Each command has --help. Failures of the error family (server/errors.ts) print their text
 // and exit 1; anything else prints `barcode-inventory: <message>`.
+import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import pino from 'pino';
 import { type ImportProgress, importCatalogueFile } from '../catalogue/import-catalogue-file.ts';
@@ -36,6 +37,11 @@ export function buildProgram(): Command {
     .option('--log-level <level>', 'fatal, error, warn, info, debug or silent', 'info')
     .option('--allow-origin <origin...>', 'browser origins (e.g. http://till.local:3000) allowed to call the API; none by default')
     .option('--no-announce', 'do not announce the API on the local network over mDNS (only LAN binds announce; see docs/POS.md)')
+    .option(
+      '--tls-cert <file>',
+      "serve HTTPS with this certificate (PEM), with --tls-key: phones' cameras need it on the LAN (docs/DEPLOY.md)",
+    )
+    .option('--tls-key <file>', 'the private key (PEM) of --tls-cert')
     .action(
       async (options: {
         db?: string;
@@ -45,7 +51,12 @@ export function buildProgram(): Command {
         logLevel: string;
         allowOrigin?: string[];
         announce: boolean;
+        tlsCert?: string;
+        tlsKey?: string;
       }) => {
+        if ((options.tlsCert === undefined) !== (options.tlsKey === undefined))
+          throw badRequest('HTTPS needs both --tls-cert and --tls-key.');
+        const tls = options.tlsCert !== undefined ? { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey!) } : undefined;
         const launched = await launch({
           database: databaseOf(options),
           host: options.host,
@@ -54,6 +65,7 @@ export function buildProgram(): Command {
           ...(options.allowOrigin ? { allowedOrigins: options.allowOrigin } : {}),
           ui: true, // the scanner UI, once `npm run build` made it
           discovery: options.announce ? {} : false,
+          ...(tls ? { tls } : {}),
         });
         for (const line of launched.describe()) console.log(line);
         const stop = (signal: string) => {
