@@ -13,7 +13,7 @@ export const LABEL_CODES_PATH = `${API_BASE}/labels/codes/`;
 
 /** The most labels one document holds: a bound on the work and memory of one request. */
 export const MAX_LABELS_PER_DOCUMENT = 1000;
-/** The most copies of one label in a document. */
+/** The most copies of one label a document holds. */
 export const MAX_LABEL_COPIES = 100;
 /** The most items one request makes codes for. */
 export const MAX_CODES_PER_REQUEST = 500;

@@ -40,7 +40,7 @@ export function startCliServer(
     const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 20_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /serving (http:\/\/\S+?)\/api\/v1\//.exec(output);
+      const match = /serving (https?:\/\/\S+?)\/api\/v1\//.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve({ child, url: match[1]!, output: () => output });
