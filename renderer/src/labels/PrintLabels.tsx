@@ -81,54 +81,58 @@ export function PrintLabels({
     );
   };
 
+  // Folded until asked for: on a phone the cards of the scans come first.
   return (
-    <div className="label-print" data-testid={testId}>
-      <label>
-        {labelTexts.layout}
-        <select value={layout} onChange={(e) => setLayout(e.target.value)} data-testid="label-layout">
-          {LABEL_LAYOUTS.map((l) => (
-            <option key={l.id} value={l.id}>
-              {l.title}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        {labelTexts.copies}
-        <input
-          type="number"
-          min={1}
-          max={MAX_LABEL_COPIES}
-          value={copies}
-          onChange={(e) => setCopies(e.target.value)}
-          inputMode="numeric"
-        />
-      </label>
-      {warehouse ? (
-        <label className="check">
-          <input type="checkbox" checked={withWarehouse} onChange={(e) => setWithWarehouse(e.target.checked)} />
-          {labelTexts.withWarehouse(warehouse)}
+    <details className="label-print-box" data-testid={testId}>
+      <summary>{title}</summary>
+      <div className="label-print">
+        <label>
+          {labelTexts.layout}
+          <select value={layout} onChange={(e) => setLayout(e.target.value)} data-testid="label-layout">
+            {LABEL_LAYOUTS.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.title}
+              </option>
+            ))}
+          </select>
         </label>
-      ) : null}
-      <button type="button" onClick={printShown} disabled={busy} data-testid="print-labels-button">
-        {title}
-      </button>
-      {makeCodes ? (
-        <>
-          <label>
-            {labelTexts.newItem}
-            <input value={newItem} onChange={(e) => setNewItem(e.target.value)} autoComplete="off" data-testid="new-item-name" />
+        <label>
+          {labelTexts.copies}
+          <input
+            type="number"
+            min={1}
+            max={MAX_LABEL_COPIES}
+            value={copies}
+            onChange={(e) => setCopies(e.target.value)}
+            inputMode="numeric"
+          />
+        </label>
+        {warehouse ? (
+          <label className="check">
+            <input type="checkbox" checked={withWarehouse} onChange={(e) => setWithWarehouse(e.target.checked)} />
+            {labelTexts.withWarehouse(warehouse)}
           </label>
-          <button type="button" onClick={makeAndPrint} disabled={busy} data-testid="make-code-button">
-            {labelTexts.makeCode}
-          </button>
-        </>
-      ) : null}
-      {message ? (
-        <p className={message.error ? 'notice notice-error' : 'muted'} role="status" data-testid="label-message">
-          {message.text}
-        </p>
-      ) : null}
-    </div>
+        ) : null}
+        <button type="button" onClick={printShown} disabled={busy} data-testid="print-labels-button">
+          {title}
+        </button>
+        {makeCodes ? (
+          <>
+            <label>
+              {labelTexts.newItem}
+              <input value={newItem} onChange={(e) => setNewItem(e.target.value)} autoComplete="off" data-testid="new-item-name" />
+            </label>
+            <button type="button" onClick={makeAndPrint} disabled={busy} data-testid="make-code-button">
+              {labelTexts.makeCode}
+            </button>
+          </>
+        ) : null}
+        {message ? (
+          <p className={message.error ? 'notice notice-error' : 'muted'} role="status" data-testid="label-message">
+            {message.text}
+          </p>
+        ) : null}
+      </div>
+    </details>
   );
 }

@@ -99,17 +99,17 @@ export function LookupMode({ warehouse, status, scans }: ModeProps) {
           <button type="submit">{lookupTexts.pasteButton}</button>
         </form>
       </div>
+      <div className="cards" role="region" data-testid="lookups" aria-label={lookupTexts.cards}>
+        {lookups.map((e) => (
+          <StockCard key={e.id} entry={e} currentWarehouse={warehouse} />
+        ))}
+      </div>
       <PrintLabels
         source={shownBarcodes.length > 0 ? { barcodes: shownBarcodes.join(',') } : null}
         count={shownBarcodes.length}
         warehouse={warehouse}
         makeCodes
       />
-      <div className="cards" role="region" data-testid="lookups" aria-label={lookupTexts.cards}>
-        {lookups.map((e) => (
-          <StockCard key={e.id} entry={e} currentWarehouse={warehouse} />
-        ))}
-      </div>
     </section>
   );
 }
