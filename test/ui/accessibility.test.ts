@@ -207,8 +207,17 @@ async function tabCycle(page: Page, keys: VirtualKeyboard): Promise<string[]> {
 /** Names every visible control of the page (data-a11y), and returns the names. */
 function labelControls(page: Page): Promise<string[]> {
   return page.evaluate(() => {
+    const isShownInDetails = (el: HTMLElement) => {
+      const closed = el.closest('details:not([open])');
+      return closed === null || closed.querySelector(':scope > summary')?.contains(el) === true;
+    };
     const controls = [...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, summary')].filter(
-      (el) => !(el as HTMLButtonElement).disabled && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden',
+      (el) =>
+        !(el as HTMLButtonElement).disabled &&
+        el.getClientRects().length > 0 &&
+        getComputedStyle(el).visibility !== 'hidden' &&
+        // Inside a closed <details> only its summary is shown (Chromium still gives the rest boxes).
+        isShownInDetails(el),
     );
     return controls.map((el, i) => {
       const label = el.getAttribute('aria-label') ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent ?? '';
