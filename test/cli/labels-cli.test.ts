@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelMessages } from '../../shared/index.ts';
-import { ensureCommands } from '../support/barcode-decoder.ts';
+import { ensureCommands } from '../support/debian-packages.ts';
 import { runCli, startCliServer } from '../support/cli.ts';
 import { createDatabase, databaseLocation, dropDatabase, onPostgres } from '../support/test-engine.ts';
 import { exampleCatalogueFile, tempDir } from '../support/test-server.ts';

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { ensureCommands } from './debian-packages.ts';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 
 const run = promisify(execFile);
@@ -28,25 +29,6 @@ export async function decodeImage(bytes: Uint8Array): Promise<Decoded[]> {
 /** A greyscale picture (one byte per pixel, 0 black) as a PGM file, which ZXing's image reader takes. */
 export function pgm(width: number, height: number, pixels: Uint8Array): Uint8Array {
   return Buffer.concat([Buffer.from(`P5\n${width} ${height}\n255\n`), pixels]);
-}
-
-/** Installs Debian packages for the commands a test needs when they are missing (root, bounded in time); throws one line when it cannot. */
-export async function ensureCommands(tools: Record<string, string>): Promise<void> {
-  const missing = async () => {
-    const out: string[] = [];
-    for (const tool of Object.keys(tools)) await run('sh', ['-c', `command -v ${tool}`]).catch(() => out.push(tool));
-    return out;
-  };
-  const absent = await missing();
-  if (absent.length === 0) return;
-  const packages = absent.map((tool) => tools[tool]!);
-  if (process.getuid?.() !== 0)
-    throw new Error(`missing ${absent.join(', ')} and not root, so apt-get cannot install ${packages.join(' ')}.`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  await run('apt-get', ['update', '-qq'], { env, timeout: 300_000 });
-  await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { env, timeout: 300_000 });
-  const still = await missing();
-  if (still.length > 0) throw new Error(`apt-get ran but ${still.join(', ')} is still missing.`);
 }
 
 /** The pages of a PDF as PNG files' bytes, rendered by poppler's pdftoppm at `dpi`. */

@@ -7,46 +7,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { ensureCommands } from './debian-packages.ts';
 
 const run = promisify(execFile);
 
 /** Debian packages of the tools, by the command each provides. */
 const TOOLS: Record<string, string> = { Xvfb: 'xvfb', xdotool: 'xdotool', setxkbmap: 'x11-xkb-utils', chromium: 'chromium' };
-const APT_TIMEOUT_MS = 300_000;
 
 /** How to run the test where it could not: said once, in the failure's one line. */
 export const HOW_TO_RUN =
   'Run it on Debian as root (it installs xvfb, xdotool, x11-xkb-utils and chromium with apt-get), or install those packages first, then npm test.';
 
-async function missingTools(): Promise<string[]> {
-  const missing: string[] = [];
-  for (const tool of Object.keys(TOOLS)) {
-    try {
-      await run('sh', ['-c', `command -v ${tool}`]);
-    } catch {
-      missing.push(tool);
-    }
-  }
-  return missing;
-}
-
 /** Makes sure the four tools are there, installing them from Debian when missing; throws one line saying what failed. */
-export async function ensureTools(): Promise<void> {
-  const missing = await missingTools();
-  if (missing.length === 0) return;
-  const packages = missing.map((tool) => TOOLS[tool]!);
-  if (process.getuid?.() !== 0)
-    throw new Error(`missing ${missing.join(', ')} and not root, so apt-get cannot install ${packages.join(' ')}.`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  try {
-    await run('apt-get', ['update', '-qq'], { env, timeout: APT_TIMEOUT_MS });
-    await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { env, timeout: APT_TIMEOUT_MS });
-  } catch (error) {
-    const detail = (String((error as { stderr?: string }).stderr ?? '').trim() || (error as Error).message).split('\n').at(-1);
-    throw new Error(`apt-get could not install ${packages.join(' ')}: ${detail}`, { cause: error });
-  }
-  const still = await missingTools();
-  if (still.length > 0) throw new Error(`apt-get ran but ${still.join(', ')} is still missing.`);
+export function ensureTools(): Promise<void> {
+  return ensureCommands(TOOLS);
 }
 
 export interface Display {

@@ -12,7 +12,7 @@ import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STOCKTAKES_PATH, type StocktakeLine, symbolFor } from '../../shared/index.ts';
 import { barcodeBitmap } from '../../server/labels/label-zpl.ts';
-import { ensureCommands } from '../support/barcode-decoder.ts';
+import { ensureCommands } from '../support/debian-packages.ts';
 import { type TestServer, exampleCatalogue } from '../support/test-server.ts';
 import { signedInPage, startUiServer } from '../support/ui-harness.ts';
 
