@@ -9,6 +9,8 @@ import { defineConfig } from 'vitest/config';
 
 /** Files about SQLite itself (its files, its plans, its own machinery): only the `sqlite` project runs them. */
 export const sqliteOnly: Record<string, string> = {
+  'test/ui/labels-ui.test.ts':
+    "the page's Print labels and the PDF it downloads; the labels' queries run on both engines in test/api/labels-api.test.ts",
   'test/ui/camera-scan.test.ts':
     "a fake camera in Debian's chromium reading codes into the page: the camera and the page, not the engine (the stocktake it counts into runs on both in test/stocktake/)",
   'test/store/storage-faults.test.ts': "injects storage faults (full disk, read-only file, I/O errors) into the SQLite engine's file",
