@@ -155,7 +155,7 @@ export async function launch(options: LaunchOptions = {}): Promise<Launched> {
       }
       for (const link of followed)
         lines.push(`Account ${link.account} follows ${link.upstreamUrl}: syncing in the background (npx barcode-inventory sync status).`);
-      const notice = lanNotice(host, server.port);
+      const notice = lanNotice(host, server.port, server.url.startsWith('https:'));
       if (notice) lines.push(notice);
       if (server.discovery)
         lines.push(`Announcing "${server.discovery.name}" as _barcode-inventory._tcp over mDNS (--no-announce turns it off).`);
