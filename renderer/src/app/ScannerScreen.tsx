@@ -183,7 +183,6 @@ export function ScannerScreen({ onSignOut }: { onSignOut: (message?: string) => 
       </TopBar>
 
       <main className="content">
-        <CameraPanel open={camera.open} onClose={camera.close} />
         {showSettings ? (
           <SettingsPanel
             settings={settings}
@@ -216,6 +215,8 @@ export function ScannerScreen({ onSignOut }: { onSignOut: (message?: string) => 
         <div className={`banner banner-${banner.tone}`} role="status" aria-live="polite" data-testid="banner" data-tone={banner.tone}>
           {banner.text}
         </div>
+        {/* Under the banner: on a phone the item a read found shows above the viewfinder, not below the fold. */}
+        <CameraPanel open={camera.open} onClose={camera.close} />
         <p className="mode-hint">{modeTexts[mode].hint}</p>
 
         <Activity mode={shown('lookup')}>
