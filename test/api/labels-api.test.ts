@@ -3,7 +3,15 @@
 // as an import writes them (the catalogue version moves, so sync carries them).
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LABELS_PDF_PATH, LABELS_PRINT_PATH, LABELS_ZPL_PATH, LABEL_CODES_PATH, labelMessages } from '../../shared/index.ts';
+import {
+  LABELS_PDF_PATH,
+  LABELS_PRINT_PATH,
+  LABELS_ZPL_PATH,
+  LABEL_CODES_PATH,
+  STOCKTAKES_PATH,
+  labelMessages,
+  stocktakePath,
+} from '../../shared/index.ts';
 import { type TestServer, exampleCatalogue, startTestServer } from '../support/test-server.ts';
 
 interface Catalogue {
@@ -47,6 +55,19 @@ describe('labels.pdf and labels.zpl', () => {
           .toString(),
       ).toBe('%PDF-');
     }
+  });
+
+  it("prints a stocktake's unknown barcodes, without names", async () => {
+    const token = server.tokens.north;
+    const created = await server.request('POST', STOCKTAKES_PATH, { token, body: { name: 'Shelf 4', warehouse_name: 'Main' } });
+    const { id } = (await created.json()) as { id: number };
+    for (const barcode of ['8690000000017', 'NEW-1', 'NEW-2']) {
+      expect((await server.request('POST', stocktakePath(id, 'scans'), { token, body: { barcode } })).status).toBe(201);
+    }
+    const zpl = await (await get(`${LABELS_ZPL_PATH}?stocktake=${id}`)).text();
+    expect([...zpl.matchAll(/\^FB\d+,1,0,C,0\^FH_\^FD(.+?)\^FS/g)].map((m) => m[1])).toEqual(['NEW-1', 'NEW-2']);
+    expect(zpl).not.toContain('Mug');
+    expect((await get(`${LABELS_PDF_PATH}?stocktake=${id}`)).status).toBe(200);
   });
 
   it('answers ZPL, one format per label and copy, sized to the roll', async () => {
