@@ -68,7 +68,7 @@ export const labels: Resource = {
       async handler({ store, caller, query }) {
         const job = await labelJob(store, caller, query, 'zpl');
         return {
-          body: labelZpl(job),
+          body: await labelZpl(job),
           type: 'text/plain; charset=utf-8',
           headers: { 'Content-Disposition': 'attachment; filename="labels.zpl"' },
         };
@@ -92,7 +92,7 @@ export const labels: Resource = {
         const { printer } = await store.labels.settings(caller);
         if (printer === null) throw conflict(labelMessages.noPrinter(caller.name));
         const job = await labelJob(store, caller, query, 'zpl');
-        await sendToPrinter(printer, labelZpl(job));
+        await sendToPrinter(printer, await labelZpl(job));
         return { body: { printed: job.labels.length, printer } };
       },
     }),

@@ -92,7 +92,7 @@ export function registerLabelCommands(program: Command): void {
         const { printer } = await store.labels.settings(account);
         if (printer === null) throw conflict(labelMessages.noPrinter(account.name));
         const job = await labelJob(store, account, queryOf(options), 'zpl');
-        await sendToPrinter(printer, labelZpl(job));
+        await sendToPrinter(printer, await labelZpl(job));
         return { count: job.labels.length, printer };
       });
       console.log(`Sent ${count} label${count === 1 ? '' : 's'} to the printer at ${printer}.`);

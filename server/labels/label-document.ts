@@ -7,7 +7,6 @@ import {
   type LabelLayout,
   type LabelQuery,
   type LabelSymbol,
-  fieldMessages,
   MAX_LABELS_PER_DOCUMENT,
   labelLayout,
   labelMessages,
@@ -53,11 +52,10 @@ function sourceOf(query: LabelQuery): LabelSource {
 export async function labelJob(store: Store, caller: Account, query: LabelQuery, medium: 'pdf' | 'zpl'): Promise<LabelJob> {
   const layout = labelLayout(query.layout ?? (medium === 'pdf' ? DEFAULT_SHEET_LAYOUT : DEFAULT_ROLL_LAYOUT))!;
   if (medium === 'zpl' && layout.kind !== 'roll') throw badRequest(labelMessages.zplNeedsRoll(layout.id));
-  if (query.warehouse !== undefined && !caller.warehousesEnabled) throw badRequest(fieldMessages.warehouseNotFound(query.warehouse));
+  // The warehouse must be one of the account's, whether it is the source or only printed on the labels.
+  if (query.warehouse !== undefined) await store.stock.exportWarehouse(caller, query.warehouse);
   const source = sourceOf(query);
   const rows = await store.labels.rows(caller, source);
-  // A warehouse printed on labels of another source must exist too.
-  if (query.warehouse !== undefined && !('warehouse' in source)) await store.labels.rows(caller, { warehouse: query.warehouse });
   if (rows.length === 0) throw badRequest(labelMessages.noLabels);
   const total = rows.length * query.copies;
   if (total > MAX_LABELS_PER_DOCUMENT) throw badRequest(labelMessages.tooManyLabels(total));

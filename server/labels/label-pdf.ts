@@ -22,6 +22,8 @@ const PADDING_MM = 2;
 const MODULE_MM = { min: 0.19, max: 0.5 };
 /** Blank modules each side of a linear barcode (EAN asks for 11 and 7, Code 128 for 10). */
 const QUIET_MODULES = 11;
+/** Labels drawn between two turns of the event loop (a few milliseconds of work). */
+const YIELD_EVERY = 8;
 
 interface SvgPath {
   d: string;
@@ -44,8 +46,13 @@ export function barcodeSvg(symbol: LabelSymbol): { width: number; height: number
 }
 
 /** Draws the barcode into the box; returns the box it took. */
-function drawBarcode(doc: PDFKit.PDFDocument, symbol: LabelSymbol, box: { x: number; y: number; width: number; height: number }) {
-  const { width, height, paths } = barcodeSvg(symbol);
+function drawBarcode(
+  doc: PDFKit.PDFDocument,
+  svg: ReturnType<typeof barcodeSvg>,
+  symbol: LabelSymbol,
+  box: { x: number; y: number; width: number; height: number },
+) {
+  const { width, height, paths } = svg;
   let sx: number;
   let sy: number;
   let x: number;
@@ -67,7 +74,15 @@ function drawBarcode(doc: PDFKit.PDFDocument, symbol: LabelSymbol, box: { x: num
   return { x, y: box.y, width: width * sx, height: height * sy };
 }
 
-function drawLabel(doc: PDFKit.PDFDocument, label: PrintedLabel, left: number, top: number, width: number, height: number): void {
+function drawLabel(
+  doc: PDFKit.PDFDocument,
+  svg: ReturnType<typeof barcodeSvg>,
+  label: PrintedLabel,
+  left: number,
+  top: number,
+  width: number,
+  height: number,
+): void {
   const pad = mm(PADDING_MM);
   const inner = { x: left + pad, y: top + pad, width: width - 2 * pad, height: height - 2 * pad };
   // Type sized by the label's height: 8.5 pt on a 34 mm sheet label, 7 pt on a 25 mm roll label.
@@ -91,7 +106,7 @@ function drawLabel(doc: PDFKit.PDFDocument, label: PrintedLabel, left: number, t
   };
   if (label.symbol.matrix) {
     const side = Math.min(inner.height, inner.width * 0.42);
-    drawBarcode(doc, label.symbol, { x: inner.x, y: inner.y + (inner.height - side) / 2, width: side, height: side });
+    drawBarcode(doc, svg, label.symbol, { x: inner.x, y: inner.y + (inner.height - side) / 2, width: side, height: side });
     const x = inner.x + side + pad;
     const w = inner.x + inner.width - x;
     const used = text(x, inner.y, w, inner.height * 0.6);
@@ -105,7 +120,7 @@ function drawLabel(doc: PDFKit.PDFDocument, label: PrintedLabel, left: number, t
   const used = textHeight === 0 ? 0 : text(inner.x, inner.y, inner.width, textHeight);
   const digits = size * 0.95;
   const barsTop = inner.y + used + 2;
-  const bars = drawBarcode(doc, label.symbol, {
+  const bars = drawBarcode(doc, svg, label.symbol, {
     x: inner.x,
     y: barsTop,
     width: inner.width,
@@ -133,7 +148,14 @@ export async function labelPdf(job: LabelJob, title = 'Labels'): Promise<Buffer>
     doc.on('error', reject);
   });
   const perPage = layout.columns * layout.rows;
-  job.labels.forEach((label, index) => {
+  // Copies of one code share its drawing.
+  const drawings = new Map<string, ReturnType<typeof barcodeSvg>>();
+  for (const [index, label] of job.labels.entries()) {
+    // A thousand labels take seconds of CPU: the server keeps answering scans in between.
+    if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+    const key = `${label.symbol.bcid}\u0000${label.symbol.data}`;
+    let svg = drawings.get(key);
+    if (svg === undefined) drawings.set(key, (svg = barcodeSvg(label.symbol)));
     const position = index + job.skip;
     const onPage = position % perPage;
     if (index === 0 || onPage === 0) doc.addPage();
@@ -141,13 +163,14 @@ export async function labelPdf(job: LabelJob, title = 'Labels'): Promise<Buffer>
     const row = Math.floor(onPage / layout.columns);
     drawLabel(
       doc,
+      svg,
       label,
       mm(layout.origin.left + column * layout.pitch.across),
       mm(layout.origin.top + row * layout.pitch.down),
       mm(layout.label.width),
       mm(layout.label.height),
     );
-  });
+  }
   doc.end();
   await ended;
   return Buffer.concat(chunks);

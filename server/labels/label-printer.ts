@@ -27,9 +27,14 @@ export async function sendToPrinter(printer: string, zpl: string): Promise<void>
     };
     socket.setTimeout(CONNECT_AND_SEND_MS, () => fail(`no answer within ${CONNECT_AND_SEND_MS / 1000} s`));
     socket.once('error', (error: NodeJS.ErrnoException) => fail(error.code ?? error.message));
-    socket.once('connect', () => socket.end(zpl, 'utf8'));
-    socket.once('close', (hadError) => {
-      if (!hadError) resolve();
-    });
+    // Printed once every byte is handed over: some printers keep their side open, and need not answer.
+    socket.once('connect', () =>
+      socket.end(zpl, 'utf8', () => {
+        socket.setTimeout(0);
+        // A printer that keeps its side open does not keep this connection for ever.
+        setTimeout(() => socket.destroy(), 5_000).unref();
+        resolve();
+      }),
+    );
   });
 }

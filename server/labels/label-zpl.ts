@@ -130,7 +130,15 @@ function labelFormat(label: PrintedLabel, widthMm: number, heightMm: number, dpm
   return parts.join('\n');
 }
 
+/** Labels formatted between two turns of the event loop, so a long job does not hold up other requests. */
+const YIELD_EVERY = 25;
+
 /** Every label of the job as ZPL, one format each, in order. */
-export function labelZpl(job: LabelJob, dpmm = DEFAULT_DOTS_PER_MM): string {
-  return `${job.labels.map((label) => labelFormat(label, job.layout.label.width, job.layout.label.height, dpmm)).join('\n')}\n`;
+export async function labelZpl(job: LabelJob, dpmm = DEFAULT_DOTS_PER_MM): Promise<string> {
+  const formats: string[] = [];
+  for (const [index, label] of job.labels.entries()) {
+    if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+    formats.push(labelFormat(label, job.layout.label.width, job.layout.label.height, dpmm));
+  }
+  return `${formats.join('\n')}\n`;
 }

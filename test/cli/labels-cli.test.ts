@@ -90,7 +90,7 @@ describe('barcode-inventory labels', () => {
     expect((await labels('setup', '--account', 'north', '--printer', where)).stdout).toContain(`label printer: ${where}.`);
     const printed = await labels('print', '--account', 'north', '--barcodes', '8690000000017', '--warehouse', 'Main');
     expect(printed.stdout.trim()).toBe(`Sent 1 label to the printer at ${where}.`);
-    expect(jobs).toHaveLength(1);
+    await expect.poll(() => jobs.length).toBe(1);
     expect(jobs[0]).toContain('^FDMug^FS');
     printer.close();
   });

@@ -90,7 +90,7 @@ describe('every symbology scans back to its code', () => {
   });
 
   it("the ZPL's barcode bitmaps (^GFA, rows repeated with ':') read back", async () => {
-    const zpl = labelZpl({ layout: labelLayout('roll-50x25')!, labels: cases.map((c) => label(c, 'Mug')), skip: 0 });
+    const zpl = await labelZpl({ layout: labelLayout('roll-50x25')!, labels: cases.map((c) => label(c, 'Mug')), skip: 0 });
     const fields = [...zpl.matchAll(/\^GFA,(\d+),\d+,(\d+),([0-9A-F:]+)\^FS/g)];
     expect(fields).toHaveLength(cases.length);
     const decoded = [];
@@ -115,7 +115,7 @@ describe('every symbology scans back to its code', () => {
     }
     expect(decoded.map((d) => d.text)).toEqual(cases.map((c) => c.text));
     // Names in UTF-8 (^CI28), every byte outside plain ASCII written as _XX under ^FH.
-    expect(labelZpl({ layout: labelLayout('roll-62')!, labels: [label(cases[0]!, 'Çay^~')], skip: 0 })).toContain(
+    expect(await labelZpl({ layout: labelLayout('roll-62')!, labels: [label(cases[0]!, 'Çay^~')], skip: 0 })).toContain(
       '^FH_^FD_C3_87ay_5E_7E^FS',
     );
   });
