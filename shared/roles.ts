@@ -76,6 +76,10 @@ export const MAY = {
   conflicts: MANAGERS,
   /** The upstream side of sync: state, push, pull, catalogue. */
   syncUpstream: ['sync'],
+  /** Printing labels (PDF, ZPL, the label printer): whoever scans may print what they scan; integrations too. */
+  printLabels: ['counter', 'manager', 'admin', 'api'],
+  /** Adding items with codes of the shop's own: a change of the catalogue. */
+  makeCodes: ['manager', 'admin', 'api'],
 } as const satisfies Record<string, readonly Role[]>;
 
 /** True when `role` may call an endpoint open to `roles` (`full` may call every one). */

@@ -6,6 +6,7 @@ import {
   LABELS_PRINT_PATH,
   LABELS_ZPL_PATH,
   LABEL_CODES_PATH,
+  MAY,
   labelCodesAnswerSchema,
   labelCodesBodySchema,
   labelMessages,
@@ -42,6 +43,7 @@ export const labels: Resource = {
       method: 'GET',
       path: LABELS_PDF_PATH,
       summary: 'Labels as PDF',
+      roles: MAY.printLabels,
       description:
         "A label for each barcode of one source (barcodes, items, variants, a stocktake's unknown barcodes, or a warehouse), " +
         'with the item and variant name and optionally the warehouse, on a sheet layout (default a4-3x8) or a roll. ' +
@@ -61,6 +63,7 @@ export const labels: Resource = {
       method: 'GET',
       path: LABELS_ZPL_PATH,
       summary: 'Labels as ZPL',
+      roles: MAY.printLabels,
       description:
         'The same labels as labels.pdf in ZPL II for a Zebra (or compatible) printer, on a roll layout (default roll-50x25), 203 dpi.',
       query: labelQuery,
@@ -78,6 +81,7 @@ export const labels: Resource = {
       method: 'POST',
       path: LABELS_PRINT_PATH,
       summary: "Print labels on the account's label printer",
+      roles: MAY.printLabels,
       description:
         'The labels chosen by the same query parameters as labels.zpl, sent as ZPL to the printer an administrator set up ' +
         '(`barcode-inventory labels setup --printer <address>:<port>`).',
@@ -100,6 +104,7 @@ export const labels: Resource = {
       method: 'POST',
       path: LABEL_CODES_PATH,
       summary: 'New items with codes of the shop’s own',
+      roles: MAY.makeCodes,
       description:
         'For goods without a barcode (loose goods, own products, shelves): a new item per name, each with an EAN-13 from the ' +
         "account's prefix (a GS1 company prefix, or 20–29 for use inside the shop; `barcode-inventory labels setup --prefix`), " +

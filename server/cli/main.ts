@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import pino from 'pino';
 import { type ImportProgress, importCatalogueFile } from '../catalogue/import-catalogue-file.ts';
-import { isApiError } from '../errors.ts';
+import { badRequest, isApiError } from '../errors.ts';
 import { launch } from '../launch/launch.ts';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../start.ts';
 import type { ImportSummary } from '../store/catalogue-writer.ts';

@@ -3,8 +3,8 @@
 // which the browser opens or saves for printing. In Look up it can also add an item for goods without a
 // barcode (loose goods, own products) with a code of the shop's own, and print its label.
 import { useState } from 'react';
-import { DEFAULT_SHEET_LAYOUT, LABEL_LAYOUTS, MAX_LABEL_COPIES } from '../../../shared/index.ts';
-import { useSession } from '../api/session-context.tsx';
+import { DEFAULT_SHEET_LAYOUT, LABEL_LAYOUTS, MAX_LABEL_COPIES, MAY } from '../../../shared/index.ts';
+import { useMay, useSession } from '../api/session-context.tsx';
 import { labelTexts } from '../common/texts.ts';
 
 export interface PrintLabelsProps {
@@ -37,6 +37,7 @@ export function PrintLabels({
   testId = 'print-labels',
 }: PrintLabelsProps) {
   const { client } = useSession();
+  const may = useMay();
   const [layout, setLayout] = useState(DEFAULT_SHEET_LAYOUT);
   const [copies, setCopies] = useState('1');
   const [withWarehouse, setWithWarehouse] = useState(false);
@@ -116,7 +117,7 @@ export function PrintLabels({
         <button type="button" onClick={printShown} disabled={busy} data-testid="print-labels-button">
           {title}
         </button>
-        {makeCodes ? (
+        {makeCodes && may(MAY.makeCodes) ? (
           <>
             <label>
               {labelTexts.newItem}
