@@ -115,6 +115,8 @@ export const labelMessages = {
       .join(' or ')}.`,
   gs1NeedsGtin: (barcode: string) =>
     `Batch and expiry are printed with the product's GTIN, and "${barcode}" is not a GTIN (8, 12, 13 or 14 digits with a right check digit).`,
+  notPrintable: (barcode: string) =>
+    `"${barcode}" cannot be printed as a barcode: Code 128 carries only Latin-1 characters (letters with accents such as é, ü, Ç, but not ğ, ł or other scripts).`,
   expiryFormat: 'The expiry date is a date such as 2027-03-31.',
   batchFormat: 'A batch is 1 to 20 letters, digits or - . / _ (GS1 application identifier 10).',
   idList: (what: string) => `${what} is a comma-separated list of ids, such as 12,13.`,
@@ -221,6 +223,8 @@ export function symbolFor(barcode: string, extra: { batch?: string; expiry?: str
   if (gtin && barcode.length === 12) return { bcid: 'upca', name: 'UPC-A', data: barcode, text: barcode, matrix: false };
   if (gtin && barcode.length === 8) return { bcid: 'ean8', name: 'EAN-8', data: barcode, text: barcode, matrix: false };
   if (gtin) return { bcid: 'gs1-128', name: 'GS1-128', data: `(01)${barcode}`, text: `(01)${barcode}`, matrix: false };
+  // Code 128 carries ISO-8859-1; a code with other characters has no barcode a scanner would read back.
+  for (const char of barcode) if (char.codePointAt(0)! > 0xff) throw new Error(labelMessages.notPrintable(barcode));
   return { bcid: 'code128', name: 'Code 128', data: barcode, text: barcode, matrix: false };
 }
 

@@ -97,6 +97,9 @@ describe('labels.pdf and labels.zpl', () => {
       if (typeof message === 'string') expect(await detail(res), path).toBe(message);
       else expect(await detail(res), path).toMatch(message);
     }
+    const unprintable = await get(`${LABELS_PDF_PATH}?barcodes=${encodeURIComponent('ÇAY-ü,ÇAY-ğ')}`);
+    expect(await detail(unprintable)).toBe(labelMessages.notPrintable('ÇAY-ğ'));
+    expect((await get(`${LABELS_PDF_PATH}?barcodes=${encodeURIComponent('ÇAY-ü')}`)).status).toBe(200);
     const gs1 = await get(`${LABELS_PDF_PATH}?barcodes=111&batch=L1`, 'kiosk');
     expect(await detail(gs1)).toBe(labelMessages.gs1NeedsGtin('111'));
     expect((await get(`${LABELS_PDF_PATH}?stocktake=999`)).status).toBe(404);
