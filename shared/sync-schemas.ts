@@ -16,6 +16,12 @@ export const SYNC_CONFLICTS_PATH = `${SYNC_BASE}/conflicts/`;
 export const MAX_MOVEMENTS_PER_BATCH = 500;
 /** How far ahead of the receiver's clock a movement's time may be: beyond it, the sender's clock is wrong. */
 export const MAX_CLOCK_AHEAD_MS = 24 * 3600_000;
+/**
+ * How far past its own wall clock a push may move the receiver's clock: a movement stamped further
+ * ahead (up to MAX_CLOCK_AHEAD_MS) is accepted and sorts by its stamp, but what the receiver records
+ * next is stamped at most this far ahead of its wall clock (docs/SYNC.md, "Clocks").
+ */
+export const MAX_CLOCK_DRAG_MS = 5 * 60_000;
 /** Beyond this difference between an instance's clock and its upstream's, both warn. */
 export const CLOCK_WARNING_MS = 2 * 60_000;
 

@@ -8,6 +8,7 @@ import { isAbsolute } from '../movements/fold.ts';
 import { type Hlc, parseHlc } from '../movements/hlc.ts';
 import type { MovementLog, MovementUnit } from '../movements/movement-log.ts';
 import { NO_WAREHOUSE } from '../schema.ts';
+import { draggedAtMost } from './clock-bound.ts';
 
 const storedMovement = statement('sync.storedMovement', (k, p: Param<{ accountId: number; origin: string; seq: number }>) =>
   k
@@ -151,7 +152,7 @@ export async function applyMovements(
     if (latest < 0 || movement.hlc > movements[latest]!.hlc) latest = i;
     applied++;
   }
-  if (latest >= 0) log.saw(hlcs[latest]!);
+  if (latest >= 0) log.saw(draggedAtMost(hlcs[latest]!, now));
   // The places where movements landed in the past folded again (once each), the conflict groups
   // written; a quantity out of range refuses the batch here (422, naming the movement).
   await log.finishBatch(account.id);
