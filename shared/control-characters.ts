@@ -65,7 +65,14 @@ export function findControlCharacter(text: string): ControlCharacter | undefined
  * "Mug" for "guM"; a name could then read as another): U+061C, U+200E, U+200F, U+202A–U+202E,
  * U+2066–U+2069. Other format characters (joiners in Arabic or Indic names, soft hyphens) are fine.
  */
-const UNSAFE = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+const UNSAFE_CLASS = '\\p{Cc}\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069';
+const UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, 'u');
+
+/**
+ * Text without any of them, as a whole-text pattern: for schemas that are also compiled to JSON
+ * Schema (a sync push, server/http/compiled-check.ts), where a refinement would not be carried over.
+ */
+export const SAFE_TEXT = new RegExp(`^[^${UNSAFE_CLASS}]*$`, 'u');
 
 /** The first control or text-direction character of `text`, or undefined when it has none. */
 export function findUnsafeCharacter(text: string): ControlCharacter | undefined {
@@ -75,4 +82,12 @@ export function findUnsafeCharacter(text: string): ControlCharacter | undefined 
   const code = match[0].codePointAt(0)!;
   const name = control ? control.name : `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
   return { name, position: [...text.slice(0, match.index)].length + 1 };
+}
+
+/**
+ * `text` with each control or text-direction character replaced by U+FFFD: for text stored before
+ * it was refused (a movement pushed by an earlier version), passed on without its effect.
+ */
+export function withoutUnsafeCharacters(text: string): string {
+  return SAFE_TEXT.test(text) ? text : text.replace(new RegExp(`[${UNSAFE_CLASS}]`, 'gu'), '\uFFFD');
 }

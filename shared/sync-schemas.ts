@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { API_BASE } from './api-paths.ts';
 import { MAX_BARCODE_LENGTH, MAX_COUNTED_CONFLICTS, MAX_DELTA, MAX_REASON_LENGTH, MAX_REFERENCE_LENGTH, MIN_DELTA } from './limits.ts';
 import { movementKindSchema } from './history-schemas.ts';
+import { posFieldMessages } from './messages.ts';
+import { REASON_PATTERN, safeTextSchema } from './row-validation.ts';
 
 export const SYNC_BASE = `${API_BASE}/sync`;
 export const SYNC_STATE_PATH = `${SYNC_BASE}/state/`;
@@ -24,6 +26,13 @@ export const MAX_CLOCK_AHEAD_MS = 24 * 3600_000;
 export const MAX_CLOCK_DRAG_MS = 5 * 60_000;
 /** Beyond this difference between an instance's clock and its upstream's, both warn. */
 export const CLOCK_WARNING_MS = 2 * 60_000;
+
+/** What records movements in this version (the stock history's `source`): the update and adjust endpoints, imports, stocktake commits. */
+export const MOVEMENT_SOURCES = ['api', 'import', 'stocktake'] as const;
+export type MovementSourceName = (typeof MOVEMENT_SOURCES)[number];
+
+/** `created_at` as the server writes it (`Date.prototype.toISOString`): UTC, milliseconds. */
+export const CREATED_AT_PATTERN = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 
 export const instanceIdSchema = z.string().regex(/^[a-z0-9]{4,32}$/, { error: 'An instance id is 4 to 32 lowercase letters and digits.' });
 export const hlcSchema = z
@@ -46,10 +55,17 @@ export const syncMovementSchema = z
     warehouse: z.number().int().positive().nullable().describe('null for an account without warehouses.'),
     barcode: z.string().min(1).max(MAX_BARCODE_LENGTH).describe('For people; item and liquid_stock name the unit.'),
     seen: versionVectorSchema.nullable().describe('set and count: what the origin had seen of other instances.'),
-    source: z.string().min(1).max(32),
-    reason: z.string().min(1).max(MAX_REASON_LENGTH).nullable(),
-    reference: z.string().min(1).max(MAX_REFERENCE_LENGTH).nullable(),
-    created_at: z.string().max(40).describe('When the origin recorded it.'),
+    source: z.enum(MOVEMENT_SOURCES).describe('What recorded it at its origin.'),
+    reason: z
+      .string()
+      .regex(REASON_PATTERN, { error: posFieldMessages.reasonFormat(MAX_REASON_LENGTH) })
+      .nullable()
+      .describe("The local API's rule: a short code."),
+    reference: safeTextSchema(MAX_REFERENCE_LENGTH).nullable().describe("The local API's rule: no control or text-direction characters."),
+    created_at: z
+      .string()
+      .regex(CREATED_AT_PATTERN, { error: 'created_at is a UTC time as 2026-11-23T10:00:00.000Z.' })
+      .describe('When the origin recorded it: ISO 8601, UTC, milliseconds.'),
   })
   .meta({ id: 'SyncMovement' });
 export type SyncMovement = z.infer<typeof syncMovementSchema>;

@@ -1,10 +1,38 @@
 // Pages of an account's movements in the order they were recorded here (their arrival), for a
 // downstream instance's pull and for this instance's own push of what its upstream does not hold;
 // and how many the upstream still lacks.
-import type { MovementKind, SyncMovement, VersionVector } from '../../../shared/index.ts';
+import {
+  CREATED_AT_PATTERN,
+  MOVEMENT_SOURCES,
+  type MovementKind,
+  REASON_PATTERN,
+  type SyncMovement,
+  type VersionVector,
+  withoutUnsafeCharacters,
+} from '../../../shared/index.ts';
 import type { ExpressionBuilder } from 'kysely';
 import type { Queries } from '../engine.ts';
+import { parseHlc } from '../movements/hlc.ts';
 import { NO_WAREHOUSE, type StockHistoryTable } from '../schema.ts';
+
+const sources = new Set<string>(MOVEMENT_SOURCES);
+
+/**
+ * A stored movement's text as a push or a page may carry it. What this version records always
+ * passes; a movement another instance pushed before pushed text was checked (docs/SYNC.md, "Pushed
+ * text") may hold text the receiver now refuses, and would stop every round that sends it: its
+ * reference is sent without control or text-direction characters, a reason that is not a short code
+ * as none, a `source` of none of this version's as `api` (such a movement came in through the API's
+ * push), and a `created_at` not written as the server writes it as the time of its timestamp.
+ */
+function sendable(row: { source: string; reason: string | null; reference: string | null; created_at: string; hlc: string }) {
+  return {
+    source: (sources.has(row.source) ? row.source : 'api') as SyncMovement['source'],
+    reason: row.reason === null || REASON_PATTERN.test(row.reason) ? row.reason : null,
+    reference: row.reference === null ? null : withoutUnsafeCharacters(row.reference),
+    created_at: CREATED_AT_PATTERN.test(row.created_at) ? row.created_at : new Date(parseHlc(row.hlc)?.wall ?? 0).toISOString(),
+  };
+}
 
 /** Every origin's movements past what `upstream` holds of it (all of an origin it has none of). */
 function notHeldBy(eb: ExpressionBuilder<{ h: StockHistoryTable }, 'h'>, upstream: VersionVector) {
@@ -77,10 +105,7 @@ export async function readMovements(
     warehouse: row.warehouse_id === NO_WAREHOUSE ? null : row.warehouse_id,
     barcode: row.barcode,
     seen: row.seen ? parsed(row.seen) : null,
-    source: row.source,
-    reason: row.reason,
-    reference: row.reference,
-    created_at: row.created_at,
+    ...sendable(row),
   }));
 }
 
