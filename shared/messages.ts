@@ -207,6 +207,9 @@ export const syncMessages = {
     `Account "${account}" already follows ${upstream}; unlink it first (barcode-inventory sync unlink --account ${account}).`,
   scenarioDiffers: (account: string) =>
     `Account "${account}" keeps stock per warehouse here and not upstream, or the other way round: they cannot be linked.`,
+  catalogueOfOtherAccounts: (account: string, named: readonly string[]) =>
+    `The upstream's catalogue names ${named.length === 0 ? 'no account' : named.map((n) => `"${n}"`).join(', ')} where it must name account "${account}" alone, ` +
+    'the one linked: nothing of it was written. A link copies its own account only.',
   upstreamRefused: (status: number, detail: string) => `The upstream answered ${status}: ${detail}`,
   upstreamUnreachable: (url: string, reason: string) => `The upstream ${url} cannot be reached: ${reason}`,
   upstreamAnswerTooLarge: (status: number, mib: number) =>

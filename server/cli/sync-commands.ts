@@ -87,8 +87,8 @@ export function registerSyncCommands(program: Command): void {
           const existing = await store.sync.linkOf(local);
           if (existing) throw badRequest(syncMessages.alreadyLinked(options.account, existing.upstreamUrl));
         }
-        const { catalogue } = await client.catalogue();
-        await store.catalogue.write(await parseCatalogue(catalogue));
+        const { version, catalogue } = await client.catalogue();
+        await store.sync.writeUpstreamCatalogue(options.account, await parseCatalogue(catalogue), version);
         await store.sync.link(options.account, options.upstream, token);
         console.log(`Account "${options.account}" now follows ${options.upstream} (instance ${state.instance}).`);
         const account = await accountNamed(store, options.account);

@@ -16,7 +16,7 @@ import type {
   UpdateLineBody,
   VersionVector,
 } from '../../shared/index.ts';
-import { badRequest } from '../errors.ts';
+import { apiError, badRequest } from '../errors.ts';
 import { syncMessages } from '../../shared/index.ts';
 import type { Catalogue } from '../catalogue/catalogue-schema.ts';
 import { type Account, findAccountByName, gtinClashes, listAccounts, setGtinEquivalence } from './accounts.ts';
@@ -271,11 +271,20 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
           await createLink(q, account.id, upstreamUrl, token, new Date(clock.now()).toISOString());
         }),
       unlink: (account: Account) => write((q) => removeLink(q, account.id)),
-      /** Writes the catalogue the upstream handed down, and the version it was, in one transaction. */
-      writeUpstreamCatalogue: (account: Account, catalogue: Catalogue, version: number) =>
+      /**
+       * Writes the catalogue the upstream handed down for `accountName` (at `sync link`, and when its
+       * version moved), and the version it was, in one transaction. A document that names any other
+       * account is refused whole: a link touches its own account only, whatever the upstream (or
+       * anything on the path to it) sends.
+       */
+      writeUpstreamCatalogue: (accountName: string, catalogue: Catalogue, version: number) =>
         writeMovements(async (log, q) => {
+          const named = catalogue.accounts.map((a) => a.name);
+          if (named.length !== 1 || named[0] !== accountName)
+            throw apiError(502, syncMessages.catalogueOfOtherAccounts(accountName, named));
           const summary = await writeCatalogue(log, catalogue, { fromUpstream: true });
-          await q.run(q.k.updateTable('sync_links').set({ catalogue_version: version }).where('account_id', '=', account.id));
+          const account = await findAccountByName(q, accountName);
+          await q.run(q.k.updateTable('sync_links').set({ catalogue_version: version }).where('account_id', '=', account!.id));
           return summary;
         }),
       /**

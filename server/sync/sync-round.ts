@@ -54,7 +54,7 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
     let catalogueCopied = false;
     if (state.catalogue_version !== link.catalogueVersion) {
       const { version, catalogue } = await client.catalogue();
-      await store.sync.writeUpstreamCatalogue(account, await parseCatalogue(catalogue), version);
+      await store.sync.writeUpstreamCatalogue(link.account, await parseCatalogue(catalogue), version);
       catalogueCopied = true;
     }
 

@@ -34,7 +34,7 @@ export async function follow(
 }
 
 export async function linkStore(store: Store, upstreamUrl: string, token: string, accountName: string): Promise<void> {
-  const { catalogue } = await new UpstreamClient(upstreamUrl, token).catalogue();
-  await store.catalogue.write(await parseCatalogue(catalogue));
+  const { version, catalogue } = await new UpstreamClient(upstreamUrl, token).catalogue();
+  await store.sync.writeUpstreamCatalogue(accountName, await parseCatalogue(catalogue), version);
   await store.sync.link(accountName, upstreamUrl, token);
 }
