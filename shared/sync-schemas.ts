@@ -13,6 +13,7 @@ export const SYNC_MOVEMENTS_PATH = `${SYNC_BASE}/movements/`;
 export const SYNC_CATALOGUE_PATH = `${SYNC_BASE}/catalogue/`;
 export const SYNC_STATUS_PATH = `${SYNC_BASE}/status/`;
 export const SYNC_CONFLICTS_PATH = `${SYNC_BASE}/conflicts/`;
+export const SYNC_FOLLOWERS_PATH = `${SYNC_BASE}/followers/`;
 
 /** Movements per push, and per page of a pull. */
 export const MAX_MOVEMENTS_PER_BATCH = 500;
@@ -26,6 +27,14 @@ export const MAX_CLOCK_AHEAD_MS = 24 * 3600_000;
 export const MAX_CLOCK_DRAG_MS = 5 * 60_000;
 /** Beyond this difference between an instance's clock and its upstream's, both warn. */
 export const CLOCK_WARNING_MS = 2 * 60_000;
+/**
+ * The most origins (instances whose movements it holds) an account may have on an instance: a push
+ * that would bring more is refused (docs/SYNC.md, "Who may speak for an origin"). It bounds the
+ * state's vector, a pull's `have` and the followers' bookkeeping.
+ */
+export const MAX_ORIGINS_PER_ACCOUNT = 10_000;
+/** The longest label a follower registers with (`sync link --label`). */
+export const MAX_FOLLOWER_LABEL_LENGTH = 64;
 
 /** What records movements in this version (the stock history's `source`): the update and adjust endpoints, imports, stocktake commits. */
 export const MOVEMENT_SOURCES = ['api', 'import', 'stocktake'] as const;
@@ -79,7 +88,9 @@ export const pushAnswerSchema = z
   .strictObject({
     applied: z.number().int().describe('Movements new to this instance, applied.'),
     duplicates: z.number().int().describe('Movements it already had (a resent batch): applied before, not again.'),
-    vector: versionVectorSchema.describe('The highest sequence this instance holds per origin, after the push.'),
+    vector: versionVectorSchema.describe(
+      "The highest sequence this instance holds of each of the batch's origins, after the push (the state answers every origin).",
+    ),
     now: z.number().int().describe("This instance's clock (ms since 1970)."),
   })
   .meta({ id: 'SyncPushAnswer' });
@@ -90,8 +101,8 @@ export const pullQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_MOVEMENTS_PER_BATCH).default(MAX_MOVEMENTS_PER_BATCH),
   have: z
     .string()
-    .regex(/^([a-z0-9]{4,32}:\d{1,15})(,[a-z0-9]{4,32}:\d{1,15}){0,99}$/, {
-      error: 'have is origin:seq pairs separated by commas (at most 100).',
+    .regex(new RegExp(`^([a-z0-9]{4,32}:\\d{1,15})(,[a-z0-9]{4,32}:\\d{1,15}){0,${MAX_ORIGINS_PER_ACCOUNT - 1}}$`), {
+      error: `have is origin:seq pairs separated by commas (at most ${MAX_ORIGINS_PER_ACCOUNT}).`,
     })
     .transform(
       (text) =>
@@ -102,6 +113,23 @@ export const pullQuerySchema = z.object({
       "What the caller already holds, `origin:seq,…` (its highest sequence of each origin): those movements are left out of the page (an instance's own, just pushed, do not come back), and `next_cursor` still moves past them.",
     ),
 });
+
+export const followerRegistrationSchema = z
+  .strictObject({
+    instance: instanceIdSchema.describe("The follower's instance id: the `origin` of the movements it makes."),
+    label: safeTextSchema(MAX_FOLLOWER_LABEL_LENGTH).describe('A name its owner chose ("Laptop 2"), for people.'),
+  })
+  .meta({ id: 'SyncFollower' });
+export type FollowerRegistrationBody = z.infer<typeof followerRegistrationSchema>;
+
+export const followerRegisteredSchema = z
+  .strictObject({
+    instance: instanceIdSchema,
+    label: z.string(),
+    registered_at: z.string().describe('When it first registered here.'),
+  })
+  .meta({ id: 'SyncFollowerRegistered' });
+export type FollowerRegistered = z.infer<typeof followerRegisteredSchema>;
 
 export const pullPageSchema = z
   .strictObject({

@@ -26,6 +26,7 @@ import * as tokenRoles from './0025_token_roles.ts';
 import * as conflictGroups from './0026_conflict_groups.ts';
 import * as vectorHashes from './0027_vector_hashes.ts';
 import * as labelSettings from './0028_label_settings.ts';
+import * as syncFollowers from './0029_sync_followers.ts';
 
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, EngineMigration> = {
@@ -47,6 +48,7 @@ export const migrations: Record<string, EngineMigration> = {
   '0026_conflict_groups': conflictGroups,
   '0027_vector_hashes': vectorHashes,
   '0028_label_settings': labelSettings,
+  '0029_sync_followers': syncFollowers,
 };
 
 /** The migrations as kysely's Migrator runs them, on an engine that needs `needs`. */

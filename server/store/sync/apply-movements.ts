@@ -9,6 +9,7 @@ import { type Hlc, parseHlc } from '../movements/hlc.ts';
 import type { MovementLog, MovementUnit } from '../movements/movement-log.ts';
 import { NO_WAREHOUSE } from '../schema.ts';
 import { draggedAtMost } from './clock-bound.ts';
+import { heldOf } from './held-vector.ts';
 
 const storedMovement = statement('sync.storedMovement', (k, p: Param<{ accountId: number; origin: string; seq: number }>) =>
   k
@@ -17,14 +18,6 @@ const storedMovement = statement('sync.storedMovement', (k, p: Param<{ accountId
     .where('account_id', '=', p('accountId'))
     .where('origin', '=', p('origin'))
     .where('seq', '=', p('seq')),
-);
-
-const highestSeq = statement('sync.highestSeq', (k, p: Param<{ accountId: number; origin: string }>) =>
-  k
-    .selectFrom('stock_history')
-    .select((eb) => eb.fn.max('seq').as('seq'))
-    .where('account_id', '=', p('accountId'))
-    .where('origin', '=', p('origin')),
 );
 
 const unitKey = (item: number, variant: number | null) => `${item}/${variant ?? ''}`;
@@ -88,10 +81,8 @@ export async function applyMovements(
   }
 
   // Each origin in sequence, from what this instance holds of the batch's origins (an index seek
-  // each, not the whole history's vector).
-  const held: VersionVector = {};
-  for (const origin of new Set(movements.map((m) => m.origin)))
-    held[origin] = Number((await q.first(highestSeq, { accountId: account.id, origin }))?.seq ?? 0);
+  // each, in one statement; not the whole history's vector).
+  const held: VersionVector = await heldOf(q, account.id, new Set(movements.map((m) => m.origin)));
   if (movements.some((m) => m.seq > (held[m.origin] ?? 0))) {
     const earliest = new Map<number, string>();
     for (let i = 0; i < movements.length; i++) {
