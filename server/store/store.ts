@@ -59,7 +59,7 @@ import {
   setUpstreamVector,
 } from './sync/links.ts';
 import { arrivalBefore, countPending, notHeldBy, pullPage, readMovements } from './sync/movement-pages.ts';
-import { checkPulledOrigins, checkPushedOrigins, registerFollower } from './sync/followers.ts';
+import { type PulledFrom, checkPulledOrigins, checkPushedOrigins, registerFollower } from './sync/followers.ts';
 import { makeInternalCodes } from './labels/internal-codes.ts';
 import { type LabelSource, readLabelRows } from './labels/label-sources.ts';
 import { readLabelSettings, writeLabelSettings } from './labels/label-settings.ts';
@@ -320,9 +320,9 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
        * held here already (this instance's own, coming back) writes nothing: its cursor is written
        * with the round's record (recordRound's pullCursor), and a round cut before that pulls it again.
        */
-      applyPulled: (account: Account, movements: readonly SyncMovement[], cursor: number, upstreamName: string) =>
+      applyPulled: (account: Account, movements: readonly SyncMovement[], cursor: number, from: PulledFrom) =>
         writeMovements(async (log, q) => {
-          await checkPulledOrigins(q, account, movements, await instanceId(q), upstreamName, clock.now());
+          await checkPulledOrigins(q, account, movements, await instanceId(q), from, clock.now());
           const result = await applyMovements(log, account, movements, clock.now());
           if (result.applied > 0) await advanceLink(q, account.id, cursor);
           return result;

@@ -119,8 +119,10 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
     };
     if (link.registeredAt === null) await register();
     // Movements said to be made here that this instance never made: someone pushed with its id.
+    // Except in a link's first round, which takes them (a database restored from a backup).
+    const takeOwn = link.lastSuccessAt === null;
     const claimed = state.vector[own.instance] ?? 0;
-    if (claimed > own.seq)
+    if (claimed > own.seq && !takeOwn)
       throw new Error(syncMessages.forgedOwnMovements(upstreamName(link.upstreamUrl), claimed - own.seq, own.instance));
     // A moment after a push is sent: this instance's reads and writes block it (better-sqlite3 is
     // synchronous), and the request is written a few turns of the event loop after the call. Done at
@@ -208,7 +210,9 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
     for (;;) {
       const page = await client.pull(cursor, MAX_MOVEMENTS_PER_BATCH, have, first);
       if (page.movements.length > 0) {
-        pulled += (await store.sync.applyPulled(account, page.movements, page.next_cursor, upstreamName(link.upstreamUrl))).applied;
+        pulled += (
+          await store.sync.applyPulled(account, page.movements, page.next_cursor, { upstreamName: upstreamName(link.upstreamUrl), takeOwn })
+        ).applied;
         for (const m of page.movements) upstream[m.origin] = Math.max(upstream[m.origin] ?? 0, m.seq);
       }
       cursor = page.next_cursor;

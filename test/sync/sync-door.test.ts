@@ -252,6 +252,31 @@ describe("the follower's alarm: movements of its own origin that it never made",
   });
 });
 
+describe('a database restored from a backup', () => {
+  it("takes back its own movements in a link's first round, and numbers its next ones after them", async () => {
+    const a = await upstreamServer();
+    const token = await linkToken(a, 'B');
+    const bServer = await startTestServer({ accounts: [] });
+    running.push(bServer);
+    const b = await follow(a, token, 'north', bServer, 'B');
+    await b.round();
+    for (const r of ['till 1', 'till 2']) await sell(b.server, b.token, r);
+    expect(await b.round()).toMatchObject({ pushed: 2 });
+    // Restored from before those sales: B's identity, none of what it made. Linked again with its
+    // token (docs/SYNC.md, "Restoring a backup"), its first round takes them back.
+    const restoredServer = await startTestServer({ accounts: [] });
+    running.push(restoredServer);
+    await restoredServer.probe.run('UPDATE instance SET id = ?', await instanceOf(b.server));
+    const restored = await follow(a, token, 'north', restoredServer, 'B');
+    await restored.round();
+    expect((await restored.server.store.sync.ownHighest(restored.account)).seq).toBe(2);
+    await sell(restored.server, restored.token, 'till 3');
+    expect(await restored.round()).toMatchObject({ pushed: 1 });
+    expect(await quantity(a, a.tokens.north!)).toBe(2);
+    expect(await statusOf(restored)).toMatchObject({ state: 'in_sync', pending: 0 });
+  });
+});
+
 describe('bounded cost whatever the number of origins', () => {
   it('keeps every follower syncing with 1,000 made-up origins; push answers name the batch’s origins only', async () => {
     const a = await upstreamServer();

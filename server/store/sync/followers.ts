@@ -210,29 +210,42 @@ export class ForgedOwnMovements extends Error {
   }
 }
 
+/** Where a pulled page comes from: the upstream by name, and whether this is a link's first round (`takeOwn`). */
+export interface PulledFrom {
+  upstreamName: string;
+  /**
+   * The first round after `sync link` takes what the upstream holds of this instance's own
+   * movements as its own: a database restored from a backup gets back what it had made after the
+   * backup (docs/SYNC.md, "Restoring a backup"). Linking is a person's decision; afterwards, such
+   * movements are an alarm.
+   */
+  takeOwn: boolean;
+}
+
 /**
  * A page pulled from the upstream, before it is applied. Movements said to be made here that this
  * instance never made (its own origin, past the highest it holds of itself) are refused, loudly:
  * someone pushed with this instance's id upstream, and applying them would take its next numbers
- * (ForgedOwnMovements). The origins the page brings first, or brings new movements of while nobody
- * owned them, are marked as the upstream's: no follower of this instance may push them here.
+ * (ForgedOwnMovements); but see PulledFrom.takeOwn. The origins the page brings first, or brings new
+ * movements of while nobody owned them, are marked as the upstream's: no follower of this instance
+ * may push them here.
  */
 export async function checkPulledOrigins(
   q: Queries,
   account: Account,
   movements: readonly SyncMovement[],
   own: string,
-  upstreamName: string,
+  from: PulledFrom,
   now: number,
 ): Promise<void> {
   const highest = new Map<string, number>();
   for (const m of movements) highest.set(m.origin, Math.max(highest.get(m.origin) ?? 0, m.seq));
-  if (highest.has(own)) {
+  if (highest.has(own) && !from.takeOwn) {
     const mine = (await heldOf(q, account.id, [own]))[own]!;
     const forged = movements.filter((m) => m.origin === own && m.seq > mine).length;
-    if (forged > 0) throw new ForgedOwnMovements(forged, syncMessages.forgedOwnMovements(upstreamName, forged, own));
-    highest.delete(own);
+    if (forged > 0) throw new ForgedOwnMovements(forged, syncMessages.forgedOwnMovements(from.upstreamName, forged, own));
   }
+  highest.delete(own);
   if (highest.size === 0) return;
   const owners = new Map(
     (await q.all(originOwners, { accountId: account.id, origins: [...highest.keys()] })).map((row) => [row.origin, row.owner]),
