@@ -1,8 +1,9 @@
 // An attack on a chain of instances through the sync door (docs/SECURITY.md, "Sync: who can do
 // what"): head office, a shop PC following it and a laptop following the shop, all honest and
-// working, while a till token of head office and a rogue follower registered there (and a rogue at
-// the shop) send forged origins, a follower's own origin, replays, far-future stamps, bad text,
-// oversized vectors and floods of made-up origins up to and past the account's bound. Every attack is
+// working, while a till's and a manager's token of head office, a sync token there that registered
+// no follower, a rogue follower registered there and a rogue at the shop send forged origins, a
+// follower's own origin, replays, far-future stamps, bad text, oversized vectors and floods of
+// made-up origins up to and past the account's bound. Every attack is
 // refused as docs/SYNC.md says (or, where it is allowed, changes nothing honest); afterwards the
 // honest instances still sync: every honest movement once on every instance, the same quantities,
 // in sync. Real servers on both engines; seeded. Prints its figures.
@@ -43,16 +44,12 @@ describe('an attack on the sync door', () => {
       const laptopServer = await startTestServer({ accounts: [] });
       const started = performance.now();
       try {
-        const shop = await follow(office, (await office.store.tokens.create('north', 'shop link')).key, 'north', shopServer, 'Shop');
-        const laptop = await follow(
-          shop.server,
-          (await shop.server.store.tokens.create('north', 'laptop link')).key,
-          'north',
-          laptopServer,
-          'Laptop',
-        );
-        const till = office.tokens.north!; // a till's token: any token of the account
-        const rogue = (await office.store.tokens.create('north', 'rogue')).key;
+        const shop = await follow(office, await office.newToken('north', 'sync'), 'north', shopServer, 'Shop');
+        const laptop = await follow(shop.server, shop.syncToken, 'north', laptopServer, 'Laptop');
+        const till = await office.newToken('north', 'till'); // a till's token
+        const manager = office.tokens.north!; // a manager's, as the scanner UI's at head office
+        const unregistered = await office.newToken('north', 'sync'); // a second link token, say one that leaked
+        const rogue = await office.newToken('north', 'sync');
         await register(office, rogue, 'rogue0001', 'Rogue');
         const [officeId, shopId, laptopId] = [
           await office.store.sync.instance(),
@@ -87,14 +84,18 @@ describe('an attack on the sync door', () => {
         };
         await honestRound();
 
-        // 1. Forged origins from a till token: not a registered follower, whatever it claims.
+        // 1. Forged origins from a till's token and a manager's (not sync tokens), and from a sync
+        //    token that registered no follower, whatever they claim.
         const nextOf = async (f: Follower) => (await f.server.store.sync.ownHighest(f.account)).seq + 1;
         for (const origin of [shopId, laptopId, officeId, 'madeup01']) {
           const at = origin === shopId ? await nextOf(shop) : origin === laptopId ? await nextOf(laptop) : 1;
-          expect(await push(office, till, [madeUp(origin, at, { value: -random.int(1, 50) })], 403)).toMatchObject({
-            code: 'follower_not_registered',
-          });
-          count('till token refused (403)');
+          const forged = [madeUp(origin, at, { value: -random.int(1, 50) })];
+          for (const token of [till, manager]) {
+            expect(await push(office, token, forged, 403)).toMatchObject({ code: 'role_forbidden' });
+            count('till or manager token refused (403 role_forbidden)');
+          }
+          expect(await push(office, unregistered, forged, 403)).toMatchObject({ code: 'follower_not_registered' });
+          count('unregistered sync token refused (403 follower_not_registered)');
         }
         // 2. The rogue follower: another follower's origin, one it relays, head office's own, a
         //    registered follower's own instance it never pushed.
@@ -108,16 +109,16 @@ describe('an attack on the sync door', () => {
         }
         // 3. A follower's own origin pushed by another token at the shop: a token of the shop
         //    registers a made-up follower there and pushes the laptop's next movements.
-        const shopRogue = (await shop.server.store.tokens.create('north', 'shop rogue')).key;
+        const shopRogue = await shop.server.newToken('north', 'sync');
         await register(shop.server, shopRogue, 'evil0001', 'Evil');
         expect(await push(shop.server, shopRogue, [madeUp(laptopId, await nextOf(laptop))], 403)).toMatchObject({ origin: laptopId });
         // … nor head office's origin at the shop (it comes from the shop's upstream).
-        const officeHeld = (await call<SyncState>(shop.server, 'GET', SYNC_STATE_PATH, shop.token)).vector[officeId]!;
+        const officeHeld = (await call<SyncState>(shop.server, 'GET', SYNC_STATE_PATH, shop.syncToken)).vector[officeId]!;
         expect(await push(shop.server, shopRogue, [madeUp(officeId, officeHeld + 1)], 403)).toMatchObject({ origin: officeId });
         count('rogue at the shop refused (403)');
         // 4. Replays: the shop's movements as head office serves them, sent again by the rogue; the
         //    rogue's own batch sent twice.
-        const served = (await call<PullPage>(office, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0`, till)).movements.filter(
+        const served = (await call<PullPage>(office, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0`, rogue)).movements.filter(
           (m) => m.origin === shopId,
         );
         expect(served.length).toBeGreaterThan(0);
@@ -178,7 +179,7 @@ describe('an attack on the sync door', () => {
           madeUpOrigins('tillflood', 500).map((o) => madeUp(o, 1, { value: 0, warehouse: 11 })),
           403,
         );
-        const held = Object.keys((await call<SyncState>(office, 'GET', SYNC_STATE_PATH, till)).vector).length;
+        const held = Object.keys((await call<SyncState>(office, 'GET', SYNC_STATE_PATH, rogue)).vector).length;
         const room = MAX_ORIGINS_PER_ACCOUNT - held - 20; // honest instances keep a few to come (the shop and laptop have not all pushed)
         const flood = madeUpOrigins(`f${random.int(100, 999)}x`, room);
         const floodStarted = performance.now();
@@ -203,7 +204,7 @@ describe('an attack on the sync door', () => {
         await laptop.round();
         figures['honest rounds after the attack: seconds'] = Math.round((performance.now() - healStarted) / 100) / 10;
         const instances = [
-          { name: 'office', server: office, token: till },
+          { name: 'office', server: office, token: manager },
           { name: 'shop', server: shop.server, token: shop.token },
           { name: 'laptop', server: laptop.server, token: laptop.token },
         ];
@@ -218,7 +219,7 @@ describe('an attack on the sync door', () => {
           ).results
             .filter((r) => r.warehouse === 10)
             .map((r) => [r.barcode, r.quantity]);
-        const expected = await quantities(office, till);
+        const expected = await quantities(office, manager);
         for (const { name, server, token } of instances) {
           expect(await quantities(server, token), name).toEqual(expected);
           const references: string[] = [];
@@ -241,7 +242,7 @@ describe('an attack on the sync door', () => {
         for (const f of [shop, laptop])
           expect(await call<SyncStatus>(f.server, 'GET', SYNC_STATUS_PATH, f.token)).toMatchObject({ state: 'in_sync', pending: 0 });
         // Nothing honest took the rogue's origins as its own, and head office's clock was not dragged a day.
-        const sales = (await call<HistoryPage>(office, 'GET', `${STOCK_HISTORY_PATH}?limit=5&source=api`, till)).results.filter((h) =>
+        const sales = (await call<HistoryPage>(office, 'GET', `${STOCK_HISTORY_PATH}?limit=5&source=api`, manager)).results.filter((h) =>
           h.reference?.startsWith('honest'),
         );
         for (const h of sales) expect(Number(h.hlc.slice(0, 16))).toBeLessThan(Date.now() + 10 * 60_000);

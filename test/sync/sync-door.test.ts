@@ -39,8 +39,8 @@ async function upstreamServer(): Promise<TestServer> {
   return server;
 }
 
-/** A token of north on `server` made for one follower (`sync link` takes one per computer). */
-const linkToken = async (server: TestServer, label = 'link') => (await server.store.tokens.create('north', label)).key;
+/** A sync token of north on `server` made for one follower (`sync link` takes one per computer). */
+const linkToken = async (server: TestServer, label = 'link') => (await server.store.tokens.create('north', label, 'sync')).key;
 
 async function follower(upstream: TestServer, label?: string): Promise<Follower> {
   const instance = await startTestServer({ accounts: [] });
@@ -61,13 +61,17 @@ describe('who may speak for an origin', () => {
   it("refuses a till token's push of a follower's origin: the follower's sales arrive, and it is in sync", async () => {
     // The issue's scenario: B follows A; a north token on A (a till's) pushes 50 movements whose
     // origin is B's instance id (public in A's state), taking B's next numbers; B's till sells 3.
+    // A till's token (as a scanner's) does not reach sync at all; a sync token of its own must have
+    // registered a follower, and that follower is not B.
     const a = await upstreamServer();
     const b = await follower(a, 'B');
     await b.round();
     const bId = await instanceOf(b.server);
     const next = (await b.server.store.sync.ownHighest(b.account)).seq + 1;
     const forged = Array.from({ length: 50 }, (_, i) => madeUp(bId, next + i, { value: -1 }));
-    expect(await push(a, a.tokens.north!, forged, 403)).toMatchObject({ code: 'follower_not_registered' });
+    expect(await push(a, await a.newToken('north', 'till'), forged, 403)).toMatchObject({ code: 'role_forbidden' });
+    expect(await push(a, a.tokens.north!, forged, 403)).toMatchObject({ code: 'role_forbidden' }); // a manager's, as the scanner UI's
+    expect(await push(a, await linkToken(a, 'unregistered'), forged, 403)).toMatchObject({ code: 'follower_not_registered' });
     // A follower of its own (registered, with a token of its own) may not push B's either.
     const rogue = await linkToken(a, 'rogue');
     await register(a, rogue, 'rogue0001', 'Rogue');
@@ -137,12 +141,7 @@ describe('who may speak for an origin', () => {
     const shop = await follower(office, 'Shop');
     const laptopServer = await startTestServer({ accounts: [] });
     running.push(laptopServer);
-    const laptop = await follow(
-      shop.server,
-      await shop.server.store.tokens.create('north', 'laptop').then((t) => t.key),
-      'north',
-      laptopServer,
-    );
+    const laptop = await follow(shop.server, shop.syncToken, 'north', laptopServer);
     await call(office, 'POST', ADJUST_PATH, office.tokens.north!, [{ barcode: MUG, delta: 4, warehouse_name: 'Main' }]);
     await shop.round();
     await laptop.round();
@@ -153,7 +152,7 @@ describe('who may speak for an origin', () => {
     // Head office: the laptop's origin is the shop's to bring (the shop made nothing of its own yet).
     expect(await office.probe.all('SELECT origin, owner FROM sync_origins')).toEqual([{ origin: laptopId, owner: shopId }]);
     // At the shop, head office's origin came from its upstream: the laptop may not push it there.
-    const held = (await call<SyncState>(shop.server, 'GET', SYNC_STATE_PATH, shop.token)).vector[officeId]!;
+    const held = (await call<SyncState>(shop.server, 'GET', SYNC_STATE_PATH, shop.syncToken)).vector[officeId]!;
     const refused = await push(shop.server, (await laptop.link()).token, [madeUp(officeId, held + 1)], 403);
     expect(refused.detail).toBe(syncMessages.originOfAnother(officeId, syncMessages.ownerUpstream));
     expect(await quantity(office, office.tokens.north!)).toBe(8);
@@ -209,9 +208,10 @@ async function linkedTo(upstream: { url: string }, server?: TestServer): Promise
   if (!server) running.push(instance);
   await linkStore(instance.store, upstream.url, 'bi_madeup', 'north', 'Laptop 2');
   const account = (await instance.store.accounts.find('north'))!;
-  const token = (await instance.store.tokens.create('north', 'own')).key;
+  const token = (await instance.store.tokens.create('north', 'own', 'manager')).key;
+  const syncToken = (await instance.store.tokens.create('north', 'own link', 'sync')).key;
   const link = async () => (await instance.store.sync.linkOf(account))!;
-  return { server: instance, account, token, link, round: async () => syncRound(instance.store, await link()) };
+  return { server: instance, account, token, syncToken, link, round: async () => syncRound(instance.store, await link()) };
 }
 
 describe("the follower's alarm: movements of its own origin that it never made", () => {
@@ -291,7 +291,7 @@ describe('bounded cost whatever the number of origins', () => {
       expect(answer.applied).toBe(batch.length);
       expect(Object.keys(answer.vector).sort()).toEqual(batch.map((m) => m.origin).sort());
     }
-    expect(Object.keys((await call<SyncState>(a, 'GET', SYNC_STATE_PATH, a.tokens.north!)).vector).length).toBeGreaterThan(1000);
+    expect(Object.keys((await call<SyncState>(a, 'GET', SYNC_STATE_PATH, rogue)).vector).length).toBeGreaterThan(1000);
     // The follower pulls them, then its own sale goes up and does not come back.
     expect(await b.round()).toMatchObject({ pulled: 1000 });
     expect(await statusOf(b)).toMatchObject({ state: 'in_sync', pending: 0 });
@@ -302,7 +302,7 @@ describe('bounded cost whatever the number of origins', () => {
     expect(await quantity(a, a.tokens.north!)).toBe(4);
     // A pull may say everything it holds (here 300 origins; a request line bounds it in practice).
     const have = origins.slice(0, 300).map((o) => `${o}:1`);
-    const page = await call<PullPage>(a, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0&have=${have.join(',')}`, a.tokens.north!);
+    const page = await call<PullPage>(a, 'GET', `${SYNC_MOVEMENTS_PATH}?after=0&have=${have.join(',')}`, rogue);
     expect(page.movements.map((m) => m.origin)).not.toContain(origins[0]);
   });
 });
