@@ -69,16 +69,13 @@ export const sync: Resource = {
         `At most ${MAX_MOVEMENTS_PER_BATCH} movements of the account, each origin's in sequence, from a registered follower (\`POST followers/\`). ` +
         'Applied all or nothing, each exactly once: a movement already held is skipped (a batch sent again after a cut applies nothing ' +
         'twice). A movement that would leave a gap refuses the batch with 409 and `resume` (`{origin: next sequence}`). ' +
-        "The text fields follow the local API's rules. The answer's vector names the batch's origins only.",
+        "The text fields follow the local API's rules. The answer's vector names the batch's origins only. Besides a role that may " +
+        'not push, 403 is a token that registered no follower (`code: follower_not_registered`), or an origin that is not its ' +
+        "follower's: this instance's own, another follower's, or one this instance's upstream sends (`code: origin_not_allowed`, `origin`).",
       body: { schema: pushBodySchema, compiled: true },
       responses: {
         200: { description: 'Applied.', schema: pushAnswerSchema },
         400: { description: 'Malformed batch (text fields included: source, reason, reference, created_at).' },
-        403: {
-          description:
-            "The token registered no follower (`code: follower_not_registered`), or an origin is not its follower's: this instance's own, " +
-            "another follower's, or one this instance's upstream sends (`code: origin_not_allowed`, `origin`).",
-        },
         409: { description: "A gap in an origin's sequence (`resume` says where to send from), or an id already held with other content." },
         413: { description: 'Body larger than 1 MiB.' },
         422: {
