@@ -95,7 +95,7 @@ describe('scanner UI: look up', () => {
     await keys.scan('ÇAY-0042/ü');
     const shirt = card(page, 'ÇAY-0042/ü');
     await expect.poll(() => shirt.getAttribute('data-state')).toBe('found');
-    expect(await shirt.locator('.card-name').textContent()).toBe('T-shirt · S');
+    expect(await shirt.locator('.card-name').textContent()).toBe('T-shirt / S');
     expect(await shirt.locator('.card-barcode').textContent()).toBe('ÇAY-0042/ü');
     await page.context().close();
   });
@@ -387,10 +387,18 @@ describe('scanner UI: sign-in', () => {
     context.setDefaultTimeout(10_000);
     const page = await context.newPage();
     await page.goto(`${server.url}/`);
+    // The server's "Invalid token." is for API clients: the person is told what was wrong with what they pasted.
     await page.locator('#signin-input').fill('bi_not-a-real-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.locator('.signin-error').waitFor();
-    expect(await page.locator('.signin-error').textContent()).toContain('Invalid token.');
+    expect(await page.locator('.signin-error').textContent()).toBe(
+      'This API token is not valid: it was revoked or mistyped. Create a new one on the server computer.',
+    );
+    await page.locator('#signin-input').fill('hello there');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.locator('.signin-error').textContent()).toContain('neither a sign-in link nor an API token');
+    // The example link shows this server's own address and port, not a default one.
+    expect(await page.locator('#signin-input').getAttribute('placeholder')).toContain(`${server.url}/#signin=`);
 
     await page.locator('#signin-input').fill(server.tokens.kiosk!);
     await page.getByRole('button', { name: 'Sign in' }).click();

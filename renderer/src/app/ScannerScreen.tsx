@@ -6,6 +6,7 @@ import type { Warehouse } from '../../../shared/index.ts';
 import { ApiError } from '../api/request-json.ts';
 import { CameraButton, CameraPanel, useCamera } from '../camera/CameraButton.tsx';
 import { useSession } from '../api/session-context.tsx';
+import { useLocale } from '../common/locale-context.tsx';
 import { appTexts, modeTexts, scanTexts } from '../common/texts.ts';
 import { TopBar } from '../common/TopBar.tsx';
 import { WarehouseSelect } from '../common/WarehouseSelect.tsx';
@@ -54,6 +55,15 @@ export function ScannerScreen({ onSignOut }: { onSignOut: (message?: string) => 
   const [warehouses, setWarehouses] = useState<Warehouse[]>([]);
   const [warehouse, setWarehouse] = useState<string | null>(null);
   const [banners, setBanners] = useState<Record<Mode, Banner>>(readyBanners);
+  // A banner holds words of the language it was written in: after a change of language each mode starts
+  // again from its prompt, in the new one.
+  const { locale } = useLocale();
+  const shownLocale = useRef(locale);
+  useEffect(() => {
+    if (shownLocale.current === locale) return;
+    shownLocale.current = locale;
+    setBanners(readyBanners());
+  }, [locale]);
   const [scans] = useState(createScanRouter);
   const camera = useCamera();
   const soundRef = useRef(settings.sound);

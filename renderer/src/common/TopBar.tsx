@@ -21,12 +21,7 @@ export function TopBar(props: { view: AppView; onSignOut: () => void; children?:
     <header className="topbar" data-sync={sync?.state ?? 'unknown'}>
       <div className="topbar-id">
         <h1>{appTexts.title}</h1>
-        <span
-          className="account"
-          data-testid="account"
-          data-role={account.role}
-          title={roleTexts.signedInAs(roleTexts.names[account.role])}
-        >
+        <span className="account" data-testid="account" data-role={account.role} title={roleTexts.signedInAs(roleTexts.name(account.role))}>
           {account.account}
         </span>
       </div>
