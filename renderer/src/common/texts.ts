@@ -223,6 +223,8 @@ export const scanTexts = {
   cutShort: (visible: string) => t('scan.cutShort', { visible }),
   controlCharacter: (visible: string) => t('scan.controlCharacter', { visible }),
   slow: (length: number, gapMs: number, maxGapMs: number) => t('scan.slow', { keys: length, gap: n(gapMs), max: n(maxGapMs) }),
+  /** The tail of a scan whose start was lost in a pause of the scanner: never taken as a barcode. */
+  fragment: (visible: string, gapMs: number) => t('scan.fragment', { visible, gap: n(gapMs) }),
   gs1: (error: Gs1ErrorCode, ai: string | undefined, visible: string) => t('scan.gs1', { problem: gs1Problem(error, ai), visible }),
   unknown: (barcode: string) => t('scan.unknown', { barcode }),
   lookingUp: (what: string) => t('scan.lookingUp', { what }),
