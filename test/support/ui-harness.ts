@@ -130,8 +130,10 @@ export async function signedInPage(
   account: string,
   viewport: { width: number; height: number } = { width: 1280, height: 860 },
   role?: SignInRole,
+  /** The browser's language (navigator.languages), e.g. "tr-TR"; Chromium's own (en-US) by default. */
+  locale?: string,
 ): Promise<{ page: Page; keys: VirtualKeyboard }> {
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({ viewport, ...(locale ? { locale } : {}) });
   context.setDefaultTimeout(10_000); // a failing step names itself well before the test's own timeout
   const page = await context.newPage();
   const { code } = await server.store.signIn.createCode(account, undefined, undefined, role);
@@ -158,4 +160,11 @@ export async function holdLookup(page: Page, names: string | ((barcodes: string)
     },
   );
   return release;
+}
+
+/** Opens Settings from the top bar; on a phone-sized page its controls are behind Menu first. */
+export async function openSettings(page: Page): Promise<void> {
+  const menu = page.getByTestId('topbar-menu');
+  if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) === 'false') await menu.click();
+  await page.getByTestId('settings-button').click();
 }

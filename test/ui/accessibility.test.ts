@@ -11,7 +11,7 @@ import { launchChromium } from '../support/browser.ts';
 import { type LinkedPair, startLinkedPair } from '../support/linked-ui.ts';
 import { call } from '../support/stocktake-fixtures.ts';
 import { type TestServer, exampleCatalogue } from '../support/test-server.ts';
-import { type VirtualKeyboard, signedInPage, startUiServer } from '../support/ui-harness.ts';
+import { type VirtualKeyboard, signedInPage, startUiServer, openSettings } from '../support/ui-harness.ts';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -80,7 +80,7 @@ describe.each([1280, 360])('axe-core at %i px', (width) => {
     await page.locator('tr[data-state="saved"]').waitFor();
     found.list = await seriousViolations(page);
 
-    await page.getByTestId('settings-button').click();
+    await openSettings(page);
     await page.getByTestId('start-scanner-test').click();
     await keys.scan('Yz-Qa/Mi.07', { gapMs: 2 });
     await page.getByTestId('scanner-test-result').waitFor();

@@ -123,7 +123,7 @@ describe.each(languages)('the UI in a $browser browser', ({ browser: language, l
     await check(signIn, 'signin');
     await context.close();
 
-    const { page, keys } = await signedInPage(browser, server, 'north', viewport, language);
+    const { page, keys } = await signedInPage(browser, server, 'north', viewport, undefined, language);
     await page
       .getByRole('button', { name: new RegExp(lookup) })
       .first()
@@ -194,7 +194,7 @@ describe.each(languages)('the UI in a $browser browser', ({ browser: language, l
 
 describe('choosing the language', () => {
   it('applies at once from Settings and is remembered across a reload, whatever the browser says', async () => {
-    const { page } = await signedInPage(browser, server, 'north', undefined, 'en-US');
+    const { page } = await signedInPage(browser, server, 'north', undefined, undefined, 'en-US');
     expect(await page.getByTestId('settings-button').textContent()).toBe('Settings');
     // The check of the screens above sees English where there is some.
     expect(await englishWords(page, 'tr')).toEqual(expect.arrayContaining(['settings', 'sign', 'out', 'ready', 'scan']));

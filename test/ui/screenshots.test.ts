@@ -15,7 +15,7 @@ import { launchChromium } from '../support/browser.ts';
 import { type LinkedPair, startLinkedPair } from '../support/linked-ui.ts';
 import { call } from '../support/stocktake-fixtures.ts';
 import { type TestServer, exampleCatalogue } from '../support/test-server.ts';
-import { signedInPage, startUiServer } from '../support/ui-harness.ts';
+import { signedInPage, startUiServer, openSettings } from '../support/ui-harness.ts';
 import { inRepo } from '../support/paths.ts';
 
 const shotsDir = process.env.SCANNER_SHOTS_DIR ?? path.join(tmpdir(), 'scanner-shots');
@@ -106,7 +106,7 @@ describe.each(widths)('views at %i px', (width) => {
 
   it('settings: the scanner test after a scan of its barcode', async () => {
     const { page, keys } = await open();
-    await page.getByTestId('settings-button').click();
+    await openSettings(page);
     await page.getByTestId('start-scanner-test').click();
     await keys.scan('Yz-Qa/Mi.07', { gapMs: 2 });
     await page.getByTestId('scanner-test-result').waitFor();

@@ -58,6 +58,9 @@ export const appTexts = {
   get account() {
     return t('app.account');
   },
+  get menu() {
+    return t('app.menu');
+  },
   signedOut: (message: string) => t('app.signedOut', { message }),
   signInAgain: (message: string) => t('app.signInAgain', { message }),
   reloadToRetry: (message: string) => t('app.reloadToRetry', { message }),
@@ -387,6 +390,7 @@ export const setTexts = {
   get chooseWarehouse() {
     return t('set.chooseWarehouse');
   },
+  refused: (name: string, problem: string) => t('set.refused', { name, problem }),
   confirmNegative: (name: string, quantity: number) => t('set.confirmNegative', { name, n: formatDifference(quantity) }),
   get negativeProblem() {
     return t('set.negativeProblem');
@@ -760,6 +764,7 @@ export const stocktakeTexts = {
   },
   counting: (name: string, count: number) => t('st.counting', { name, n: n(count) }),
   plus: (what: string, count: number) => t('st.plus', { what, n: n(count) }),
+  scanRefused: (barcode: string, problem: string) => t('st.scanRefused', { barcode, problem }),
   unknownScan: (barcode: string, count: number) => t('st.unknownScan', { barcode, n: n(count) }),
   get offlineNow() {
     return t('st.offlineNow');

@@ -275,6 +275,14 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
       {rows.length === 0 ? <p className="placeholder">{listTexts.placeholder}</p> : null}
       {rows.length > 0 ? (
         <table className="rows" data-testid="list-rows">
+          {/* Fixed widths: a column does not jump when a row's stock or result appears or goes. */}
+          <colgroup>
+            <col className="col-item" />
+            <col className="col-count" />
+            <col className="col-stock" />
+            <col className="col-result" />
+            <col className="col-remove" />
+          </colgroup>
           <thead>
             <tr>
               <th scope="col">{listTexts.columns.item}</th>

@@ -92,7 +92,7 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
             }
             const errors = outcome!.errors;
             record(false, () => friendlyErrors(errors, row as unknown as Record<string, unknown>));
-            feedback('error', `${name}: ${friendlyErrors(errors, row as unknown as Record<string, unknown>)}`);
+            feedback('error', setTexts.refused(name, friendlyErrors(errors, row as unknown as Record<string, unknown>)));
             return false;
           },
           (error: unknown) => {
