@@ -25,6 +25,8 @@ export const fieldMessages = {
   minValue: (min: number) => `Ensure this value is greater than or equal to ${min}.`,
   notAnObject: (got: string) => `Invalid data. Expected a dictionary, but got ${got}.`,
   /** `where`: `U+0000 (NUL) at position 2` (shared/control-characters.ts). */
+  /** A barcode that is stored or counted as given: spaces around it would make it one no scan ever finds. */
+  surroundingSpace: 'A barcode may not begin or end with a space: no scan carries one, so it would never be found.',
   controlCharacter: (name: string, position: number) => `A barcode may not contain control characters: ${name} at position ${position}.`,
   /** `name`: `U+202E` or `U+001B (ESC)` (shared/control-characters.ts, findUnsafeCharacter). */
   unsafeCharacter: (name: string, position: number) =>

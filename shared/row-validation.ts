@@ -74,6 +74,13 @@ export function refuseUnsafeCharacters(value: string, ctx: z.RefinementCtx): voi
   if (unsafe) ctx.addIssue({ code: 'custom', message: fieldMessages.unsafeCharacter(unsafe.name, unsafe.position) });
 }
 
+/**
+ * A barcode that is kept (a catalogue's, a stocktake's count): besides barcodeInputSchema's rules, no
+ * space at either end. A lookup trims what it is given, so " 8690000000017 " kept as it is would be a
+ * barcode no scan and no lookup ever finds, and a counted one an unknown line that looks like a known item.
+ */
+export const keptBarcodeSchema = barcodeInputSchema.refine((value) => value === value.trim(), { error: fieldMessages.surroundingSpace });
+
 export const quantityInputSchema = z.unknown().transform((input, ctx) => {
   const parsed = parseQuantity(input);
   if (typeof parsed === 'string') {
