@@ -9,6 +9,7 @@ import { badRequest } from '../errors.ts';
 import type { Account, Store } from '../store/store.ts';
 import { linkAccount } from '../sync/link-account.ts';
 import { syncRound } from '../sync/sync-round.ts';
+import { noSuchAccount } from '../store/tokens.ts';
 import { withDatabaseOptions, withStore } from './database-option.ts';
 
 function upstreamUrl(value: string): string {
@@ -55,7 +56,7 @@ function followerLabel(value: string): string {
 
 async function accountNamed(store: Store, name: string): Promise<Account> {
   const account = await store.accounts.find(name);
-  if (!account) throw badRequest(`No account named "${name}".`);
+  if (!account) throw noSuchAccount(name);
   return account;
 }
 
@@ -92,14 +93,22 @@ export function registerSyncCommands(program: Command): void {
         database?: string;
       }) => {
         const token = await upstreamToken(options);
+        // A link that fails removes the database file it created; once linked, the file stays even
+        // when the first round fails (the background rounds take over).
+        await withStore(
+          options,
+          async (store) => {
+            const { upstreamInstance } = await linkAccount(store, {
+              upstream: options.upstream,
+              account: options.account,
+              token,
+              label: options.label,
+            });
+            console.log(`Account "${options.account}" now follows ${options.upstream} (instance ${upstreamInstance}).`);
+          },
+          { removeIfCreated: true },
+        );
         await withStore(options, async (store) => {
-          const { upstreamInstance } = await linkAccount(store, {
-            upstream: options.upstream,
-            account: options.account,
-            token,
-            label: options.label,
-          });
-          console.log(`Account "${options.account}" now follows ${options.upstream} (instance ${upstreamInstance}).`);
           const account = await accountNamed(store, options.account);
           const result = await syncRound(store, (await store.sync.linkOf(account))!);
           console.log(`First round: ${result.pushed} movement(s) pushed, ${result.pulled} pulled.`);
