@@ -11,9 +11,10 @@ import { formatter } from '@lingui/format-po';
 import { compileMessage } from '@lingui/message-utils/compileMessage';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { LOCALES } from '../renderer/src/common/i18n.ts';
+import { LOCALES } from '../../renderer/src/common/i18n.ts';
+import { ROOT } from '../support/paths.ts';
 
-const root = path.resolve(import.meta.dirname, '..');
+const root = ROOT;
 const localesDir = path.join(root, 'renderer/src/locales');
 const rendererDir = path.join(root, 'renderer/src');
 
@@ -91,7 +92,7 @@ describe('the UI catalogues', () => {
   );
 
   it.each(LOCALES)('%s compiles, and its compiled module is up to date (npm run i18n:compile)', async (locale) => {
-    const { messages } = (await import(`../renderer/src/locales/${locale}.ts`)) as { messages: Record<string, unknown> };
+    const { messages } = (await import(`../../renderer/src/locales/${locale}.ts`)) as { messages: Record<string, unknown> };
     const entries = catalogue(locale);
     for (const id of ids) expect(messages[id], `${locale} ${id}`).toEqual(compileMessage(entries[id]!.translation));
     expect(Object.keys(messages).sort()).toEqual(ids);

@@ -2,13 +2,13 @@
 // a set that leaves the quantity as it was is recorded (a set is a fact, docs/SYNC.md), and so is a
 // stocktake count equal to the book. README.md and docs/STOCKTAKE.md once said the opposite.
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HistoryPage, INVENTORY_PATH, STOCK_HISTORY_PATH, STOCKTAKES_PATH, stocktakePath } from '../shared/index.ts';
-import { call } from './support/stocktake-fixtures.ts';
-import { type TestServer, exampleCatalogue, startTestServer } from './support/test-server.ts';
+import { type HistoryPage, INVENTORY_PATH, STOCK_HISTORY_PATH, STOCKTAKES_PATH, stocktakePath } from '../../shared/index.ts';
+import { inRepo } from '../support/paths.ts';
+import { call } from '../support/stocktake-fixtures.ts';
+import { type TestServer, exampleCatalogue, startTestServer } from '../support/test-server.ts';
 
-const doc = (file: string) => readFileSync(path.resolve(import.meta.dirname, '..', file), 'utf8').replace(/\s+/g, ' ');
+const doc = (file: string) => readFileSync(inRepo(file), 'utf8').replace(/\s+/g, ' ');
 
 let server: TestServer;
 beforeAll(async () => {

@@ -5,9 +5,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { launch } from '../server/launch/launch.ts';
-import { runCli } from './support/cli.ts';
-import { seedDatabase, tempDir } from './support/test-server.ts';
+import { launch } from '../../server/launch/launch.ts';
+import { runCli } from '../support/cli.ts';
+import { seedDatabase, tempDir } from '../support/test-server.ts';
 
 const temp = tempDir('bi-which-db-');
 afterAll(temp.remove);

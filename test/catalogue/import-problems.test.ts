@@ -6,14 +6,14 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importCatalogueFile } from '../server/catalogue/import-catalogue-file.ts';
-import { parseCatalogue } from '../server/catalogue/import-catalogue.ts';
-import { readCatalogueCsv } from '../server/csv/catalogue-csv.ts';
-import { isCatalogueRefusal } from '../server/store/catalogue-writer.ts';
-import { openStore } from '../server/store/open-store.ts';
-import type { Store } from '../server/store/store.ts';
-import { scanBodySchema } from '../shared/index.ts';
-import { tempDir } from './support/test-server.ts';
+import { importCatalogueFile } from '../../server/catalogue/import-catalogue-file.ts';
+import { parseCatalogue } from '../../server/catalogue/import-catalogue.ts';
+import { readCatalogueCsv } from '../../server/csv/catalogue-csv.ts';
+import { isCatalogueRefusal } from '../../server/store/catalogue-writer.ts';
+import { openStore } from '../../server/store/open-store.ts';
+import type { Store } from '../../server/store/store.ts';
+import { scanBodySchema } from '../../shared/index.ts';
+import { tempDir } from '../support/test-server.ts';
 
 const { dir, remove } = tempDir('bi-import-problems-');
 let store: Store;
