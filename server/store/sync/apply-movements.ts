@@ -37,7 +37,8 @@ export async function applyMovements(
   now: number,
 ): Promise<{ applied: number; duplicates: number }> {
   const { q } = log;
-  const refuse = (movement: SyncMovement, why: string) => apiError(422, syncMessages.movementRefused(movement.id, why));
+  const refuse = (movement: SyncMovement, why: string) =>
+    apiError(422, syncMessages.movementRefused(movement.id, why), { code: 'sync_movement_refused' });
   const hlcs: Hlc[] = [];
   for (const movement of movements) {
     const hlc = parseHlc(movement.hlc);
@@ -113,13 +114,14 @@ export async function applyMovements(
         stored.unit_id !== unit.id ||
         stored.warehouse_id !== warehouseId
       ) {
-        throw apiError(409, syncMessages.sameIdOtherMovement(movement.id));
+        throw apiError(409, syncMessages.sameIdOtherMovement(movement.id), { code: 'sync_same_id_other_movement' });
       }
       duplicates++;
       continue;
     }
     if (movement.seq !== holds + 1) {
       throw apiError(409, syncMessages.gap(movement.id, movement.origin, holds + 1), {
+        code: 'sync_gap',
         more: { resume: { [movement.origin]: holds + 1 } },
       });
     }
