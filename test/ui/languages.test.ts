@@ -192,6 +192,22 @@ describe.each(languages)('the UI in a $browser browser', ({ browser: language, l
   });
 });
 
+describe("the server's refusals", () => {
+  it('are said in the UI’s language, by their code, not in the server’s English', async () => {
+    const token = server.tokens.north!;
+    const id = (await call(server, 'POST', STOCKTAKES_PATH, token, { name: 'Closed', warehouse_name: 'Main' }, 201)).id as number;
+    const { page, keys } = await signedInPage(browser, server, 'north', undefined, 'tr-TR');
+    await page.goto(`${server.url}/#stocktake/${id}`);
+    await page.getByTestId('count-view').waitFor();
+    await call(server, 'POST', stocktakePath(id, 'commit'), token, {});
+    await keys.scan('8690000000017');
+    await expect
+      .poll(() => page.getByTestId('count-banner').textContent())
+      .toBe('8690000000017 sayılmadı: Bu sayım uygulandı: artık değiştirilemez.');
+    await page.context().close();
+  });
+});
+
 describe('choosing the language', () => {
   it('applies at once from Settings and is remembered across a reload, whatever the browser says', async () => {
     const { page } = await signedInPage(browser, server, 'north', undefined, undefined, 'en-US');

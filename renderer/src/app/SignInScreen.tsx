@@ -29,8 +29,10 @@ export function SignInScreen(props: {
     try {
       await work();
     } catch (e) {
-      // The server's refusal of a code or token is said in the screen's words; anything else (no answer) as it is.
-      setError(e instanceof ApiError && (e.unauthorized || e.status === 400) ? refused : (e as Error).message);
+      // The server's refusal of this code or token is said in the screen's words (by its code); anything
+      // else (no answer, a busy database) as the client words it.
+      const code = e instanceof ApiError ? e.code : '';
+      setError(code === 'signin_code_invalid' || code === 'invalid_token' || code === 'not_authenticated' ? refused : (e as Error).message);
       setBusy(false);
     }
   };

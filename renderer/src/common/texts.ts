@@ -24,6 +24,9 @@ import { t } from './i18n.ts';
 
 const n = formatNumber;
 
+/** One word for each of a closed set of values the server sends (a source, a state); the value itself for one this UI does not know. */
+const wordFor = (value: string, words: Record<string, () => string>): string => words[value]?.() ?? value;
+
 export const appTexts = {
   get title() {
     return t('app.title');
@@ -180,6 +183,39 @@ export const apiTexts = {
   get notSent() {
     return t('api.notSent');
   },
+  /**
+   * A request the server refused as a whole, said by its code (shared/error-codes.ts), never by its
+   * English `detail`; a code this UI does not know is named in a sentence of the UI's language.
+   */
+  refused: (code: string): string =>
+    (
+      ({
+        not_authenticated: () => t('apiError.notAuthenticated'),
+        invalid_token: () => t('apiError.invalidToken'),
+        signin_code_invalid: () => t('signin.invalidLink'),
+        storage_unavailable: () => t('apiError.storageUnavailable'),
+        too_many_auth_failures: () => t('apiError.tooManyAuthFailures'),
+        role_forbidden: () => t('apiError.roleForbidden'),
+        stocktake_not_found: () => t('apiError.stocktakeNotFound'),
+        stocktake_line_not_found: () => t('apiError.stocktakeLineNotFound'),
+        stocktake_read_only: () => t('apiError.stocktakeReadOnly'),
+        stocktake_committing: () => t('apiError.stocktakeCommitting'),
+        nothing_to_undo: () => t('apiError.nothingToUndo'),
+        scan_id_reused: () => t('apiError.scanIdReused'),
+        zero_option_changed: () => t('apiError.zeroOptionChanged'),
+        idempotency_key_in_flight: () => t('apiError.inFlight'),
+        idempotency_answers_full: () => t('apiError.answersFull'),
+        invalid_body: () => t('apiError.invalidInput', { code }),
+        invalid_query: () => t('apiError.invalidInput', { code }),
+        invalid_barcodes: () => t('apiError.invalidInput', { code }),
+        invalid_json: () => t('apiError.invalidInput', { code }),
+        body_too_large: () => t('apiError.invalidInput', { code }),
+        host_not_allowed: () => t('apiError.refusedHere', { code }),
+        origin_not_allowed: () => t('apiError.refusedHere', { code }),
+        cross_site_refused: () => t('apiError.refusedHere', { code }),
+        internal: () => t('apiError.internal'),
+      }) as Record<string, () => string>
+    )[code]?.() ?? t('apiError.generic', { code }),
 };
 
 export const modeTexts = {
@@ -321,9 +357,6 @@ export const cardTexts = {
   expiryDate: (ymd: string) => formatDate(ymd),
   quantity: (q: number) => n(q),
 };
-
-/** One word for each of a closed set of values the server sends (a source, a state); the value itself for one this UI does not know. */
-const wordFor = (value: string, words: Record<string, () => string>): string => words[value]?.() ?? value;
 
 export const historyTexts = {
   get summary() {
