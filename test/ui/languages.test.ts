@@ -196,7 +196,7 @@ describe("the server's refusals", () => {
   it('are said in the UI’s language, by their code, not in the server’s English', async () => {
     const token = server.tokens.north!;
     const id = (await call(server, 'POST', STOCKTAKES_PATH, token, { name: 'Closed', warehouse_name: 'Main' }, 201)).id as number;
-    const { page, keys } = await signedInPage(browser, server, 'north', undefined, 'tr-TR');
+    const { page, keys } = await signedInPage(browser, server, 'north', undefined, undefined, 'tr-TR');
     await page.goto(`${server.url}/#stocktake/${id}`);
     await page.getByTestId('count-view').waitFor();
     await call(server, 'POST', stocktakePath(id, 'commit'), token, {});
