@@ -10,7 +10,7 @@ import { SIGNIN_ROLES, STOCKTAKES_PATH, roleMessages } from '../../shared/index.
 import { launchChromium } from '../support/browser.ts';
 import { call } from '../support/stocktake-fixtures.ts';
 import { type TestServer, exampleCatalogue } from '../support/test-server.ts';
-import { signedInPage, startUiServer } from '../support/ui-harness.ts';
+import { signedInPage, startUiServer, openSettings } from '../support/ui-harness.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -45,7 +45,7 @@ describe.each([1280, 360])('roles in the scanner UI at %i px', (width) => {
     const { page, keys } = await signedInPage(browser, server, 'north', viewport, 'counter');
     const refused = refusals(page);
     expect(await page.getByTestId('account').getAttribute('title')).toBe('Signed in as: Counter');
-    await page.getByTestId('settings-button').click();
+    await openSettings(page); // at 360 px behind the top bar's menu
     expect(await page.getByTestId('role-setting').textContent()).toBe('Signed in as: Counter');
     await page.getByTestId('settings-button').click();
 

@@ -20,9 +20,12 @@ import {
   parseQuantity,
 } from '../../../shared/index.ts';
 import { formatDate, formatDifference, formatNumber } from './format.ts';
-import { t } from './i18n.ts';
+import { currentLocale, t } from './i18n.ts';
 
 const n = formatNumber;
+/** "counter, manager or admin" as the language joins a choice (role names are the CLI's, the same in every language). */
+const orList = (items: readonly string[]) =>
+  new Intl.ListFormat(currentLocale() === 'en' ? 'en-GB' : currentLocale(), { type: 'disjunction' }).format(items);
 
 /** One word for each of a closed set of values the server sends (a source, a state); the value itself for one this UI does not know. */
 const wordFor = (value: string, words: Record<string, () => string>): string => words[value]?.() ?? value;
@@ -156,8 +159,7 @@ export const roleTexts = {
     return t('role.managerDecides');
   },
   /** A token pasted here whose role has no screen in the scanner UI (a till's, an integration's, a sync link's). */
-  noScannerUi: (role: Role, uiRoles: readonly Role[]) =>
-    t('role.noScannerUi', { role: roleTexts.name(role), roles: uiRoles.map((r) => roleTexts.name(r)).join(' / ') }),
+  noScannerUi: (role: Role, uiRoles: readonly Role[]) => t('role.noScannerUi', { role, roles: orList(uiRoles) }),
 };
 
 /** What the UI's one client says when a request fails as a whole. */
