@@ -168,3 +168,11 @@ export async function openSettings(page: Page): Promise<void> {
   if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) === 'false') await menu.click();
   await page.getByTestId('settings-button').click();
 }
+
+/** Saves a full-page picture of what `page` shows to `file`; answers how many pixels the page scrolls sideways (it should not). */
+export async function fullPageShot(page: Page, file: string): Promise<number> {
+  await page.evaluate(() => document.fonts.ready);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
+  return Math.max(0, overflow);
+}

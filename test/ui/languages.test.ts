@@ -13,7 +13,7 @@ import { INVENTORY_PATH, STOCKTAKES_PATH, stocktakePath } from '../../shared/ind
 import { launchChromium } from '../support/browser.ts';
 import { call } from '../support/stocktake-fixtures.ts';
 import { type TestServer, exampleCatalogue } from '../support/test-server.ts';
-import { signedInPage, startUiServer, openSettings } from '../support/ui-harness.ts';
+import { signedInPage, startUiServer, openSettings, fullPageShot } from '../support/ui-harness.ts';
 
 const shotsDir = path.join(process.env.SCANNER_SHOTS_DIR ?? path.join(tmpdir(), 'scanner-shots'), 'languages');
 const localesDir = path.resolve(import.meta.dirname, '../../renderer/src/locales');
@@ -89,15 +89,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** Saves a full-page picture; returns how far the page scrolls sideways (it should not). */
-async function shoot(page: Page, name: string): Promise<number> {
-  await page.evaluate(() => document.fonts.ready);
-  const width = page.viewportSize()!.width;
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  await page.screenshot({ path: path.join(shotsDir, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
-  return Math.max(0, overflow);
-}
-
 const languages = [
   { browser: 'tr-TR', locale: 'tr', lookup: 'Sorgula', mug: '1.234' },
   { browser: 'de-DE', locale: 'de', lookup: 'Abfragen', mug: '1.234' },
@@ -111,7 +102,7 @@ describe.each(languages)('the UI in a $browser browser', ({ browser: language, l
     const sideways: Record<string, number> = {};
     const check = async (page: Page, screen: string) => {
       found[screen] = await englishWords(page, locale);
-      sideways[screen] = await shoot(page, `${locale}-${screen}`);
+      sideways[screen] = await fullPageShot(page, path.join(shotsDir, `${locale}-${screen}-${page.viewportSize()!.width}.png`));
     };
 
     // The sign-in screen, before any account.

@@ -15,7 +15,7 @@ import { launchChromium } from '../support/browser.ts';
 import { type LinkedPair, startLinkedPair } from '../support/linked-ui.ts';
 import { call } from '../support/stocktake-fixtures.ts';
 import { type TestServer, exampleCatalogue } from '../support/test-server.ts';
-import { signedInPage, startUiServer, openSettings } from '../support/ui-harness.ts';
+import { signedInPage, startUiServer, openSettings, fullPageShot } from '../support/ui-harness.ts';
 import { inRepo } from '../support/paths.ts';
 
 const shotsDir = process.env.SCANNER_SHOTS_DIR ?? path.join(tmpdir(), 'scanner-shots');
@@ -46,10 +46,7 @@ const widths = [1280, 390] as const;
 
 /** Saves a full-page picture of what `page` shows and checks it does not scroll sideways. */
 async function shoot(page: Page, name: string, width: number): Promise<void> {
-  await page.evaluate(() => document.fonts.ready);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: path.join(shotsDir, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
+  expect(await fullPageShot(page, path.join(shotsDir, `${name}-${width}.png`)), `${name} at ${width} px scrolls sideways`).toBe(0);
 }
 
 describe.each(widths)('views at %i px', (width) => {
