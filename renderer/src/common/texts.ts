@@ -107,9 +107,6 @@ export const signInTexts = {
   get tokenRefused() {
     return t('signin.tokenRefused');
   },
-  get tokenRevoked() {
-    return t('signin.tokenRevoked');
-  },
   get invalidLink() {
     return t('signin.invalidLink');
   },
