@@ -170,9 +170,9 @@ export function ScannerScreen({ onSignOut }: { onSignOut: (message?: string) => 
       <TopBar
         view="scanner"
         onSignOut={() => onSignOut()}
+        primary={<CameraButton open={camera.open} onToggle={camera.toggle} />}
         actions={
           <>
-            <CameraButton open={camera.open} onToggle={camera.toggle} />
             <button type="button" onClick={() => saveNewSettings({ ...settings, sound: !settings.sound })} aria-pressed={settings.sound}>
               {settings.sound ? appTexts.soundOn : appTexts.soundOff}
             </button>

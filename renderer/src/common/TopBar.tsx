@@ -9,7 +9,8 @@ import { appTexts, roleTexts } from './texts.ts';
 
 export type AppView = 'scanner' | 'stocktake' | 'sync';
 
-export function TopBar(props: { view: AppView; onSignOut: () => void; children?: ReactNode; actions?: ReactNode }) {
+/** `primary`: controls kept on the bar on a phone too (the camera, the scanner there); `actions` open from the menu on a phone. */
+export function TopBar(props: { view: AppView; onSignOut: () => void; children?: ReactNode; primary?: ReactNode; actions?: ReactNode }) {
   const { account } = useSession();
   const sync = useSyncStatus().status;
   // On a phone the view's controls and Sign out wait behind one button, so the bar leaves the screen to the work.
@@ -33,6 +34,7 @@ export function TopBar(props: { view: AppView; onSignOut: () => void; children?:
         {link('stocktake', '#stocktake', appTexts.stocktakeNav, 'stocktake-nav')}
       </nav>
       {props.children}
+      {props.primary}
       <button
         type="button"
         className="topbar-menu-button"

@@ -1094,6 +1094,17 @@ export const labelTexts = {
   get layout() {
     return t('labels.layout');
   },
+  /** A layout's name (shared/labels.ts names them in English for the CLI), by its id. */
+  layoutTitle: (id: string, english: string) =>
+    (
+      ({
+        'a4-3x8': () => t('labels.layout.a4-3x8'),
+        'a4-3x7': () => t('labels.layout.a4-3x7'),
+        'letter-30': () => t('labels.layout.letter-30'),
+        'roll-50x25': () => t('labels.layout.roll-50x25'),
+        'roll-62': () => t('labels.layout.roll-62'),
+      }) as Record<string, () => string>
+    )[id]?.() ?? english,
   get copies() {
     return t('labels.copies');
   },
