@@ -22,6 +22,9 @@ export const errorCodes = {
   host_not_allowed: 'The Host header names a host this server does not answer to.',
   origin_not_allowed: 'The Origin header names a site that may not call this API.',
   cross_site_refused: 'The browser says the request comes from another site (Sec-Fetch-Site).',
+  follower_not_registered: 'The sync token registered no follower: link again (barcode-inventory sync link).',
+  origin_not_owned:
+    "A pushed movement's origin is not the pushing follower's (this instance's own, another follower's, or one this instance's upstream sends); `origin` names it.",
   role_forbidden: "The token's role may not call this endpoint; `roles` lists those that may (docs/SECURITY.md).",
   forbidden: 'Another refusal of what the caller may do.',
   // 404
@@ -38,6 +41,8 @@ export const errorCodes = {
   nothing_to_undo: 'The terminal has no scan left to undo in this stocktake.',
   zero_option_changed: "A resumed commit asked for another zero_uncounted than the commit's start.",
   idempotency_key_in_flight: 'A request with this Idempotency-Key is still being processed.',
+  instance_registered: 'Another token that still works registered this instance as a follower.',
+  token_registered_for_another: 'This sync token registered another instance as its follower.',
   sync_same_id_other_movement: 'A pushed movement has the id of another one recorded here (two databases share an instance id).',
   sync_gap: "A pushed batch would leave a gap in an origin's movements; `detail` says where to resume.",
   // 413
@@ -47,6 +52,8 @@ export const errorCodes = {
   unsupported_media_type: 'The body is not sent as JSON (Content-Type).',
   // 422
   idempotency_key_reused: 'The Idempotency-Key was used before with another request.',
+  follower_is_this_instance: "A follower may not register the answering instance's own id.",
+  origin_limit: 'The push would bring the account more origins than it may have (10,000); `origin` names the first over.',
   sync_movement_refused: 'A pushed movement was refused; `detail` says which and why; nothing of the batch was applied.',
   unprocessable: 'Another request the server understood and cannot carry out (the text says it).',
   // 429

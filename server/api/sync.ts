@@ -71,7 +71,7 @@ export const sync: Resource = {
         'twice). A movement that would leave a gap refuses the batch with 409 and `resume` (`{origin: next sequence}`). ' +
         "The text fields follow the local API's rules. The answer's vector names the batch's origins only. Besides a role that may " +
         'not push, 403 is a token that registered no follower (`code: follower_not_registered`), or an origin that is not its ' +
-        "follower's: this instance's own, another follower's, or one this instance's upstream sends (`code: origin_not_allowed`, `origin`).",
+        "follower's: this instance's own, another follower's, or one this instance's upstream sends (`code: origin_not_owned`, `origin`).",
       body: { schema: pushBodySchema, compiled: true },
       responses: {
         200: { description: 'Applied.', schema: pushAnswerSchema },

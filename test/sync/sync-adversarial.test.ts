@@ -102,7 +102,7 @@ describe('an attack on the sync door', () => {
         for (const origin of [shopId, laptopId, officeId]) {
           const at = origin === shopId ? await nextOf(shop) : origin === laptopId ? await nextOf(laptop) : 999;
           expect(await push(office, rogue, [madeUp('rogue0001', 1), madeUp(origin, at)], 403)).toMatchObject({
-            code: 'origin_not_allowed',
+            code: 'origin_not_owned',
             origin,
           });
           count('rogue follower refused (403)');

@@ -76,7 +76,7 @@ describe('who may speak for an origin', () => {
     const rogue = await linkToken(a, 'rogue');
     await register(a, rogue, 'rogue0001', 'Rogue');
     const refused = await push(a, rogue, forged, 403);
-    expect(refused).toMatchObject({ code: 'origin_not_allowed', origin: bId });
+    expect(refused).toMatchObject({ code: 'origin_not_owned', origin: bId });
     expect(refused.detail).toBe(syncMessages.originOfAnother(bId, syncMessages.ownerFollower(bId, 'B')));
     for (const r of ['till 1', 'till 2', 'till 3']) await sell(b.server, b.token, r);
     await b.round();

@@ -83,11 +83,11 @@ export async function registerFollower(
   own: string,
   now: number,
 ): Promise<FollowerRegistration> {
-  if (instance === own) throw apiError(422, syncMessages.followerOfItself(instance), { more: { code: 'follower_is_this_instance' } });
+  if (instance === own) throw apiError(422, syncMessages.followerOfItself(instance), { code: 'follower_is_this_instance' });
   const at = new Date(now).toISOString();
   const ofToken = await q.first(followerOfToken, { accountId: caller.id, tokenId: caller.tokenId });
   if (ofToken && ofToken.instance !== instance)
-    throw apiError(409, syncMessages.tokenTaken(ofToken.instance, ofToken.label), { more: { code: 'token_registered_for_another' } });
+    throw apiError(409, syncMessages.tokenTaken(ofToken.instance, ofToken.label), { code: 'token_registered_for_another' });
   const existing = await q.first(
     q.k
       .selectFrom('sync_followers')
@@ -102,7 +102,7 @@ export async function registerFollower(
     return { instance, label, registered_at: at };
   }
   if (existing.token_id !== caller.tokenId && (await tokenValid(q, existing.token_id, now)))
-    throw apiError(409, syncMessages.instanceTaken(instance, existing.label), { more: { code: 'instance_registered' } });
+    throw apiError(409, syncMessages.instanceTaken(instance, existing.label), { code: 'instance_registered' });
   await q.run(
     q.k
       .updateTable('sync_followers')
@@ -130,7 +130,7 @@ export async function checkPushedOrigins(
   now: number,
 ): Promise<void> {
   const follower = await q.first(followerOfToken, { accountId: caller.id, tokenId: caller.tokenId });
-  if (!follower) throw apiError(403, syncMessages.notRegistered, { more: { code: 'follower_not_registered' } });
+  if (!follower) throw apiError(403, syncMessages.notRegistered, { code: 'follower_not_registered' });
   // What a movement's origin had seen names instances the account holds: no more of them than it may have.
   for (const movement of movements) {
     if (movement.seen === null) continue;
@@ -141,7 +141,7 @@ export async function checkPushedOrigins(
   }
   const origins = [...new Set(movements.map((m) => m.origin))];
   const refuse = (origin: string, owner: string) =>
-    apiError(403, syncMessages.originOfAnother(origin, owner), { more: { code: 'origin_not_allowed', origin } });
+    apiError(403, syncMessages.originOfAnother(origin, owner), { code: 'origin_not_owned', more: { origin } });
   const owners = new Map((await q.all(originOwners, { accountId: caller.id, origins })).map((row) => [row.origin, row.owner]));
   const claimable = origins.filter((origin) => (owners.get(origin) ?? UNOWNED) === UNOWNED && origin !== follower.instance);
   const otherFollowers = new Map(
@@ -152,7 +152,7 @@ export async function checkPushedOrigins(
   const upstream =
     claimable.length === 0 ? null : ((await q.first(upstreamOfAccount, { accountId: caller.id }))?.upstream_instance ?? null);
   for (const origin of origins) {
-    if (origin === own) throw apiError(403, syncMessages.originIsOwn(origin), { more: { code: 'origin_not_allowed', origin } });
+    if (origin === own) throw apiError(403, syncMessages.originIsOwn(origin), { code: 'origin_not_owned', more: { origin } });
     const owner = owners.get(origin) ?? UNOWNED;
     if (owner === follower.instance) continue;
     if (owner === UPSTREAM) throw refuse(origin, syncMessages.ownerUpstream);
@@ -168,7 +168,8 @@ export async function checkPushedOrigins(
     if (count + arriving.length > MAX_ORIGINS_PER_ACCOUNT) {
       const over = arriving[Math.max(0, MAX_ORIGINS_PER_ACCOUNT - count)]!;
       throw apiError(422, syncMessages.originLimit(over, caller.name, MAX_ORIGINS_PER_ACCOUNT), {
-        more: { code: 'origin_limit', origin: over },
+        code: 'origin_limit',
+        more: { origin: over },
       });
     }
   }
