@@ -51,6 +51,7 @@ const catalogue = {
       items: [
         { id: 72001, name: 'Gum', barcode: '00017', stock: [{ quantity: 9 }] },
         { id: 72002, name: 'Tea', barcode: 'TEA/42', stock: [{ quantity: 0 }] },
+        { id: 72003, name: 'Mints', barcode: '00018', stock: [{ quantity: 4 }] },
       ],
     },
   ],
@@ -274,6 +275,35 @@ describe('scanner UI: set stock', () => {
     expect(await row.getAttribute('data-barcode')).toBe('CAP-7');
     expect(await readStock('shop', 'CAP-7')).toEqual([expect.objectContaining({ warehouse_name: 'Main', quantity: 6 })]);
     expect(await page.locator('#quantity').inputValue()).toBe('');
+    await page.context().close();
+  });
+
+  it('asks about a quantity below 0 typed while the item is looked up, and saves it only on a second Enter', async () => {
+    const { page, keys } = await signedInPage(browser, server, 'kiosk');
+    // The lookup is held (as above), so Enter arrives before the item is found, on any machine.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === INVENTORY_PATH && url.searchParams.get('barcodes') === '00018',
+      async (route) => {
+        await released;
+        await route.continue();
+      },
+    );
+    const before = await readStock('kiosk', '00018');
+    await keys.press('F3');
+    await keys.scan('00018');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('quantity');
+    await keys.type('-2');
+    await keys.press('Enter');
+    await expect.poll(() => page.getByTestId('banner').getAttribute('data-tone')).toBe('busy');
+    release();
+    await expect.poll(() => page.getByTestId('banner').getAttribute('data-tone')).toBe('warn');
+    expect(await page.locator('[data-testid="outcomes"] li').count()).toBe(0);
+    expect(await readStock('kiosk', '00018')).toEqual(before);
+    await keys.press('Enter');
+    await expect.poll(() => page.locator('[data-testid="outcomes"] li').first().getAttribute('data-state')).toBe('saved');
+    expect(await readStock('kiosk', '00018')).toEqual([expect.objectContaining({ barcode: '00018', quantity: -2 })]);
     await page.context().close();
   });
 

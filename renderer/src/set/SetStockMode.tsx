@@ -131,6 +131,21 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
     [save, setQuantity],
   );
 
+  /** Enter on a found item: a count below 0 (no shelf holds less than nothing) is asked about first and saved on a second Enter. */
+  const confirmThenSave = useCallback(
+    (entry: CardEntry) => {
+      const typed = quantityRef.current.trim();
+      if (isNegative(typed) && confirmNegative.current !== `${entry.id}:${typed}`) {
+        confirmNegative.current = `${entry.id}:${typed}`;
+        quantityField.current?.select();
+        return feedback('warn', setTexts.confirmNegative(entry.info ? describe(entry.info) : entry.barcode, Number(typed)));
+      }
+      confirmNegative.current = null;
+      saveTyped(entry);
+    },
+    [feedback, saveTyped],
+  );
+
   const pick = useCallback(
     (scan: Scan, restoredQuantity?: string) => {
       // A quantity typed for the item on screen but not confirmed with Enter: save it first, or
@@ -174,7 +189,8 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
           if (confirmed) saveWhenFound.current = null;
           if (state === 'unknown') return feedback('error', setTexts.unknownTarget);
           const name = describe(info!);
-          if (confirmed && targetRef.current?.id === id) return saveTyped(targetRef.current);
+          // Enter pressed while it was looked up: saved now, or asked first like any Enter (a count below 0).
+          if (confirmed && targetRef.current?.id === id) return confirmThenSave(targetRef.current);
           // A GS1 count (30)/(37) is what was counted: it fills the field, the person confirms it
           // (unless they typed a quantity while it was being looked up).
           if (info!.gs1?.count !== undefined && restoredQuantity === undefined && quantityRef.current.trim() === '') {
@@ -188,7 +204,7 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
         },
       );
     },
-    [client, show, feedback, failed, save, saveTyped, setQuantity, quantityProblem],
+    [client, show, feedback, failed, save, saveTyped, confirmThenSave, setQuantity, quantityProblem],
   );
 
   useScans(scans, pick);
@@ -222,15 +238,7 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
       return;
     }
     if (entry.state !== 'found') return;
-    // A shelf cannot hold less than nothing: a count below 0 is saved only when Enter confirms it again.
-    const typed = quantityRef.current.trim();
-    if (isNegative(typed) && confirmNegative.current !== `${entry.id}:${typed}`) {
-      confirmNegative.current = `${entry.id}:${typed}`;
-      quantityField.current?.select();
-      return feedback('warn', setTexts.confirmNegative(entry.info ? describe(entry.info) : entry.barcode, Number(typed)));
-    }
-    confirmNegative.current = null;
-    saveTyped(entry);
+    confirmThenSave(entry);
   };
 
   return (
