@@ -62,8 +62,20 @@ const catalogueAnswerSchema = zod.object({ version: zod.number().int(), catalogu
 /** A page of up to 500 movements: checked like a push on the upstream (server/http/compiled-check.ts). */
 const pullPageCheck = compileCheck(pullPageSchema);
 
+/**
+ * How long a kept-alive connection may sit idle before this side closes it: shorter than the idle
+ * timeout of the server at the other end (Node's 5 s, which it announces, and which Node's agent then
+ * goes by; a reverse proxy on the path may close sooner and say nothing), so a connection is seldom
+ * reused just as the other end closes it. A round's requests follow one another closely and still
+ * share one connection; the next round, seconds later, opens a new one.
+ */
+export const IDLE_CONNECTION_MS = 2_000;
+
 /** One pool of kept-alive connections per scheme: a round's pushes and pulls reuse one connection. */
-const agents: Record<string, http.Agent> = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+const agents: Record<string, http.Agent> = {
+  'http:': new http.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
+  'https:': new https.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
+};
 
 /** An answer longer than the client reads (MAX_ANSWER_BYTES). */
 class AnswerTooLarge extends Error {
@@ -75,10 +87,21 @@ class AnswerTooLarge extends Error {
 }
 
 /**
- * One request and its whole answer as text; rejects on a network failure, after `timeoutMs`, or as
- * soon as the answer passes `maxBytes` (the connection is then dropped, not read to its end).
+ * A request sent on a kept-alive connection that the other end had closed while it sat idle: the
+ * close crossed the request on the wire (or waited unread while this process was busy), and the
+ * request failed before any answer came. Such a connection is dropped; the request is sent again once,
+ * on a new connection. Every request of this client may be sent twice: reads, a registration (the
+ * same token and instance again), and a push (a movement the upstream holds already is skipped).
  */
-function exchange(
+const closedWhileIdle = (error: unknown, reused: boolean, answered: boolean) =>
+  reused && !answered && ['ECONNRESET', 'EPIPE', 'ECONNABORTED'].includes((error as NodeJS.ErrnoException).code ?? '');
+
+/**
+ * One request and its whole answer as text; rejects on a network failure, after `timeoutMs`, or as
+ * soon as the answer passes `maxBytes` (the connection is then dropped, not read to its end). A
+ * request lost to a kept-alive connection closed while idle is sent again once (closedWhileIdle).
+ */
+async function exchange(
   url: URL,
   method: string,
   headers: Record<string, string>,
@@ -86,17 +109,41 @@ function exchange(
   timeoutMs: number,
   maxBytes: number,
 ): Promise<{ status: number; text: string }> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    return await exchangeOnce(url, method, headers, body, signal, maxBytes, agents[url.protocol]!);
+  } catch (error) {
+    if (!(error instanceof IdleConnectionClosed)) throw error;
+    // A connection of its own: another idle one of the pool may have been closed too.
+    return exchangeOnce(url, method, headers, body, signal, maxBytes, false);
+  }
+}
+
+/** The request went out on a kept-alive connection the other end had closed (closedWhileIdle). */
+class IdleConnectionClosed extends Error {}
+
+function exchangeOnce(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  signal: AbortSignal,
+  maxBytes: number,
+  agent: http.Agent | false,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : Buffer.from(body);
+    let answered = false;
     const request = (url.protocol === 'https:' ? https : http).request(
       url,
       {
         method,
-        agent: agents[url.protocol],
-        signal: AbortSignal.timeout(timeoutMs),
+        agent,
+        signal,
         headers: data ? { ...headers, 'Content-Length': String(data.length) } : headers,
       },
       (response) => {
+        answered = true;
         const chunks: Buffer[] = [];
         let bytes = 0;
         const announced = Number(response.headers['content-length'] ?? 0);
@@ -114,7 +161,9 @@ function exchange(
         response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
       },
     );
-    request.on('error', reject);
+    request.on('error', (error) =>
+      reject(closedWhileIdle(error, request.reusedSocket, answered) ? new IdleConnectionClosed(error.message, { cause: error }) : error),
+    );
     request.end(data);
   });
 }

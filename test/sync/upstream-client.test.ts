@@ -6,9 +6,10 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
+import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { syncMessages } from '../../shared/index.ts';
-import { MAX_ANSWER_BYTES, UpstreamClient, UpstreamError } from '../../server/sync/upstream-client.ts';
+import { IDLE_CONNECTION_MS, MAX_ANSWER_BYTES, UpstreamClient, UpstreamError } from '../../server/sync/upstream-client.ts';
 import { inRepo } from '../support/paths.ts';
 
 const servers: (http.Server | https.Server)[] = [];
@@ -143,5 +144,88 @@ describe('the client of an upstream', () => {
       length: String(Buffer.byteLength('{"movements":["é"]}')),
       body: '{"movements":["é"]}',
     });
+  });
+});
+
+describe('a kept-alive connection the upstream closed while it was idle', () => {
+  /**
+   * A real HTTP server in a thread of its own (so it keeps running while this thread is busy) that
+   * closes a connection idle for 100 ms and, like a reverse proxy, does not announce it (no
+   * `Keep-Alive: timeout=` hint for the client's agent to go by).
+   */
+  async function closingWhenIdle(): Promise<{ url: string; connections: () => Promise<number>; stop: () => Promise<number> }> {
+    const worker = new Worker(
+      `
+      const http = require('node:http');
+      const { parentPort } = require('node:worker_threads');
+      let connections = 0;
+      const state = ${JSON.stringify(JSON.stringify(state))};
+      const server = http.createServer((req, res) => {
+        req.resume();
+        req.on('end', () => res.writeHead(200, { 'content-type': 'application/json', connection: 'keep-alive' }).end(state));
+      });
+      server.keepAliveTimeout = 100;
+      server.keepAliveTimeoutBuffer = 0; // Node 24 waits a second longer by default
+      server.on('connection', () => connections++);
+      server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
+      parentPort.on('message', (m) => {
+        if (m === 'count') parentPort.postMessage(connections);
+        if (m === 'stop') { server.closeAllConnections(); server.close(() => parentPort.postMessage(connections)); }
+      });
+      `,
+      { eval: true },
+    );
+    const next = () => new Promise<number>((resolve) => worker.once('message', resolve));
+    const port = await next();
+    return {
+      url: `http://127.0.0.1:${port}`,
+      connections: () => {
+        worker.postMessage('count');
+        return next();
+      },
+      stop: async () => {
+        worker.postMessage('stop');
+        const n = await next();
+        await worker.terminate();
+        return n;
+      },
+    };
+  }
+
+  /** This thread busy for `ms` (a big write of the synchronous SQLite engine, say): the upstream's close waits unread meanwhile. */
+  const busy = (ms: number) => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  };
+
+  it('asks again on a new connection instead of saying the upstream cannot be reached', async () => {
+    const upstream = await closingWhenIdle();
+    try {
+      const client = new UpstreamClient(upstream.url, 't');
+      expect((await client.state()).instance).toBe('abcd1234');
+      busy(400); // the upstream closes the idle connection after 100 ms; this side has not read that yet
+      expect((await client.state()).instance).toBe('abcd1234');
+      expect(await upstream.connections()).toBe(2);
+    } finally {
+      await upstream.stop();
+    }
+  });
+
+  it('closes a connection idle for longer than IDLE_CONNECTION_MS itself, before a server that keeps it longer says nothing and drops it', async () => {
+    let closedByClient = 0;
+    const upstream = await serve((_, res) =>
+      res.writeHead(200, { 'content-type': 'application/json', connection: 'keep-alive' }).end(JSON.stringify(state)),
+    );
+    const server = servers.at(-1)!;
+    server.keepAliveTimeout = 60_000;
+    server.on('connection', (socket) => socket.on('end', () => closedByClient++));
+    const client = new UpstreamClient(upstream.url, 't');
+    await client.state();
+    await client.state();
+    expect(upstream.connections()).toBe(1); // requests close together share one connection
+    await new Promise((resolve) => setTimeout(resolve, IDLE_CONNECTION_MS + 500));
+    expect(closedByClient).toBe(1);
+    await client.state();
+    expect(upstream.connections()).toBe(2);
   });
 });
