@@ -45,6 +45,7 @@ export const errorCodes = {
   token_registered_for_another: 'This sync token registered another instance as its follower.',
   sync_same_id_other_movement: 'A pushed movement has the id of another one recorded here (two databases share an instance id).',
   sync_gap: "A pushed batch would leave a gap in an origin's movements; `detail` says where to resume.",
+  sync_not_linked: 'The account follows no upstream on this instance: there is no round to run.',
   // 413
   body_too_large: 'The body is larger than 1 MiB.',
   idempotent_answer_too_large: 'The answer would be larger than what is kept for an Idempotency-Key; nothing was written.',

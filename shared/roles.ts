@@ -62,6 +62,8 @@ export const MAY = {
   setStock: ['counter', 'manager', 'admin', 'api'],
   /** The scanner UI's own reads: names behind barcodes, the sync status. */
   scannerUi: SCANNER_UI,
+  /** Running a round of this instance's link now (Sync now): whoever sees the sync status; it changes nothing but when. */
+  syncNow: SCANNER_UI,
   /** Counting into an open stocktake: its list, its lines, scans, undo, editing a line. */
   count: SCANNER_UI,
   /** Starting a stocktake. */

@@ -14,6 +14,7 @@ export const SYNC_CATALOGUE_PATH = `${SYNC_BASE}/catalogue/`;
 export const SYNC_STATUS_PATH = `${SYNC_BASE}/status/`;
 export const SYNC_CONFLICTS_PATH = `${SYNC_BASE}/conflicts/`;
 export const SYNC_FOLLOWERS_PATH = `${SYNC_BASE}/followers/`;
+export const SYNC_NOW_PATH = `${SYNC_BASE}/now/`;
 
 /** Movements per push, and per page of a pull. */
 export const MAX_MOVEMENTS_PER_BATCH = 500;
@@ -153,6 +154,38 @@ export const syncStateSchema = z
   .meta({ id: 'SyncState' });
 export type SyncState = z.infer<typeof syncStateSchema>;
 
+/**
+ * Why a link's last round failed, for a program (the status's `problem.code`): the scanner UI says
+ * each in a shop worker's words in its language, never by reading the English `detail`. Stable: a new
+ * one may be added, none is renamed.
+ */
+export const syncProblemCodes = {
+  upstream_unreachable: 'The upstream did not answer: nothing listens there, the network or its name is down, or it took too long.',
+  upstream_certificate: "The upstream's TLS certificate is not trusted on this computer.",
+  token_refused: 'The upstream refused the token: revoked, unknown, or expired after days unused.',
+  token_not_for_sync: 'The token is not a sync token (its role may not sync).',
+  registration_refused:
+    'The upstream refused this instance as a follower: another computer registered this instance or this token, or it is the upstream itself.',
+  origin_refused: "The upstream refused movements this instance passes on for another (another follower's, or past the bound on origins).",
+  movement_refused: 'The upstream refused movements made or held here (their values, text or sequence); they wait here.',
+  forged_own_movements: "The upstream holds movements said to be made here that this instance never made (the follower's alarm).",
+  wrong_account: 'The upstream holds another account, or another warehouse set-up, than the one linked here.',
+  upstream_incompatible: 'The upstream answered what this version does not understand (another version, or not barcode-inventory).',
+  upstream_failed: 'The upstream failed with an error of its own (5xx).',
+  local_failure: 'This instance failed to read or write its own database during the round.',
+  unknown: 'Another failure; `detail` says it.',
+} as const;
+export type SyncProblemCode = keyof typeof syncProblemCodes;
+export const SYNC_PROBLEM_CODES = Object.keys(syncProblemCodes) as [SyncProblemCode, ...SyncProblemCode[]];
+
+export const syncProblemSchema = z
+  .strictObject({
+    code: z.enum(SYNC_PROBLEM_CODES).describe('What went wrong, for a program (docs/SYNC.md, "Problems").'),
+    detail: z.string().describe('What went wrong, in English, with the technical detail: for a person who sets sync up.'),
+  })
+  .meta({ id: 'SyncProblem' });
+export type SyncProblem = z.infer<typeof syncProblemSchema>;
+
 export const syncStatusSchema = z
   .strictObject({
     linked: z.boolean(),
@@ -165,6 +198,9 @@ export const syncStatusSchema = z
     last_success_at: z.string().nullable(),
     offline_since: z.string().nullable(),
     last_error: z.string().nullable(),
+    problem: syncProblemSchema
+      .nullable()
+      .describe('Why the last round failed, while the state is `offline` or `error`: a code to decide by and the detail; else null.'),
     pending: z.number().int().describe('Movements made or received here that the upstream has not confirmed yet.'),
     conflicts: z
       .number()
@@ -177,6 +213,24 @@ export const syncStatusSchema = z
   })
   .meta({ id: 'SyncStatus' });
 export type SyncStatus = z.infer<typeof syncStatusSchema>;
+
+export const syncNowAnswerSchema = z
+  .strictObject({
+    joined: z
+      .boolean()
+      .describe('A round of this link was running already: the answer is its end (a second press starts no second round).'),
+    result: z
+      .strictObject({
+        pushed: z.number().int().describe('Movements the upstream took from this instance.'),
+        pulled: z.number().int().describe('Movements this instance took from the upstream.'),
+        catalogue_copied: z.boolean(),
+      })
+      .nullable()
+      .describe('What the round did; null when it failed (`status.problem` says why).'),
+    status: syncStatusSchema.describe('The status after the round.'),
+  })
+  .meta({ id: 'SyncNow' });
+export type SyncNowAnswer = z.infer<typeof syncNowAnswerSchema>;
 
 export const conflictSideSchema = z.strictObject({
   movement: z.string(),

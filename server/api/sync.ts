@@ -10,6 +10,7 @@ import {
   SYNC_CONFLICTS_PATH,
   SYNC_FOLLOWERS_PATH,
   SYNC_MOVEMENTS_PATH,
+  SYNC_NOW_PATH,
   SYNC_STATE_PATH,
   SYNC_STATUS_PATH,
   conflictListSchema,
@@ -20,10 +21,14 @@ import {
   pullQuerySchema,
   pushAnswerSchema,
   pushBodySchema,
+  syncMessages,
+  syncNowAnswerSchema,
   syncStateSchema,
   syncStatusSchema,
 } from '../../shared/index.ts';
 import { z } from 'zod';
+import { conflict } from '../errors.ts';
+import { roundsOf } from '../sync/rounds.ts';
 import { type Resource, endpoint } from './endpoint.ts';
 
 export const sync: Resource = {
@@ -122,6 +127,30 @@ export const sync: Resource = {
         'Whether the account follows an upstream, and how that goes: in sync, movements waiting, offline since, errors, conflicts, clock difference.',
       responses: { 200: { description: 'The status.', schema: syncStatusSchema } },
       handler: async ({ store, caller }) => ({ body: await store.sync.status(caller) }),
+    }),
+    endpoint({
+      method: 'POST',
+      path: SYNC_NOW_PATH,
+      summary: 'Run a round of sync now',
+      roles: MAY.syncNow,
+      description:
+        "Runs a round of this instance's link for the account (push, pull, catalogue) now instead of at the next background round, and " +
+        'answers when it ends: what it did, or (`result: null`) the status with the problem. A round of the link already running in ' +
+        'this server is joined, not doubled (`joined`). Unlinked: 409 `sync_not_linked`.',
+      responses: {
+        200: { description: 'The round ended (well or not: `status.problem` says why not).', schema: syncNowAnswerSchema },
+        409: { description: 'The account follows no upstream here (`code: sync_not_linked`).' },
+      },
+      async handler({ store, caller }) {
+        const link = await store.sync.linkOf(caller);
+        if (!link) throw conflict(syncMessages.notLinked(caller.name), 'sync_not_linked');
+        const { round, joined } = roundsOf(store).run(link);
+        const result = await round.then(
+          (r) => ({ pushed: r.pushed, pulled: r.pulled, catalogue_copied: r.catalogueCopied }),
+          () => null, // recorded on the link: the status says why
+        );
+        return { body: { joined, result, status: await store.sync.status(caller) } };
+      },
     }),
     endpoint({
       method: 'GET',

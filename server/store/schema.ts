@@ -155,6 +155,8 @@ export interface SyncLinkTable {
   last_attempt_at: string | null;
   last_success_at: string | null;
   last_error: string | null;
+  /** Why the last round failed, for a program (shared/sync-schemas.ts, syncProblemCodes); null with last_error from before codes. */
+  last_error_code: string | null;
   offline_since: string | null;
   clock_skew_ms: number | null;
   /** `{origin: highest seq}` the upstream held at the last round. */

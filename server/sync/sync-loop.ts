@@ -3,7 +3,7 @@
 // it does not, never in the way of the local API. Links made or removed while it runs are picked up.
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.ts';
-import { syncRound } from './sync-round.ts';
+import { roundsOf } from './rounds.ts';
 
 export interface SyncLoopOptions {
   /** Between rounds while the upstream answers. */
@@ -38,6 +38,15 @@ export function startSyncLoops(store: Store, options: SyncLoopOptions = {}): Syn
   let running: Promise<void> | undefined;
   let again = false;
 
+  const rounds = roundsOf(store);
+  // The link the loop is running a round of: its own rounds' success is handled where it awaits them.
+  let current: number | undefined;
+  // A round someone asked for (Sync now) that reached the upstream ends the backoff at once: the loop
+  // would otherwise sleep out a minute of it with the upstream back and writes waiting.
+  const unsubscribe = rounds.onSuccess((accountId) => {
+    if (accountId === current || !failures.delete(accountId)) return;
+    nudge();
+  });
   const roundOfAll = async () => {
     const now = performance.now();
     let wait = intervalMs;
@@ -50,8 +59,9 @@ export function startSyncLoops(store: Store, options: SyncLoopOptions = {}): Syn
         wait = Math.min(wait, backoff - (now - lastEnd));
         continue;
       }
+      current = link.accountId;
       try {
-        const result = await syncRound(store, link);
+        const result = await rounds.run(link).round;
         failures.delete(link.accountId);
         if (result.pushed + result.pulled > 0 || result.catalogueCopied)
           options.logger?.info({ account: link.account, ...result }, 'sync round');
@@ -60,6 +70,7 @@ export function startSyncLoops(store: Store, options: SyncLoopOptions = {}): Syn
         options.logger?.warn({ account: link.account, err: (error as Error).message, failures: failed + 1 }, 'sync round failed');
         wait = Math.min(wait, Math.min(maxBackoffMs, intervalMs * 2 ** failed));
       }
+      current = undefined;
       roundEnds.set(link.accountId, performance.now());
     }
     return wait;
@@ -87,18 +98,21 @@ export function startSyncLoops(store: Store, options: SyncLoopOptions = {}): Syn
       });
   }
 
+  function nudge() {
+    if (stopped) return;
+    if (running) again = true;
+    else if (timer) {
+      clearTimeout(timer);
+      schedule(0);
+    }
+  }
+
   schedule(0);
   return {
-    nudge() {
-      if (stopped) return;
-      if (running) again = true;
-      else if (timer) {
-        clearTimeout(timer);
-        schedule(0);
-      }
-    },
+    nudge,
     async stop() {
       stopped = true;
+      unsubscribe();
       if (timer) clearTimeout(timer);
       await running;
     },

@@ -14,6 +14,8 @@ import {
 } from '../../shared/index.ts';
 import { parseCatalogue } from '../catalogue/import-catalogue.ts';
 import type { Link, Store } from '../store/store.ts';
+import { isApiError } from '../errors.ts';
+import { RoundProblem, problemOf } from './round-problem.ts';
 import { UpstreamClient, UpstreamError } from './upstream-client.ts';
 
 export interface RoundResult {
@@ -108,8 +110,9 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
     const state = await client.state();
     const clockSkewMs = Math.round(state.now - (before + store.sync.now()) / 2);
     if (state.account !== link.account)
-      throw new UpstreamError(400, `The token is for account "${state.account}" upstream, not "${link.account}".`);
-    if (state.warehouses_enabled !== link.warehousesEnabled) throw new UpstreamError(400, syncMessages.scenarioDiffers(link.account));
+      throw new RoundProblem('wrong_account', `The token is for account "${state.account}" upstream, not "${link.account}".`);
+    if (state.warehouses_enabled !== link.warehousesEnabled)
+      throw new RoundProblem('wrong_account', syncMessages.scenarioDiffers(link.account));
     if (link.offlineSince !== null || link.upstreamInstance !== state.instance) reachable = state.instance;
     // Read after the state answered: whatever of this instance's own the upstream holds, this
     // instance made before that (the push is its only way there).
@@ -123,7 +126,10 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
     const takeOwn = link.lastSuccessAt === null;
     const claimed = state.vector[own.instance] ?? 0;
     if (claimed > own.seq && !takeOwn)
-      throw new Error(syncMessages.forgedOwnMovements(upstreamName(link.upstreamUrl), claimed - own.seq, own.instance));
+      throw new RoundProblem(
+        'forged_own_movements',
+        syncMessages.forgedOwnMovements(upstreamName(link.upstreamUrl), claimed - own.seq, own.instance),
+      );
     // A moment after a push is sent: this instance's reads and writes block it (better-sqlite3 is
     // synchronous), and the request is written a few turns of the event loop after the call. Done at
     // once, they held up the push being sent (4-8 ms a push, measured from both ends).
@@ -132,7 +138,13 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
     let catalogueCopied = false;
     if (state.catalogue_version !== link.catalogueVersion) {
       const { version, catalogue } = await client.catalogue();
-      await store.sync.writeUpstreamCatalogue(link.account, await parseCatalogue(catalogue), version);
+      try {
+        await store.sync.writeUpstreamCatalogue(link.account, await parseCatalogue(catalogue), version);
+      } catch (error) {
+        // A document naming other accounts (the store's 502): nothing of it was written.
+        if (isApiError(error) && error.status === 502) throw new RoundProblem('wrong_account', error.message);
+        throw error;
+      }
       catalogueCopied = true;
     }
 
@@ -236,6 +248,7 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
         ok: false,
         at: new Date(store.sync.now()).toISOString(),
         error: (error as Error).message,
+        code: problemOf(error),
         unreachable: error instanceof UpstreamError && error.status === 0,
       })
       .catch(() => undefined);

@@ -16,6 +16,7 @@ import {
   SYNC_MOVEMENTS_PATH,
   SYNC_STATE_PATH,
   type SyncMovement,
+  type SyncProblemCode,
   type SyncState,
   followerRegisteredSchema,
   pullPageSchema,
@@ -42,14 +43,21 @@ export const MAX_CATALOGUE_ANSWER_BYTES = 512 * 1024 * 1024;
 /** The upstream refused a request (its status and `detail`), or could not be reached (status 0). */
 export class UpstreamError extends Error {
   readonly status: number;
-  /** Extra fields of the refusal (a push's `resume`). */
+  /** Extra fields of the refusal (a push's `resume`, its `code`). */
   readonly answer: Record<string, unknown>;
-  constructor(status: number, message: string, answer: Record<string, unknown> = {}) {
+  /** What the client itself made of a failure its status does not tell apart (a certificate, an answer not understood). */
+  readonly problem: SyncProblemCode | undefined;
+  constructor(status: number, message: string, answer: Record<string, unknown> = {}, problem?: SyncProblemCode) {
     super(message);
     this.status = status;
     this.answer = answer;
+    this.problem = problem;
   }
 }
+
+/** A TLS failure to trust the upstream's certificate (Node's codes from OpenSSL's verify errors, and a name that does not match). */
+const certificateFailure = (error: unknown) =>
+  /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(String((error as NodeJS.ErrnoException).code ?? ''));
 
 /**
  * The longest `have` a pull sends: a request's line and headers must fit the 16 KiB an upstream reads
@@ -200,11 +208,13 @@ export class UpstreamClient {
         init.maxBytes ?? MAX_ANSWER_BYTES,
       );
     } catch (error) {
-      if (error instanceof AnswerTooLarge) throw new UpstreamError(502, error.message);
+      if (error instanceof AnswerTooLarge) throw new UpstreamError(502, error.message, {}, 'upstream_incompatible');
       const timedOut = (error as { cause?: Error }).cause?.name === 'TimeoutError';
       throw new UpstreamError(
         0,
         syncMessages.upstreamUnreachable(this.url, timedOut ? `no answer within ${this.timeoutMs / 1000} s` : (error as Error).message),
+        {},
+        certificateFailure(error) ? 'upstream_certificate' : 'upstream_unreachable',
       );
     }
     const ok = response.status >= 200 && response.status < 300;
@@ -215,6 +225,8 @@ export class UpstreamClient {
       throw new UpstreamError(
         ok ? 502 : response.status,
         syncMessages.upstreamRefused(response.status, 'an answer that is not JSON (is this a barcode-inventory server?)'),
+        {},
+        ok ? 'upstream_incompatible' : undefined,
       );
     }
     if (!ok) {
@@ -231,6 +243,8 @@ export class UpstreamClient {
       throw new UpstreamError(
         502,
         syncMessages.upstreamRefused(response.status, 'an answer this version does not understand (are both instances up to date?)'),
+        {},
+        'upstream_incompatible',
       );
     return parsed.data;
   }

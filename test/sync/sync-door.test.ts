@@ -225,7 +225,13 @@ describe("the follower's alarm: movements of its own origin that it never made",
     claimed = 50; // someone pushed 50 movements with this instance's id upstream
     const expected = syncMessages.forgedOwnMovements(`The upstream ${upstream.url}`, 47, own);
     for (let round = 0; round < 2; round++) await expect(laptop.round()).rejects.toThrow(expected);
-    expect(await statusOf(laptop)).toMatchObject({ state: 'error', last_error: expected, offline_since: null, pending: 3 });
+    expect(await statusOf(laptop)).toMatchObject({
+      state: 'error',
+      last_error: expected,
+      problem: { code: 'forged_own_movements', detail: expected },
+      offline_since: null,
+      pending: 3,
+    });
     // Nothing was pushed under the upstream's claim.
     expect(upstream.requests.filter((r) => r.method === 'POST' && r.path.startsWith(SYNC_MOVEMENTS_PATH))).toEqual([]);
     // Said in the words of the scanner UI and `sync status` too.
@@ -335,7 +341,7 @@ describe('a link touches only its own account', () => {
     expect(await accounts()).toEqual(['kiosk', 'north']);
     const pens = await call<{ results: { quantity: number }[] }>(shop, 'GET', `${INVENTORY_PATH}?barcodes=111`, shop.tokens.kiosk!);
     expect(pens.results).toMatchObject([{ quantity: 7 }]);
-    expect(await statusOf(linked)).toMatchObject({ state: 'error' });
+    expect(await statusOf(linked)).toMatchObject({ state: 'error', problem: { code: 'wrong_account' } });
     // A document of no account at all is refused too.
     document = { accounts: [] };
     version = 3;

@@ -27,6 +27,7 @@ import * as conflictGroups from './0026_conflict_groups.ts';
 import * as vectorHashes from './0027_vector_hashes.ts';
 import * as labelSettings from './0028_label_settings.ts';
 import * as syncFollowers from './0029_sync_followers.ts';
+import * as syncProblemCodes from './0033_sync_problem_codes.ts';
 
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, EngineMigration> = {
@@ -49,6 +50,7 @@ export const migrations: Record<string, EngineMigration> = {
   '0027_vector_hashes': vectorHashes,
   '0028_label_settings': labelSettings,
   '0029_sync_followers': syncFollowers,
+  '0033_sync_problem_codes': syncProblemCodes,
 };
 
 /** The migrations as kysely's Migrator runs them, on an engine that needs `needs`. */

@@ -1,7 +1,15 @@
 // Links: this instance following an upstream (docs/SYNC.md, "Setting it up"): the link of an account,
 // what each round learnt or how it failed, the pull cursor, and the status the CLI, the API and the
 // scanner UI show.
-import { CLOCK_WARNING_MS, type SyncStatus, type VersionVector, syncMessages } from '../../../shared/index.ts';
+import {
+  CLOCK_WARNING_MS,
+  type SyncProblem,
+  type SyncProblemCode,
+  type SyncStatus,
+  type VersionVector,
+  syncMessages,
+  syncProblemCodes,
+} from '../../../shared/index.ts';
 import type { Account } from '../accounts.ts';
 import type { Queries } from '../engine.ts';
 import { countOpenConflicts } from './conflicts.ts';
@@ -21,6 +29,7 @@ export interface Link {
   lastAttemptAt: string | null;
   lastSuccessAt: string | null;
   lastError: string | null;
+  lastErrorCode: string | null;
   offlineSince: string | null;
   clockSkewMs: number | null;
   upstreamVector: VersionVector;
@@ -49,6 +58,7 @@ function selectLinks(q: Queries) {
       'l.last_attempt_at',
       'l.last_success_at',
       'l.last_error',
+      'l.last_error_code',
       'l.offline_since',
       'l.clock_skew_ms',
       'l.upstream_vector',
@@ -72,6 +82,7 @@ function toLink(row: Awaited<ReturnType<ReturnType<typeof selectLinks>['execute'
     lastAttemptAt: row.last_attempt_at,
     lastSuccessAt: row.last_success_at,
     lastError: row.last_error,
+    lastErrorCode: row.last_error_code,
     offlineSince: row.offline_since,
     clockSkewMs: row.clock_skew_ms,
     upstreamVector: row.upstream_vector ? (JSON.parse(row.upstream_vector) as VersionVector) : {},
@@ -132,8 +143,8 @@ export async function recordRound(
         pushCursor?: number;
         catalogueVersion?: number;
       }
-    /** `unreachable`: the upstream did not answer (offline); otherwise it answered, or this side failed (an error). */
-    | { ok: false; error: string; unreachable: boolean }
+    /** `unreachable`: the upstream did not answer (offline); otherwise it answered, or this side failed (an error). `code`: why, for a program. */
+    | { ok: false; error: string; code: SyncProblemCode; unreachable: boolean }
   ),
 ): Promise<void> {
   const update = round.ok
@@ -141,13 +152,19 @@ export async function recordRound(
         last_attempt_at: round.at,
         last_success_at: round.at,
         last_error: null,
+        last_error_code: null,
         offline_since: null,
         upstream_instance: round.upstreamInstance,
         clock_skew_ms: round.clockSkewMs,
         upstream_vector: JSON.stringify(round.upstreamVector),
         ...(round.catalogueVersion !== undefined ? { catalogue_version: round.catalogueVersion } : {}),
       }
-    : { last_attempt_at: round.at, last_error: round.error.slice(0, 500), ...(round.unreachable ? {} : { offline_since: null }) };
+    : {
+        last_attempt_at: round.at,
+        last_error: round.error.slice(0, 500),
+        last_error_code: round.code,
+        ...(round.unreachable ? {} : { offline_since: null }),
+      };
   await q.run(q.k.updateTable('sync_links').set(update).where('account_id', '=', accountId));
   if (round.ok && round.pullCursor !== undefined) await advanceLink(q, accountId, round.pullCursor);
   if (round.ok && round.pushCursor !== undefined)
@@ -176,7 +193,7 @@ export async function recordReachable(q: Queries, accountId: number, upstreamIns
   await q.run(
     q.k
       .updateTable('sync_links')
-      .set({ offline_since: null, last_error: null })
+      .set({ offline_since: null, last_error: null, last_error_code: null })
       .where('account_id', '=', accountId)
       .where('offline_since', 'is not', null),
   );
@@ -220,6 +237,7 @@ export async function linkStatus(q: Queries, account: Account, now: number): Pro
       last_success_at: null,
       offline_since: null,
       last_error: null,
+      problem: null,
       pending: 0,
       conflicts,
       clock_skew_ms: null,
@@ -251,9 +269,21 @@ export async function linkStatus(q: Queries, account: Account, now: number): Pro
     last_success_at: link.lastSuccessAt,
     offline_since: link.offlineSince,
     last_error: link.lastError,
+    problem: problemOf(link),
     pending,
     conflicts,
     clock_skew_ms: skew,
     clock_warning: warning,
   };
+}
+
+/**
+ * Why the link's last round failed, while it shows (offline or error): its code, and the words. A
+ * failure recorded before codes were kept has none: offline means the upstream did not answer.
+ */
+function problemOf(link: Link): SyncProblem | null {
+  if (link.lastError === null) return null;
+  const known = link.lastErrorCode !== null && Object.hasOwn(syncProblemCodes, link.lastErrorCode);
+  const code = known ? (link.lastErrorCode as SyncProblemCode) : link.offlineSince !== null ? 'upstream_unreachable' : 'unknown';
+  return { code, detail: link.lastError };
 }
