@@ -4,7 +4,7 @@
 // a test run leaves the checkout as it found it: their bytes differ a little on every run), and the whole set in $SCANNER_SHOTS_DIR (default:
 // <tmp>/scanner-shots) for a person to look at. Each view is also checked not to scroll sideways, the
 // complaint that made the set necessary. The sync views come from a laptop linked to a till
-// (test/support/linked-ui.ts): the indicator in each state, and the conflicts view.
+// (test/support/linked-ui.ts): the indicator in each state, the conflicts view, and a problem with Sync now.
 import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -174,6 +174,12 @@ describe.each(widths)('sync views at %i px', (width) => {
     // Its address and times differ on every run: docs/ gets it when missing or when asked, not on every test run.
     if (width === 1280 && (!existsSync(syncShot) || process.env.UPDATE_DOCS_SCREENSHOTS))
       await page.screenshot({ path: syncShot, animations: 'disabled' });
+
+    // The till stops answering: the problem in words beside Sync now, its detail opened.
+    pair.proxy.cutNow();
+    await page.locator('[data-testid="sync-summary"][data-state="offline"]').waitFor();
+    await page.getByTestId('sync-problem-detail').locator('summary').click();
+    await shoot(page, 'sync-view-problem', width);
     await page.context().close();
   });
 });

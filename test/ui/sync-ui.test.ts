@@ -225,7 +225,56 @@ describe('sync in the scanner UI', () => {
     await page.context().close();
     await onTill.page.context().close();
   }, 120_000);
+
+  it('says what is wrong in a shop worker’s words, with the technical detail one click away', async () => {
+    const { till, laptop, proxy } = pair;
+    const { page } = await signedInPage(browser, laptop.server, 'north');
+    await indicatorShows(page, 'in_sync');
+    await indicator(page).click();
+    const summary = page.getByTestId('sync-summary');
+    await page.locator('[data-testid="sync-summary"][data-state="in_sync"]').waitFor();
+    expect(await page.getByTestId('sync-now').textContent()).toBe('Sync now');
+
+    // The till stops answering: its name and "not answering", and the English detail only behind Details.
+    proxy.cutNow();
+    await page.locator('[data-testid="sync-summary"][data-state="offline"][data-problem="upstream_unreachable"]').waitFor();
+    const words = page.getByTestId('sync-problem-words');
+    expect(await words.textContent()).toMatch(new RegExp(`^${escape(proxy.url)} is not answering\\. Scanning and counting go on here`));
+    const detail = page.getByTestId('sync-problem-detail').locator('code');
+    expect(await detail.isVisible()).toBe(false);
+    await page.getByTestId('sync-problem-detail').getByText('Details').click();
+    expect(await detail.textContent()).toMatch(/^The upstream .* cannot be reached: /);
+
+    // The till answers but refuses the laptop's key: an error in words, not "catching up".
+    const key = (await till.store.tokens.list('north')).find((t) => t.role === 'sync')!;
+    await till.store.tokens.revoke(key.id);
+    proxy.heal();
+    await page.locator('[data-testid="sync-summary"][data-state="error"][data-problem="token_refused"]').waitFor();
+    expect(await summary.textContent()).toBe(
+      `${proxy.url} no longer accepts this computer’s sync key. Ask whoever set up sync to link it again.`,
+    );
+    await page.context().close();
+  }, 60_000);
+
+  it('runs a round at once with Sync now and says what it did', async () => {
+    const { laptop, loops } = pair;
+    const { page } = await signedInPage(browser, laptop.server, 'north');
+    await indicatorShows(page, 'in_sync');
+    // The background loop is stopped: only the button can send the change made here.
+    await loops.stop();
+    await setOn(laptop.server, laptop.token, 8, 'shelf');
+    await indicator(page).click();
+    await page.locator('[data-testid="sync-summary"][data-state="waiting"]').waitFor();
+    await page.getByTestId('sync-now').click();
+    await page.locator('[data-testid="sync-summary"][data-state="in_sync"]').waitFor();
+    expect(await page.getByTestId('sync-now-done').textContent()).toBe('Synced: 1 sent, 0 received.');
+    await indicatorShows(page, 'in_sync', { pending: 0 });
+    await page.context().close();
+  }, 60_000);
 });
+
+/** `text` as a regular expression matching itself. */
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('a till whose clock is wrong', () => {
   let pair: LinkedPair;

@@ -16,6 +16,7 @@ import {
   STOCKTAKES_PATH,
   STOCK_HISTORY_PATH,
   SYNC_CONFLICTS_PATH,
+  SYNC_NOW_PATH,
   SYNC_STATUS_PATH,
   WAREHOUSES_PATH,
   type AccountInfo,
@@ -30,6 +31,7 @@ import {
   type ReadResponse,
   type ScanResult,
   type SignInResponse,
+  type SyncNowAnswer,
   type SyncStatus,
   type Stocktake,
   type StocktakeLine,
@@ -59,6 +61,7 @@ import {
   stocktakePath,
   stocktakeReviewSchema,
   stocktakeSchema,
+  syncNowAnswerSchema,
   syncStatusSchema,
   undoResultSchema,
   updateResponseSchema,
@@ -138,6 +141,8 @@ export interface ApiClient {
   stocktake: StocktakeCalls;
   /** This instance's link to its upstream (docs/SYNC.md): in sync, waiting, offline, conflicts. */
   syncStatus(): Promise<SyncStatus>;
+  /** Runs a round of the link now (or joins the one running) and answers when it ends: what it did, and the status after it. */
+  syncNow(): Promise<SyncNowAnswer>;
   /** The account's conflicts, newest first: the open ones, or all (resolved included). */
   conflicts(state: 'open' | 'all'): Promise<Conflict[]>;
   /** Calls `listener` after each write of stock this client made (the sync indicator looks again); returns the unsubscribe. */
@@ -259,6 +264,7 @@ export function createApiClient(token: string): ApiClient {
     },
 
     syncStatus: () => requestJson(syncStatusSchema, SYNC_STATUS_PATH, { token }),
+    syncNow: () => requestJson(syncNowAnswerSchema, SYNC_NOW_PATH, { method: 'POST', token }),
     conflicts: (state) => requestJson(conflictListSchema, `${SYNC_CONFLICTS_PATH}?state=${state}`, { token }),
     onStockWritten: (listener) => {
       writeListeners.add(listener);

@@ -212,6 +212,7 @@ export const apiTexts = {
         host_not_allowed: () => t('apiError.refusedHere', { code }),
         origin_not_allowed: () => t('apiError.refusedHere', { code }),
         cross_site_refused: () => t('apiError.refusedHere', { code }),
+        sync_not_linked: () => t('apiError.syncNotLinked'),
         internal: () => t('apiError.internal'),
       }) as Record<string, () => string>
     )[code]?.() ?? t('apiError.generic', { code }),
@@ -1005,12 +1006,16 @@ export const syncTexts = {
     return t('sync.problem');
   },
   /** The link's state in a sentence (the sync view, the indicator's title). */
-  summary: (status: { state: string; upstream: string | null; pending: number; conflicts: number }, when: string | null): string => {
+  summary: (
+    status: { state: string; upstream: string | null; pending: number; conflicts: number; problem?: { code: string } | null },
+    when: string | null,
+  ): string => {
     const upstream = status.upstream ?? '';
     const pending = status.pending === 0 ? '' : ` ${t('sync.summary.pending', { n: status.pending })}`;
     let text: string;
     if (status.state === 'in_sync')
       text = when ? t('sync.summary.inSyncChecked', { upstream, when }) : t('sync.summary.inSync', { upstream });
+    else if (status.state === 'error') text = syncTexts.problemWords(status.problem?.code ?? 'unknown', upstream) + pending;
     else if (status.state === 'offline')
       text = (when ? t('sync.summary.offlineSince', { upstream, when }) : t('sync.summary.offline', { upstream })) + pending;
     else if (status.state === 'unlinked') text = t('sync.summary.unlinked');
@@ -1039,6 +1044,36 @@ export const syncTexts = {
     return t('sync.thisComputer');
   },
   upstreamComputer: (url: string) => t('sync.upstreamComputer', { url }),
+  get syncNow() {
+    return t('sync.now');
+  },
+  get syncing() {
+    return t('sync.syncing');
+  },
+  /** What a Sync now that reached the upstream did. */
+  nowDone: (sent: number, received: number) => t('sync.nowDone', { sent: n(sent), received: n(received) }),
+  /** Opens the technical detail of a failed round (the English words the server recorded). */
+  get details() {
+    return t('sync.details');
+  },
+  /** Why the last round failed, in a shop worker's words, from the status's `problem.code` (docs/SYNC.md, "Problems"). */
+  problemWords: (code: string, upstream: string): string =>
+    (
+      ({
+        upstream_unreachable: () => t('sync.problem.unreachable', { upstream }),
+        upstream_certificate: () => t('sync.problem.certificate', { upstream }),
+        token_refused: () => t('sync.problem.tokenRefused', { upstream }),
+        token_not_for_sync: () => t('sync.problem.tokenNotForSync', { upstream }),
+        registration_refused: () => t('sync.problem.registrationRefused', { upstream }),
+        origin_refused: () => t('sync.problem.originRefused', { upstream }),
+        movement_refused: () => t('sync.problem.movementRefused', { upstream }),
+        forged_own_movements: () => t('sync.problem.forgedOwn', { upstream }),
+        wrong_account: () => t('sync.problem.wrongAccount', { upstream }),
+        upstream_incompatible: () => t('sync.problem.incompatible', { upstream }),
+        upstream_failed: () => t('sync.problem.upstreamFailed', { upstream }),
+        local_failure: () => t('sync.problem.localFailure'),
+      }) as Record<string, () => string>
+    )[code]?.() ?? t('sync.problem.unknown'),
   otherComputer: (instance: string) => t('sync.otherComputer', { instance }),
 };
 

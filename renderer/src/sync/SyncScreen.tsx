@@ -5,7 +5,7 @@
 // type the quantity counted. Deciding records a new set through the ordinary update endpoint, which
 // resolves the conflict here at once and everywhere after the next sync (docs/SYNC.md, "Conflicts").
 import { type FormEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
-import { type BarcodeLabel, type Conflict, MAY, type SyncStatus } from '../../../shared/index.ts';
+import { type BarcodeLabel, type Conflict, MAY, type SyncNowAnswer, type SyncStatus } from '../../../shared/index.ts';
 import { ApiError } from '../api/request-json.ts';
 import { useMay, useSession } from '../api/session-context.tsx';
 import { formatDateTime, formatSince } from '../common/format.ts';
@@ -23,7 +23,7 @@ export function SyncScreen({ onSignOut }: { onSignOut: (message?: string) => voi
   const { client } = useSession();
   // Conflicts are a manager's to decide: a counter sees the link's status only.
   const decides = useMay()(MAY.conflicts);
-  const { status, refresh } = useSyncStatus();
+  const { status, refresh, syncNow } = useSyncStatus();
   const [conflicts, setConflicts] = useState<Conflict[] | null>(null);
   const [labels, setLabels] = useState<Record<string, BarcodeLabel>>({});
   const [problem, setProblem] = useState<string | null>(null);
@@ -72,7 +72,7 @@ export function SyncScreen({ onSignOut }: { onSignOut: (message?: string) => voi
             {problem}
           </p>
         ) : null}
-        {status ? <LinkStatus status={status} /> : <p className="muted">{texts.loading}</p>}
+        {status ? <LinkStatus status={status} syncNow={syncNow} onFailure={failed} /> : <p className="muted">{texts.loading}</p>}
 
         {decides ? null : (
           <p className="muted" data-testid="manager-decides">
@@ -108,7 +108,10 @@ export function SyncScreen({ onSignOut }: { onSignOut: (message?: string) => voi
   );
 }
 
-function LinkStatus({ status }: { status: SyncStatus }) {
+function LinkStatus(props: { status: SyncStatus; syncNow: () => Promise<SyncNowAnswer>; onFailure: (error: unknown) => void }) {
+  const { status } = props;
+  const [syncing, setSyncing] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
   if (!status.linked) return <p className="notice">{texts.notLinked}</p>;
   const when =
     status.state === 'offline' && status.offline_since
@@ -118,11 +121,37 @@ function LinkStatus({ status }: { status: SyncStatus }) {
         : null;
   const tone =
     status.conflicts > 0 || status.state === 'offline' || status.state === 'error' ? 'warn' : status.state === 'in_sync' ? 'ok' : 'busy';
+  const failing = status.problem !== null && (status.state === 'offline' || status.state === 'error');
+  const press = () => {
+    setSyncing(true);
+    setDone(null);
+    props.syncNow().then(
+      (answer) => {
+        setSyncing(false);
+        if (answer.result) setDone(texts.nowDone(answer.result.pushed, answer.result.pulled));
+      },
+      (error: unknown) => {
+        setSyncing(false);
+        props.onFailure(error);
+      },
+    );
+  };
   return (
     <>
-      <p className={`notice notice-${tone}`} data-testid="sync-summary" data-state={status.state}>
-        {texts.summary(status, when)}
-      </p>
+      <div className="sync-status-row">
+        <p className={`notice notice-${tone}`} data-testid="sync-summary" data-state={status.state} data-problem={status.problem?.code}>
+          {texts.summary(status, when)}
+        </p>
+        {/* Beside the state it changes: a round at once instead of at the next background one. */}
+        <button type="button" className="primary" onClick={press} disabled={syncing} aria-busy={syncing} data-testid="sync-now">
+          {syncing ? texts.syncing : texts.syncNow}
+        </button>
+      </div>
+      {done && !failing ? (
+        <p className="ok-text" role="status" data-testid="sync-now-done">
+          {done}
+        </p>
+      ) : null}
       {status.clock_warning ? (
         <p className="notice notice-warn" data-testid="clock-warning">
           {status.clock_skew_ms !== null ? texts.clockWarning(status.clock_skew_ms) : status.clock_warning}
@@ -141,10 +170,17 @@ function LinkStatus({ status }: { status: SyncStatus }) {
           <dt>{texts.waiting}</dt>
           <dd>{status.pending === 0 ? texts.nothingWaiting : texts.waitingCount(status.pending)}</dd>
         </div>
-        {status.last_error && status.state !== 'in_sync' ? (
+        {failing && status.problem ? (
           <div>
             <dt>{texts.lastError}</dt>
-            <dd>{status.last_error}</dd>
+            <dd data-testid="sync-problem-words">
+              {texts.problemWords(status.problem.code, status.upstream ?? '')}
+              {/* The server's English words, for whoever sets sync up: one click away, never in place of the above. */}
+              <details className="sync-problem-detail" data-testid="sync-problem-detail">
+                <summary>{texts.details}</summary>
+                <code>{status.problem.detail}</code>
+              </details>
+            </dd>
           </div>
         ) : null}
       </dl>

@@ -4,7 +4,7 @@
 // comes back into view; never while the page is hidden. Only reading: nothing here touches the focus
 // or the scan capture.
 import { type ReactNode, createContext, useCallback, useContext, useEffect, useRef, useState } from 'react';
-import type { SyncStatus } from '../../../shared/index.ts';
+import type { SyncNowAnswer, SyncStatus } from '../../../shared/index.ts';
 import { useSession } from '../api/session-context.tsx';
 import { readStored, writeStored } from '../common/device-storage.ts';
 
@@ -20,6 +20,8 @@ export interface SyncState {
   wasLinked: boolean;
   /** Reads the status now (after a conflict was resolved, say). */
   refresh(): void;
+  /** Runs a round of sync now (Sync now) and shows the status it ends with. */
+  syncNow(): Promise<SyncNowAnswer>;
 }
 
 const SyncContext = createContext<SyncState | null>(null);
@@ -87,7 +89,13 @@ export function SyncStatusProvider({ children }: { children: ReactNode }) {
     };
   }, [client, read]);
 
-  return <SyncContext.Provider value={{ status, wasLinked, refresh: read }}>{children}</SyncContext.Provider>;
+  const syncNow = useCallback(async () => {
+    const answer = await client.syncNow();
+    setStatus(answer.status);
+    return answer;
+  }, [client]);
+
+  return <SyncContext.Provider value={{ status, wasLinked, refresh: read, syncNow }}>{children}</SyncContext.Provider>;
 }
 
 export function useSyncStatus(): SyncState {
