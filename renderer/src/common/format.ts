@@ -10,6 +10,7 @@ function makeFormatters(locale: string) {
   return {
     numbers: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }),
     dateTimes: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
+    dateTimesToSecond: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' }),
     dates: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }),
     times: new Intl.DateTimeFormat(locale, { timeStyle: 'short' }),
   };
@@ -38,6 +39,15 @@ export function formatDifference(n: number): string {
 export function formatDateTime(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : format().dateTimes.format(date);
+}
+
+/**
+ * An instant to the second, for a change in a history or a conflict: two computers record changes
+ * seconds apart, and the minute alone does not say which came first.
+ */
+export function formatInstant(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : format().dateTimesToSecond.format(date);
 }
 
 /** An instant as a short time when it is today, as a date and time otherwise: "14:02", "Nov 21, 2026, 9:15 AM". */

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import type { HistoryEntry } from '../../../shared/index.ts';
 import { useSession } from '../api/session-context.tsx';
-import { formatDateTime, formatNumber } from '../common/format.ts';
+import { formatInstant, formatNumber } from '../common/format.ts';
 import { historyTexts } from '../common/texts.ts';
 
 export function StockHistory({ barcode, open }: { barcode: string; open?: boolean }) {
@@ -40,7 +40,7 @@ export function StockHistory({ barcode, open }: { barcode: string; open?: boolea
         <ul className="history-list">
           {entries.map((h) => (
             <li key={h.id} data-testid="history-entry" data-source={h.source} data-kind={h.kind} data-value={h.value}>
-              <span className="h-when">{formatDateTime(h.occurred_at)}</span>
+              <span className="h-when">{formatInstant(h.occurred_at)}</span>
               {h.warehouse_name ? <span className="h-where">{h.warehouse_name}</span> : null}
               <span className="h-change">
                 {h.old_quantity === null ? '–' : formatNumber(h.old_quantity)} → <strong>{formatNumber(h.new_quantity)}</strong>

@@ -8,7 +8,7 @@ import { type FormEvent, type ReactNode, useCallback, useEffect, useRef, useStat
 import { type BarcodeLabel, type Conflict, MAY, type SyncNowAnswer, type SyncStatus } from '../../../shared/index.ts';
 import { ApiError } from '../api/request-json.ts';
 import { useMay, useSession } from '../api/session-context.tsx';
-import { formatDateTime, formatSince } from '../common/format.ts';
+import { formatDateTime, formatInstant, formatSince } from '../common/format.ts';
 import { appTexts, friendlyErrors, historyTexts, roleTexts, syncTexts as texts } from '../common/texts.ts';
 import { TopBar } from '../common/TopBar.tsx';
 import { useSyncRoute } from './sync-route.ts';
@@ -273,7 +273,7 @@ function ConflictCard(props: {
       {c.resolved ? null : <p className="muted">{c.racing ? texts.conflictExplain : texts.conflictAgainstSale}</p>}
       {c.movements > 1 ? (
         <p className="muted" data-testid="conflict-group" data-movements={c.movements}>
-          {texts.madeUnseen(c.movements, formatDateTime(c.first.occurred_at))}
+          {texts.madeUnseen(c.movements, formatInstant(c.first.occurred_at))}
         </p>
       ) : null}
       <div className="table-scroll">
@@ -294,7 +294,7 @@ function ConflictCard(props: {
                   {kept ? <span className="badge badge-open">{texts.countsNow}</span> : null}
                 </td>
                 <td data-label={texts.columns.where}>{computerOf(side.origin, status)}</td>
-                <td data-label={texts.columns.when}>{formatDateTime(side.occurred_at)}</td>
+                <td data-label={texts.columns.when}>{formatInstant(side.occurred_at)}</td>
                 <td data-label={texts.columns.how}>
                   {texts.kind(side.kind)}
                   {` · ${historyTexts.source(side.source)}`}
