@@ -254,7 +254,8 @@ describe('stocktake API', () => {
       new_quantity: 7,
       warehouse: 70,
       warehouse_name: 'Main',
-      reference: `stocktake:${id}`,
+      // The session's id and the instance that counted it: unique wherever the movement arrives.
+      reference: `stocktake:${id}@${await server.store.sync.instance()}`,
     });
 
     // Committed: read-only and kept; committing again answers the same result and changes nothing.

@@ -11,6 +11,7 @@ import {
   MAX_REVIEW_NOT_SCANNED,
   STOCKTAKES_PATH,
   STOCK_HISTORY_PATH,
+  SYNC_STATUS_PATH,
   stocktakePath,
 } from '../../shared/index.ts';
 import { type RunningServer, startServer } from '../../server/start.ts';
@@ -180,7 +181,7 @@ describe('stocktake in the browser', () => {
         h.new_quantity,
         h.reference,
       ]),
-    ).toEqual([[10, 5, `stocktake:${id}`]]);
+    ).toEqual([[10, 5, `stocktake:${id}@${(await call(api, 'GET', SYNC_STATUS_PATH, token)).instance}`]]);
 
     // Counting on the other page is closed now.
     await b.keys.scan('B0001');

@@ -281,6 +281,25 @@ describe('sync between instances', () => {
     expect(await call<SyncStatus>(shop.server, 'GET', SYNC_STATUS_PATH, shop.token)).toMatchObject({ conflicts: 0 });
   });
 
+  it("keeps the shop's stocktake 1 and the upstream's stocktake 1 apart: each reference names the instance that counted it", async () => {
+    await shop.round();
+    const countMug = async (server: TestServer, token: string) => {
+      const { id } = await call<Stocktake>(server, 'POST', STOCKTAKES_PATH, token, { name: 'Mugs', warehouse_name: 'Main' }, 201);
+      await call(server, 'POST', stocktakePath(id, 'scans'), token, { barcode: MUG }, 201);
+      await call(server, 'POST', stocktakePath(id, 'commit'), token, { zero_uncounted: false });
+      return id;
+    };
+    // Each instance numbers its own sessions: both count in their stocktake 1.
+    expect([await countMug(upstream, north), await countMug(shop.server, shop.token)]).toEqual([1, 1]);
+    await shop.round();
+    const references = (await call<HistoryPage>(upstream, 'GET', `${STOCK_HISTORY_PATH}?source=stocktake`, north)).results.map(
+      (h) => h.reference,
+    );
+    expect(references.sort()).toEqual(
+      [`stocktake:1@${await upstream.store.sync.instance()}`, `stocktake:1@${await shop.server.store.sync.instance()}`].sort(),
+    );
+  });
+
   it('flags a set made without seeing a sale that happened before it', async () => {
     await shop.round();
     await sell(upstream, north, MUG, 'receipt 9');

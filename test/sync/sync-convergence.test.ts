@@ -116,7 +116,7 @@ interface Ack {
   barcode: string;
   warehouse: number;
   value: number;
-  /** Unique per row for sets and adjusts; `stocktake:<id>` for the lines of a commit. */
+  /** Unique per row for sets and adjusts; `stocktake:<id>@<instance>` for the lines of a commit. */
   reference: string;
   /** The instance's vector right before and right after the write (see isolatedWrite). */
   before: Vector;
@@ -431,7 +431,7 @@ describe('sync convergence simulation', () => {
           figures.acknowledgedRequests++;
           const warehouse = WAREHOUSES.find((w) => w.name === session.warehouse)!.id;
           for (const [barcode, value] of session.counts)
-            acks.push({ node, kind: 'count', barcode, warehouse, value, reference: `stocktake:${session.id}`, before, after });
+            acks.push({ node, kind: 'count', barcode, warehouse, value, reference: `stocktake:${session.id}@${node.id}`, before, after });
           node.session = undefined;
         };
         const stocktakeStep = async (node: Node) => {

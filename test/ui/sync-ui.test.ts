@@ -121,7 +121,7 @@ describe('sync in the scanner UI', () => {
     await mugOnScreen(onTill.page, onTill.keys, { quantity: '1', steps });
     const history = onTill.page.locator(`[data-testid="lookups"] article[data-barcode="${MUG}"] [data-testid="stock-history"]`).first();
     const text = await history.textContent();
-    expect(text).toMatch(/5 → 3\s*Counted 3 · Stocktake \(stocktake:\d+\)/);
+    expect(text).toMatch(/5 → 3\s*Counted 3 · Stocktake \(stocktake:\d+@[a-z0-9]+\)/);
     expect(text).toMatch(/3 → 2\s*−1 · App or till \(receipt 1\): sale/);
     expect(text).toMatch(/2 → 1\s*−1 · App or till \(receipt 2\): sale/);
     await page.context().close();

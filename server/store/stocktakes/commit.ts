@@ -8,6 +8,7 @@ import { type Engine, type Param, type Queries, statement } from '../engine.ts';
 import { NO_WAREHOUSE } from '../schema.ts';
 import { MovementLog, type StoreClock } from '../movements/movement-log.ts';
 import { countRows } from '../stock-write.ts';
+import { instanceId } from '../sync/held-vector.ts';
 import { nextChange } from './changes.ts';
 import { expectedNotScanned } from './review.ts';
 import { type StocktakeCaller, describeStocktake, loadStocktake } from './sessions.ts';
@@ -21,7 +22,12 @@ export interface CommitHooks {
 
 /** Source and reference written to the stock history by a commit. */
 export const STOCKTAKE_SOURCE = 'stocktake';
-export const stocktakeReference = (id: number) => `stocktake:${id}`;
+/**
+ * A commit's reference in the history: the session's id on the instance that counted it, and that
+ * instance. Ids are numbered per instance, so a laptop's stocktake 1 and the shop PC's stocktake 1
+ * would read the same wherever both arrive (head office) without it.
+ */
+export const stocktakeReference = (id: number, instance: string) => `stocktake:${id}@${instance}`;
 
 /** A line's mark after its batch: one statement for every line of every batch, compiled once. */
 const markLine = statement(
@@ -133,7 +139,7 @@ async function applyNextBatch(
     log,
     caller,
     rows,
-    { source: STOCKTAKE_SOURCE, tokenId: caller.tokenId ?? null, reference: stocktakeReference(id) },
+    { source: STOCKTAKE_SOURCE, tokenId: caller.tokenId ?? null, reference: stocktakeReference(id, await instanceId(q)) },
     (index) => lines[index]!.counted_hlc ?? undefined,
     (index, applied) => replaced.set(lines[index]!.id, applied.oldQuantity),
   );
