@@ -2,6 +2,14 @@
 // another instance), newest first in time order, paged with an opaque cursor.
 import { z } from 'zod';
 
+/** The label the owner of the instance that made a movement chose at `sync link`, where this instance knows it. */
+export const originLabelSchema = z
+  .string()
+  .nullable()
+  .describe(
+    'How its owner named the instance that made it at `sync link` ("Laptop 2"), when this instance knows it: its own label, or that of a follower registered here; else null.',
+  );
+
 export const MAX_HISTORY_PAGE = 500;
 export const DEFAULT_HISTORY_PAGE = 100;
 
@@ -31,6 +39,8 @@ export const historyEntrySchema = z
   .strictObject({
     id: z.number().int().describe('Order in which this instance recorded it.'),
     movement: z.string().describe("The movement's id on every instance: the instance that made it and its sequence there."),
+    origin: z.string().describe('The instance that made it (its id: `instance` in sync/status/).'),
+    origin_label: originLabelSchema,
     kind: movementKindSchema.describe(
       'set (a quantity), count (a stocktake line: there were `value` then) or adjust (a change by `value`).',
     ),

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { API_BASE } from './api-paths.ts';
 import { MAX_BARCODE_LENGTH, MAX_COUNTED_CONFLICTS, MAX_DELTA, MAX_REASON_LENGTH, MAX_REFERENCE_LENGTH, MIN_DELTA } from './limits.ts';
-import { movementKindSchema } from './history-schemas.ts';
+import { movementKindSchema, originLabelSchema } from './history-schemas.ts';
 import { posFieldMessages } from './messages.ts';
 import { REASON_PATTERN, safeTextSchema } from './row-validation.ts';
 
@@ -237,6 +237,7 @@ export const conflictSideSchema = z.strictObject({
   kind: movementKindSchema,
   value: z.number().int(),
   origin: z.string(),
+  origin_label: originLabelSchema,
   occurred_at: z.string(),
   source: z.string(),
   reference: z.string().nullable(),

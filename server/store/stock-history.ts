@@ -7,6 +7,7 @@ import type { Account } from './accounts.ts';
 import type { Queries } from './engine.ts';
 import { hlcFloor, parseHlc } from './movements/hlc.ts';
 import { NO_WAREHOUSE } from './schema.ts';
+import { instanceLabels } from './sync/instance-labels.ts';
 
 export interface HistoryPageData {
   results: HistoryEntry[];
@@ -57,10 +58,17 @@ export async function readStockHistory(q: Queries, account: Account, query: Hist
   if (query.cursor !== undefined) select = select.where('h.hlc', '<', query.cursor);
   const rows = await q.all(select);
   const page = rows.slice(0, query.limit);
+  const labels = await instanceLabels(
+    q,
+    account.id,
+    page.map((row) => row.origin),
+  );
   return {
     results: page.map((row) => ({
       id: row.id,
       movement: `${row.origin}-${row.seq}`,
+      origin: row.origin,
+      origin_label: labels.get(row.origin) ?? null,
       kind: row.kind as MovementKind,
       value: row.value,
       barcode: row.barcode,

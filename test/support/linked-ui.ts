@@ -31,7 +31,8 @@ export async function startLinkedPair({ tillClockAheadMs = 0 }: { tillClockAhead
   const proxy = new LinkProxy('laptop');
   await proxy.listen();
   proxy.setTarget(till.port);
-  const laptop = await follow(proxy, await till.newToken('north', 'sync'), 'north', await startUiServer({ accounts: [] }));
+  // Linked under the label its owner chose, as `sync link --label "Laptop 2"` does: the till names it so.
+  const laptop = await follow(proxy, await till.newToken('north', 'sync'), 'north', await startUiServer({ accounts: [] }), 'Laptop 2');
   const loops = startSyncLoops(laptop.server.store, { intervalMs: 200, maxBackoffMs: 1_000 });
   return {
     till,

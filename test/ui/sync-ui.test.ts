@@ -121,7 +121,8 @@ describe('sync in the scanner UI', () => {
     await mugOnScreen(onTill.page, onTill.keys, { quantity: '1', steps });
     const history = onTill.page.locator(`[data-testid="lookups"] article[data-barcode="${MUG}"] [data-testid="stock-history"]`).first();
     const text = await history.textContent();
-    expect(text).toMatch(/5 → 3\s*Counted 3 · Stocktake \(stocktake:\d+@[a-z0-9]+\)/);
+    // The count came from the laptop: the till names it by its label, and the stocktake by both ids.
+    expect(text).toMatch(/5 → 3\s*Counted 3 · Stocktake \(stocktake:\d+@[a-z0-9]+\) · on Laptop 2/);
     expect(text).toMatch(/3 → 2\s*−1 · App or till \(receipt 1\): sale/);
     expect(text).toMatch(/2 → 1\s*−1 · App or till \(receipt 2\): sale/);
     await page.context().close();
@@ -170,6 +171,16 @@ describe('sync in the scanner UI', () => {
     const onTill = await signedInPage(browser, till, 'north');
     await indicatorShows(onTill.page, 'unlinked', { conflicts: 1 });
     expect(await indicator(onTill.page).textContent()).toBe('1 conflict');
+    // There, the laptop's side is named by the label its owner chose at `sync link`.
+    await indicator(onTill.page).click();
+    await expect
+      .poll(() =>
+        onTill.page
+          .locator(`[data-testid="conflict"][data-barcode="${MUG}"] [data-testid="conflict-side"] td:nth-child(2)`)
+          .allTextContents(),
+      )
+      .toEqual(['Laptop 2', 'this computer']);
+    await onTill.page.getByTestId('scanner-nav').click();
 
     // From the indicator (Tab to it, Enter) to the conflicts: the latest value and what it overrode,
     // where and how each was recorded, and how many changes were made unseen.

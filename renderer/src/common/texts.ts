@@ -377,6 +377,8 @@ export const historyTexts = {
       stocktake: () => t('history.source.stocktake'),
       ui: () => t('history.source.ui'),
     }),
+  /** Where a change was made: another computer, by the label its owner chose at `sync link` ("Laptop 2"). */
+  madeOn: (label: string) => t('history.madeOn', { label }),
   /** What a movement did: a count, a quantity set, or a change (a sale, a delivery). */
   kind: (kind: string, value: number) =>
     kind === 'count'

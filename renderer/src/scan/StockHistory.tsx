@@ -1,15 +1,17 @@
 // The stock history of one barcode, newest first, loaded when opened; "Older changes" pages back with
 // the cursor. Times in the browser's locale, when each change happened (a count made offline and synced
 // later shows at its time, among the sales around it). One line per change (when · where · old → new ·
-// what: counted 3, set to 5, −1 · by), so it fits a narrow card without a table to scroll.
+// what: counted 3, set to 5, −1 · by · on which other computer, by its label), so it fits a narrow card without a table to scroll.
 import { useState } from 'react';
 import type { HistoryEntry } from '../../../shared/index.ts';
 import { useSession } from '../api/session-context.tsx';
 import { formatInstant, formatNumber } from '../common/format.ts';
 import { historyTexts } from '../common/texts.ts';
+import { useSyncStatus } from '../sync/sync-status.tsx';
 
 export function StockHistory({ barcode, open }: { barcode: string; open?: boolean }) {
   const { client } = useSession();
+  const ownInstance = useSyncStatus().status?.instance;
   const [entries, setEntries] = useState<HistoryEntry[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -49,6 +51,8 @@ export function StockHistory({ barcode, open }: { barcode: string; open?: boolea
                 {historyTexts.kind(h.kind, h.value)} · {historyTexts.source(h.source)}
                 {h.reference ? ` (${h.reference})` : ''}
                 {h.reason ? `: ${h.reason}` : ''}
+                {/* Made on another computer whose label is known here: which one. */}
+                {h.origin_label && h.origin !== ownInstance ? ` · ${historyTexts.madeOn(h.origin_label)}` : ''}
               </span>
             </li>
           ))}

@@ -188,9 +188,10 @@ function LinkStatus(props: { status: SyncStatus; syncNow: () => Promise<SyncNowA
   );
 }
 
-/** Which computer made a movement, in words: this one, the upstream, or another one by its id. */
-function computerOf(origin: string, status: SyncStatus | null): string {
+/** Which computer made a movement, in words: this one, the label its owner chose at `sync link`, the upstream, or another one by its id. */
+function computerOf({ origin, origin_label }: Conflict['later'], status: SyncStatus | null): string {
   if (status?.instance === origin) return texts.thisComputer;
+  if (origin_label) return origin_label;
   if (status?.upstream_instance === origin && status.upstream) return texts.upstreamComputer(status.upstream);
   return texts.otherComputer(origin);
 }
@@ -293,7 +294,7 @@ function ConflictCard(props: {
                   <strong>{texts.value(side.kind, side.value)}</strong>{' '}
                   {kept ? <span className="badge badge-open">{texts.countsNow}</span> : null}
                 </td>
-                <td data-label={texts.columns.where}>{computerOf(side.origin, status)}</td>
+                <td data-label={texts.columns.where}>{computerOf(side, status)}</td>
                 <td data-label={texts.columns.when}>{formatInstant(side.occurred_at)}</td>
                 <td data-label={texts.columns.how}>
                   {texts.kind(side.kind)}

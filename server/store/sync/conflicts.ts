@@ -6,6 +6,7 @@ import { type Conflict, MAX_COUNTED_CONFLICTS, type MovementKind } from '../../.
 import { type Param, type Queries, statement } from '../engine.ts';
 import { parseHlc } from '../movements/hlc.ts';
 import { NO_WAREHOUSE } from '../schema.ts';
+import { instanceLabels } from './instance-labels.ts';
 
 /**
  * The account's open groups, counted up to one past MAX_COUNTED_CONFLICTS (the status then says
@@ -77,17 +78,23 @@ type ListRow = Awaited<ReturnType<ReturnType<typeof listQuery>['execute']>>[numb
   Record<`${(typeof sides)[number]}_${'seq' | 'value'}`, number> &
   Record<`${(typeof sides)[number]}_reference`, string | null>;
 
-/** The account's conflict groups, newest first, at most `limit`: one query, whatever is stored. */
+/** The account's conflict groups, newest first, at most `limit`: one query, whatever is stored (and the labels of their instances). */
 export async function listConflicts(q: Queries, accountId: number, state: 'open' | 'all', limit: number): Promise<Conflict[]> {
   let query = listQuery(q).where('c.account_id', '=', accountId);
   if (state === 'open') query = query.where('c.open', '=', 1);
   const rows = (await q.all(query.orderBy('c.id', 'desc').limit(limit))) as ListRow[];
+  const labels = await instanceLabels(
+    q,
+    accountId,
+    rows.flatMap((row) => sides.map((p) => row[`${p}_origin`])),
+  );
   return rows.map((row) => {
     const side = (p: (typeof sides)[number]) => ({
       movement: `${row[`${p}_origin`]}-${row[`${p}_seq`]}`,
       kind: row[`${p}_kind`] as MovementKind,
       value: row[`${p}_value`],
       origin: row[`${p}_origin`],
+      origin_label: labels.get(row[`${p}_origin`]) ?? null,
       occurred_at: new Date(parseHlc(row[`${p}_hlc`])?.wall ?? 0).toISOString(),
       source: row[`${p}_source`],
       reference: row[`${p}_reference`],
