@@ -179,7 +179,7 @@ describe.each([1280, 360])('axe-core on the sync views at %i px', (width) => {
     await page.getByTestId('sync-indicator').click();
     await page.locator('[data-testid="conflict"][data-resolved="false"]').waitFor();
     found.conflictsView = await seriousViolations(page);
-    // Every control of the sync view (the indicator, both "Keep", the typed quantity, Save) is one Tab away.
+    // Every control of the sync view (the indicator, Sync now, both "Keep", the typed quantity, Save) is one Tab away.
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     const controls = await labelControls(page);
     expect(new Set(await tabCycle(page, keys)), 'sync view').toEqual(new Set(controls));
@@ -187,7 +187,12 @@ describe.each([1280, 360])('axe-core on the sync views at %i px', (width) => {
     await page.locator('[data-testid="conflict"][data-resolved="true"]').waitFor();
     await page.getByTestId('conflict-message').waitFor();
     found.resolved = await seriousViolations(page);
-    expect(found).toEqual({ inSync: [], offline: [], conflict: [], conflictsView: [], resolved: [] });
+    // A problem in words beside Sync now, its detail opened.
+    pair.proxy.cutNow();
+    await page.locator('[data-testid="sync-summary"][data-state="offline"]').waitFor();
+    await page.getByTestId('sync-problem-detail').locator('summary').click();
+    found.problem = await seriousViolations(page);
+    expect(found).toEqual({ inSync: [], offline: [], conflict: [], conflictsView: [], resolved: [], problem: [] });
     await page.context().close();
   });
 });
