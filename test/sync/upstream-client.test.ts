@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { syncMessages } from '../../shared/index.ts';
 import { IDLE_CONNECTION_MS, MAX_ANSWER_BYTES, UpstreamClient, UpstreamError } from '../../server/sync/upstream-client.ts';
+import { problemOf } from '../../server/sync/round-problem.ts';
 import { inRepo } from '../support/paths.ts';
 
 const servers: (http.Server | https.Server)[] = [];
@@ -56,6 +57,8 @@ describe('the client of an upstream', () => {
     const untrusted = await failure(new UpstreamClient(upstream.url, 't').state());
     expect(untrusted.status).toBe(0);
     expect(untrusted.message).toContain('self-signed certificate');
+    // Offline, but said apart: a certificate to trust is not a network to fix.
+    expect(problemOf(untrusted)).toBe('upstream_certificate');
     const system = tls.getCACertificates('default');
     tls.setDefaultCACertificates([...system, selfSigned.cert]); // as an installed company CA would
     try {
@@ -73,6 +76,7 @@ describe('the client of an upstream', () => {
     expect(error.status).toBe(0);
     expect(error.message).toContain(url);
     expect(error.message).toContain('ECONNREFUSED');
+    expect(problemOf(error)).toBe('upstream_unreachable');
   });
 
   it('gives up after its timeout on an answer that never comes, or stops halfway', async () => {
@@ -97,11 +101,33 @@ describe('the client of an upstream', () => {
     const refusal = await failure(new UpstreamClient(refusing.url, 't').state());
     expect(refusal.status).toBe(403);
     expect(refusal.message).toContain('This token may not read north.');
+    expect(problemOf(refusal)).toBe('unknown');
 
     const html = await serve((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>router login</h1>'));
     const notJson = await failure(new UpstreamClient(html.url, 't').state());
     expect(notJson.status).toBe(502);
     expect(notJson.message).toContain('not JSON');
+    expect(problemOf(notJson)).toBe('upstream_incompatible');
+  });
+
+  it('names a refusal by the code the upstream gave it, else by its status (the problem the UI words)', async () => {
+    const answering = (status: number, body: object) =>
+      serve((_, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body)));
+    const cases: [number, object, string][] = [
+      [403, { detail: 'x', code: 'origin_not_owned', origin: 'abcd' }, 'origin_refused'],
+      [422, { detail: 'x', code: 'origin_limit' }, 'origin_refused'],
+      [409, { detail: 'x', code: 'instance_registered' }, 'registration_refused'],
+      [403, { detail: 'x', code: 'role_forbidden' }, 'token_not_for_sync'],
+      [401, { detail: 'x', code: 'invalid_token' }, 'token_refused'],
+      [401, { detail: 'x' }, 'token_refused'],
+      [422, { detail: 'x', code: 'sync_movement_refused' }, 'movement_refused'],
+      [404, { detail: 'Not found.' }, 'upstream_incompatible'],
+      [500, { detail: 'x', code: 'internal' }, 'upstream_failed'],
+    ];
+    for (const [status, body, problem] of cases) {
+      const upstream = await answering(status, body);
+      expect(problemOf(await failure(new UpstreamClient(upstream.url, 't').state())), JSON.stringify(body)).toBe(problem);
+    }
   });
 
   it('drops an answer larger than any real one as soon as it passes the limit, announced or streamed', async () => {
