@@ -7,6 +7,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { MAX_COUNTED_CONFLICTS, syncMessages } from '../../shared/index.ts';
 import { parseCatalogue } from '../catalogue/import-catalogue.ts';
 import { badRequest } from '../errors.ts';
+import { commandLineActor } from '../store/audit.ts';
 import type { Account, Store } from '../store/store.ts';
 import { syncRound } from '../sync/sync-round.ts';
 import { UpstreamClient } from '../sync/upstream-client.ts';
@@ -90,6 +91,11 @@ export function registerSyncCommands(program: Command): void {
         const { catalogue } = await client.catalogue();
         await store.catalogue.write(await parseCatalogue(catalogue));
         await store.sync.link(options.account, options.upstream, token);
+        await store.audit.record(options.account, commandLineActor(), {
+          action: 'sync.link',
+          subject: `account ${options.account}`,
+          detail: { upstream: options.upstream, upstream_instance: state.instance },
+        });
         console.log(`Account "${options.account}" now follows ${options.upstream} (instance ${state.instance}).`);
         const account = await accountNamed(store, options.account);
         const result = await syncRound(store, (await store.sync.linkOf(account))!);
@@ -179,6 +185,11 @@ export function registerSyncCommands(program: Command): void {
       await withStore(options, async (store) => {
         const { account, link } = await linkedAccount(store, options.account);
         await store.sync.unlink(account);
+        await store.audit.recordFor(account, commandLineActor(), {
+          action: 'sync.unlink',
+          subject: `account ${options.account}`,
+          detail: { upstream: link.upstreamUrl },
+        });
         console.log(`Account "${options.account}" no longer follows ${link.upstreamUrl}.`);
       });
     });

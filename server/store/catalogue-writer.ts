@@ -8,6 +8,7 @@ import { type ApiError, apiError, isApiError } from '../errors.ts';
 import { type Param, type Queries, statement } from './engine.ts';
 import type { MovementLog } from './movements/movement-log.ts';
 import { NO_WAREHOUSE } from './schema.ts';
+import { type Actor, commandLineActor, recordAudit } from './audit.ts';
 import { type StockUnit, setQuantity } from './stock-write.ts';
 
 export interface ImportSummary {
@@ -95,6 +96,9 @@ export class CatalogueWriter {
   /** Accounts whose catalogue this import changed (their catalogue version moves at the end). */
   private readonly changedAccounts = new Set<number>();
 
+  /** Every account the catalogue wrote: each gets an audit entry of the import. */
+  private readonly written: { id: number; name: string }[] = [];
+
   /** Writing what an upstream instance handed down: the only way a linked account's catalogue changes. */
   private readonly fromUpstream: boolean;
 
@@ -102,6 +106,14 @@ export class CatalogueWriter {
     this.log = log;
     this.q = log.q;
     this.fromUpstream = options.fromUpstream ?? false;
+  }
+
+  /**
+   * Who imports, for the audit log: a catalogue is imported on the server computer's command line (or
+   * by the launcher it ran), or handed down by the upstream of a linked account.
+   */
+  private actor(): Actor {
+    return this.fromUpstream ? { name: 'sync (the upstream’s catalogue)' } : commandLineActor();
   }
 
   /**
@@ -140,6 +152,7 @@ export class CatalogueWriter {
       accountId = created!.id;
       this.changedAccounts.add(accountId);
     }
+    this.written.push({ id: accountId, name: account.name });
 
     const warehouseIds = new Map<string, number>();
     for (const [i, w] of (account.warehouses ?? []).entries()) {
@@ -238,6 +251,12 @@ export class CatalogueWriter {
 
   /** The import's last step: the catalogue version of every account it changed moves on. */
   async finish(): Promise<void> {
+    // An upstream's catalogue is written again only when it moved; an import is recorded whatever it changed.
+    const actor = this.actor();
+    for (const { id, name } of this.written) {
+      if (this.fromUpstream && !this.changedAccounts.has(id)) continue;
+      await recordAudit(this.q, id, actor, { action: 'catalogue.import', subject: `account ${name}`, detail: { ...this.summary } });
+    }
     for (const accountId of this.changedAccounts) {
       await this.q.run(
         this.q.k

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readScan, visibleText } from '../../renderer/src/scan/scanned-code.ts';
 import type { KeyLike } from '../../renderer/src/scan/scan-detector.ts';
 import { usKeyOf } from '../../renderer/src/scan/us-keyboard.ts';
-import { code128Values, code128Widths } from '../../renderer/src/settings/code128.ts';
+import { code128Values, code128Widths } from '../../shared/code128.ts';
 import { TEST_BARCODE, analyseTestScan } from '../../renderer/src/settings/scanner-test.ts';
 
 const GS = '\u001d';

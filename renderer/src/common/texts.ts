@@ -36,6 +36,7 @@ export const roleTexts = {
     admin: 'Admin',
     api: 'Integration',
     sync: 'Sync link',
+    device: 'Shared scanner',
     full: 'Full access',
   } satisfies Record<Role, string>,
   signedInAs: (name: string) => `Signed in as: ${name}`,

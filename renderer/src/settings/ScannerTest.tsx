@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { scannerTestTexts as texts } from '../common/texts.ts';
 import type { KeyLike } from '../scan/scan-detector.ts';
 import type { ScanSettings } from '../scan/scan-detector.ts';
-import { code128Widths } from './code128.ts';
+import { code128Widths } from '../../../shared/code128.ts';
 import { type ScannerFinding, TEST_BARCODE, analyseTestScan } from './scanner-test.ts';
 
 /** A scan is over when no key came for this long (a scanner without a suffix sends nothing more). */

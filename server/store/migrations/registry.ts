@@ -26,6 +26,8 @@ import * as tokenRoles from './0025_token_roles.ts';
 import * as conflictGroups from './0026_conflict_groups.ts';
 import * as vectorHashes from './0027_vector_hashes.ts';
 import * as labelSettings from './0028_label_settings.ts';
+import * as people from './0026_people.ts';
+import * as auditLog from './0027_audit_log.ts';
 
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, EngineMigration> = {
@@ -47,6 +49,8 @@ export const migrations: Record<string, EngineMigration> = {
   '0026_conflict_groups': conflictGroups,
   '0027_vector_hashes': vectorHashes,
   '0028_label_settings': labelSettings,
+  '0026_people': people,
+  '0027_audit_log': auditLog,
 };
 
 /** The migrations as kysely's Migrator runs them, on an engine that needs `needs`. */

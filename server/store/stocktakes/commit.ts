@@ -2,6 +2,7 @@
 // scanned or edited, through the update endpoint's own checks (countRows), in batches of at most 50 rows. Each batch, and the marking of its lines as
 // applied or failed, is one transaction: a commit cut short by a crash is resumed by committing
 // again, and a line already applied is never applied twice.
+import { type Actor, recordAudit } from '../audit.ts';
 import { type CommitBody, type CommitResult, STOCKTAKE_COMMIT_BATCH, stocktakeMessages } from '../../../shared/index.ts';
 import { apiError } from '../../errors.ts';
 import { type Engine, type Param, type Queries, statement } from '../engine.ts';
@@ -193,6 +194,7 @@ export async function commitStocktake(
   id: number,
   body: CommitBody,
   hooks: CommitHooks = {},
+  actor?: Actor,
 ): Promise<CommitResult> {
   const committing = await engine.write(async (q) => {
     await startCommit(q, caller, id, body.zero_uncounted);
@@ -215,15 +217,22 @@ export async function commitStocktake(
       await hooks.afterBatch?.(batch);
       await yieldToOtherRequests();
     }
-    await engine.write((q) =>
-      q.run(
+    await engine.write(async (q) => {
+      const { changes } = await q.run(
         q.k
           .updateTable('stocktakes')
           .set({ status: 'committed', committed_at: new Date().toISOString() })
           .where('id', '=', id)
           .where('status', '=', 'committing'),
-      ),
-    );
+      );
+      // Recorded by the request that finished the commit, in the same transaction (a resumed commit once).
+      if (changes === 1 && actor)
+        await recordAudit(q, caller.id, actor, {
+          action: 'stocktake.commit',
+          subject: `stocktake ${id}`,
+          detail: { zero_uncounted: body.zero_uncounted },
+        });
+    });
   }
   return engine.read((q) => summarise(q, caller, id));
 }

@@ -1,5 +1,6 @@
-// Code 128 (ISO/IEC 15417), code set B: enough to draw the scanner test's barcode on screen and on
-// paper, where any scanner reads it. Each symbol is six bar and space widths in modules.
+// Code 128 (ISO/IEC 15417), code set B: enough to draw a barcode any scanner reads, on screen and on
+// paper: the scanner test's barcode (the UI) and people's badges (the UI and the CLI's badge page).
+// Each symbol is six bar and space widths in modules.
 const PATTERNS = [
   '212222',
   '222122',
@@ -131,4 +132,26 @@ export function code128Widths(text: string): number[] {
       .join(''),
     ...STOP,
   ].map(Number);
+}
+
+/**
+ * The barcode as an SVG document: black bars on white with a quiet zone of ten modules each side, one
+ * module `moduleMm` wide and the bars `heightMm` high. Used by the CLI's printed badge page; the UI
+ * draws the same widths with React.
+ */
+export function code128Svg(text: string, { moduleMm = 0.3, heightMm = 15 }: { moduleMm?: number; heightMm?: number } = {}): string {
+  const widths = code128Widths(text);
+  const quiet = 10;
+  const modules = widths.reduce((sum, w) => sum + w, 0) + 2 * quiet;
+  let x = quiet;
+  const bars: string[] = [];
+  widths.forEach((w, i) => {
+    if (i % 2 === 0) bars.push(`<rect x="${x}" y="0" width="${w}" height="1"/>`);
+    x += w;
+  });
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${(modules * moduleMm).toFixed(2)}mm" height="${heightMm}mm" ` +
+    `viewBox="0 0 ${modules} 1" preserveAspectRatio="none" shape-rendering="crispEdges" role="img">` +
+    `<rect x="0" y="0" width="${modules}" height="1" fill="#fff"/><g fill="#000">${bars.join('')}</g></svg>`
+  );
 }
