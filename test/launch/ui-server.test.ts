@@ -147,7 +147,7 @@ describe('sign-in codes and UI endpoints', () => {
 
   it('says who a token belongs to, and needs a token for it', async () => {
     const res = await server.request('GET', ACCOUNT_PATH, { token: server.tokens.kiosk! });
-    expect(await res.json()).toEqual({ account: 'kiosk', warehouses_enabled: false, gtin_equivalence: false, role: 'manager' });
+    expect(await res.json()).toEqual({ account: 'kiosk', warehouses_enabled: false, gtin_equivalence: false, role: 'manager', person: null, person_idle_minutes: 10 });
     const anonymous = await server.request('GET', ACCOUNT_PATH);
     expect(anonymous.status).toBe(401);
   });
