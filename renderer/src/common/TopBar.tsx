@@ -2,15 +2,18 @@
 // the settings show it too), the view switch (scanner or stocktake), the view's own controls, and Sign
 // out. One bar, so every view looks like the same app; at 1280 px it keeps one row of controls.
 import type { ReactNode } from 'react';
-import { useSession } from '../api/session-context.tsx';
+import { MAY } from '../../../shared/index.ts';
+import { useMay, useSession } from '../api/session-context.tsx';
 import { SyncIndicator } from '../sync/SyncIndicator.tsx';
 import { useSyncStatus } from '../sync/sync-status.tsx';
-import { appTexts, roleTexts } from './texts.ts';
+import { appTexts, peopleTexts, roleTexts } from './texts.ts';
 
-export type AppView = 'scanner' | 'stocktake' | 'sync';
+export type AppView = 'scanner' | 'stocktake' | 'sync' | 'people';
 
 export function TopBar(props: { view: AppView; onSignOut: () => void; children?: ReactNode; actions?: ReactNode }) {
   const { account } = useSession();
+  const managesPeople = useMay()(MAY.people);
+  const role = roleTexts.names[account.role];
   const sync = useSyncStatus().status;
   const link = (view: AppView, href: string, label: string, testId: string) => (
     <a href={href} aria-current={props.view === view ? 'page' : undefined} data-testid={testId}>
@@ -21,19 +24,20 @@ export function TopBar(props: { view: AppView; onSignOut: () => void; children?:
     <header className="topbar" data-sync={sync?.state ?? 'unknown'}>
       <div className="topbar-id">
         <h1>{appTexts.title}</h1>
-        <span
-          className="account"
-          data-testid="account"
-          data-role={account.role}
-          title={roleTexts.signedInAs(roleTexts.names[account.role])}
-        >
+        <span className="account" data-testid="account" data-role={account.role} title={roleTexts.signedInAs(role)}>
           {account.account}
         </span>
+        {account.person ? (
+          <span className="person-chip" data-testid="person-chip" title={peopleTexts.personTitle(account.person.name, role)}>
+            {peopleTexts.personChip(account.person.name, role)}
+          </span>
+        ) : null}
       </div>
       <SyncIndicator current={props.view === 'sync'} />
       <nav className="views" aria-label={appTexts.views}>
         {link('scanner', '#', appTexts.scannerNav, 'scanner-nav')}
         {link('stocktake', '#stocktake', appTexts.stocktakeNav, 'stocktake-nav')}
+        {managesPeople ? link('people', '#people', peopleTexts.nav, 'people-nav') : null}
       </nav>
       {props.children}
       <div className="topbar-actions">
