@@ -21,14 +21,15 @@ export const AUDIT_PATH = `${API_BASE}/audit/`;
 
 // --- The badge -----------------------------------------------------------------------------------
 /**
- * A badge is a Code 128 of `BADGE-` and 20 characters of base32 (100 random bits). The prefix tells a
+ * A badge is a Code 128 of `BADGE-` and 24 random digits (80 bits; the digits go in Code 128's set C,
+ * two per symbol, so the bars stay wide on a card). The prefix tells a
  * badge from a barcode wherever it is scanned: the scanner UI hands it to the person switch and never
  * looks it up or counts it, and the server refuses it as a barcode (it would otherwise be stored as an
  * unknown barcode of a stocktake, and shown in its review and export).
  */
 export const BADGE_PREFIX = 'BADGE-';
-export const BADGE_SECRET_LENGTH = 20;
-const BADGE_SHAPE = new RegExp(`^${BADGE_PREFIX}[A-Z2-7]{${BADGE_SECRET_LENGTH}}$`, 'i');
+export const BADGE_SECRET_LENGTH = 24;
+const BADGE_SHAPE = new RegExp(`^${BADGE_PREFIX}\\d{${BADGE_SECRET_LENGTH}}$`, 'i');
 /** Anything that starts like a badge is never a barcode, even mistyped or cut short. */
 const BADGE_START = new RegExp(`^${BADGE_PREFIX}`, 'i');
 

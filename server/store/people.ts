@@ -21,14 +21,13 @@ import type { Queries } from './engine.ts';
 import { hashSecret } from './secret-hash.ts';
 import { insertToken } from './tokens.ts';
 
-const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-
-/** A new badge: the prefix that tells it from a barcode, then 100 random bits in base32. */
+/**
+ * A new badge: the prefix that tells it from a barcode, then BADGE_SECRET_LENGTH random digits (80
+ * bits), from 128 random bits: the remainder's bias is below 2^-48.
+ */
 export function newBadge(): string {
-  const bytes = randomBytes(BADGE_SECRET_LENGTH); // one byte per character, 5 bits of each used
-  let secret = '';
-  for (const byte of bytes) secret += BASE32[byte & 31];
-  return BADGE_PREFIX + secret;
+  const random = BigInt(`0x${randomBytes(16).toString('hex')}`) % 10n ** BigInt(BADGE_SECRET_LENGTH);
+  return BADGE_PREFIX + random.toString().padStart(BADGE_SECRET_LENGTH, '0');
 }
 
 /** A PIN as stored: its scrypt hash and salt (computed outside the transaction), or null for none. */

@@ -88,13 +88,18 @@ describe.each([1280, 360])('shared scanners at %i px', (width) => {
     // Ayşe's badge: she is signed in as a counter, and the top bar names her.
     await keys.scan(badges['Ayşe']!);
     await chip(page)
-      .filter({ hasText: peopleTexts.personChip('Ayşe', roleTexts.names.counter) })
+      .filter({ hasText: peopleTexts.personChip('Ayşe') })
       .waitFor();
     await page.locator('.scanner[data-ready="true"]').waitFor();
     expect(await page.getByTestId('people-nav').count()).toBe(0); // a counter manages no people
     await keys.scan('8690000000017');
     await page.locator('[data-testid="lookups"] [data-barcode="8690000000017"][data-state="found"]').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
+    // The top bar keeps one row of controls at a shop PC's width with the person in it.
+    if (width === 1280) {
+      const bar = await page.locator('header.topbar').boundingBox();
+      expect(bar!.height).toBeLessThan(80);
+    }
     await shot(page, 'signed-in-person');
 
     // Counting: a scan counts; Bora's badge in the middle switches to Bora and is no line of the count.
@@ -104,7 +109,7 @@ describe.each([1280, 360])('shared scanners at %i px', (width) => {
     await page.locator('[data-testid="line"][data-barcode="8690000000017"]').waitFor();
     await keys.scan(badges['Bora']!);
     await chip(page)
-      .filter({ hasText: peopleTexts.personChip('Bora', roleTexts.names.manager) })
+      .filter({ hasText: peopleTexts.personChip('Bora') })
       .waitFor();
     await page.getByTestId('count-view').waitFor();
     await shot(page, 'person-switch');
@@ -153,7 +158,7 @@ describe.each([1280, 360])('shared scanners at %i px', (width) => {
     await page.getByTestId('person-add').click();
     await page.getByTestId('badge-card').waitFor();
     // The badge is drawn as bars only: its text is nowhere in the page.
-    expect(await page.content()).not.toMatch(/BADGE-[A-Z2-7]{20}/);
+    expect(await page.content()).not.toMatch(/BADGE-\d{24}/);
     expect(await seriousViolations(page)).toEqual([]);
     await shot(page, 'badge-page');
 

@@ -117,4 +117,13 @@ describe('the test barcode (Code 128, code set B)', () => {
     expect(widths.reduce((a, b) => a + b, 0)).toBe(11 * (TEST_BARCODE.length + 2) + 13);
     expect(() => code128Values('é')).toThrow();
   });
+
+  it('writes a run of digits that ends the text in code set C, two per symbol (a badge)', () => {
+    // ISO/IEC 15417's rule: CODE C (99) then one symbol per pair; the check symbol weighs every symbol by position.
+    expect(code128Values('AB1234')).toEqual([104, 33, 34, 99, 12, 34, (104 + 33 + 2 * 34 + 3 * 99 + 4 * 12 + 5 * 34) % 103]);
+    expect(code128Values('123456')).toEqual([105, 12, 34, 56, (105 + 12 + 2 * 34 + 3 * 56) % 103]);
+    // An odd run keeps its first digit in set B; a short one stays in set B.
+    expect(code128Values('A12345').slice(0, 4)).toEqual([104, 33, 17, 99]);
+    expect(code128Values('A12')).toEqual([104, 33, 17, 18, (104 + 33 + 2 * 17 + 3 * 18) % 103]);
+  });
 });

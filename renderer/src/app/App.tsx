@@ -55,6 +55,13 @@ export function App() {
   const session = useRef<Session | null>(null);
   // On a shared scanner: the person signed in on it now, if anyone.
   const person = useRef<Session | null>(null);
+  // Said for a few seconds after a badge or PIN signed a person in: who the scanner works for now.
+  const [greeting, setGreeting] = useState<string | null>(null);
+  useEffect(() => {
+    if (greeting === null) return;
+    const timer = window.setTimeout(() => setGreeting(null), 4000);
+    return () => window.clearTimeout(timer);
+  }, [greeting]);
 
   // A sign-in link's code (`#signin=…`) is exchanged once and removed from the address bar; the token
   // is kept on this device until sign-out.
@@ -185,6 +192,7 @@ export function App() {
     const leaving = person.current;
     person.current = { client, account };
     savePersonToken(answer.token);
+    setGreeting(peopleTexts.switchedTo(answer.person.name));
     setState((s) => (s.kind === 'shared' ? { ...s, person: person.current, busy: false, message: null } : s));
     if (leaving) void leaving.client.signOut().catch(() => undefined);
   }, []);
@@ -358,6 +366,9 @@ export function App() {
               />
             </SessionProvider>
           )}
+          <div className="person-toast" role="status" aria-live="polite" data-testid="person-toast" hidden={greeting === null}>
+            {greeting}
+          </div>
           {prompt ? (
             <SwitchAccountPrompt prompt={prompt} onSwitch={() => void answerPrompt(true)} onStay={() => void answerPrompt(false)} />
           ) : null}

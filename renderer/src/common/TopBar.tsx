@@ -24,14 +24,21 @@ export function TopBar(props: { view: AppView; onSignOut: () => void; children?:
     <header className="topbar" data-sync={sync?.state ?? 'unknown'}>
       <div className="topbar-id">
         <h1>{appTexts.title}</h1>
-        <span className="account" data-testid="account" data-role={account.role} title={roleTexts.signedInAs(role)}>
-          {account.account}
-        </span>
         {account.person ? (
-          <span className="person-chip" data-testid="person-chip" title={peopleTexts.personTitle(account.person.name, role)}>
-            {peopleTexts.personChip(account.person.name, role)}
+          // On a shared scanner the person is who matters at a glance; the account is in the title.
+          <span
+            className="person-chip"
+            data-testid="person-chip"
+            data-role={account.role}
+            title={peopleTexts.personTitle(account.person.name, role, account.account)}
+          >
+            {peopleTexts.personChip(account.person.name)}
           </span>
-        ) : null}
+        ) : (
+          <span className="account" data-testid="account" data-role={account.role} title={roleTexts.signedInAs(role)}>
+            {account.account}
+          </span>
+        )}
       </div>
       <SyncIndicator current={props.view === 'sync'} />
       <nav className="views" aria-label={appTexts.views}>

@@ -489,8 +489,11 @@ export const peopleTexts = {
   nobody: 'Nobody can sign in here yet: an admin adds people in the People view, or with barcode-inventory person add.',
   signDeviceOut: 'Sign this scanner out',
   signDeviceOutHint: 'Only when this computer stops being a shared scanner: afterwards it needs a new sign-in link.',
-  personChip: (name: string, role: string) => `${name} · ${role}`,
-  personTitle: (name: string, role: string) => `Signed in: ${name} (${role}). Scan another badge to switch person.`,
+  /** The top bar's chip: the name alone keeps the bar one row at 1280 px; the role is in its title. */
+  personChip: (name: string) => name,
+  personTitle: (name: string, role: string, account: string) =>
+    `Signed in: ${name} (${role}) on ${account}. Scan another badge to switch person.`,
+  signDeviceOutConfirm: 'Sign this scanner out? Nobody can sign in on it again until an admin opens a new sign-in link here.',
   signOutPerson: 'Sign out',
   idleSignedOut: (minutes: number) => `Signed out after ${count(minutes, 'minute', 'minutes')} without use. Scan your badge to go on.`,
   switchedTo: (name: string) => `Signed in: ${name}.`,

@@ -103,7 +103,14 @@ export function PersonSignInScreen(props: {
         </form>
       ) : null}
       <footer className="person-signin-foot">
-        <button type="button" className="quiet" onClick={props.onSignOutDevice} title={texts.signDeviceOutHint}>
+        <button
+          type="button"
+          className="quiet"
+          onClick={() => {
+            if (window.confirm(texts.signDeviceOutConfirm)) props.onSignOutDevice();
+          }}
+          title={texts.signDeviceOutHint}
+        >
           {texts.signDeviceOut}
         </button>
       </footer>
