@@ -34,7 +34,7 @@ export function BadgeCard(props: { badge: string; name: string; role: PersonRole
       </figure>
       <p className="hint">{texts.badgeOnce}</p>
       <div className="row-actions">
-        <button type="button" onClick={() => window.print()} data-testid="print-badge">
+        <button type="button" className="primary" onClick={() => window.print()} data-testid="print-badge">
           {texts.print}
         </button>
         <button type="button" onClick={props.onDone}>
