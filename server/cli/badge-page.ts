@@ -23,11 +23,12 @@ export function badgePage(badge: string, person: { name: string; role: string },
   .bars svg { display: block; max-width: 100%; height: 15mm; }
   .hint { font-size: 10pt; margin-top: 6mm; max-width: 120mm; }
   @media print { .hint { display: none; } }
+  @media screen { body { margin: 12px; } }
 </style>
 </head>
 <body>
 <div class="card">
-  <div><div class="name">${escape(person.name)}</div><div class="meta">${escape(account)} · ${escape(person.role)}</div></div>
+  <div><div class="name">${escape(person.name)}</div><div class="meta">${escape(account)} · ${escape(person.role.charAt(0).toUpperCase() + person.role.slice(1))}</div></div>
   <div class="bars">${code128Svg(badge, { moduleMm: 0.25, heightMm: 15 })}</div>
 </div>
 <p class="hint">Print this page at 100 % (no scaling), cut the card out along the dashed line, and delete this file: the badge signs in as this person on the account's shared scanners. A lost badge is revoked with <code>barcode-inventory person revoke-badge</code> or in the scanner UI's People view.</p>
