@@ -473,6 +473,8 @@ export const cameraTexts = {
   none: 'This device has no camera the browser can use.',
   failed: (why: string) => `The camera could not start: ${why}`,
   noReader: 'This browser cannot read barcodes from the camera.',
+};
+
 /** People on a shared scanner (docs/UI.md, "Shared scanners"): signing in by badge or PIN, and an admin's People view. */
 export const peopleTexts = {
   sharedScanner: 'Shared scanner',

@@ -26,8 +26,6 @@ import * as tokenRoles from './0025_token_roles.ts';
 import * as conflictGroups from './0026_conflict_groups.ts';
 import * as vectorHashes from './0027_vector_hashes.ts';
 import * as labelSettings from './0028_label_settings.ts';
-import * as people from './0026_people.ts';
-import * as auditLog from './0027_audit_log.ts';
 import * as people from './0029_people.ts';
 import * as auditLog from './0030_audit_log.ts';
 
@@ -51,8 +49,6 @@ export const migrations: Record<string, EngineMigration> = {
   '0026_conflict_groups': conflictGroups,
   '0027_vector_hashes': vectorHashes,
   '0028_label_settings': labelSettings,
-  '0026_people': people,
-  '0027_audit_log': auditLog,
   '0029_people': people,
   '0030_audit_log': auditLog,
 };
