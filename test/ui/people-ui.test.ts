@@ -5,7 +5,7 @@
 // the person decides what is shown; an admin adds a person and gets a badge to print, and revokes a lost
 // badge in one click; a badge on a device that is no shared scanner is refused with the reason. axe
 // stays clean on each of these screens. Screenshots go to $PEOPLE_SHOTS_DIR (default <tmp>/people-shots).
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PEOPLE_PATH, PERSON_SIGNIN_PATH, STOCKTAKES_PATH } from '../../shared/index.ts';
 import { peopleTexts, roleTexts, scanTexts } from '../../renderer/src/common/texts.ts';
 import { seriousViolations } from '../support/axe.ts';
+import { decodeImage, pdfPages } from '../support/barcode-decoder.ts';
 import { launchChromium } from '../support/browser.ts';
 import { call } from '../support/stocktake-fixtures.ts';
 import { type TestServer, exampleCatalogue } from '../support/test-server.ts';
@@ -155,8 +156,22 @@ describe.each([1280, 360])('shared scanners at %i px', (width) => {
     await page.getByTestId('people-list').waitFor();
     await page.getByTestId('person-name').fill(`Zeynep ${width}`);
     await page.getByTestId('person-pin').fill('1234');
+    const answer = page.waitForResponse((response) => response.url().endsWith(PEOPLE_PATH) && response.request().method() === 'POST');
     await page.getByTestId('person-add').click();
     await page.getByTestId('badge-card').waitFor();
+    // The card scans as the badge the server made (read by an independent decoder, ZXing): on a shop
+    // PC's screen as on paper; a phone's screen is too narrow for its bars, and the card is for printing.
+    const made = (await (await answer).json()) as { badge: string };
+    if (width === 1280) {
+      const card = await page.getByTestId('badge-card').locator('svg').screenshot();
+      expect(await decodeImage(card)).toEqual([{ format: 'Code128', text: made.badge }]);
+      // Printed (what Print badge prints: the card alone, 85 mm wide), read at a printer's 300 dpi.
+      const pdf = path.join(SHOTS, `badge-print-${width}.pdf`);
+      await page.pdf({ path: pdf, format: 'A4' });
+      const pages = await pdfPages(pdf, 300, mkdtempSync(path.join(tmpdir(), 'badge-print-')));
+      expect(pages).toHaveLength(1);
+      expect(await decodeImage(pages[0]!)).toEqual([{ format: 'Code128', text: made.badge }]);
+    }
     // The badge is drawn as bars only: its text is nowhere in the page.
     expect(await page.content()).not.toMatch(/BADGE-\d{24}/);
     expect(await seriousViolations(page)).toEqual([]);

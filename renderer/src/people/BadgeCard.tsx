@@ -25,7 +25,13 @@ export function BadgeCard(props: { badge: string; name: string; role: PersonRole
             {props.account} · {roleTexts.names[props.role]}
           </div>
         </div>
-        <svg viewBox={`0 0 ${total} 60`} role="img" aria-label={texts.badgeImage(props.name)} preserveAspectRatio="none">
+        <svg
+          viewBox={`0 0 ${total} 60`}
+          role="img"
+          aria-label={texts.badgeImage(props.name)}
+          preserveAspectRatio="none"
+          shapeRendering="crispEdges"
+        >
           <rect x="0" y="0" width={total} height="60" fill="#fff" />
           {bars.map((b) => (
             <rect key={b.x} x={b.x} y="0" width={b.w} height="60" fill="#000" />
