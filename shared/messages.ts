@@ -135,7 +135,9 @@ export const peopleMessages = {
     "This is a person's badge, not a barcode: it is never looked up, set or counted. Scan it on a shared scanner to sign in.",
   added: (id: number, name: string, account: string, role: string) =>
     `Added person ${id}, ${name}, to account "${account}" with role ${role}.`,
-  badgeMade: (name: string) => `A new badge for ${name}; it replaces any earlier badge, which no longer works:`,
+  /** Above the badge itself, on the last line: shown this once. */
+  badgeMade: (name: string, replaced: boolean) =>
+    replaced ? `${name}'s new badge (the old one no longer works), shown once:` : `${name}'s badge, shown once:`,
   badgePage: (file: string) => `Badge page written to ${file}: print it, then delete the file (the badge signs in as this person).`,
   badgeRevoked: (id: number, name: string) => `The badge of person ${id}, ${name}, no longer works; their sign-ins have ended.`,
   revoked: (id: number, name: string) => `Person ${id}, ${name}, can no longer sign in; their sign-ins have ended.`,

@@ -47,11 +47,17 @@ const slug = (name: string) =>
     .toLowerCase() || 'person';
 
 /** Writes the badge page and says where; the badge itself is printed last, alone on its line, once. */
-function printBadge(badge: string, person: { id: number; name: string; role: string }, account: string, out: string | undefined): void {
+function printBadge(
+  badge: string,
+  person: { id: number; name: string; role: string },
+  account: string,
+  out: string | undefined,
+  replaced: boolean,
+): void {
   const file = path.resolve(out ?? `badge-${person.id}-${slug(person.name)}.html`);
   writeBadgePage(file, badge, person, account);
   console.log(peopleMessages.badgePage(file));
-  console.log(peopleMessages.badgeMade(person.name));
+  console.log(peopleMessages.badgeMade(person.name, replaced));
   console.log(badge);
 }
 
@@ -78,7 +84,7 @@ export function registerPersonCommands(program: Command): void {
           store.people.add(options.account, commandLineActor(), { name: options.name, role: options.role, badge: options.badge, pin }),
         );
         console.log(peopleMessages.added(made.person.id, made.person.name, options.account, options.role));
-        if (made.badge !== null) printBadge(made.badge, made.person, options.account, options.out);
+        if (made.badge !== null) printBadge(made.badge, made.person, options.account, options.out, false);
       },
     );
 
@@ -102,7 +108,7 @@ export function registerPersonCommands(program: Command): void {
     .option('--out <file>', 'where to write the badge page')
     .action(async (id: number, options: { account: string; out?: string } & DatabaseOptions) => {
       const made = await withStore(options, (store) => store.people.newBadge(options.account, commandLineActor(), id));
-      printBadge(made.badge, made.person, options.account, options.out);
+      printBadge(made.badge, made.person, options.account, options.out, true);
     });
 
   withDatabaseOptions(person.command('revoke-badge'))

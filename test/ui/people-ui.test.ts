@@ -5,7 +5,7 @@
 // the person decides what is shown; an admin adds a person and gets a badge to print, and revokes a lost
 // badge in one click; a badge on a device that is no shared scanner is refused with the reason. axe
 // stays clean on each of these screens. Screenshots go to $PEOPLE_SHOTS_DIR (default <tmp>/people-shots).
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -20,6 +20,13 @@ import { type TestServer, exampleCatalogue } from '../support/test-server.ts';
 import { type VirtualKeyboard, signedInPage, startUiServer, virtualKeyboard } from '../support/ui-harness.ts';
 
 const SHOTS = process.env.PEOPLE_SHOTS_DIR ?? path.join(tmpdir(), 'people-shots');
+const DOCS = path.resolve(import.meta.dirname, '../../docs');
+
+/** docs/UI.md's pictures of shared scanners, at 1280 px: written when missing or with UPDATE_DOCS_SCREENSHOTS=1. */
+async function docsShot(page: Page, width: number, name: string): Promise<void> {
+  const file = path.join(DOCS, name);
+  if (width === 1280 && (!existsSync(file) || process.env.UPDATE_DOCS_SCREENSHOTS)) await page.screenshot({ path: file, fullPage: true });
+}
 
 let browser: Browser;
 let server: TestServer;
@@ -81,6 +88,7 @@ describe.each([1280, 360])('shared scanners at %i px', (width) => {
     await page.getByText(peopleTexts.scanBadge).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await shot(page, 'badge-signin');
+    await docsShot(page, width, 'screenshot-badge-signin.png');
 
     // A barcode before anyone signed in: nothing is looked up, the screen says to scan a badge.
     await keys.scan('8690000000017');
@@ -152,9 +160,10 @@ describe.each([1280, 360])('shared scanners at %i px', (width) => {
     await page.getByTestId('banner').filter({ hasText: scanTexts.badgeNotShared }).waitFor();
     expect(carried).toEqual([]);
 
+    const zeynep = width === 1280 ? 'Zeynep' : 'Zeynep K.';
     await page.getByTestId('people-nav').click();
     await page.getByTestId('people-list').waitFor();
-    await page.getByTestId('person-name').fill(`Zeynep ${width}`);
+    await page.getByTestId('person-name').fill(zeynep);
     await page.getByTestId('person-pin').fill('1234');
     const answer = page.waitForResponse((response) => response.url().endsWith(PEOPLE_PATH) && response.request().method() === 'POST');
     await page.getByTestId('person-add').click();
@@ -176,12 +185,13 @@ describe.each([1280, 360])('shared scanners at %i px', (width) => {
     expect(await page.content()).not.toMatch(/BADGE-\d{24}/);
     expect(await seriousViolations(page)).toEqual([]);
     await shot(page, 'badge-page');
+    await docsShot(page, width, 'screenshot-people.png');
 
-    const row = page.getByTestId('person').filter({ hasText: `Zeynep ${width}` });
+    const row = page.getByTestId('person').filter({ hasText: zeynep });
     await row.getByTestId('badge-lost').click();
     await page
       .getByTestId('people-notice')
-      .filter({ hasText: peopleTexts.badgeLostDone(`Zeynep ${width}`) })
+      .filter({ hasText: peopleTexts.badgeLostDone(zeynep) })
       .waitFor();
     await row.filter({ hasText: `${peopleTexts.badge}: ${peopleTexts.no}` }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
