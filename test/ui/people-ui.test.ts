@@ -160,7 +160,7 @@ describe.each([1280, 360])('shared scanners at %i px', (width) => {
     await page.getByTestId('banner').filter({ hasText: scanTexts.badgeNotShared }).waitFor();
     expect(carried).toEqual([]);
 
-    const zeynep = width === 1280 ? 'Zeynep' : 'Zeynep K.';
+    const zeynep = width === 1280 ? 'Zeynep' : 'Zeynep Kaya';
     await page.getByTestId('people-nav').click();
     await page.getByTestId('people-list').waitFor();
     await page.getByTestId('person-name').fill(zeynep);
