@@ -76,3 +76,15 @@ export function findUnsafeCharacter(text: string): ControlCharacter | undefined 
   const name = control ? control.name : `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
   return { name, position: [...text.slice(0, match.index)].length + 1 };
 }
+
+/** A text with no control or text-direction character: what a movement's actor is, here and on the sync wire. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const SAFE_TEXT_PATTERN = /^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*$/;
+
+/** An actor as movements and the audit log record it: unsafe characters replaced, at most `max` characters. */
+export function actorText(name: string, max: number): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  const safe = name.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
+  const chars = [...safe];
+  return chars.length <= max ? safe : `${chars.slice(0, max - 1).join('')}…`;
+}

@@ -46,6 +46,14 @@ export const historyEntrySchema = z
     reason: z.string().nullable(),
     reference: z.string().nullable(),
     token: z.number().int().nullable().describe('Id of the API token that made the change (on this instance).'),
+    actor: z
+      .string()
+      .nullable()
+      .describe(
+        "Who made it: the person signed in on a shared scanner, the token's label (`token <id>` without one), `command line (<user>@<host>)`, " +
+          'as the instance that made it recorded it; null for changes made before actors were recorded.',
+      ),
+    instance: z.string().describe('The instance (this one or another, through sync) that made it.'),
     hlc: z.string().describe('Hybrid logical clock timestamp: the order quantities are folded in.'),
     occurred_at: z.string().describe('When it happened, by the clock of the instance that made it.'),
     created_at: z.string().describe('When this instance recorded it.'),

@@ -2,7 +2,16 @@
 // push answers, a page of a pull, an instance's state, a link's status and the conflicts list.
 import { z } from 'zod';
 import { API_BASE } from './api-paths.ts';
-import { MAX_BARCODE_LENGTH, MAX_COUNTED_CONFLICTS, MAX_DELTA, MAX_REASON_LENGTH, MAX_REFERENCE_LENGTH, MIN_DELTA } from './limits.ts';
+import { SAFE_TEXT_PATTERN } from './control-characters.ts';
+import {
+  MAX_ACTOR_LENGTH,
+  MAX_BARCODE_LENGTH,
+  MAX_COUNTED_CONFLICTS,
+  MAX_DELTA,
+  MAX_REASON_LENGTH,
+  MAX_REFERENCE_LENGTH,
+  MIN_DELTA,
+} from './limits.ts';
 import { movementKindSchema } from './history-schemas.ts';
 
 export const SYNC_BASE = `${API_BASE}/sync`;
@@ -44,6 +53,16 @@ export const syncMovementSchema = z
     reason: z.string().min(1).max(MAX_REASON_LENGTH).nullable(),
     reference: z.string().min(1).max(MAX_REFERENCE_LENGTH).nullable(),
     created_at: z.string().max(40).describe('When the origin recorded it.'),
+    actor: z
+      .string()
+      .min(1)
+      .max(MAX_ACTOR_LENGTH)
+      .regex(SAFE_TEXT_PATTERN, { error: 'An actor may not contain control characters or characters that reverse its direction.' })
+      .nullable()
+      .optional()
+      .describe(
+        'Who made it at its origin: a person, a token label, the command line (docs/API.md, "Who did what"); absent from older versions.',
+      ),
   })
   .meta({ id: 'SyncMovement' });
 export type SyncMovement = z.infer<typeof syncMovementSchema>;
@@ -136,6 +155,7 @@ export const conflictSideSchema = z.strictObject({
   occurred_at: z.string(),
   source: z.string(),
   reference: z.string().nullable(),
+  actor: z.string().nullable().describe('Who made it, as its origin recorded it (a person, a token label); null from before actors.'),
 });
 
 export const conflictSchema = z

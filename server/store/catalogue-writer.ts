@@ -91,7 +91,7 @@ export class CatalogueWriter {
   readonly problems: string[] = [];
   private readonly log: MovementLog;
   private readonly q: Queries;
-  private readonly change = { source: 'import' };
+  private readonly change: { source: string; actor: string };
   private account: { id: number; name: string; path: string; warehouseIds: Map<string, number> } | undefined;
   /** Accounts whose catalogue this import changed (their catalogue version moves at the end). */
   private readonly changedAccounts = new Set<number>();
@@ -106,6 +106,7 @@ export class CatalogueWriter {
     this.log = log;
     this.q = log.q;
     this.fromUpstream = options.fromUpstream ?? false;
+    this.change = { source: 'import', actor: this.actor().name };
   }
 
   /**

@@ -91,6 +91,8 @@ export interface StockHistoryTable {
   reference: string | null;
   /** When it was recorded here, ISO 8601 UTC with milliseconds. */
   created_at: string;
+  /** Who made it: a person, a token's label, the command line, as its origin recorded it (migration 0031); null before. */
+  actor: string | null;
 }
 
 /** This database's identity as an instance, and its clock's latest timestamp. One row. */
@@ -246,6 +248,8 @@ export interface StocktakeTable {
   committed_at: string | null;
   /** The number of the last write to the session's lines (migration 0024). */
   change_seq: Generated<number>;
+  /** Who finished the commit (migration 0031); null before it, or for sessions committed before actors. */
+  committed_by: Generated<string | null>;
 }
 
 /** One barcode of a session; unit_id NULL marks an unknown barcode (its own queue). */
@@ -286,6 +290,8 @@ export interface StocktakeScanTable {
   token_id: number | null;
   created_at: string;
   undone_at: string | null;
+  /** Who scanned or edited (migration 0031): a person on a shared scanner, a token's label; null before. */
+  actor: Generated<string | null>;
 }
 
 /** A one-time code of a sign-in link (scanner UI): exchanged once for a new API token of its account. */

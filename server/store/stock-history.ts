@@ -38,6 +38,7 @@ export async function readStockHistory(q: Queries, account: Account, query: Hist
       'h.reference',
       'h.token_id',
       'h.created_at',
+      'h.actor',
     ])
     .where('h.account_id', '=', account.id)
     .orderBy('h.hlc', 'desc')
@@ -74,6 +75,8 @@ export async function readStockHistory(q: Queries, account: Account, query: Hist
       reason: row.reason,
       reference: row.reference,
       token: row.token_id,
+      actor: row.actor,
+      instance: row.origin,
       hlc: row.hlc,
       occurred_at: new Date(parseHlc(row.hlc)?.wall ?? 0).toISOString(),
       created_at: row.created_at,

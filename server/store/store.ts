@@ -218,14 +218,14 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
         writeMovements((log, q) =>
           answerOnce(q, caller.id, once, async () => ({
             status: 200,
-            body: await updateRows(log, caller, rows, { ...source, tokenId: caller.tokenId }),
+            body: await updateRows(log, caller, rows, { ...source, tokenId: caller.tokenId, actor: actorOf(caller).name }),
           })),
         ),
       adjust: (caller: Caller, rows: readonly unknown[], { once, ...source }: WriteSource) =>
         writeMovements((log, q) =>
           answerOnce(q, caller.id, once, async () => ({
             status: 200,
-            body: await adjustRows(log, caller, rows, { ...source, tokenId: caller.tokenId }),
+            body: await adjustRows(log, caller, rows, { ...source, tokenId: caller.tokenId, actor: actorOf(caller).name }),
           })),
         ),
       labels: (caller: Account, barcodes: readonly string[]) =>

@@ -28,6 +28,7 @@ import * as vectorHashes from './0027_vector_hashes.ts';
 import * as labelSettings from './0028_label_settings.ts';
 import * as people from './0029_people.ts';
 import * as auditLog from './0030_audit_log.ts';
+import * as movementActors from './0031_movement_actors.ts';
 
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, EngineMigration> = {
@@ -51,6 +52,7 @@ export const migrations: Record<string, EngineMigration> = {
   '0028_label_settings': labelSettings,
   '0029_people': people,
   '0030_audit_log': auditLog,
+  '0031_movement_actors': movementActors,
 };
 
 /** The migrations as kysely's Migrator runs them, on an engine that needs `needs`. */

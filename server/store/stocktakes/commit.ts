@@ -108,6 +108,7 @@ async function applyNextBatch(
   afterId: number,
   batch: number,
   hooks: CommitHooks,
+  actor?: Actor,
 ): Promise<number | null> {
   const { q } = log;
   const session = await loadStocktake(q, caller, id);
@@ -134,7 +135,7 @@ async function applyNextBatch(
     log,
     caller,
     rows,
-    { source: STOCKTAKE_SOURCE, tokenId: caller.tokenId ?? null, reference: stocktakeReference(id) },
+    { source: STOCKTAKE_SOURCE, tokenId: caller.tokenId ?? null, reference: stocktakeReference(id), actor: actor?.name ?? null },
     (index) => lines[index]!.counted_hlc ?? undefined,
     (index, applied) => replaced.set(lines[index]!.id, applied.oldQuantity),
   );
@@ -203,7 +204,7 @@ export async function commitStocktake(
   const batchOf = (batch: number, afterId: number) =>
     engine.write(async (q) => {
       const log = await MovementLog.open(q, clock);
-      const last = await applyNextBatch(log, caller, id, afterId, batch, hooks);
+      const last = await applyNextBatch(log, caller, id, afterId, batch, hooks, actor);
       await log.close();
       return last;
     });
@@ -221,7 +222,7 @@ export async function commitStocktake(
       const { changes } = await q.run(
         q.k
           .updateTable('stocktakes')
-          .set({ status: 'committed', committed_at: new Date().toISOString() })
+          .set({ status: 'committed', committed_at: new Date().toISOString(), committed_by: actor?.name ?? null })
           .where('id', '=', id)
           .where('status', '=', 'committing'),
       );

@@ -50,6 +50,7 @@ export async function readMovements(
       'h.reason',
       'h.reference',
       'h.created_at',
+      'h.actor',
     ])
     .where('h.account_id', '=', accountId)
     .orderBy('h.id')
@@ -81,6 +82,8 @@ export async function readMovements(
     reason: row.reason,
     reference: row.reference,
     created_at: row.created_at,
+    // Who made it travels with it; a movement made before actors sends none (what older versions read).
+    ...(row.actor !== null ? { actor: row.actor } : {}),
   }));
 }
 
