@@ -129,6 +129,30 @@ describe.each([1280, 360])('shared scanners at %i px', (width) => {
     // Who counted: both people's scans reached the session (the line has two).
     expect(lines[0]!.counted).toBeGreaterThanOrEqual(2);
 
+    // Who counted: the review names both, as the manager Bora sees it.
+    await page.goto(`${server.url}/#stocktake/${sessionId}/review`);
+    await page
+      .locator('[data-testid="review-line"][data-barcode="8690000000017"] [data-testid="counted-by"]')
+      .filter({ hasText: 'Ayşe' })
+      .filter({ hasText: 'Bora' })
+      .waitFor();
+    await shot(page, 'review-counted-by');
+    // Who set: Bora sets the mug's stock; its history says "by Bora".
+    await page.goto(`${server.url}/#`);
+    await page.locator('.scanner[data-ready="true"]').waitFor();
+    await keys.press('F3');
+    await keys.scan('8690000000017');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id ?? '')).toBe('quantity');
+    await keys.type('6');
+    await keys.press('Enter');
+    await page.locator('[data-testid="outcomes"] li').first().waitFor();
+    await keys.press('F2');
+    await keys.scan('8690000000017');
+    await page.locator('[data-testid="lookups"] [data-barcode="8690000000017"]').first().getByText('History').click();
+    await page.locator('[data-testid="history-entry"][data-actor="Bora"]').first().waitFor();
+    expect(await page.locator('[data-testid="history-entry"][data-actor="Bora"]').first().textContent()).toContain('by Bora');
+    await shot(page, 'history-by');
+
     // Ayşe's sign-in ended when Bora's began.
     expect(await server.probe.all('SELECT id FROM api_tokens WHERE person_id = ? AND revoked_at IS NULL', ids['Ayşe'])).toEqual([]);
     expect(carried.every((request) => request === `POST ${PERSON_SIGNIN_PATH}`)).toBe(true);

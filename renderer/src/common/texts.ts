@@ -153,6 +153,10 @@ export const historyTexts = {
   /** What a movement did: a count, a quantity set, or a change (a sale, a delivery). */
   kind: (kind: string, value: number) =>
     kind === 'count' ? `Counted ${formatNumber(value)}` : kind === 'set' ? `Set to ${formatNumber(value)}` : formatDifference(value),
+  /** Who made a change: a person on a shared scanner, a till's or an app's token label. */
+  by: (actor: string) => `by ${actor}`,
+  /** The instance that made a change (sync: this computer, the shop PC, head office). */
+  madeOn: (instance: string) => `Recorded by computer ${instance}`,
 };
 
 export const setTexts = {
@@ -381,7 +385,8 @@ export const stocktakeTexts = {
   applied: (n: number, failed: number) => `Applied ${count(n, 'count', 'counts')}${failed > 0 ? `; ${formatNumber(failed)} failed` : ''}.`,
   setToZero: 'set to 0',
   commitState: { applied: 'Applied', failed: 'Failed' } as Record<string, string>,
-  committedAt: (when: string) => `Committed ${when}: this stocktake is read-only and kept.`,
+  committedAt: (when: string, by: string | null) => `Committed ${when}${by ? ` by ${by}` : ''}: this stocktake is read-only and kept.`,
+  countedBy: (names: readonly string[]) => `Counted by ${names.join(', ')}`,
   warehouseLabel: 'Warehouse',
 };
 

@@ -39,7 +39,15 @@ export function StockHistory({ barcode, open }: { barcode: string; open?: boolea
       ) : (
         <ul className="history-list">
           {entries.map((h) => (
-            <li key={h.id} data-testid="history-entry" data-source={h.source} data-kind={h.kind} data-value={h.value}>
+            <li
+              key={h.id}
+              data-testid="history-entry"
+              data-source={h.source}
+              data-kind={h.kind}
+              data-value={h.value}
+              data-actor={h.actor ?? ''}
+              title={historyTexts.madeOn(h.instance)}
+            >
               <span className="h-when">{formatDateTime(h.occurred_at)}</span>
               {h.warehouse_name ? <span className="h-where">{h.warehouse_name}</span> : null}
               <span className="h-change">
@@ -49,6 +57,7 @@ export function StockHistory({ barcode, open }: { barcode: string; open?: boolea
                 {historyTexts.kind(h.kind, h.value)} · {historyTexts.sources[h.source] ?? h.source}
                 {h.reference ? ` (${h.reference})` : ''}
                 {h.reason ? `: ${h.reason}` : ''}
+                {h.actor ? ` · ${historyTexts.by(h.actor)}` : ''}
               </span>
             </li>
           ))}

@@ -263,6 +263,7 @@ function ConflictCard(props: {
                   {texts.kind[side.kind] ?? side.kind}
                   {` · ${historyTexts.sources[side.source] ?? side.source}`}
                   {side.reference ? ` (${side.reference})` : ''}
+                  {side.actor ? ` · ${historyTexts.by(side.actor)}` : ''}
                 </td>
               </tr>
             ))}
