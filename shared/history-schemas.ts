@@ -12,6 +12,7 @@ export const historyQuerySchema = z
     barcode: z.string().min(1).optional().describe('Only changes of this barcode.'),
     warehouse: z.coerce.number().int().positive().optional().describe('Only changes in this warehouse id.'),
     source: z.string().min(1).optional().describe('Only changes of this source: api, import, stocktake, …'),
+    actor: z.string().min(1).max(200).optional().describe('Only changes made by this actor: a person, a token label, the command line.'),
     since: isoInstant.optional().describe('Only changes at or after this instant (ISO 8601).'),
     until: isoInstant.optional().describe('Only changes before this instant (ISO 8601).'),
     limit: z.coerce.number().int().min(1).max(MAX_HISTORY_PAGE).default(DEFAULT_HISTORY_PAGE),

@@ -53,6 +53,7 @@ export async function readStockHistory(q: Queries, account: Account, query: Hist
   }
   if (query.warehouse !== undefined) select = select.where('h.warehouse_id', '=', query.warehouse);
   if (query.source !== undefined) select = select.where('h.source', '=', query.source);
+  if (query.actor !== undefined) select = select.where('h.actor', '=', query.actor);
   if (query.since !== undefined) select = select.where('h.hlc', '>=', hlcFloor(Date.parse(query.since)));
   if (query.until !== undefined) select = select.where('h.hlc', '<', hlcFloor(Date.parse(query.until)));
   if (query.cursor !== undefined) select = select.where('h.hlc', '<', query.cursor);

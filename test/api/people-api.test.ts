@@ -8,10 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACCOUNT_PATH,
   AUDIT_PATH,
+  HISTORY_EXPORT_PATH,
   INVENTORY_PATH,
   PEOPLE_PATH,
   PERSON_SIGNIN_PATH,
   STOCKTAKES_PATH,
+  STOCK_HISTORY_PATH,
   UI_PEOPLE_PATH,
   personPath,
   stocktakePath,
@@ -198,6 +200,33 @@ describe('people on shared scanners', () => {
       expect(everything).not.toContain(secret);
       expect(logs.join('')).not.toContain(secret);
     }
+  });
+
+  it('names who made each change in the history and its CSV export, filtered by actor', async () => {
+    const made = await add({ name: '=Kaan', role: 'counter', pin: '7777' });
+    const session = (await signIn({ person: made.body.person.id, pin: '7777' })).body.token as string;
+    const set = await server.request('POST', INVENTORY_PATH, {
+      token: session,
+      body: [{ barcode: '8690000000024', quantity: 9, warehouse_name: 'Main' }],
+    });
+    expect(set.status).toBe(200);
+    const manager = server.tokens.north!;
+    const page = await (
+      await server.request('GET', `${STOCK_HISTORY_PATH}?actor=${encodeURIComponent('=Kaan')}`, { token: manager })
+    ).json();
+    expect(page.results).toHaveLength(1);
+    expect(page.results[0]).toMatchObject({ actor: '=Kaan', barcode: '8690000000024', value: 9, instance: expect.any(String) });
+    expect(page.results[0].movement.startsWith(`${page.results[0].instance}-`)).toBe(true);
+    const csv = await server.request('GET', `${HISTORY_EXPORT_PATH}?barcode=8690000000024`, { token: manager });
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    const lines = (await csv.text()).trim().split('\n');
+    expect(lines[0]).toBe(
+      'occurred_at,barcode,item_id,variant_id,warehouse,kind,value,old_quantity,new_quantity,source,reason,reference,actor,instance,movement',
+    );
+    // Newest first; a name that a spreadsheet would run as a formula is written as text.
+    expect(lines[1]).toContain(",'=Kaan,");
+    expect(lines.at(-1)).toMatch(/,command line \([^)]+\),/);
+    expect((await server.request('GET', HISTORY_EXPORT_PATH, { token: session })).status).toBe(403);
   });
 
   it('records every change in the audit log, readable by managers and admins, filtered and paged, written by no endpoint', async () => {
