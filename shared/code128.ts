@@ -150,21 +150,29 @@ export function code128Widths(text: string): number[] {
   ].map(Number);
 }
 
-/**
- * The barcode as an SVG document: black bars on white with a quiet zone of ten modules each side, one
- * module `moduleMm` wide and the bars `heightMm` high. Used by the CLI's printed badge page; the UI
- * draws the same widths with React.
- */
-export function code128Svg(text: string, { moduleMm = 0.3, heightMm = 15 }: { moduleMm?: number; heightMm?: number } = {}): string {
+/** Modules of white each side of the bars, which scanners need. */
+export const CODE128_QUIET_MODULES = 10;
+
+/** The bars to draw, in modules from the left edge, and the whole width with a quiet zone each side. */
+export function code128Bars(text: string): { modules: number; bars: { x: number; w: number }[] } {
   const widths = code128Widths(text);
-  const quiet = 10;
-  const modules = widths.reduce((sum, w) => sum + w, 0) + 2 * quiet;
-  let x = quiet;
-  const bars: string[] = [];
+  let x = CODE128_QUIET_MODULES;
+  const bars: { x: number; w: number }[] = [];
   widths.forEach((w, i) => {
-    if (i % 2 === 0) bars.push(`<rect x="${x}" y="0" width="${w}" height="1"/>`);
+    if (i % 2 === 0) bars.push({ x, w });
     x += w;
   });
+  return { modules: x + CODE128_QUIET_MODULES, bars };
+}
+
+/**
+ * The barcode as an SVG document: black bars on white with a quiet zone each side, one module
+ * `moduleMm` wide and the bars `heightMm` high. Used by the CLI's printed badge page; the UI draws the
+ * same bars with React.
+ */
+export function code128Svg(text: string, { moduleMm = 0.3, heightMm = 15 }: { moduleMm?: number; heightMm?: number } = {}): string {
+  const { modules, bars: drawn } = code128Bars(text);
+  const bars = drawn.map(({ x, w }) => `<rect x="${x}" y="0" width="${w}" height="1"/>`);
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${(modules * moduleMm).toFixed(2)}mm" height="${heightMm}mm" ` +
     `viewBox="0 0 ${modules} 1" preserveAspectRatio="none" shape-rendering="crispEdges" role="img">` +

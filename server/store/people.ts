@@ -5,6 +5,7 @@
 // badge ends the person's sign-ins at once. Every change is written to the audit log in the same
 // transaction.
 import { randomBytes } from 'node:crypto';
+import type { Selectable } from 'kysely';
 import {
   BADGE_PREFIX,
   BADGE_SECRET_LENGTH,
@@ -18,6 +19,7 @@ import { badRequest, notFound } from '../errors.ts';
 import type { Account } from './accounts.ts';
 import { type Actor, recordAudit } from './audit.ts';
 import type { Queries } from './engine.ts';
+import type { PersonTable } from './schema.ts';
 import { hashSecret } from './secret-hash.ts';
 import { insertToken } from './tokens.ts';
 
@@ -36,17 +38,7 @@ export interface StoredPin {
   salt: string;
 }
 
-interface PersonRow {
-  id: number;
-  account_id: number;
-  name: string;
-  role: string;
-  badge_hash: string | null;
-  pin_hash: string | null;
-  pin_salt: string | null;
-  created_at: string;
-  revoked_at: string | null;
-}
+type PersonRow = Selectable<PersonTable>;
 
 /** Sign-ins of the person that have not been revoked and have not gone idle past their expiry. */
 async function signedInCounts(q: Queries, accountId: number, now: number): Promise<Map<number, number>> {

@@ -1,20 +1,12 @@
 // A person's badge as a card to print (85 × 54 mm on paper): name, account and role above a Code 128 of
 // the badge that any scanner reads. The badge is never shown as text: the bars are all a scanner needs.
 // Printing prints the card alone (styles.css, @media print).
-import { code128Widths } from '../../../shared/index.ts';
+import { code128Bars } from '../../../shared/index.ts';
 import { peopleTexts as texts, roleTexts } from '../common/texts.ts';
 import type { PersonRole } from '../../../shared/index.ts';
 
 export function BadgeCard(props: { badge: string; name: string; role: PersonRole; account: string; onDone: () => void }) {
-  const widths = code128Widths(props.badge);
-  const quiet = 10;
-  const total = widths.reduce((a, b) => a + b, 0) + 2 * quiet;
-  let x = quiet;
-  const bars: { x: number; w: number }[] = [];
-  widths.forEach((w, i) => {
-    if (i % 2 === 0) bars.push({ x, w });
-    x += w;
-  });
+  const { modules: total, bars } = code128Bars(props.badge);
   return (
     <section className="badge-sheet" aria-labelledby="badge-card-title" data-testid="badge-sheet">
       <h2 id="badge-card-title">{texts.badgeHeading(props.name)}</h2>

@@ -10,6 +10,7 @@ import { appTexts, peopleTexts as texts, roleTexts } from '../common/texts.ts';
 import { TopBar } from '../common/TopBar.tsx';
 import { BadgeCard } from './BadgeCard.tsx';
 import { peopleClient } from './people-client.ts';
+import { PinField } from './PinField.tsx';
 
 export const PEOPLE_HREF = '#people';
 const isPeopleHash = (hash: string) => /^#people\/?$/.test(hash);
@@ -114,15 +115,7 @@ export function PeopleScreen({ onSignOut }: { onSignOut: (message?: string) => v
           </label>
           <label>
             {texts.pinOptional}
-            <input
-              type="password"
-              inputMode="numeric"
-              autoComplete="new-password"
-              maxLength={8}
-              value={pin}
-              onChange={(e) => setPin(e.target.value.replace(/\D/g, ''))}
-              data-testid="person-pin"
-            />
+            <PinField value={pin} onChange={setPin} autoComplete="new-password" testId="person-pin" />
           </label>
           <label className="checkbox">
             <input type="checkbox" checked={withBadge} onChange={(e) => setWithBadge(e.target.checked)} />

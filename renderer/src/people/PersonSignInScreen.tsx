@@ -8,6 +8,7 @@ import { peopleTexts as texts, appTexts } from '../common/texts.ts';
 import { useScanCapture } from '../scan/scan-capture.ts';
 import { loadSettings } from '../settings/ui-settings.ts';
 import type { DeviceClient } from './people-client.ts';
+import { PinField } from './PinField.tsx';
 
 export function PersonSignInScreen(props: {
   account: string;
@@ -87,16 +88,7 @@ export function PersonSignInScreen(props: {
             ))}
           </select>
           <label htmlFor="pin-input">{texts.pin}</label>
-          <input
-            id="pin-input"
-            type="password"
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={8}
-            value={pin}
-            onChange={(e) => setPin(e.target.value.replace(/\D/g, ''))}
-            data-testid="pin-input"
-          />
+          <PinField id="pin-input" value={pin} onChange={setPin} autoComplete="off" testId="pin-input" />
           <button type="submit" disabled={props.busy}>
             {texts.pinSignIn}
           </button>
