@@ -194,8 +194,8 @@ describe('sync in the scanner UI', () => {
         ]),
       );
     expect(sides).toEqual([
-      ['true', '7', 'this computer', expect.any(String), 'Set · App or till (shelf again)'],
-      ['false', '9', `the upstream (${proxy.url})`, expect.any(String), 'Set · App or till (office)'],
+      ['true', '7', 'this computer', expect.any(String), 'Set · App or till (shelf again) · by sync test'],
+      ['false', '9', `the upstream (${proxy.url})`, expect.any(String), 'Set · App or till (office) · by test'],
     ]);
     expect(await conflict.getByTestId('conflict-group').textContent()).toMatch(/^2 changes made without seeing each other since /);
     expect(await conflict.getByTestId('conflict-quantity').textContent()).toBe('Now 7 in Main');
