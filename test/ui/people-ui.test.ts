@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PEOPLE_PATH, PERSON_SIGNIN_PATH, STOCKTAKES_PATH } from '../../shared/index.ts';
+import { ACCOUNT_PATH, PEOPLE_PATH, PERSON_SIGNIN_PATH, STOCKTAKES_PATH } from '../../shared/index.ts';
 import { peopleTexts, roleTexts, scanTexts } from '../../renderer/src/common/texts.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { decodeImage, pdfPages } from '../support/barcode-decoder.ts';
@@ -158,6 +158,40 @@ describe.each([1280, 360])('shared scanners at %i px', (width) => {
     expect(carried.every((request) => request === `POST ${PERSON_SIGNIN_PATH}`)).toBe(true);
     expect(carried.length).toBe(2);
     await page.context().close();
+  });
+
+  it("signs the person out after the account's idle minutes without a key or a touch", async () => {
+    // The page's clock is a test clock: a minute passes at once, for the page only.
+    const context = await browser.newContext({ viewport });
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    await page.clock.install();
+    const { code } = await server.store.signIn.createCode('north', undefined, undefined, 'device');
+    await call(server, 'PATCH', ACCOUNT_PATH, admin, { person_idle_minutes: 1 });
+    try {
+      await page.goto(`${server.url}/#signin=${code}`);
+      await page.getByTestId('person-signin').waitFor();
+      const keys = await virtualKeyboard(page);
+      await keys.scan(badges['Ayşe']!);
+      await chip(page).filter({ hasText: 'Ayşe' }).waitFor();
+      // Half a minute, a key, another half minute: still signed in (the key counted as use).
+      await page.clock.fastForward(30_000);
+      await keys.press('F2');
+      await page.clock.fastForward(40_000);
+      expect(await chip(page).count()).toBe(1);
+      await page.clock.fastForward(30_000);
+      await page
+        .getByTestId('person-signin-message')
+        .filter({ hasText: peopleTexts.idleSignedOut(1) })
+        .waitFor();
+      // Signed out on the server too: her sign-in on this device is revoked.
+      await expect
+        .poll(() => server.probe.all('SELECT id FROM api_tokens WHERE person_id = ? AND revoked_at IS NULL', ids['Ayşe']))
+        .toEqual([]);
+    } finally {
+      await call(server, 'PATCH', ACCOUNT_PATH, admin, { person_idle_minutes: 10 });
+      await context.close();
+    }
   });
 
   it('signs in with a PIN, signs the person out to the badge screen, and survives a reload while signed in', async () => {

@@ -173,13 +173,16 @@ export function App() {
   );
 
   // --- A shared scanner: a person signs in by badge or PIN, is switched by the next badge, signs out. ---
-  /** The person leaves (asked, idle, or refused by the server): back to "Scan your badge". */
-  const signOutPerson = useCallback((message?: string, from?: Session) => {
+  /**
+   * The person leaves (asked, idle, or refused by the server): back to "Scan your badge". Their token is
+   * revoked on the server unless the server already refused it.
+   */
+  const signOutPerson = useCallback((message?: string, from?: Session, revoke = message === undefined) => {
     if (from !== undefined && person.current !== from) return;
     const leaving = person.current;
     person.current = null;
     savePersonToken(null);
-    if (leaving && message === undefined) void leaving.client.signOut().catch(() => undefined);
+    if (leaving && revoke) void leaving.client.signOut().catch(() => undefined);
     setState((s) =>
       s.kind === 'shared' ? { ...s, person: null, busy: false, message: message ? { text: message, tone: 'info' } : null } : s,
     );
@@ -242,7 +245,7 @@ export function App() {
     window.addEventListener('keydown', touch, true);
     window.addEventListener('pointerdown', touch, true);
     const timer = window.setInterval(() => {
-      if (Date.now() - last >= minutes * 60_000) signOutPerson(peopleTexts.idleSignedOut(minutes), signedInPerson);
+      if (Date.now() - last >= minutes * 60_000) signOutPerson(peopleTexts.idleSignedOut(minutes), signedInPerson, true);
     }, 5000);
     return () => {
       window.removeEventListener('keydown', touch, true);
