@@ -27,7 +27,7 @@ const layer = (files, ignores, patterns, paths = [noSqlite]) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', 'docs/**', '**/*.d.ts'] },
+  { ignores: ['out/**', 'node_modules/**', 'docs/**', '**/*.d.ts', 'renderer/src/locales/*.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -45,6 +45,13 @@ export const sqliteOnly: Record<string, string> = {
   'test/ui/scan-after-load.test.ts': 'keys typed while the page loads: the page, not the engine',
   'test/ui/scanner-input.test.ts': "how the page reads a scanner's keys: the page, not the engine",
   'test/ui/screenshots.test.ts': "the README's screenshots, written once",
+  'test/ui/languages.test.ts': "the page's words in each language, and its layout in them: the page, not the engine",
+  'test/ui/no-silent-mistakes.test.ts':
+    "what the page says and prevents at the shelf: the page, not the engine (the server's refusals behind it are tested on both)",
+  'test/catalogue/import-problems.test.ts':
+    'what a refused catalogue file says (JSON position, CSV separator and quotes, all problems at once), into a SQLite file: the refusal comes before any write',
+  'test/cli/cli-says-which-database.test.ts':
+    'the database a command names and the empty SQLite file a failed `sync link` must not leave: files by path',
   'test/ui/signin-switch.test.ts':
     "the page's sign-in and account switch; tokens on both engines are in test/http/signout-and-idle-expiry.test.ts",
 };
@@ -76,6 +83,7 @@ export const noDatabase: Record<string, string> = {
   'test/sync/upstream-client.test.ts': 'the upstream client against small misbehaving HTTP servers',
   'test/ui/scan-detector.test.ts': 'the scan detector, a pure module of the UI',
   'test/ui/scanner-reading.test.ts': "reading a scanner's keys, pure modules of the UI",
+  'test/ui/ui-catalogues.test.ts': "the UI's catalogues and the renderer's sources, read as files",
 };
 
 const onlyOne = (lists: Record<string, string>[]) => lists.flatMap((list) => Object.keys(list));

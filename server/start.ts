@@ -103,7 +103,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   }
   // Node leaves CONNECT (proxy tunnel) requests unanswered unless someone listens: refuse them.
   server.on('connect', (_request, socket) => {
-    const body = JSON.stringify({ detail: requestMessages.methodNotAllowed('CONNECT') });
+    const body = JSON.stringify({ detail: requestMessages.methodNotAllowed('CONNECT'), code: 'method_not_allowed' });
     socket.end(
       `HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );

@@ -65,7 +65,14 @@ export function findControlCharacter(text: string): ControlCharacter | undefined
  * "Mug" for "guM"; a name could then read as another): U+061C, U+200E, U+200F, U+202A–U+202E,
  * U+2066–U+2069. Other format characters (joiners in Arabic or Indic names, soft hyphens) are fine.
  */
-const UNSAFE = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+const UNSAFE_CLASS = '\\p{Cc}\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069';
+const UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, 'u');
+
+/**
+ * Text without any of them, as a whole-text pattern: for schemas that are also compiled to JSON
+ * Schema (a sync push, server/http/compiled-check.ts), where a refinement would not be carried over.
+ */
+export const SAFE_TEXT = new RegExp(`^[^${UNSAFE_CLASS}]*$`, 'u');
 
 /** The first control or text-direction character of `text`, or undefined when it has none. */
 export function findUnsafeCharacter(text: string): ControlCharacter | undefined {
@@ -77,14 +84,17 @@ export function findUnsafeCharacter(text: string): ControlCharacter | undefined 
   return { name, position: [...text.slice(0, match.index)].length + 1 };
 }
 
-/** A text with no control or text-direction character: what a movement's actor is, here and on the sync wire. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-export const SAFE_TEXT_PATTERN = /^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*$/;
+/**
+ * `text` with each control or text-direction character replaced by U+FFFD: for text stored before
+ * it was refused (a movement pushed by an earlier version), passed on without its effect.
+ */
+export function withoutUnsafeCharacters(text: string): string {
+  return SAFE_TEXT.test(text) ? text : text.replace(new RegExp(`[${UNSAFE_CLASS}]`, 'gu'), '\uFFFD');
+}
 
 /** An actor as movements and the audit log record it: unsafe characters replaced, at most `max` characters. */
 export function actorText(name: string, max: number): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  const safe = name.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
+  const safe = withoutUnsafeCharacters(name);
   const chars = [...safe];
   return chars.length <= max ? safe : `${chars.slice(0, max - 1).join('')}…`;
 }

@@ -3,6 +3,7 @@
 export * from './api-paths.ts';
 export * from './limits.ts';
 export * from './messages.ts';
+export * from './error-codes.ts';
 export * from './schemas.ts';
 export * from './row-validation.ts';
 export * from './barcode-list.ts';

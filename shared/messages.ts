@@ -25,6 +25,8 @@ export const fieldMessages = {
   minValue: (min: number) => `Ensure this value is greater than or equal to ${min}.`,
   notAnObject: (got: string) => `Invalid data. Expected a dictionary, but got ${got}.`,
   /** `where`: `U+0000 (NUL) at position 2` (shared/control-characters.ts). */
+  /** A barcode that is stored or counted as given: spaces around it would make it one no scan ever finds. */
+  surroundingSpace: 'A barcode may not begin or end with a space: no scan carries one, so it would never be found.',
   controlCharacter: (name: string, position: number) => `A barcode may not contain control characters: ${name} at position ${position}.`,
   /** `name`: `U+202E` or `U+001B (ESC)` (shared/control-characters.ts, findUnsafeCharacter). */
   unsafeCharacter: (name: string, position: number) =>
@@ -221,6 +223,7 @@ export const syncMessages = {
   seenOnAdjust: 'an adjustment carries no "seen".',
   outOfRange: (quantity: number) =>
     `it would leave a quantity at ${quantity}, outside the allowed range ${MIN_QUANTITY} to ${MAX_QUANTITY}.`,
+  seenTooLong: (names: number, max: number) => `its "seen" names ${names} instances, more than the ${max} an account may have.`,
   unknownUnit: (item: number, variant: number | null, account: string) =>
     `it names item ${item}${variant === null ? '' : ` / variant ${variant}`}, which account "${account}" does not have (is the catalogue of the instance that sent it up to date?).`,
   unknownWarehouse: (warehouse: number | null, account: string) =>
@@ -240,6 +243,35 @@ export const syncMessages = {
     `Account "${account}" already follows ${upstream}; unlink it first (barcode-inventory sync unlink --account ${account}).`,
   scenarioDiffers: (account: string) =>
     `Account "${account}" keeps stock per warehouse here and not upstream, or the other way round: they cannot be linked.`,
+  // Who may speak for an origin (docs/SYNC.md): the upstream's refusals, the follower's alarm.
+  notRegistered:
+    'This token has not registered a follower here, so it may not push movements. Link the follower again ' +
+    '(barcode-inventory sync link --upstream … --account … --token-file …): it registers when it links. A follower of an earlier ' +
+    'version does not register: upgrade it first. Nothing of this batch was applied.',
+  followerOfItself: (instance: string) => `Instance ${instance} is this instance itself: it cannot follow itself.`,
+  instanceTaken: (instance: string, label: string) =>
+    `Instance ${instance} is registered here already, as "${label}", by another token that is still valid. If that computer was ` +
+    'replaced, revoke its token here first (barcode-inventory token list, token revoke); two computers copied from one database ' +
+    'cannot both follow: give the second a database of its own.',
+  tokenTaken: (instance: string, label: string) =>
+    `This token registered instance ${instance} ("${label}") already: a token speaks for one follower. Make a token for each ` +
+    'computer that follows this one (barcode-inventory token create).',
+  originIsOwn: (origin: string) =>
+    `Movements of ${origin} were refused: that is this instance's own id, and only this instance makes its movements. Nothing of this batch was applied.`,
+  originOfAnother: (origin: string, owner: string) =>
+    `Movements of ${origin} were refused: ${owner} brings them here, not the follower of this token. Nothing of this batch was applied.`,
+  ownerFollower: (instance: string, label: string) => `the follower "${label}" (instance ${instance})`,
+  ownerUpstream: "this instance's own upstream",
+  originLimit: (origin: string, account: string, max: number) =>
+    `Movements of ${origin} were refused: account "${account}" would then hold the movements of more than ${max} instances here, ` +
+    'the most it may. Nothing of this batch was applied.',
+  forgedOwnMovements: (upstream: string, count: number, instance: string) =>
+    `${upstream} holds ${count} ${count === 1 ? 'movement' : 'movements'} said to be made on this computer (instance ${instance}) ` +
+    "that this computer never made: someone is pushing with this instance's id there, or this database was restored from an " +
+    'older backup (docs/SYNC.md, "Restoring a backup"). None of them was taken here; sync stops until it is sorted out.',
+  catalogueOfOtherAccounts: (account: string, named: readonly string[]) =>
+    `The upstream's catalogue names ${named.length === 0 ? 'no account' : named.map((n) => `"${n}"`).join(', ')} where it must name account "${account}" alone, ` +
+    'the one linked: nothing of it was written. A link copies its own account only.',
   upstreamRefused: (status: number, detail: string) => `The upstream answered ${status}: ${detail}`,
   upstreamUnreachable: (url: string, reason: string) => `The upstream ${url} cannot be reached: ${reason}`,
   upstreamAnswerTooLarge: (status: number, mib: number) =>
@@ -266,6 +298,8 @@ export const syncMessages = {
     else if (status.state === 'offline')
       text = `Offline: ${upstream} cannot be reached${when ? ` since ${when}` : ''}. Scanning and counting go on here; everything is sent when it is back.${pending}`;
     else if (status.state === 'unlinked') text = 'This account does not follow an upstream.';
+    else if (status.state === 'error')
+      text = `Sync with ${upstream} has stopped: it answers, but something is wrong (the last problem below).${pending}`;
     else text = status.pending > 0 ? `Sending to ${upstream}:${pending}` : `Catching up with ${upstream}.`;
     if (status.conflicts === 0) return text;
     const open =

@@ -2,7 +2,7 @@
 // checks a row with exactly the rules the server applies.
 import { z } from 'zod';
 import { MAX_BARCODE_LENGTH, MAX_DELTA, MAX_QUANTITY, MAX_REASON_LENGTH, MAX_REFERENCE_LENGTH, MIN_DELTA, MIN_QUANTITY } from './limits.ts';
-import { findControlCharacter, findUnsafeCharacter } from './control-characters.ts';
+import { SAFE_TEXT, findControlCharacter, findUnsafeCharacter } from './control-characters.ts';
 import { fieldMessages, jsonTypeName, peopleMessages, posFieldMessages } from './messages.ts';
 import { isBadgeCode } from './people.ts';
 import type { AdjustRow } from './pos-schemas.ts';
@@ -58,11 +58,35 @@ export const barcodeInputSchema = z
     if (isBadgeCode(value)) ctx.addIssue({ code: 'custom', message: peopleMessages.badgeIsNotABarcode });
   });
 
+/** The message of the first unsafe character of `text` (findUnsafeCharacter), or of none. */
+function unsafeCharacterMessage(text: unknown): string {
+  const unsafe = typeof text === 'string' ? findUnsafeCharacter(text) : undefined;
+  return unsafe ? fieldMessages.unsafeCharacter(unsafe.name, unsafe.position) : fieldMessages.notAString;
+}
+
+/**
+ * Text people read, checked by a pattern (SAFE_TEXT) rather than a refinement, with the same rule and
+ * message as refuseUnsafeCharacters: a schema compiled to JSON Schema (a sync push) keeps it.
+ */
+export const safeTextSchema = (max: number) =>
+  z
+    .string()
+    .min(1, { error: fieldMessages.blank })
+    .max(max, { error: fieldMessages.maxLength(max) })
+    .regex(SAFE_TEXT, { error: (issue) => unsafeCharacterMessage(issue.input) });
+
 /** For `superRefine` of text people read (names, references): no control or text-direction characters. */
 export function refuseUnsafeCharacters(value: string, ctx: z.RefinementCtx): void {
   const unsafe = findUnsafeCharacter(value);
   if (unsafe) ctx.addIssue({ code: 'custom', message: fieldMessages.unsafeCharacter(unsafe.name, unsafe.position) });
 }
+
+/**
+ * A barcode that is kept (a catalogue's, a stocktake's count): besides barcodeInputSchema's rules, no
+ * space at either end. A lookup trims what it is given, so " 8690000000017 " kept as it is would be a
+ * barcode no scan and no lookup ever finds, and a counted one an unknown line that looks like a known item.
+ */
+export const keptBarcodeSchema = barcodeInputSchema.refine((value) => value === value.trim(), { error: fieldMessages.surroundingSpace });
 
 export const quantityInputSchema = z.unknown().transform((input, ctx) => {
   const parsed = parseQuantity(input);
@@ -109,13 +133,14 @@ export const deltaInputSchema = z.unknown().transform((input, ctx) => {
   return parsed;
 });
 
-const REASON = new RegExp(`^[A-Za-z0-9_.-]{1,${MAX_REASON_LENGTH}}$`);
+/** A reason: a short code (letters, digits, `_`, `-`, `.`), the same for the local API and a sync push. */
+export const REASON_PATTERN = new RegExp(`^[A-Za-z0-9_.-]{1,${MAX_REASON_LENGTH}}$`);
 
 /** Why stock changed: a short code (sale, receipt, correction, count, …), recorded in the history. */
 export const reasonInputSchema = z
   .string({ error: () => fieldMessages.notAString })
   .min(1, { error: fieldMessages.blank })
-  .regex(REASON, { error: posFieldMessages.reasonFormat(MAX_REASON_LENGTH) })
+  .regex(REASON_PATTERN, { error: posFieldMessages.reasonFormat(MAX_REASON_LENGTH) })
   .nullish()
   .transform((value) => value ?? undefined);
 

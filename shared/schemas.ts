@@ -73,7 +73,11 @@ export type Warehouse = z.infer<typeof warehouseSchema>;
 export const warehouseListSchema = z.array(warehouseSchema);
 
 /** Body of every request-level error (4xx/5xx). */
-export const requestErrorSchema = z.object({ detail: z.string() });
+export const requestErrorSchema = z.object({
+  detail: z.string(),
+  /** Always sent by this server (shared/error-codes.ts); optional for a client, which may talk to an older one. */
+  code: z.string().optional(),
+});
 export type RequestError = z.infer<typeof requestErrorSchema>;
 
 /** The 403 of a token whose role may not call the endpoint: the sentence, a code to act on, and the roles that may. */

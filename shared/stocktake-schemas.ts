@@ -3,7 +3,7 @@
 // generated from them.
 import { z } from 'zod';
 import { MAX_QUANTITY } from './limits.ts';
-import { barcodeInputSchema, warehouseNameInputSchema } from './row-validation.ts';
+import { keptBarcodeSchema, warehouseNameInputSchema } from './row-validation.ts';
 import { fieldErrorsSchema } from './schemas.ts';
 
 /** Largest amount one scan may add: a typed amount, not a quantity to set. */
@@ -31,7 +31,7 @@ export type CreateStocktakeBody = z.infer<typeof createStocktakeBodySchema>;
 
 export const scanBodySchema = z
   .object({
-    barcode: barcodeInputSchema,
+    barcode: keptBarcodeSchema,
     amount: z.number().int().min(1).max(MAX_SCAN_AMOUNT).default(1).describe('How many were counted with this scan.'),
     scan_id: shortText
       .optional()

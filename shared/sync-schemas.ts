@@ -2,7 +2,6 @@
 // push answers, a page of a pull, an instance's state, a link's status and the conflicts list.
 import { z } from 'zod';
 import { API_BASE } from './api-paths.ts';
-import { SAFE_TEXT_PATTERN } from './control-characters.ts';
 import {
   MAX_ACTOR_LENGTH,
   MAX_BARCODE_LENGTH,
@@ -13,6 +12,8 @@ import {
   MIN_DELTA,
 } from './limits.ts';
 import { movementKindSchema } from './history-schemas.ts';
+import { posFieldMessages } from './messages.ts';
+import { REASON_PATTERN, safeTextSchema } from './row-validation.ts';
 
 export const SYNC_BASE = `${API_BASE}/sync`;
 export const SYNC_STATE_PATH = `${SYNC_BASE}/state/`;
@@ -20,13 +21,35 @@ export const SYNC_MOVEMENTS_PATH = `${SYNC_BASE}/movements/`;
 export const SYNC_CATALOGUE_PATH = `${SYNC_BASE}/catalogue/`;
 export const SYNC_STATUS_PATH = `${SYNC_BASE}/status/`;
 export const SYNC_CONFLICTS_PATH = `${SYNC_BASE}/conflicts/`;
+export const SYNC_FOLLOWERS_PATH = `${SYNC_BASE}/followers/`;
 
 /** Movements per push, and per page of a pull. */
 export const MAX_MOVEMENTS_PER_BATCH = 500;
 /** How far ahead of the receiver's clock a movement's time may be: beyond it, the sender's clock is wrong. */
 export const MAX_CLOCK_AHEAD_MS = 24 * 3600_000;
+/**
+ * How far past its own wall clock a push may move the receiver's clock: a movement stamped further
+ * ahead (up to MAX_CLOCK_AHEAD_MS) is accepted and sorts by its stamp, but what the receiver records
+ * next is stamped at most this far ahead of its wall clock (docs/SYNC.md, "Clocks").
+ */
+export const MAX_CLOCK_DRAG_MS = 5 * 60_000;
 /** Beyond this difference between an instance's clock and its upstream's, both warn. */
 export const CLOCK_WARNING_MS = 2 * 60_000;
+/**
+ * The most origins (instances whose movements it holds) an account may have on an instance: a push
+ * that would bring more is refused (docs/SYNC.md, "Who may speak for an origin"). It bounds the
+ * state's vector, a pull's `have` and the followers' bookkeeping.
+ */
+export const MAX_ORIGINS_PER_ACCOUNT = 10_000;
+/** The longest label a follower registers with (`sync link --label`). */
+export const MAX_FOLLOWER_LABEL_LENGTH = 64;
+
+/** What records movements in this version (the stock history's `source`): the update and adjust endpoints, imports, stocktake commits. */
+export const MOVEMENT_SOURCES = ['api', 'import', 'stocktake'] as const;
+export type MovementSourceName = (typeof MOVEMENT_SOURCES)[number];
+
+/** `created_at` as the server writes it (`Date.prototype.toISOString`): UTC, milliseconds. */
+export const CREATED_AT_PATTERN = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 
 export const instanceIdSchema = z.string().regex(/^[a-z0-9]{4,32}$/, { error: 'An instance id is 4 to 32 lowercase letters and digits.' });
 export const hlcSchema = z
@@ -49,15 +72,18 @@ export const syncMovementSchema = z
     warehouse: z.number().int().positive().nullable().describe('null for an account without warehouses.'),
     barcode: z.string().min(1).max(MAX_BARCODE_LENGTH).describe('For people; item and liquid_stock name the unit.'),
     seen: versionVectorSchema.nullable().describe('set and count: what the origin had seen of other instances.'),
-    source: z.string().min(1).max(32),
-    reason: z.string().min(1).max(MAX_REASON_LENGTH).nullable(),
-    reference: z.string().min(1).max(MAX_REFERENCE_LENGTH).nullable(),
-    created_at: z.string().max(40).describe('When the origin recorded it.'),
-    actor: z
+    source: z.enum(MOVEMENT_SOURCES).describe('What recorded it at its origin.'),
+    reason: z
       .string()
-      .min(1)
-      .max(MAX_ACTOR_LENGTH)
-      .regex(SAFE_TEXT_PATTERN, { error: 'An actor may not contain control characters or characters that reverse its direction.' })
+      .regex(REASON_PATTERN, { error: posFieldMessages.reasonFormat(MAX_REASON_LENGTH) })
+      .nullable()
+      .describe("The local API's rule: a short code."),
+    reference: safeTextSchema(MAX_REFERENCE_LENGTH).nullable().describe("The local API's rule: no control or text-direction characters."),
+    created_at: z
+      .string()
+      .regex(CREATED_AT_PATTERN, { error: 'created_at is a UTC time as 2026-11-23T10:00:00.000Z.' })
+      .describe('When the origin recorded it: ISO 8601, UTC, milliseconds.'),
+    actor: safeTextSchema(MAX_ACTOR_LENGTH)
       .nullable()
       .optional()
       .describe(
@@ -76,7 +102,9 @@ export const pushAnswerSchema = z
   .strictObject({
     applied: z.number().int().describe('Movements new to this instance, applied.'),
     duplicates: z.number().int().describe('Movements it already had (a resent batch): applied before, not again.'),
-    vector: versionVectorSchema.describe('The highest sequence this instance holds per origin, after the push.'),
+    vector: versionVectorSchema.describe(
+      "The highest sequence this instance holds of each of the batch's origins, after the push (the state answers every origin).",
+    ),
     now: z.number().int().describe("This instance's clock (ms since 1970)."),
   })
   .meta({ id: 'SyncPushAnswer' });
@@ -87,8 +115,8 @@ export const pullQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_MOVEMENTS_PER_BATCH).default(MAX_MOVEMENTS_PER_BATCH),
   have: z
     .string()
-    .regex(/^([a-z0-9]{4,32}:\d{1,15})(,[a-z0-9]{4,32}:\d{1,15}){0,99}$/, {
-      error: 'have is origin:seq pairs separated by commas (at most 100).',
+    .regex(new RegExp(`^([a-z0-9]{4,32}:\\d{1,15})(,[a-z0-9]{4,32}:\\d{1,15}){0,${MAX_ORIGINS_PER_ACCOUNT - 1}}$`), {
+      error: `have is origin:seq pairs separated by commas (at most ${MAX_ORIGINS_PER_ACCOUNT}).`,
     })
     .transform(
       (text) =>
@@ -99,6 +127,23 @@ export const pullQuerySchema = z.object({
       "What the caller already holds, `origin:seq,…` (its highest sequence of each origin): those movements are left out of the page (an instance's own, just pushed, do not come back), and `next_cursor` still moves past them.",
     ),
 });
+
+export const followerRegistrationSchema = z
+  .strictObject({
+    instance: instanceIdSchema.describe("The follower's instance id: the `origin` of the movements it makes."),
+    label: safeTextSchema(MAX_FOLLOWER_LABEL_LENGTH).describe('A name its owner chose ("Laptop 2"), for people.'),
+  })
+  .meta({ id: 'SyncFollower' });
+export type FollowerRegistrationBody = z.infer<typeof followerRegistrationSchema>;
+
+export const followerRegisteredSchema = z
+  .strictObject({
+    instance: instanceIdSchema,
+    label: z.string(),
+    registered_at: z.string().describe('When it first registered here.'),
+  })
+  .meta({ id: 'SyncFollowerRegistered' });
+export type FollowerRegistered = z.infer<typeof followerRegisteredSchema>;
 
 export const pullPageSchema = z
   .strictObject({

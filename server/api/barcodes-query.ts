@@ -14,4 +14,5 @@ export const barcodesQuery: QueryInput<{ barcodes: string }> = {
   }),
   joinRepeated: ['barcodes'],
   invalid: (issues) => issues[0]!.message,
+  code: 'invalid_barcodes',
 };

@@ -1,6 +1,7 @@
 // How an endpoint is declared: once, with everything the router, the input checks and the OpenAPI
 // document need (docs/ARCHITECTURE.md, "Adding an endpoint"). A resource file lists its endpoints;
 // server/api/resources.ts lists the resources.
+import type { ErrorCode } from '../../shared/index.ts';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Role } from '../../shared/index.ts';
@@ -36,6 +37,8 @@ export interface QueryInput<Q> {
   /** Parameters whose repeats are joined with commas into one value, as a list parameter would be. */
   joinRepeated?: readonly string[];
   invalid?: DescribeIssues;
+  /** The code of its refusal, when more telling than `invalid_query` (shared/error-codes.ts). */
+  code?: ErrorCode;
 }
 
 export interface BodyInput<B> {

@@ -54,7 +54,7 @@ export const inventory: Resource = {
       },
       async handler({ store, caller, query }) {
         const parsed = parseBarcodeList(query.barcodes);
-        if (!parsed.ok) throw badRequest(parsed.detail);
+        if (!parsed.ok) throw badRequest(parsed.detail, 'invalid_barcodes');
         const records = await store.stock.read(caller, parsed.barcodes);
         return { body: readAnswerJson(parsed.barcodes, (barcode) => records.get(barcode)), type: 'application/json' };
       },

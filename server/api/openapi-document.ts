@@ -7,8 +7,9 @@ import {
   IDEMPOTENCY_KEY_TTL_HOURS,
   MAX_IDEMPOTENCY_KEY_LENGTH,
   ROLES,
+  type ErrorCode,
   type Role,
-  requestErrorSchema,
+  errorCodes,
   roleRefusalSchema,
   rolesAllowed,
 } from '../../shared/index.ts';
@@ -22,7 +23,20 @@ export interface ApiInfo {
   description: string;
 }
 
-const errorSchema = requestErrorSchema.meta({ id: 'Error', description: 'Every request-level error: `{"detail": "…"}`.' });
+/** Every request-level error as this server sends it: the text for a person, the code for a program. */
+const errorSchema = z
+  .object({
+    detail: z.string().describe('What went wrong, in English, for a person; it may be reworded.'),
+    code: z.enum(Object.keys(errorCodes) as [ErrorCode, ...ErrorCode[]]).describe(
+      `What went wrong, for a program: stable, never renamed (docs/API.md, "Error codes"). ${Object.entries(errorCodes)
+        .map(([code, meaning]) => `\`${code}\`: ${meaning}`)
+        .join(' ')}`,
+    ),
+  })
+  .meta({
+    id: 'Error',
+    description: 'Every request-level error: `{"detail": "…", "code": "…"}` (row errors of a write keep their own shape).',
+  });
 const roleRefusal = roleRefusalSchema.meta({
   id: 'RoleRefusal',
   description: 'A token whose role may not call the operation: the sentence, `code: "role_forbidden"` and the roles that may.',

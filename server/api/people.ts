@@ -148,7 +148,7 @@ export const people: Resource = {
         let result;
         if ('badge' in body) {
           const badge = normalBadge(body.badge);
-          if (badge === null) throw apiError(400, peopleMessages.badgeMalformed, { more: { code: 'badge_malformed' } });
+          if (badge === null) throw apiError(400, peopleMessages.badgeMalformed, { code: 'badge_malformed' });
           result = await store.people.signInWithBadge(caller, badge);
         } else {
           result = await store.people.signInWithPin(caller, body.person, body.pin);
@@ -162,17 +162,17 @@ export const people: Resource = {
             const seconds = String(result.retryAfterSeconds ?? 1);
             throw apiError(429, peopleMessages.pinSlowed(result.retryAfterSeconds ?? 1), {
               headers: { 'Retry-After': seconds },
-              more: { code: 'pin_slowed' },
+              code: 'pin_slowed',
             });
           }
           case 'badge-unknown':
-            throw apiError(400, peopleMessages.badgeUnknown, { more: { code: 'badge_unknown' } });
+            throw apiError(400, peopleMessages.badgeUnknown, { code: 'badge_unknown' });
           case 'no-pin':
-            throw apiError(400, peopleMessages.pinNone(result.name ?? ''), { more: { code: 'pin_none' } });
+            throw apiError(400, peopleMessages.pinNone(result.name ?? ''), { code: 'pin_none' });
           case 'pin-wrong':
-            throw apiError(400, peopleMessages.pinWrong, { more: { code: 'pin_wrong' } });
+            throw apiError(400, peopleMessages.pinWrong, { code: 'pin_wrong' });
           default:
-            throw badRequest(peopleMessages.noSuchSignInPerson);
+            throw badRequest(peopleMessages.noSuchSignInPerson, 'person_not_here');
         }
       },
     }),

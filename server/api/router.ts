@@ -83,7 +83,8 @@ async function authorised(store: Store, ctx: Context, endpoint: Endpoint): Promi
   if (declared === PUBLIC || roleMay(caller.role, declared)) return caller;
   const roles = rolesAllowed(declared);
   throw apiError(403, roleMessages.forbidden(caller.role, endpoint.method, endpoint.path, roles), {
-    more: { code: ROLE_FORBIDDEN_CODE, roles },
+    code: ROLE_FORBIDDEN_CODE,
+    more: { roles },
   });
 }
 
@@ -106,7 +107,8 @@ function handle(store: Store, inFlight: InFlightKeys, endpoint: Endpoint): Middl
       let query: unknown;
       if (endpoint.query) {
         const parsed = endpoint.query.schema.safeParse(queryOf(ctx, endpoint.query.joinRepeated));
-        if (!parsed.success) throw badRequest((endpoint.query.invalid ?? invalidQuery)(parsed.error.issues));
+        if (!parsed.success)
+          throw badRequest((endpoint.query.invalid ?? invalidQuery)(parsed.error.issues), endpoint.query.code ?? 'invalid_query');
         query = parsed.data;
       }
       let body: unknown;
@@ -117,7 +119,7 @@ function handle(store: Store, inFlight: InFlightKeys, endpoint: Endpoint): Middl
         if (key !== undefined) once = { key, requestHash: requestHash(ctx.method, canonicalPath(endpoint.path, params), sent) };
         const parsed = checkedParse(endpoint.body.schema, bodyCheck, sent);
         if (!parsed.success) {
-          const refusal = badRequest((endpoint.body.invalid ?? invalidBody)(parsed.error.issues));
+          const refusal = badRequest((endpoint.body.invalid ?? invalidBody)(parsed.error.issues), 'invalid_body');
           // A key already used with another request is a 422 whatever this body is (docs/POS.md).
           if (once !== undefined) return send(ctx, await store.refuseOnce(caller, once, refusal));
           throw refusal;

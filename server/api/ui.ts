@@ -48,7 +48,7 @@ export const ui: Resource = {
       },
       async handler({ store, body }) {
         const redeemed = await store.signIn.redeem(body.code);
-        if (!redeemed) throw badRequest(signInMessages.invalidCode);
+        if (!redeemed) throw badRequest(signInMessages.invalidCode, 'signin_code_invalid');
         const { account, token, role } = redeemed;
         return { body: { account: account.name, warehouses_enabled: account.warehousesEnabled, role, token } };
       },
@@ -114,7 +114,7 @@ export const ui: Resource = {
       },
       async handler({ store, caller, query }) {
         const parsed = parseBarcodeList(query.barcodes);
-        if (!parsed.ok) throw badRequest(parsed.detail);
+        if (!parsed.ok) throw badRequest(parsed.detail, 'invalid_barcodes');
         return { body: { labels: await store.stock.labels(caller, parsed.barcodes) } };
       },
     }),

@@ -2,12 +2,12 @@
 // schemas whose errors point at the place: `accounts[0].items[3].barcode: …`. The parts (account,
 // item) are exported so the streaming import checks a file one item at a time with the same rules.
 import { z } from 'zod';
-import { MAX_QUANTITY, MIN_QUANTITY, barcodeInputSchema, refuseUnsafeCharacters } from '../../shared/index.ts';
+import { MAX_QUANTITY, MIN_QUANTITY, keptBarcodeSchema, refuseUnsafeCharacters } from '../../shared/index.ts';
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const name = z.string().trim().min(1, { error: 'This field may not be blank.' }).superRefine(refuseUnsafeCharacters);
 const quantity = z.number().int().min(MIN_QUANTITY).max(MAX_QUANTITY);
-const barcode = barcodeInputSchema;
+const barcode = keptBarcodeSchema;
 
 const stockEntry = z.strictObject({ warehouse: z.string().optional(), quantity });
 const variant = z.strictObject({ id, name, barcode, stock: z.array(stockEntry).optional() });

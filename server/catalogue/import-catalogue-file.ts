@@ -79,11 +79,9 @@ async function streamInto(
   options: FileImportOptions,
 ): Promise<ImportSummary> {
   const schemaProblems: string[] = [];
-  let onlyUnknownKeys = true; // zod skips the cross-field rules after any other structural problem
   const crossProblems: string[] = [];
   const schemaIssues = (issues: readonly z.core.$ZodIssue[], prefix: Path) => {
     for (const issue of issues) {
-      if (issue.code !== 'unrecognized_keys') onlyUnknownKeys = false;
       schemaProblems.push(`${formatPath([...prefix, ...(issue.path as Path)])}: ${issue.message}`);
     }
   };
@@ -209,6 +207,15 @@ async function streamInto(
   parser.onError = (error) => {
     syntaxError ??= error;
   };
+  // Where the parser was when it refused the text: the offset of the last token it read, or the
+  // position the tokenizer names itself (a character it cannot start a token with).
+  let lastTokenOffset = 0;
+  const tokenizer = (parser as unknown as { tokenizer: { onToken: (info: { offset: number }) => void } }).tokenizer;
+  const passOn = tokenizer.onToken;
+  tokenizer.onToken = (info) => {
+    lastTokenOffset = info.offset;
+    passOn(info);
+  };
 
   const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   let bytesRead = 0;
@@ -233,11 +240,60 @@ async function streamInto(
   if (!syntaxError && !parser.isEnded) parser.end();
   await drain();
   if (syntaxError || !sawRoot) {
-    throw badRequest(`${file} is not valid JSON: ${syntaxError ? syntaxError.message : 'Unexpected end of JSON input'}`);
+    const message = syntaxError?.message ?? '';
+    const absolute = /absolute position "(\d+)"/.exec(message);
+    const endedEarly = !syntaxError || /ended in mid-parsing/.test(message);
+    const offset = endedEarly ? totalBytes : absolute ? Number(absolute[1]) : lastTokenOffset;
+    const { line, column } = lineAndColumn(fd, offset);
+    const reason = totalBytes === 0 ? jsonMessages.empty : endedEarly ? jsonMessages.endsEarly : jsonProblem(message);
+    throw badRequest(`${file} is not valid JSON at line ${line}, column ${column}: ${reason}`);
   }
 
-  if (schemaProblems.length > 0) throw catalogueRefused(onlyUnknownKeys ? [...schemaProblems, ...crossProblems] : schemaProblems);
-  if (crossProblems.length > 0) throw catalogueRefused(crossProblems);
-  if (writer.problems.length > 0) throw catalogueRefused(writer.problems);
+  // Every problem at once, as the README promises: the rules across fields ran for every item whose
+  // own structure was right, so their findings stand beside the structural ones.
+  const problems = [...schemaProblems, ...crossProblems, ...(schemaProblems.length + crossProblems.length === 0 ? writer.problems : [])];
+  if (problems.length > 0) throw catalogueRefused(problems);
   return writer.summary;
+}
+
+/** The line and column (1-based, in characters) of byte `offset` of the file, read again from its start. */
+function lineAndColumn(fd: number, offset: number): { line: number; column: number } {
+  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  let line = 1;
+  let lineStart: Buffer[] = [];
+  for (let position = 0; position < offset;) {
+    const n = readSync(fd, buffer, 0, Math.min(CHUNK_BYTES, offset - position), position);
+    if (n === 0) break;
+    const chunk = buffer.subarray(0, n);
+    let from = 0;
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) {
+      line++;
+      lineStart = [];
+      from = i + 1;
+    }
+    lineStart.push(Buffer.from(chunk.subarray(from)));
+    position += n;
+  }
+  return { line, column: [...Buffer.concat(lineStart).toString('utf8')].length + 1 };
+}
+
+const jsonMessages = {
+  empty: 'the file is empty.',
+  endsEarly: 'the file ends before the JSON does: a closing bracket, brace or quote is missing.',
+  missing: {
+    COMMA: 'is a comma missing before it?',
+    COLON: 'a colon (:) belongs after the name.',
+    KEY: 'a name in double quotes belongs here.',
+    VALUE: 'a value belongs here.',
+  } as Record<string, string>,
+};
+
+/** The streaming parser's refusal in words a person fixing the file can act on, its own words after them. */
+function jsonProblem(message: string): string {
+  const token = /^Unexpected (?:partial )?\w+ \((.*)\) in state (\w+)/.exec(message);
+  if (token) return `unexpected ${token[1]}: ${jsonMessages.missing[token[2]!] ?? 'it does not belong here.'} (${message})`;
+  const character = /^Unexpected "(.*)" at chunk position/.exec(message);
+  if (character)
+    return `unexpected character "${character[1]}" (${message.replace(/ at chunk position "\d+" \(absolute position "\d+"\)/, '')})`;
+  return message;
 }

@@ -4,8 +4,15 @@
 import type { z } from 'zod';
 import { catalogueRefused } from '../store/catalogue-writer.ts';
 import { CatalogueChecker, formatPath } from './catalogue-checks.ts';
-import { type Catalogue, catalogueSchema, withoutUnknownKeys } from './catalogue-schema.ts';
+import {
+  type Catalogue,
+  catalogueAccountHeaderSchema,
+  catalogueItemSchema,
+  catalogueSchema,
+  withoutUnknownKeys,
+} from './catalogue-schema.ts';
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const describe = (issues: readonly z.core.$ZodIssue[]) => issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
 
 /**
@@ -20,11 +27,26 @@ export async function parseCatalogue(document: unknown): Promise<Catalogue> {
   if (!parsed.success && parsed.error.issues.every((issue) => issue.code === 'unrecognized_keys')) {
     catalogue = catalogueSchema.safeParse(withoutUnknownKeys(document, parsed.error.issues)).data;
   }
+  const checker = new CatalogueChecker((path, message) => problems.push(`${formatPath(path)}: ${message}`));
   if (catalogue) {
-    const checker = new CatalogueChecker((path, message) => problems.push(`${formatPath(path)}: ${message}`));
     for (const [a, account] of catalogue.accounts.entries()) {
       checker.checkAccount(account, a);
       for (const [i, item] of account.items.entries()) await checker.checkItem(item, i);
+    }
+  } else if (isObject(document) && Array.isArray(document.accounts)) {
+    // Every problem at once: the rules across fields still run for each item whose own structure is
+    // right (as the file import does, item by item), beside the structural problems.
+    for (const [a, account] of document.accounts.entries()) {
+      const header = catalogueAccountHeaderSchema.safeParse(account);
+      if (!header.success) continue;
+      checker.checkAccount(header.data, a);
+      const items: unknown[] = isObject(account) && Array.isArray(account.items) ? account.items : [];
+      for (const [i, value] of items.entries()) {
+        let item = catalogueItemSchema.safeParse(value);
+        if (!item.success && item.error.issues.every((issue) => issue.code === 'unrecognized_keys'))
+          item = catalogueItemSchema.safeParse(withoutUnknownKeys(value, item.error.issues));
+        if (item.success) await checker.checkItem(item.data, i);
+      }
     }
   }
   if (problems.length > 0) throw catalogueRefused(problems);

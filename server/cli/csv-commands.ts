@@ -10,6 +10,7 @@ import { sessionCountsCsvChunks } from '../csv/stocktake-csv.ts';
 import { badRequest } from '../errors.ts';
 import { PRIVATE_FILE_MODE } from '../store/private-files.ts';
 import type { Account, Store } from '../store/store.ts';
+import { noSuchAccount } from '../store/tokens.ts';
 import { withDatabaseOptions, withStore } from './database-option.ts';
 
 /** Files at least this large report progress while they are read. */
@@ -17,7 +18,7 @@ const PROGRESS_FROM_BYTES = 1024 * 1024;
 
 async function accountOf(store: Store, name: string): Promise<Account> {
   const account = await store.accounts.find(name);
-  if (!account) throw badRequest(`No account named "${name}".`);
+  if (!account) throw noSuchAccount(name);
   return account;
 }
 

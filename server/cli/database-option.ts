@@ -1,6 +1,8 @@
 // The database options every command that opens the store takes: `--database` (a PostgreSQL URL such
 // as postgres://user@host:5432/inventory, or a SQLite file) and `--db FILE`, the SQLite file.
+import { existsSync, rmSync } from 'node:fs';
 import type { Command } from 'commander';
+import { isApiError } from '../errors.ts';
 import { clockFromEnvironment } from '../launch/clock-offset.ts';
 import { DATABASE_ENV_VAR, DB_ENV_VAR, defaultDatabaseFile, defaultDatabaseLocation } from '../paths.ts';
 import { openStore } from '../store/open-store.ts';
@@ -25,13 +27,34 @@ export function databaseOf(options: DatabaseOptions): string {
   return options.database ?? options.db ?? defaultDatabaseLocation();
 }
 
-/** Opens the store (on the clock the environment asks for: launch/clock-offset.ts), runs `work`, closes it. */
-export async function withStore<T>(options: DatabaseOptions, work: (store: Store) => Promise<T>): Promise<T> {
+/**
+ * Opens the store (on the clock the environment asks for: launch/clock-offset.ts), runs `work`, closes it.
+ * An account the database does not have is said with the database's name: a command pasted without
+ * --db reads the default database, and "No account named north" alone does not say that.
+ * `removeIfCreated`: a SQLite file this command created is removed again when `work` fails (a failed
+ * `sync link` must not leave an empty database behind).
+ */
+export async function withStore<T>(
+  options: DatabaseOptions,
+  work: (store: Store) => Promise<T>,
+  { removeIfCreated = false }: { removeIfCreated?: boolean } = {},
+): Promise<T> {
   const clock = clockFromEnvironment();
-  const store = await openStore(databaseOf(options), clock ? { clock } : {});
+  const location = databaseOf(options);
+  // A file that was not there before (a PostgreSQL URL never is a file): this command made it.
+  const created = removeIfCreated && !existsSync(location);
+  const store = await openStore(location, clock ? { clock } : {});
+  let failed = false;
   try {
     return await work(store);
+  } catch (error) {
+    failed = true;
+    if (isApiError(error) && (error as { unknownAccount?: boolean }).unknownAccount)
+      error.message = `${error.message} (database: ${location}; another one is named with --db or --database)`;
+    throw error;
   } finally {
     await store.close();
+    if (failed && created && existsSync(location))
+      for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${location}${suffix}`, { force: true });
   }
 }

@@ -4,13 +4,13 @@
 import { readFile } from 'node:fs/promises';
 import { text as streamText } from 'node:stream/consumers';
 import { type Command, InvalidArgumentError } from 'commander';
-import { MAX_COUNTED_CONFLICTS, syncMessages } from '../../shared/index.ts';
-import { parseCatalogue } from '../catalogue/import-catalogue.ts';
+import { MAX_COUNTED_CONFLICTS, followerRegistrationSchema, syncMessages } from '../../shared/index.ts';
 import { badRequest } from '../errors.ts';
 import { commandLineActor } from '../store/audit.ts';
 import type { Account, Store } from '../store/store.ts';
+import { linkAccount } from '../sync/link-account.ts';
 import { syncRound } from '../sync/sync-round.ts';
-import { UpstreamClient } from '../sync/upstream-client.ts';
+import { noSuchAccount } from '../store/tokens.ts';
 import { withDatabaseOptions, withStore } from './database-option.ts';
 
 function upstreamUrl(value: string): string {
@@ -48,9 +48,16 @@ async function upstreamToken(options: { token?: string; tokenFile?: string }): P
   return token;
 }
 
+/** A follower's label: what the upstream accepts (shared followerRegistrationSchema), said before anything is asked. */
+function followerLabel(value: string): string {
+  const checked = followerRegistrationSchema.shape.label.safeParse(value);
+  if (!checked.success) throw new InvalidArgumentError(checked.error.issues[0]!.message);
+  return value;
+}
+
 async function accountNamed(store: Store, name: string): Promise<Account> {
   const account = await store.accounts.find(name);
-  if (!account) throw badRequest(`No account named "${name}".`);
+  if (!account) throw noSuchAccount(name);
   return account;
 }
 
@@ -75,34 +82,46 @@ export function registerSyncCommands(program: Command): void {
       'an API token of that account on the upstream (barcode-inventory token create there); - reads it from standard input',
     )
     .option('--token-file <file>', 'read the token from this file instead (keeps it out of the process list and the shell history)')
-    .action(async (options: { upstream: string; account: string; token?: string; tokenFile?: string; db?: string; database?: string }) => {
-      const token = await upstreamToken(options);
-      await withStore(options, async (store) => {
-        const client = new UpstreamClient(options.upstream, token);
-        const state = await client.state();
-        if (state.account !== options.account)
-          throw badRequest(`The token is for account "${state.account}" on ${options.upstream}, not "${options.account}".`);
-        const local = await store.accounts.find(options.account);
-        if (local && local.warehousesEnabled !== state.warehouses_enabled) throw badRequest(syncMessages.scenarioDiffers(options.account));
-        if (local) {
-          const existing = await store.sync.linkOf(local);
-          if (existing) throw badRequest(syncMessages.alreadyLinked(options.account, existing.upstreamUrl));
-        }
-        const { catalogue } = await client.catalogue();
-        await store.catalogue.write(await parseCatalogue(catalogue));
-        await store.sync.link(options.account, options.upstream, token);
-        await store.audit.record(options.account, commandLineActor(), {
-          action: 'sync.link',
-          subject: `account ${options.account}`,
-          detail: { upstream: options.upstream, upstream_instance: state.instance },
+    .option('--label <label>', 'how the upstream names this computer ("Laptop 2"); default: its hostname', followerLabel)
+    .action(
+      async (options: {
+        upstream: string;
+        account: string;
+        token?: string;
+        tokenFile?: string;
+        label?: string;
+        db?: string;
+        database?: string;
+      }) => {
+        const token = await upstreamToken(options);
+        // A link that fails removes the database file it created; once linked, the file stays even
+        // when the first round fails (the background rounds take over).
+        await withStore(
+          options,
+          async (store) => {
+            const { upstreamInstance } = await linkAccount(store, {
+              upstream: options.upstream,
+              account: options.account,
+              token,
+              label: options.label,
+            });
+            await store.audit.record(options.account, commandLineActor(), {
+              action: 'sync.link',
+              subject: `account ${options.account}`,
+              detail: { upstream: options.upstream, upstream_instance: upstreamInstance },
+            });
+            console.log(`Account "${options.account}" now follows ${options.upstream} (instance ${upstreamInstance}).`);
+          },
+          { removeIfCreated: true },
+        );
+        await withStore(options, async (store) => {
+          const account = await accountNamed(store, options.account);
+          const result = await syncRound(store, (await store.sync.linkOf(account))!);
+          console.log(`First round: ${result.pushed} movement(s) pushed, ${result.pulled} pulled.`);
+          console.log('serve and the desktop app keep it in sync in the background; `barcode-inventory sync status` shows how it goes.');
         });
-        console.log(`Account "${options.account}" now follows ${options.upstream} (instance ${state.instance}).`);
-        const account = await accountNamed(store, options.account);
-        const result = await syncRound(store, (await store.sync.linkOf(account))!);
-        console.log(`First round: ${result.pushed} movement(s) pushed, ${result.pulled} pulled.`);
-        console.log('serve and the desktop app keep it in sync in the background; `barcode-inventory sync status` shows how it goes.');
-      });
-    });
+      },
+    );
 
   withDatabaseOptions(sync.command('status'))
     .description('How the sync of each linked account goes: last success, movements waiting, conflicts, clock difference.')

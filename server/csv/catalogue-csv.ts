@@ -2,7 +2,7 @@
 // every bad line is reported with its line number, then they are turned into the JSON catalogue's
 // structure and go through the same validation and import (server/catalogue), all or nothing.
 // A dry run does the real import inside a transaction that is rolled back, and reports what it did.
-import { createReadStream, statSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { MAX_BARCODE_LENGTH, fieldMessages, findControlCharacter, findUnsafeCharacter, parseQuantity } from '../../shared/index.ts';
@@ -30,25 +30,61 @@ const csvOptions = {
   info: true,
 } as const;
 
-/** Collects the rows of a CSV stream; refuses a header without the catalogue columns. */
-async function collectRows(input: Readable, onRow?: (count: number) => void): Promise<CsvRow[]> {
+/** The column separators a catalogue CSV may use: the comma, and the semicolon of spreadsheets set to a European locale. */
+export type CsvDelimiter = ',' | ';';
+
+/**
+ * The separator of a file whose first line is `header`: a semicolon when the header has the catalogue's
+ * columns only when split at semicolons (Excel writes "CSV" with ";" where the comma is the decimal mark).
+ */
+export function delimiterOf(header: string): CsvDelimiter {
+  const columns = (separator: string) => header.split(separator).map((h) => h.trim().replace(/^"|"$/g, '').toLowerCase());
+  const found = (separator: string) => CATALOGUE_CSV_COLUMNS.filter((c) => columns(separator).includes(c)).length;
+  return found(';') > found(',') ? ';' : ',';
+}
+
+/** The first line of a file (up to 64 KiB of it), to choose its separator before parsing. */
+function firstLine(file: string): string {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const text = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8');
+    return text.split(/\r?\n/, 1)[0] ?? '';
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Collects the rows of a CSV stream; refuses a header without the catalogue columns, and says where a quote is left open. */
+async function collectRows(input: Readable, onRow?: (count: number) => void, delimiter: CsvDelimiter = ','): Promise<CsvRow[]> {
   const rows: CsvRow[] = [];
-  const parser = input.pipe(parse(csvOptions));
-  for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
-    if (rows.length === 0) {
-      const missing = CATALOGUE_CSV_COLUMNS.filter((column) => !(column in record));
-      if (missing.length > 0) {
-        input.destroy();
-        throw catalogueRefused([`header: missing column(s) ${missing.join(', ')}; expected ${CATALOGUE_CSV_COLUMNS.join(',')}`]);
-      }
+  const parser = input.pipe(parse({ ...csvOptions, delimiter }));
+  let lastLine = 1;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+      lastLine = info.lines;
+      if (rows.length === 0) checkHeader(record, input);
+      // Text the export marked against formula injection reads back as it was (spreadsheet-cells.ts).
+      const cells: Record<string, string> = {};
+      for (const [column, value] of Object.entries(record)) cells[column] = fromSpreadsheetText(value);
+      rows.push({ line: info.lines, cells });
+      onRow?.(rows.length);
     }
-    // Text the export marked against formula injection reads back as it was (spreadsheet-cells.ts).
-    const cells: Record<string, string> = {};
-    for (const [column, value] of Object.entries(record)) cells[column] = fromSpreadsheetText(value);
-    rows.push({ line: info.lines, cells });
-    onRow?.(rows.length);
+  } catch (error) {
+    // csv-parse counts the line after the file's last line break; the quote opened on the line after
+    // the last whole row.
+    if ((error as { code?: string }).code === 'CSV_QUOTE_NOT_CLOSED')
+      throw catalogueRefused([`line ${lastLine + 1}: a quote (") opened on this line is never closed; nothing after it could be read`]);
+    throw error;
   }
   return rows;
+}
+
+function checkHeader(record: Record<string, string>, input: Readable): void {
+  const missing = CATALOGUE_CSV_COLUMNS.filter((column) => !(column in record));
+  if (missing.length === 0) return;
+  input.destroy();
+  throw catalogueRefused([`header: missing column(s) ${missing.join(', ')}; expected ${CATALOGUE_CSV_COLUMNS.join(',')}`]);
 }
 
 /** Reads a CSV file as a stream, reporting progress every tenth of the file for large files. */
@@ -56,12 +92,16 @@ export async function readCatalogueCsv(file: string, progress?: ProgressReporter
   const size = statSync(file).size;
   const input = createReadStream(file);
   let nextReport = size / 10;
-  return collectRows(input, (count) => {
-    if (progress && input.bytesRead >= nextReport) {
-      progress(`read ${count} rows (${Math.min(100, Math.round((input.bytesRead / size) * 100))}%)`);
-      while (nextReport <= input.bytesRead) nextReport += size / 10;
-    }
-  });
+  return collectRows(
+    input,
+    (count) => {
+      if (progress && input.bytesRead >= nextReport) {
+        progress(`read ${count} rows (${Math.min(100, Math.round((input.bytesRead / size) * 100))}%)`);
+        while (nextReport <= input.bytesRead) nextReport += size / 10;
+      }
+    },
+    delimiterOf(firstLine(file)),
+  );
 }
 
 export interface CsvConversion {

@@ -71,7 +71,10 @@ export function authRateLimit({ points, durationSeconds }: AuthRateLimitOptions)
       const used = await limiter.consume(key).catch((state: { consumedPoints: number; msBeforeNext: number }) => state);
       if (used.consumedPoints > points) {
         const seconds = Math.max(1, Math.ceil(used.msBeforeNext / 1000));
-        throw apiError(429, hardeningMessages.tooManyAuthFailures(seconds), { headers: { 'Retry-After': String(seconds) } });
+        throw apiError(429, hardeningMessages.tooManyAuthFailures(seconds), {
+          code: 'too_many_auth_failures',
+          headers: { 'Retry-After': String(seconds) },
+        });
       }
       throw error;
     }

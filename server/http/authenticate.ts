@@ -18,8 +18,8 @@ export function tokenFromHeader(header: string | undefined): string | null {
 
 export async function authenticateRequest(store: Store, ctx: Context): Promise<Caller> {
   const key = tokenFromHeader(ctx.get('authorization'));
-  if (key === null) throw apiError(401, requestMessages.notAuthenticated, { headers: CHALLENGE });
+  if (key === null) throw apiError(401, requestMessages.notAuthenticated, { code: 'not_authenticated', headers: CHALLENGE });
   const caller = key === '' ? undefined : await store.tokens.authenticate(key);
-  if (!caller) throw apiError(401, requestMessages.invalidToken, { headers: CHALLENGE });
+  if (!caller) throw apiError(401, requestMessages.invalidToken, { code: 'invalid_token', headers: CHALLENGE });
   return caller;
 }

@@ -58,7 +58,7 @@ export function hostOriginGuard({ bindHost, allowedOrigins = [], methods }: Host
     if (checkHost && hostHeader !== '') {
       const name = hostName(hostHeader);
       if (name === null || !hostNames.has(name)) {
-        throw apiError(403, hardeningMessages.hostNotAllowed(hostHeader.slice(0, 200)));
+        throw apiError(403, hardeningMessages.hostNotAllowed(hostHeader.slice(0, 200)), { code: 'host_not_allowed' });
       }
     }
     const origin = ctx.get('origin');
@@ -67,7 +67,7 @@ export function hostOriginGuard({ bindHost, allowedOrigins = [], methods }: Host
       const site = ctx.get('sec-fetch-site').toLowerCase();
       const apiPath = ctx.path.toLowerCase();
       if ((site === 'cross-site' || site === 'same-site') && (apiPath === API_BASE || apiPath.startsWith(`${API_BASE}/`))) {
-        throw apiError(403, hardeningMessages.crossSiteRefused);
+        throw apiError(403, hardeningMessages.crossSiteRefused, { code: 'cross_site_refused' });
       }
       return next();
     }
@@ -75,7 +75,7 @@ export function hostOriginGuard({ bindHost, allowedOrigins = [], methods }: Host
     const normalized = normalizeOrigin(origin);
     if (normalized !== null && normalized === own) return next();
     if (normalized === null || !allowed.has(normalized)) {
-      throw apiError(403, hardeningMessages.originNotAllowed(origin.slice(0, 200)));
+      throw apiError(403, hardeningMessages.originNotAllowed(origin.slice(0, 200)), { code: 'origin_not_allowed' });
     }
     // An allow-listed browser origin: answer CORS preflights here, tag the real responses.
     ctx.set('Access-Control-Allow-Origin', normalized);

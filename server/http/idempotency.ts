@@ -16,7 +16,8 @@ const KEY_PATTERN = new RegExp(`^[\\x21-\\x7e]{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}$
 export function idempotencyKeyOf(ctx: Context): string | undefined {
   if (ctx.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()] === undefined) return undefined;
   const key = ctx.get(IDEMPOTENCY_KEY_HEADER);
-  if (!KEY_PATTERN.test(key)) throw apiError(400, idempotencyMessages.invalidKey(MAX_IDEMPOTENCY_KEY_LENGTH));
+  if (!KEY_PATTERN.test(key))
+    throw apiError(400, idempotencyMessages.invalidKey(MAX_IDEMPOTENCY_KEY_LENGTH), { code: 'invalid_idempotency_key' });
   return key;
 }
 
@@ -27,7 +28,7 @@ export class InFlightKeys {
   /** Claims the key until `work` has finished; a key already claimed is refused with 409. */
   async hold<T>(accountId: number, key: string, work: () => Promise<T>): Promise<T> {
     const claim = `${accountId} ${key}`;
-    if (this.claims.has(claim)) throw apiError(409, idempotencyMessages.inFlight);
+    if (this.claims.has(claim)) throw apiError(409, idempotencyMessages.inFlight, { code: 'idempotency_key_in_flight' });
     this.claims.add(claim);
     try {
       return await work();

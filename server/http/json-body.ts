@@ -54,22 +54,22 @@ export async function readJsonBody(ctx: Context): Promise<unknown> {
     // Let the rest of an unread body drain so the client reads the answer instead of stalling.
     ctx.req.resume();
     if (type === 'entity.too.large') throw apiError(413, requestMessages.bodyTooLarge(MAX_BODY_BYTES));
-    throw apiError(400, `Could not read the request body: ${(error as Error).message}`);
+    throw apiError(400, `Could not read the request body: ${(error as Error).message}`, { code: 'body_unreadable' });
   }
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
   } catch {
-    throw apiError(400, requestMessages.invalidUtf8);
+    throw apiError(400, requestMessages.invalidUtf8, { code: 'invalid_json' });
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw apiError(400, requestMessages.jsonParseError((error as Error).message));
+    throw apiError(400, requestMessages.jsonParseError((error as Error).message), { code: 'invalid_json' });
   }
   if (jsonDepthExceeds(value, MAX_JSON_DEPTH)) {
-    throw apiError(400, requestMessages.jsonTooDeep(MAX_JSON_DEPTH));
+    throw apiError(400, requestMessages.jsonTooDeep(MAX_JSON_DEPTH), { code: 'invalid_json' });
   }
   return value;
 }

@@ -149,8 +149,9 @@ export async function launch(options: LaunchOptions = {}): Promise<Launched> {
           );
         }
         if (chosen.accounts.length > links.length)
+          // The command as it must be pasted: this database and this server's address, not the defaults.
           lines.push(
-            `Sign in${links.length > 0 ? ' as another account' : ''}: npx barcode-inventory signin-link --account <name> [--role counter|manager|admin]`,
+            `Sign in${links.length > 0 ? ' as another account' : ''}: npx barcode-inventory signin-link --account <name> [--role counter|manager|admin] --database ${shellWord(chosen.location)} --url ${server.url}`,
           );
       }
       for (const link of followed)
@@ -177,3 +178,8 @@ export async function launch(options: LaunchOptions = {}): Promise<Launched> {
 }
 
 export { DEFAULT_PORT };
+
+/** A path or URL as one shell word: quoted when it holds anything a shell would split or expand. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}

@@ -28,6 +28,7 @@ export function catalogueRefused(problems: string[]): CatalogueRefusal {
   const error = apiError(
     400,
     `The catalogue was refused (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was written:\n${problems.map((p) => `  ${p}`).join('\n')}`,
+    { code: 'catalogue_refused' },
   );
   return Object.assign(error, { problems });
 }

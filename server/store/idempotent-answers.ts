@@ -54,7 +54,7 @@ async function checkRoom(q: Queries, accountId: number, notBefore: string, now: 
       MAX_STORED_ANSWER_BYTES_PER_ACCOUNT,
       seconds,
     ),
-    { headers: { 'Retry-After': String(seconds) } },
+    { code: 'idempotency_answers_full', headers: { 'Retry-After': String(seconds) } },
   );
 }
 
@@ -98,7 +98,8 @@ export async function answerOnce<T>(
       .where('created_at', '>=', notBefore),
   );
   if (stored) {
-    if (stored.request_hash !== once.requestHash) throw apiError(422, idempotencyMessages.reusedWithOtherRequest);
+    if (stored.request_hash !== once.requestHash)
+      throw apiError(422, idempotencyMessages.reusedWithOtherRequest, { code: 'idempotency_key_reused' });
     return { status: stored.status, body: JSON.parse(stored.response_body) as T, replayed: true };
   }
   await checkRoom(q, accountId, notBefore, now);
@@ -106,7 +107,8 @@ export async function answerOnce<T>(
   const body = JSON.stringify(fresh.body);
   const bytes = Buffer.byteLength(body, 'utf8');
   // Thrown inside the write's transaction: the write is rolled back with it.
-  if (bytes > MAX_STORED_ANSWER_BYTES) throw apiError(413, idempotencyMessages.answerTooLarge(MAX_STORED_ANSWER_BYTES));
+  if (bytes > MAX_STORED_ANSWER_BYTES)
+    throw apiError(413, idempotencyMessages.answerTooLarge(MAX_STORED_ANSWER_BYTES), { code: 'idempotent_answer_too_large' });
   const values = {
     request_hash: once.requestHash,
     status: fresh.status,

@@ -80,13 +80,13 @@ export async function listPeople(q: Queries, accountId: number, now = Date.now()
 
 async function personRow(q: Queries, accountId: number, id: number): Promise<PersonRow> {
   const row = await q.first(q.k.selectFrom('people').selectAll().where('account_id', '=', accountId).where('id', '=', id));
-  if (!row) throw notFound(peopleMessages.noSuchPerson(id));
+  if (!row) throw notFound(peopleMessages.noSuchPerson(id), 'person_not_found');
   return row;
 }
 
 async function activePersonRow(q: Queries, accountId: number, id: number): Promise<PersonRow> {
   const row = await personRow(q, accountId, id);
-  if (row.revoked_at !== null) throw badRequest(peopleMessages.personRevoked(row.name));
+  if (row.revoked_at !== null) throw badRequest(peopleMessages.personRevoked(row.name), 'person_revoked');
   return row;
 }
 
@@ -127,7 +127,7 @@ export async function addPerson(
       .where('name', '=', person.name)
       .where('revoked_at', 'is', null),
   );
-  if (clash) throw badRequest(peopleMessages.nameTaken(person.name));
+  if (clash) throw badRequest(peopleMessages.nameTaken(person.name), 'person_name_taken');
   const badge = person.badge ? newBadge() : null;
   const row = await q.first(
     q.k
@@ -176,7 +176,7 @@ export async function replaceBadge(q: Queries, account: Account, actor: Actor, i
 /** A lost badge: it stops working at once, and the sign-ins made so far end (someone may have used it). */
 export async function revokeBadge(q: Queries, account: Account, actor: Actor, id: number): Promise<Person> {
   const row = await personRow(q, account.id, id);
-  if (row.badge_hash === null) throw badRequest(peopleMessages.noBadge(row.name));
+  if (row.badge_hash === null) throw badRequest(peopleMessages.noBadge(row.name), 'person_has_no_badge');
   await q.run(q.k.updateTable('people').set({ badge_hash: null }).where('id', '=', id));
   const ended = await endSignIns(q, id, new Date().toISOString());
   await recordAudit(q, account.id, actor, { action: 'person.badge_revoke', subject: subjectOf(row), detail: { signed_out: ended } });

@@ -163,6 +163,34 @@ export interface SyncLinkTable {
   clock_skew_ms: number | null;
   /** `{origin: highest seq}` the upstream held at the last round. */
   upstream_vector: string | null;
+  /** The label this instance registers with upstream (`sync link --label`); null: the machine's hostname. */
+  label: string | null;
+  /** When the upstream took this instance's registration; null: to do at the next round (a link made by an earlier version). */
+  registered_at: string | null;
+  /** The arrival id here up to which the upstream holds every movement: where a push starts reading. */
+  push_cursor: Generated<number>;
+}
+
+/** An instance that follows this one for an account, registered with the token it uses (docs/SYNC.md). */
+export interface SyncFollowerTable {
+  account_id: number;
+  instance: string;
+  /** Chosen by its owner at `sync link` ("Laptop 2"), for people. */
+  label: string;
+  token_id: number;
+  registered_at: string;
+}
+
+/** Who may push an origin's movements here; every origin held but this instance's own has a row. */
+export interface SyncOriginTable {
+  account_id: number;
+  origin: string;
+  /**
+   * The owning follower's instance; `(upstream)`: this instance's own upstream sends it (no follower
+   * may push it here); `(unowned)`: held from before owners were kept (sync/followers.ts).
+   */
+  owner: string;
+  claimed_at: string;
 }
 
 export interface ApiTokenTable {
@@ -341,6 +369,8 @@ export interface Schema {
   label_settings: LabelSettingsTable;
   people: PersonTable;
   audit_log: AuditLogTable;
+  sync_followers: SyncFollowerTable;
+  sync_origins: SyncOriginTable;
 }
 
 /** Sentinel warehouse id of the one stock figure of a no-warehouse account. */

@@ -17,7 +17,7 @@ import type {
   UpdateLineBody,
   VersionVector,
 } from '../../shared/index.ts';
-import { badRequest } from '../errors.ts';
+import { apiError, badRequest } from '../errors.ts';
 import { syncMessages } from '../../shared/index.ts';
 import type { Catalogue } from '../catalogue/catalogue-schema.ts';
 import { type Account, findAccountByName, gtinClashes, listAccounts, setGtinEquivalence } from './accounts.ts';
@@ -64,7 +64,7 @@ import { hashPin, hashSecret, newPinSalt, pinMatches } from './secret-hash.ts';
 import { applyMovements } from './sync/apply-movements.ts';
 import { catalogueDocument } from './sync/catalogue-document.ts';
 import { listConflicts } from './sync/conflicts.ts';
-import { heldVector, instanceId } from './sync/held-vector.ts';
+import { heldOf, heldVector, instanceId } from './sync/held-vector.ts';
 import {
   type Link,
   advanceLink,
@@ -72,12 +72,14 @@ import {
   linkOfAccount,
   linkStatus,
   listLinks,
+  recordRegistered,
   recordRound,
   recordReachable,
   removeLink,
   setUpstreamVector,
 } from './sync/links.ts';
-import { countPending, lastArrival, readMovements } from './sync/movement-pages.ts';
+import { arrivalBefore, countPending, notHeldBy, pullPage, readMovements } from './sync/movement-pages.ts';
+import { type PulledFrom, checkPulledOrigins, checkPushedOrigins, registerFollower } from './sync/followers.ts';
 import { makeInternalCodes } from './labels/internal-codes.ts';
 import { type LabelSource, readLabelRows } from './labels/label-sources.ts';
 import { readLabelSettings, writeLabelSettings } from './labels/label-settings.ts';
@@ -398,41 +400,60 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
        * holds (`have`); on the last page the cursor moves past everything recorded, left out or not.
        */
       pull: (account: Account, after: number, limit: number, have?: VersionVector): Promise<PullPage> =>
-        read(async (q) => {
-          const page = await readMovements(q, account.id, { after, ...(have ? { pending: have } : {}) }, limit + 1);
-          const movements = page.slice(0, limit);
-          const more = page.length > limit;
-          let next = movements.at(-1)?.arrival ?? after;
-          if (!more && have) next = Math.max(next, await lastArrival(q, account.id));
-          return { movements: movements.map(({ arrival: _, ...m }) => m), next_cursor: next, more, now: clock.now() };
+        read(async (q) => ({ ...pullPage(await readMovements(q, account.id, after, limit + 1), limit, after, have), now: clock.now() })),
+      /**
+       * Movements of other instances pushed by a registered follower (`caller`), each applied once, in
+       * order; all or nothing. The answer's vector names the batch's origins only (what the follower
+       * merges into what it knows of this instance); the state answers the whole vector.
+       */
+      push: (caller: Caller, movements: readonly SyncMovement[]): Promise<PushAnswer> =>
+        writeMovements(async (log, q) => {
+          await checkPushedOrigins(q, caller, movements, await instanceId(q), clock.now());
+          const result = await applyMovements(log, caller, movements, clock.now());
+          return { ...result, vector: await heldOf(q, caller.id, new Set(movements.map((m) => m.origin))), now: clock.now() };
         }),
-      /** Movements of other instances, each applied once, in order; all or nothing. */
-      push: (account: Account, movements: readonly SyncMovement[]): Promise<PushAnswer> =>
-        writeMovements(async (log, q) => ({
-          ...(await applyMovements(log, account, movements, clock.now())),
-          vector: await heldVector(q, account.id),
-          now: clock.now(),
-        })),
+      /** Registers the caller's follower instance, under the label its owner chose (docs/SYNC.md). */
+      register: (caller: Caller, instance: string, label: string) =>
+        write(async (q) => registerFollower(q, caller, instance, label, await instanceId(q), clock.now())),
       catalogue: (account: Account) => read((q) => catalogueDocument(q, account)),
       status: (account: Account) => read((q) => linkStatus(q, account, clock.now())),
       conflicts: (account: Account, state: 'open' | 'all', limit: number) => read((q) => listConflicts(q, account.id, state, limit)),
 
       links: () => read((q) => listLinks(q)),
       linkOf: (account: Account) => read((q) => linkOfAccount(q, account.id)),
-      link: (accountName: string, upstreamUrl: string, token: string) =>
+      /** `registeredAt`: when the upstream took this instance's registration (null: the next round registers). */
+      link: (accountName: string, upstreamUrl: string, token: string, label: string | null = null, registeredAt: string | null = null) =>
         write(async (q) => {
           const account = await findAccountByName(q, accountName);
           if (!account) throw badRequest(`No account named "${accountName}" here yet: link copies it from the upstream first.`);
           const existing = await linkOfAccount(q, account.id);
           if (existing) throw badRequest(syncMessages.alreadyLinked(accountName, existing.upstreamUrl));
-          await createLink(q, account.id, upstreamUrl, token, new Date(clock.now()).toISOString());
+          await createLink(q, account.id, { upstreamUrl, token, label, registeredAt }, new Date(clock.now()).toISOString());
+        }),
+      recordRegistered: (account: Account) => write((q) => recordRegistered(q, account.id, new Date(clock.now()).toISOString())),
+      /** This instance's id: the `origin` of the movements made here. */
+      instance: () => read((q) => instanceId(q)),
+      /** This instance's id and the highest sequence it holds of its own movements of the account. */
+      ownHighest: (account: Account) =>
+        read(async (q) => {
+          const instance = await instanceId(q);
+          return { instance, seq: (await heldOf(q, account.id, [instance]))[instance]! };
         }),
       unlink: (account: Account) => write((q) => removeLink(q, account.id)),
-      /** Writes the catalogue the upstream handed down, and the version it was, in one transaction. */
-      writeUpstreamCatalogue: (account: Account, catalogue: Catalogue, version: number) =>
+      /**
+       * Writes the catalogue the upstream handed down for `accountName` (at `sync link`, and when its
+       * version moved), and the version it was, in one transaction. A document that names any other
+       * account is refused whole: a link touches its own account only, whatever the upstream (or
+       * anything on the path to it) sends.
+       */
+      writeUpstreamCatalogue: (accountName: string, catalogue: Catalogue, version: number) =>
         writeMovements(async (log, q) => {
+          const named = catalogue.accounts.map((a) => a.name);
+          if (named.length !== 1 || named[0] !== accountName)
+            throw apiError(502, syncMessages.catalogueOfOtherAccounts(accountName, named));
           const summary = await writeCatalogue(log, catalogue, { fromUpstream: true });
-          await q.run(q.k.updateTable('sync_links').set({ catalogue_version: version }).where('account_id', '=', account.id));
+          const account = await findAccountByName(q, accountName);
+          await q.run(q.k.updateTable('sync_links').set({ catalogue_version: version }).where('account_id', '=', account!.id));
           return summary;
         }),
       /**
@@ -441,17 +462,24 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
        */
       pending: (account: Account, upstream: VersionVector, limit: number, after = 0) =>
         read(async (q) => {
-          const page = await readMovements(q, account.id, { pending: upstream, after }, limit);
-          return { movements: page.map(({ arrival: _, ...m }) => m), last: page.at(-1)?.arrival ?? after };
+          const page = await readMovements(q, account.id, after, limit);
+          return {
+            movements: page.filter(notHeldBy(upstream)).map(({ arrival: _, bytes: __, ...m }) => m),
+            last: page.at(-1)?.arrival ?? after,
+          };
         }),
-      countPending: (account: Account, upstream: VersionVector) => read((q) => countPending(q, account.id, upstream)),
+      /** Just before where the movements named (`{origin: seq}`) arrived here: a push resumes from there. */
+      arrivalBefore: (account: Account, movements: Record<string, number>) => read((q) => arrivalBefore(q, account.id, movements)),
+      countPending: (account: Account, upstream: VersionVector, pushCursor = 0) =>
+        read((q) => countPending(q, account.id, upstream, pushCursor)),
       /**
        * A pulled page applied and the link's cursor moved past it, together. A page of movements all
        * held here already (this instance's own, coming back) writes nothing: its cursor is written
        * with the round's record (recordRound's pullCursor), and a round cut before that pulls it again.
        */
-      applyPulled: (account: Account, movements: readonly SyncMovement[], cursor: number) =>
+      applyPulled: (account: Account, movements: readonly SyncMovement[], cursor: number, from: PulledFrom) =>
         writeMovements(async (log, q) => {
+          await checkPulledOrigins(q, account, movements, await instanceId(q), from, clock.now());
           const result = await applyMovements(log, account, movements, clock.now());
           if (result.applied > 0) await advanceLink(q, account.id, cursor);
           return result;

@@ -45,7 +45,9 @@ export interface Caller extends Account {
   person?: { id: number; name: string } | null;
 }
 
-export const noSuchAccount = (name: string) => badRequest(`No account named "${name}". Import a catalogue that defines it first.`);
+/** Marked `unknownAccount`, so a command can say which database it looked in (cli/database-option.ts). */
+export const noSuchAccount = (name: string) =>
+  Object.assign(badRequest(`No account named "${name}". Import a catalogue that defines it first.`), { unknownAccount: true });
 
 /** Creates a token inside the transaction `q`; the returned key is shown once and never stored. */
 export async function insertToken(

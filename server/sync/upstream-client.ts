@@ -7,14 +7,17 @@ import http from 'node:http';
 import https from 'node:https';
 import type { z } from 'zod';
 import {
+  type FollowerRegistered,
   MAX_MOVEMENTS_PER_BATCH,
   type PullPage,
   type PushAnswer,
   SYNC_CATALOGUE_PATH,
+  SYNC_FOLLOWERS_PATH,
   SYNC_MOVEMENTS_PATH,
   SYNC_STATE_PATH,
   type SyncMovement,
   type SyncState,
+  followerRegisteredSchema,
   pullPageSchema,
   pushAnswerSchema,
   requestErrorSchema,
@@ -47,6 +50,12 @@ export class UpstreamError extends Error {
     this.answer = answer;
   }
 }
+
+/**
+ * The longest `have` a pull sends: a request's line and headers must fit the 16 KiB an upstream reads
+ * (server/start.ts), whatever the number of origins.
+ */
+export const MAX_HAVE_CHARS = 8 * 1024;
 
 const catalogueAnswerSchema = zod.object({ version: zod.number().int(), catalogue: zod.unknown() });
 
@@ -196,16 +205,34 @@ export class UpstreamClient {
     });
   }
 
-  /** `have`: what this instance holds (left out of the page). */
-  pull(after: number, limit = MAX_MOVEMENTS_PER_BATCH, have?: Record<string, number>): Promise<PullPage> {
-    const held = have
-      ? Object.entries(have)
-          .filter(([, seq]) => seq > 0)
-          .slice(0, 100)
-      : []; // any part of it is right; the endpoint takes 100
+  /** Registers this instance as a follower of the upstream, under `label` (docs/SYNC.md, "Who may speak for an origin"). */
+  register(instance: string, label: string): Promise<FollowerRegistered> {
+    return this.request(followerRegisteredSchema, SYNC_FOLLOWERS_PATH, { method: 'POST', body: { instance, label } });
+  }
+
+  /**
+   * `have`: what this instance holds, left out of the page. Any part of it is right (what is left out
+   * of `have` comes back and is skipped here as held), so it is cut to what a request line carries
+   * (MAX_HAVE_CHARS), the origins of `first` before the others: this instance's own and those it has
+   * just pushed, whose movements would otherwise come straight back.
+   */
+  pull(after: number, limit = MAX_MOVEMENTS_PER_BATCH, have?: Record<string, number>, first: readonly string[] = []): Promise<PullPage> {
+    const pairs: string[] = [];
+    let chars = 0;
+    if (have) {
+      const origins = [...new Set([...first.filter((o) => o in have), ...Object.keys(have)])];
+      for (const origin of origins) {
+        const seq = have[origin]!;
+        if (seq <= 0) continue;
+        const pair = `${origin}:${seq}`;
+        if (chars + pair.length + 1 > MAX_HAVE_CHARS) break;
+        pairs.push(pair);
+        chars += pair.length + 1;
+      }
+    }
     return this.request(
       pullPageSchema,
-      `${SYNC_MOVEMENTS_PATH}?after=${after}&limit=${limit}${held.length > 0 ? `&have=${held.map(([o, s]) => `${o}:${s}`).join(',')}` : ''}`,
+      `${SYNC_MOVEMENTS_PATH}?after=${after}&limit=${limit}${pairs.length > 0 ? `&have=${pairs.join(',')}` : ''}`,
       {},
       pullPageCheck,
     );

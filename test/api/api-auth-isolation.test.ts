@@ -42,7 +42,7 @@ describe('authentication', () => {
       const res = await get(headers);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Token');
-      expect(await res.json()).toEqual({ detail: requestMessages.notAuthenticated });
+      expect(await res.json()).toEqual({ detail: requestMessages.notAuthenticated, code: 'not_authenticated' });
     }
   });
 
@@ -51,7 +51,7 @@ describe('authentication', () => {
       const res = await get({ authorization });
       expect(res.status, authorization).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Token');
-      expect(await res.json()).toEqual({ detail: requestMessages.invalidToken });
+      expect(await res.json()).toEqual({ detail: requestMessages.invalidToken, code: 'invalid_token' });
     }
   });
 
@@ -70,7 +70,7 @@ describe('authentication', () => {
     expect(await store.tokens.revoke(id)).toBe(false);
     await store.close();
     const res = await get({ authorization: `Token ${key}` });
-    expect([res.status, await res.json()]).toEqual([401, { detail: requestMessages.invalidToken }]);
+    expect([res.status, await res.json()]).toEqual([401, { detail: requestMessages.invalidToken, code: 'invalid_token' }]);
   });
 
   it('stores only hashes of tokens', async () => {

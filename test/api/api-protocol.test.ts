@@ -36,7 +36,7 @@ describe('HTTP protocol', () => {
       const res = await server.request('GET', path, north());
       expect(res.status, path).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(await res.json()).toEqual({ detail: requestMessages.notFound });
+      expect(await res.json()).toEqual({ detail: requestMessages.notFound, code: 'not_found' });
     }
   });
 
@@ -52,7 +52,7 @@ describe('HTTP protocol', () => {
         const res = await server.request(method, `${path}?barcodes=111`, { ...north(), ...(method === 'POST' ? { body: [] } : {}) });
         expect(res.status, `${method} ${path}`).toBe(404);
         expect(res.headers.get('allow'), `${method} ${path}`).toBeNull();
-        expect(await res.json()).toEqual({ detail: requestMessages.notFound });
+        expect(await res.json()).toEqual({ detail: requestMessages.notFound, code: 'not_found' });
       }
     }
     // The real spelling still answers.
@@ -71,7 +71,7 @@ describe('HTTP protocol', () => {
       const res = await server.request(method, path, north());
       expect(res.status, `${method} ${path}`).toBe(405);
       expect(res.headers.get('allow')).toBe(allow);
-      expect(await res.json()).toEqual({ detail: requestMessages.methodNotAllowed(method) });
+      expect(await res.json()).toEqual({ detail: requestMessages.methodNotAllowed(method), code: 'method_not_allowed' });
     }
   });
 
@@ -102,7 +102,7 @@ describe('HTTP protocol', () => {
       const res = await broken.request('GET', `${INVENTORY_PATH}?barcodes=111`, { token: broken.tokens.kiosk });
       const text = await res.text();
       expect(res.status).toBe(500);
-      expect(JSON.parse(text)).toEqual({ detail: requestMessages.internal });
+      expect(JSON.parse(text)).toEqual({ detail: requestMessages.internal, code: 'internal' });
       expect(text).not.toMatch(/\bat \S+:\d+|stack|sqlite|database/i);
       // The failure itself is in the log, at error level, with the request it belongs to.
       const reqId = res.headers.get('x-request-id');

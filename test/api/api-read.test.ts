@@ -132,13 +132,13 @@ describe('read stock by barcode', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.errors).toHaveLength(50);
     const refused = await get(`barcodes=${[...fifty, '8690000000017'].join(',')}`);
-    expect(refused).toEqual({ status: 400, body: { detail: requestMessages.tooManyBarcodes(51) } });
+    expect(refused).toEqual({ status: 400, body: { detail: requestMessages.tooManyBarcodes(51), code: 'invalid_barcodes' } });
     expect(requestMessages.tooManyBarcodes(51)).toContain('50');
   });
 
   it('refuses a missing or empty barcodes parameter with 400', async () => {
     for (const query of ['', 'barcodes=', 'barcodes=%20,%20', 'other=1']) {
-      expect(await get(query)).toEqual({ status: 400, body: { detail: requestMessages.barcodesRequired } });
+      expect(await get(query)).toEqual({ status: 400, body: { detail: requestMessages.barcodesRequired, code: 'invalid_barcodes' } });
     }
   });
 

@@ -333,7 +333,7 @@ describe('update stock by barcode', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.results).toHaveLength(50);
     const refused = await post(rows(51, 2), 'kiosk');
-    expect(refused).toEqual({ status: 400, body: { detail: requestMessages.tooManyRows(51) } });
+    expect(refused).toEqual({ status: 400, body: { detail: requestMessages.tooManyRows(51), code: 'invalid_body' } });
     expect(requestMessages.tooManyRows(51)).toContain('50');
     expect(await read('111', 'kiosk')).toEqual([{ item: 200, liquid_stock: null, barcode: '111', quantity: 1 }]);
   });
@@ -373,7 +373,7 @@ describe('update stock by barcode', () => {
       headers: { authorization: `Token ${server.tokens.kiosk}`, 'content-type': 'application/json' },
       body: Buffer.from([0x5b, 0x22, 0xff, 0xfe, 0x22, 0x5d]),
     });
-    expect([invalidUtf8.status, await invalidUtf8.json()]).toEqual([400, { detail: requestMessages.invalidUtf8 }]);
+    expect([invalidUtf8.status, await invalidUtf8.json()]).toEqual([400, { detail: requestMessages.invalidUtf8, code: 'invalid_json' }]);
     expect(await read('111', 'kiosk')).toEqual([{ item: 200, liquid_stock: null, barcode: '111', quantity: 7 }]);
   });
 
@@ -381,7 +381,7 @@ describe('update stock by barcode', () => {
     const big = JSON.stringify([{ barcode: '111', quantity: 1, pad: 'x'.repeat(1024 * 1024) }]);
     const res = await server.request('POST', INVENTORY_PATH, { token: server.tokens.kiosk, body: big });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ detail: requestMessages.bodyTooLarge(1024 * 1024) });
+    expect(await res.json()).toEqual({ detail: requestMessages.bodyTooLarge(1024 * 1024), code: 'body_too_large' });
   });
 
   it('acknowledges a write only once it is durable: a fresh connection sees it right after the answer', async () => {

@@ -24,10 +24,13 @@ describe('read one warehouse', () => {
 
   it("answers 404 for an unknown id, another account's warehouse and a path that is not an id", async () => {
     for (const path of [`${WAREHOUSES_PATH}999/`, `${WAREHOUSES_PATH}abc/`, `${WAREHOUSES_PATH}-1/`]) {
-      expect(await get(path), path).toEqual({ status: 404, body: { detail: requestMessages.notFound } });
+      expect(await get(path), path).toEqual({ status: 404, body: { detail: requestMessages.notFound, code: 'not_found' } });
     }
     // kiosk has no warehouses: north's warehouse 10 does not exist for it.
-    expect(await get(`${WAREHOUSES_PATH}10/`, 'kiosk')).toEqual({ status: 404, body: { detail: requestMessages.notFound } });
+    expect(await get(`${WAREHOUSES_PATH}10/`, 'kiosk')).toEqual({
+      status: 404,
+      body: { detail: requestMessages.notFound, code: 'not_found' },
+    });
   });
 
   it('needs a token and answers other methods with 405 and Allow', async () => {

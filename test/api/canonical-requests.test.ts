@@ -34,7 +34,7 @@ describe('one canonical path', () => {
     ]) {
       const answer = await get(target);
       expect(answer.status, target).toBe(404);
-      expect(JSON.parse(answer.body), target).toEqual({ detail: 'Not found.' });
+      expect(JSON.parse(answer.body), target).toEqual({ detail: 'Not found.', code: 'not_found' });
     }
   });
 

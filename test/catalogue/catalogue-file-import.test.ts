@@ -281,7 +281,7 @@ describe('streaming file import', () => {
       for (const text of ['', '{"accounts": [', valid.slice(0, valid.length - 3), `${valid} {}`, '{"accounts": [}]}', '\u00ff']) {
         const file = fileWith(text);
         expect(await fileRefusal(importCatalogueFile(store, file)), text).toMatch(
-          new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON: `),
+          new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON at line \\d+, column \\d+: `),
         );
       }
       expect(Number((await probe.first<{ n: number }>('SELECT count(*) AS n FROM accounts'))!.n)).toBe(0);

@@ -3,7 +3,15 @@
 // what the compiled check accepts is exactly what zod returns. No database: the SQLite project runs it.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MAX_MOVEMENTS_PER_BATCH, MAX_REASON_LENGTH, pullPageSchema, pushBodySchema } from '../../shared/index.ts';
+import {
+  MAX_MOVEMENTS_PER_BATCH,
+  MAX_REASON_LENGTH,
+  MAX_REFERENCE_LENGTH,
+  MOVEMENT_SOURCES,
+  fieldMessages,
+  pullPageSchema,
+  pushBodySchema,
+} from '../../shared/index.ts';
 import { checkedParse, compileCheck } from '../../server/http/compiled-check.ts';
 import { seededRandom } from '../support/seeded-random.ts';
 
@@ -84,9 +92,30 @@ describe('compiled check of a push body', () => {
       ['hlc trailing newline', { movements: [movement({ hlc: '0001763900000000-00003-abcd1234\n' })] }],
       ['barcode empty', { movements: [movement({ barcode: '' })] }],
       ['reason empty', { movements: [movement({ reason: '' })] }],
-      ['reason emoji over the limit', { movements: [movement({ reason: emoji.repeat(MAX_REASON_LENGTH + 1) })] }],
-      ['reason lone surrogates over the limit', { movements: [movement({ reason: '\ud83d'.repeat(MAX_REASON_LENGTH + 1) })] }],
+      ['reason over the limit', { movements: [movement({ reason: 'x'.repeat(MAX_REASON_LENGTH + 1) })] }],
+      ['reference emoji over the limit', { movements: [movement({ reference: emoji.repeat(MAX_REFERENCE_LENGTH + 1) })] }],
+      ['reference lone surrogates over the limit', { movements: [movement({ reference: '\ud83d'.repeat(MAX_REFERENCE_LENGTH + 1) })] }],
       ['created_at 41', { movements: [movement({ created_at: 'x'.repeat(41) })] }],
+      // Text as the local API checks it (docs/SYNC.md, "Pushed text").
+      ['source not recorded by this version', { movements: [movement({ source: 'teleport' })] }],
+      ['source in upper case', { movements: [movement({ source: 'API' })] }],
+      ['source with NUL', { movements: [movement({ source: 'api\u0000' })] }],
+      ['reason with a space', { movements: [movement({ reason: 'a sale' })] }],
+      ['reason with HTML', { movements: [movement({ reason: '<b>sale</b>' })] }],
+      ['reason with a newline', { movements: [movement({ reason: 'sale\n' })] }],
+      ['reason emoji', { movements: [movement({ reason: emoji })] }],
+      ['reference with NUL', { movements: [movement({ reference: 'PO\u00001' })] }],
+      ['reference with ESC', { movements: [movement({ reference: '\u001b]0;pwned\u0007' })] }],
+      ['reference with CR LF', { movements: [movement({ reference: 'PO-1\r\nX-Injected: 1' })] }],
+      ['reference with U+202E', { movements: [movement({ reference: 'PO-\u202e1-OP' })] }],
+      ['reference with U+2066', { movements: [movement({ reference: '\u2066PO-1' })] }],
+      ['reference with U+0085', { movements: [movement({ reference: 'PO\u0085' })] }],
+      ['created_at without time', { movements: [movement({ created_at: '2026-11-23' })] }],
+      ['created_at with an offset', { movements: [movement({ created_at: '2026-11-23T10:00:00.000+01:00' })] }],
+      ['created_at without milliseconds', { movements: [movement({ created_at: '2026-11-23T10:00:00Z' })] }],
+      ['created_at month 13', { movements: [movement({ created_at: '2026-13-23T10:00:00.000Z' })] }],
+      ['created_at with HTML', { movements: [movement({ created_at: '<script>alert(1)</script>' })] }],
+      ['created_at with a newline', { movements: [movement({ created_at: '2026-11-23T10:00:00.000Z\n' })] }],
       ['seen key', { movements: [movement({ seen: { 'Not-An-Id': 1 } })] }],
       ['seen value 0', { movements: [movement({ seen: { ffff0000: 0 } })] }],
       ['seen array', { movements: [movement({ seen: [1] })] }],
@@ -102,14 +131,34 @@ describe('compiled check of a push body', () => {
     expect(checkPush(proto)).toBe(false);
     expectSameDecision(proto, 'seen __proto__');
     // At the limit in code points (twice that in UTF-16 units): accepted by both.
-    for (const reason of [
-      emoji.repeat(MAX_REASON_LENGTH),
-      '\ud83d'.repeat(MAX_REASON_LENGTH),
-      `${emoji}\ud83d`.repeat(MAX_REASON_LENGTH / 2),
+    for (const reference of [
+      emoji.repeat(MAX_REFERENCE_LENGTH),
+      '\ud83d'.repeat(MAX_REFERENCE_LENGTH),
+      `${emoji}\ud83d`.repeat(MAX_REFERENCE_LENGTH / 2),
     ]) {
-      expect(pushBodySchema.safeParse({ movements: [movement({ reason })] }).success).toBe(true);
-      expectSameDecision({ movements: [movement({ reason })] }, `at the limit: ${JSON.stringify(reason)}`);
+      expect(pushBodySchema.safeParse({ movements: [movement({ reference })] }).success).toBe(true);
+      expectSameDecision({ movements: [movement({ reference })] }, `at the limit: ${JSON.stringify(reference)}`);
     }
+    // What this version records, and text people write (joiners of Arabic or Indic names are not direction marks).
+    for (const over of [
+      ...MOVEMENT_SOURCES.map((source) => ({ source })),
+      { reason: 'count' },
+      { reason: 'sale.2_b-3' },
+      { reference: 'Fiş 12 · قطعة\u200d' },
+      { reference: 'stocktake:1' },
+      { created_at: '2026-02-28T23:59:59.999Z' },
+    ]) {
+      expect(pushBodySchema.safeParse({ movements: [movement(over)] }).success, JSON.stringify(over)).toBe(true);
+      expectSameDecision({ movements: [movement(over)] }, `accepted: ${JSON.stringify(over)}`);
+    }
+  });
+
+  it('names the unsafe character of a reference, as the local API does', () => {
+    const refused = checkedParse(pushBodySchema, checkPush, { movements: [movement({ reference: 'PO-\u202e1' })] });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['movements.0.reference', fieldMessages.unsafeCharacter('U+202E', 4)],
+    ]);
   });
 
   it('decides like zod on 2,000 seeded random damages of a good batch', () => {
@@ -135,6 +184,14 @@ describe('compiled check of a push body', () => {
       { ffff0000: 1 },
       { Bad: 1 },
       'x'.repeat(200),
+      'api',
+      'stocktake',
+      'sale',
+      '2026-11-23T10:00:00.000Z',
+      'a\u0000b',
+      '\u202e',
+      'line\r\n',
+      '<b>',
     ];
     const keys = Object.keys(movement());
     let accepted = 0;

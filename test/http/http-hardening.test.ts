@@ -94,7 +94,7 @@ describe('Host and Origin checks', () => {
     ]) {
       const response = await sendRaw(port, { method: 'GET', target: WAREHOUSES_PATH, host, headers: [auth] });
       expect(response.status, host).toBe(403);
-      expect(JSON.parse(response.body)).toEqual({ detail: hardeningMessages.hostNotAllowed(host) });
+      expect(JSON.parse(response.body)).toEqual({ detail: hardeningMessages.hostNotAllowed(host), code: 'host_not_allowed' });
     }
   });
 
@@ -124,7 +124,7 @@ describe('Host and Origin checks', () => {
         body: [{ barcode: '111', quantity: 1 }],
       });
       expect(response.status, origin).toBe(403);
-      expect(await response.json()).toEqual({ detail: hardeningMessages.originNotAllowed(origin) });
+      expect(await response.json()).toEqual({ detail: hardeningMessages.originNotAllowed(origin), code: 'origin_not_allowed' });
       expect(response.headers.get('access-control-allow-origin')).toBeNull();
     }
   });
@@ -242,7 +242,7 @@ describe('failed-authentication rate limit', () => {
     for (const site of ['cross-site', 'same-site']) {
       const refused = await from('127.0.0.6', 'wrong', [['Sec-Fetch-Site', site]]);
       expect(refused.status, site).toBe(403);
-      expect(JSON.parse(refused.body)).toEqual({ detail: hardeningMessages.crossSiteRefused });
+      expect(JSON.parse(refused.body)).toEqual({ detail: hardeningMessages.crossSiteRefused, code: 'cross_site_refused' });
     }
     for (const site of ['same-origin', 'none'])
       expect((await from('127.0.0.6', tokens.north!, [['Sec-Fetch-Site', site]])).status, site).toBe(200);
@@ -365,7 +365,7 @@ describe('secrets at rest and on the network', () => {
     try {
       const response = await sendRaw(server.port, { method: 'CONNECT', target: 'example.com:443' });
       expect(response.status).toBe(405);
-      expect(JSON.parse(response.body)).toEqual({ detail: requestMessages.methodNotAllowed('CONNECT') });
+      expect(JSON.parse(response.body)).toEqual({ detail: requestMessages.methodNotAllowed('CONNECT'), code: 'method_not_allowed' });
     } finally {
       await server.stop();
     }

@@ -55,7 +55,7 @@ describe('static UI', () => {
     for (const urlPath of ['/nope.html', '/assets/missing.js', '/.secret', '/assets/']) {
       const res = await server.request('GET', urlPath);
       expect(res.status, urlPath).toBe(404);
-      expect(await res.json()).toEqual({ detail: requestMessages.notFound });
+      expect(await res.json()).toEqual({ detail: requestMessages.notFound, code: 'not_found' });
     }
     const escaping = await server.request('GET', '/..%2f..%2fpackage.json');
     expect([400, 403, 404]).toContain(escaping.status);
@@ -66,7 +66,7 @@ describe('static UI', () => {
   it('leaves API paths alone: JSON 404 and 405 as before', async () => {
     const missing = await server.request('GET', '/api/v1/nope/');
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({ detail: requestMessages.notFound });
+    expect(await missing.json()).toEqual({ detail: requestMessages.notFound, code: 'not_found' });
     const wrongMethod = await server.request('DELETE', INVENTORY_PATH, { token: server.tokens.kiosk! });
     expect(wrongMethod.status).toBe(405);
     const post = await server.request('POST', '/', { body: {} });
@@ -78,7 +78,7 @@ describe('static UI', () => {
     try {
       const res = await bare.request('GET', '/');
       expect(res.status).toBe(404);
-      expect(await res.json()).toEqual({ detail: requestMessages.notFound });
+      expect(await res.json()).toEqual({ detail: requestMessages.notFound, code: 'not_found' });
     } finally {
       await bare.stop();
     }
@@ -107,7 +107,7 @@ describe('sign-in codes and UI endpoints', () => {
 
     const again = await redeem({ code });
     expect(again.status).toBe(400);
-    expect(await again.json()).toEqual({ detail: signInMessages.invalidCode });
+    expect(await again.json()).toEqual({ detail: signInMessages.invalidCode, code: 'signin_code_invalid' });
   });
 
   it('refuses expired, unknown and malformed codes', async () => {
@@ -124,12 +124,12 @@ describe('sign-in codes and UI endpoints', () => {
     for (const body of [{ code: expired }, { code: 'not-a-code' }]) {
       const res = await redeem(body);
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ detail: signInMessages.invalidCode });
+      expect(await res.json()).toEqual({ detail: signInMessages.invalidCode, code: 'signin_code_invalid' });
     }
     for (const body of [{}, { code: 42 }, [], { code: '' }]) {
       const res = await redeem(body);
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ detail: signInMessages.codeRequired });
+      expect(await res.json()).toEqual({ detail: signInMessages.codeRequired, code: 'invalid_body' });
     }
     const text = await server.request('POST', SIGNIN_PATH, { body: 'code=x', headers: { 'content-type': 'text/plain' } });
     expect(text.status).toBe(415);

@@ -260,7 +260,7 @@ describe('POST adjust', () => {
     const token = server.tokens.kiosk!;
     const notList = await adjust(token, { barcode: '111', delta: 1 });
     expect(notList.status).toBe(400);
-    expect(await notList.json()).toEqual({ detail: 'Expected a list of rows but got type "dict".' });
+    expect(await notList.json()).toEqual({ detail: 'Expected a list of rows but got type "dict".', code: 'invalid_body' });
     const tooMany = await adjust(
       token,
       Array.from({ length: 51 }, () => ({ barcode: '111', delta: 1 })),

@@ -79,7 +79,7 @@ describe('Idempotency-Key', () => {
     ] as const) {
       const res = await send(server.url, kiosk(), path, body, 'k1');
       expect(res.status).toBe(422);
-      expect(await res.json()).toEqual({ detail: idempotencyMessages.reusedWithOtherRequest });
+      expect(await res.json()).toEqual({ detail: idempotencyMessages.reusedWithOtherRequest, code: 'idempotency_key_reused' });
     }
     expect(await quantityOf111()).toBe(6);
   });
@@ -111,7 +111,7 @@ describe('Idempotency-Key', () => {
     for (const key of ['', 'x'.repeat(256), 'with space']) {
       const res = await send(server.url, kiosk(), ADJUST_PATH, [{ barcode: '111', delta: -1 }], key);
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ detail: idempotencyMessages.invalidKey(255) });
+      expect(await res.json()).toEqual({ detail: idempotencyMessages.invalidKey(255), code: 'invalid_idempotency_key' });
     }
     expect(await quantityOf111()).toBe(7);
   });
@@ -146,7 +146,7 @@ describe('Idempotency-Key', () => {
     }
     const second = await send(server.url, kiosk(), ADJUST_PATH, body, 'slow-till');
     expect(second.status).toBe(409);
-    expect(await second.json()).toEqual({ detail: idempotencyMessages.inFlight });
+    expect(await second.json()).toEqual({ detail: idempotencyMessages.inFlight, code: 'idempotency_key_in_flight' });
     firstRequest!.end(body.slice(10));
     const first = await firstAnswer;
     expect(first.status).toBe(200);

@@ -118,7 +118,7 @@ describe('storage faults', () => {
       if (answer.status === 200) acked.push(quantity);
       else {
         expect(answer.status).toBe(503);
-        expect(answer.body).toEqual({ detail: hardeningMessages.storageUnavailable });
+        expect(answer.body).toEqual({ detail: hardeningMessages.storageUnavailable, code: 'storage_unavailable' });
         expect(answer.retryAfter).not.toBeNull();
         refused.push(quantity);
       }
@@ -179,7 +179,7 @@ describe('storage faults', () => {
     engine.sqlite.pragma('query_only = ON');
     const refused = await post(server, tokens.shop!, rowsFor(500));
     expect(refused.status).toBe(503);
-    expect(refused.body).toEqual({ detail: hardeningMessages.storageUnavailable });
+    expect(refused.body).toEqual({ detail: hardeningMessages.storageUnavailable, code: 'storage_unavailable' });
     expect((await read(server, tokens.shop!)).status).toBe(200);
     engine.sqlite.pragma('query_only = OFF');
     expect((await post(server, tokens.shop!, rowsFor(600))).status).toBe(200);
@@ -197,7 +197,7 @@ describe('storage faults', () => {
     await other.run('BEGIN IMMEDIATE');
     const refused = await post(server, tokens.shop!, rowsFor(700));
     expect(refused.status).toBe(503);
-    expect(refused.body).toEqual({ detail: hardeningMessages.storageUnavailable });
+    expect(refused.body).toEqual({ detail: hardeningMessages.storageUnavailable, code: 'storage_unavailable' });
     expect((await read(server, tokens.shop!)).status).toBe(200); // WAL: readers are not blocked
     await other.run('ROLLBACK');
     expect((await post(server, tokens.shop!, rowsFor(800))).status).toBe(200);

@@ -166,8 +166,11 @@ describe(`migrating conflict pairs to groups (${testEngine()})`, () => {
       expect(vectors.map((v) => [v.id, v.body])).toEqual([...vectorIds].map(([body, id]) => [id, body]));
       expect(vectors.every((v) => v.hash === vectorHash(v.body))).toBe(true);
       const old = [...vectorIds.keys()][0]!;
+      // Pushed by a follower registered as the instance of its movements (docs/SYNC.md, "Who may speak for an origin").
+      const follower = (await store.tokens.authenticate((await store.tokens.create('north', 'follower dddd4444', 'sync')).key))!;
+      await store.sync.register(follower, 'dddd4444', 'D');
       const push = (seq: number, seen: Record<string, number>) =>
-        store.sync.push(north, [
+        store.sync.push(follower, [
           {
             id: `dddd4444-${seq}`,
             origin: 'dddd4444',

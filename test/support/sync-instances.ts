@@ -1,9 +1,8 @@
 // Instances that follow one another, for the sync tests: real servers on temporary databases, linked
 // the way `barcode-inventory sync link` links them, with rounds run on demand (no background loop).
-import { parseCatalogue } from '../../server/catalogue/import-catalogue.ts';
 import type { Account, Link, Store } from '../../server/store/store.ts';
+import { linkAccount } from '../../server/sync/link-account.ts';
 import { type RoundResult, syncRound } from '../../server/sync/sync-round.ts';
-import { UpstreamClient } from '../../server/sync/upstream-client.ts';
 import { type TestServer, startTestServer } from './test-server.ts';
 
 export interface Follower {
@@ -23,9 +22,10 @@ export async function follow(
   upstreamToken: string,
   accountName: string,
   server?: TestServer,
+  label?: string,
 ): Promise<Follower> {
   const instance = server ?? (await startTestServer({ accounts: [] }));
-  await linkStore(instance.store, upstream.url, upstreamToken, accountName);
+  await linkStore(instance.store, upstream.url, upstreamToken, accountName, label);
   const account = (await instance.store.accounts.find(accountName))!;
   const token = (await instance.store.tokens.create(accountName, 'sync test', 'manager')).key;
   const syncToken = (await instance.store.tokens.create(accountName, 'sync test link', 'sync')).key;
@@ -33,8 +33,7 @@ export async function follow(
   return { server: instance, account, token, syncToken, link, round: async () => syncRound(instance.store, await link()) };
 }
 
-export async function linkStore(store: Store, upstreamUrl: string, token: string, accountName: string): Promise<void> {
-  const { catalogue } = await new UpstreamClient(upstreamUrl, token).catalogue();
-  await store.catalogue.write(await parseCatalogue(catalogue));
-  await store.sync.link(accountName, upstreamUrl, token);
+/** Links as `sync link` does (registration, catalogue, link), without its first round. */
+export async function linkStore(store: Store, upstreamUrl: string, token: string, accountName: string, label?: string): Promise<void> {
+  await linkAccount(store, { upstream: upstreamUrl, account: accountName, token, label });
 }

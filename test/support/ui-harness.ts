@@ -130,8 +130,10 @@ export async function signedInPage(
   account: string,
   viewport: { width: number; height: number } = { width: 1280, height: 860 },
   role?: SignInRole,
+  /** The browser's language (navigator.languages), e.g. "tr-TR"; Chromium's own (en-US) by default. */
+  locale?: string,
 ): Promise<{ page: Page; keys: VirtualKeyboard }> {
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({ viewport, ...(locale ? { locale } : {}) });
   context.setDefaultTimeout(10_000); // a failing step names itself well before the test's own timeout
   const page = await context.newPage();
   const { code } = await server.store.signIn.createCode(account, undefined, undefined, role);
@@ -158,4 +160,24 @@ export async function holdLookup(page: Page, names: string | ((barcodes: string)
     },
   );
   return release;
+}
+
+/** On a phone-sized page the top bar's controls (Settings, Sign out) are behind Menu: opens it; nothing at 1280 px. */
+export async function openTopBarMenu(page: Page): Promise<void> {
+  const menu = page.getByTestId('topbar-menu');
+  if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) === 'false') await menu.click();
+}
+
+/** Opens Settings from the top bar. */
+export async function openSettings(page: Page): Promise<void> {
+  await openTopBarMenu(page);
+  await page.getByTestId('settings-button').click();
+}
+
+/** Saves a full-page picture of what `page` shows to `file`; answers how many pixels the page scrolls sideways (it should not). */
+export async function fullPageShot(page: Page, file: string): Promise<number> {
+  await page.evaluate(() => document.fonts.ready);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
+  return Math.max(0, overflow);
 }

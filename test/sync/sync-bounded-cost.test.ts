@@ -58,8 +58,11 @@ function useCountingServer(): Harness {
     const seeding = await openStore(harness.dbFile);
     harness.tokens = await seedStore(seeding, exampleCatalogue());
     harness.syncTokens = {};
-    for (const account of Object.keys(harness.tokens))
+    for (const account of Object.keys(harness.tokens)) {
       harness.syncTokens[account] = (await seeding.tokens.create(account, 'push', 'sync')).key;
+      // A follower that brings the made-up instances' movements (docs/SYNC.md, "Who may speak for an origin").
+      await seeding.sync.register((await seeding.tokens.authenticate(harness.syncTokens[account]))!, 'relay0001', 'Relay');
+    }
     await seeding.close();
     harness.counting = countingEngine(await openEngine(harness.dbFile));
     harness.server = await startServer({ store: createStore(harness.counting.engine), port: 0 });

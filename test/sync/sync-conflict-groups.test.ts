@@ -12,6 +12,7 @@ import {
   INVENTORY_PATH,
   STOCK_HISTORY_PATH,
   SYNC_CONFLICTS_PATH,
+  SYNC_FOLLOWERS_PATH,
   SYNC_MOVEMENTS_PATH,
   SYNC_STATE_PATH,
   type SyncMovement,
@@ -44,6 +45,8 @@ describe(`conflict groups kept step by step (${testEngine()})`, () => {
     server = await startTestServer();
     token = server.tokens.north!;
     syncToken = await server.newToken('north', 'sync');
+    // One follower brings the made-up instances' movements (docs/SYNC.md, "Who may speak for an origin").
+    await call(server, 'POST', SYNC_FOLLOWERS_PATH, syncToken, { instance: 'relay0001', label: 'Relay' });
   });
   afterEach(async () => {
     await server.stop();

@@ -10,7 +10,7 @@ import { launchChromium } from '../support/browser.ts';
 import { type LinkedPair, startLinkedPair } from '../support/linked-ui.ts';
 import { call } from '../support/stocktake-fixtures.ts';
 import { type TestServer, exampleCatalogue } from '../support/test-server.ts';
-import { type VirtualKeyboard, signedInPage, startUiServer } from '../support/ui-harness.ts';
+import { type VirtualKeyboard, signedInPage, startUiServer, openSettings } from '../support/ui-harness.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -56,7 +56,7 @@ describe.each([1280, 360])('axe-core at %i px', (width) => {
     await page.locator('tr[data-state="saved"]').waitFor();
     found.list = await seriousViolations(page);
 
-    await page.getByTestId('settings-button').click();
+    await openSettings(page);
     await page.getByTestId('start-scanner-test').click();
     await keys.scan('Yz-Qa/Mi.07', { gapMs: 2 });
     await page.getByTestId('scanner-test-result').waitFor();

@@ -42,6 +42,22 @@ describe('npm start launcher without a display', () => {
     });
     await done;
 
+    // docs/UI.md shows this output: the same lines, with its own address, folder and codes.
+    const ui = readFileSync(path.join(root, 'docs/UI.md'), 'utf8');
+    const sample = /address plus one-time sign-in links:\n\n {2}```\n([\s\S]*?)\n {2}```/
+      .exec(ui)![1]!
+      .split('\n')
+      .map((l) => l.trim());
+    const pattern = (line: string) =>
+      new RegExp(
+        `^${line
+          .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+          .replaceAll('127\\.0\\.0\\.1:8270', '127\\.0\\.0\\.1:\\d+')
+          .replaceAll('~/\\.local/share/barcode-inventory/', '/\\S+/')
+          .replaceAll('#signin=…', '#signin=\\S+')}$`,
+      );
+    expect(lines).toEqual(sample.map((line) => expect.stringMatching(pattern(line))));
+
     const notices = lines.filter((l) => l.includes('Electron'));
     expect(notices).toEqual([
       expect.stringMatching(

@@ -11,13 +11,14 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_PATH, PEOPLE_PATH, PERSON_SIGNIN_PATH, STOCKTAKES_PATH } from '../../shared/index.ts';
-import { peopleTexts, roleTexts, scanTexts } from '../../renderer/src/common/texts.ts';
+import { activateLocale } from '../../renderer/src/common/i18n.ts';
+import { peopleTexts, scanTexts } from '../../renderer/src/common/texts.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { decodeImage, pdfPages } from '../support/barcode-decoder.ts';
 import { launchChromium } from '../support/browser.ts';
 import { call } from '../support/stocktake-fixtures.ts';
 import { type TestServer, exampleCatalogue } from '../support/test-server.ts';
-import { type VirtualKeyboard, signedInPage, startUiServer, virtualKeyboard } from '../support/ui-harness.ts';
+import { type VirtualKeyboard, openTopBarMenu, signedInPage, startUiServer, virtualKeyboard } from '../support/ui-harness.ts';
 
 const SHOTS = process.env.PEOPLE_SHOTS_DIR ?? path.join(tmpdir(), 'people-shots');
 const DOCS = path.resolve(import.meta.dirname, '../../docs');
@@ -36,6 +37,7 @@ const badges: Record<string, string> = {};
 const ids: Record<string, number> = {};
 
 beforeAll(async () => {
+  await activateLocale('en'); // the texts below, as the English UI shows them
   mkdirSync(SHOTS, { recursive: true });
   [browser, server] = await Promise.all([launchChromium(), startUiServer(exampleCatalogue())]);
   admin = await server.newToken('north', 'admin');
@@ -205,6 +207,7 @@ describe.each([1280, 360])('shared scanners at %i px', (width) => {
     await chip(page).filter({ hasText: 'Ayşe' }).waitFor();
     await page.reload();
     await chip(page).filter({ hasText: 'Ayşe' }).waitFor();
+    await openTopBarMenu(page);
     await page.getByTestId('sign-out').click();
     await page.getByTestId('person-signin').waitFor();
     await page.context().close();

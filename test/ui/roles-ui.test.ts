@@ -7,11 +7,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGNIN_ROLES, STOCKTAKES_PATH, roleMessages } from '../../shared/index.ts';
-import { roleTexts } from '../../renderer/src/common/texts.ts';
 import { launchChromium } from '../support/browser.ts';
 import { call } from '../support/stocktake-fixtures.ts';
 import { type TestServer, exampleCatalogue } from '../support/test-server.ts';
-import { signedInPage, startUiServer } from '../support/ui-harness.ts';
+import { signedInPage, startUiServer, openSettings } from '../support/ui-harness.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -45,9 +44,9 @@ describe.each([1280, 360])('roles in the scanner UI at %i px', (width) => {
   it("shows a counter the day's counting work and leaves out the history, starting, review and conflicts", async () => {
     const { page, keys } = await signedInPage(browser, server, 'north', viewport, 'counter');
     const refused = refusals(page);
-    expect(await page.getByTestId('account').getAttribute('title')).toBe(roleTexts.signedInAs(roleTexts.names.counter));
-    await page.getByTestId('settings-button').click();
-    expect(await page.getByTestId('role-setting').textContent()).toBe(roleTexts.signedInAs(roleTexts.names.counter));
+    expect(await page.getByTestId('account').getAttribute('title')).toBe('Signed in as: Counter');
+    await openSettings(page); // at 360 px behind the top bar's menu
+    expect(await page.getByTestId('role-setting').textContent()).toBe('Signed in as: Counter');
     await page.getByTestId('settings-button').click();
 
     // Look up: the quantities, and no History (everyone's changes are a manager's to read).
@@ -88,7 +87,7 @@ describe.each([1280, 360])('roles in the scanner UI at %i px', (width) => {
   it('shows a manager all of it', async () => {
     const { page, keys } = await signedInPage(browser, server, 'north', viewport);
     const refused = refusals(page);
-    expect(await page.getByTestId('account').getAttribute('title')).toBe(roleTexts.signedInAs(roleTexts.names.manager));
+    expect(await page.getByTestId('account').getAttribute('title')).toBe('Signed in as: Manager');
     await keys.scan('8690000000017');
     await page.locator('[data-testid="lookups"] [data-barcode="8690000000017"]').getByText('History').waitFor();
     await page.getByTestId('stocktake-nav').click();

@@ -41,6 +41,24 @@ describe('scan detector', () => {
     expect(verdicts.slice(1, -1).every((v) => v.kind === 'char' && !v.startsBurst)).toBe(true);
   });
 
+  it('refuses the tail of a scan cut by a scanner hiccup, instead of taking it as another barcode (issue 29, 2)', () => {
+    // 13 keys 5 ms apart with one 75 ms pause: before, "0000017" or "690000000017" came out as scans
+    // of their own (a wrong unknown line in a stocktake, or the wrong item where the tail is a code).
+    for (const cut of [1, 6, 12]) {
+      const events = keys('8690000000017', 1000, () => 5);
+      for (const e of events.slice(cut)) e.timeStamp += 70;
+      const verdicts = feedAll(events);
+      expect(scansOf(verdicts), `cut after ${cut}`).toEqual([]);
+      expect(verdicts.at(-1)).toEqual({ kind: 'refused', reason: 'fragment', code: '8690000000017'.slice(cut), gapMs: 75 });
+      expect(verdicts[cut]).toEqual({ kind: 'char', startsBurst: true, resumes: true });
+      // In a text field too, where the field keeps what was typed before the whole scan.
+      expect(inField(events).at(-1)).toMatchObject({ kind: 'refused', reason: 'fragment' });
+    }
+    // A person's key, then a scan a moment later (more than four scan pauses): the scan is whole and taken.
+    const typedThenScanned = [{ key: '7', timeStamp: 0 }, ...keys('8690000000017', 260, () => 5)];
+    expect(scansOf(feedAll(typedThenScanned))).toEqual(['8690000000017']);
+  });
+
   it('treats slow human typing followed by Enter as typing, never as a scan', () => {
     const random = seeded(1);
     for (let i = 0; i < 200; i++) {

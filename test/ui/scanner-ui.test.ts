@@ -51,6 +51,7 @@ const catalogue = {
       items: [
         { id: 72001, name: 'Gum', barcode: '00017', stock: [{ quantity: 9 }] },
         { id: 72002, name: 'Tea', barcode: 'TEA/42', stock: [{ quantity: 0 }] },
+        { id: 72003, name: 'Mints', barcode: '00018', stock: [{ quantity: 4 }] },
       ],
     },
   ],
@@ -95,7 +96,7 @@ describe('scanner UI: look up', () => {
     await keys.scan('ÇAY-0042/ü');
     const shirt = card(page, 'ÇAY-0042/ü');
     await expect.poll(() => shirt.getAttribute('data-state')).toBe('found');
-    expect(await shirt.locator('.card-name').textContent()).toBe('T-shirt · S');
+    expect(await shirt.locator('.card-name').textContent()).toBe('T-shirt / S');
     expect(await shirt.locator('.card-barcode').textContent()).toBe('ÇAY-0042/ü');
     await page.context().close();
   });
@@ -277,6 +278,35 @@ describe('scanner UI: set stock', () => {
     await page.context().close();
   });
 
+  it('asks about a quantity below 0 typed while the item is looked up, and saves it only on a second Enter', async () => {
+    const { page, keys } = await signedInPage(browser, server, 'kiosk');
+    // The lookup is held (as above), so Enter arrives before the item is found, on any machine.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === INVENTORY_PATH && url.searchParams.get('barcodes') === '00018',
+      async (route) => {
+        await released;
+        await route.continue();
+      },
+    );
+    const before = await readStock('kiosk', '00018');
+    await keys.press('F3');
+    await keys.scan('00018');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('quantity');
+    await keys.type('-2');
+    await keys.press('Enter');
+    await expect.poll(() => page.getByTestId('banner').getAttribute('data-tone')).toBe('busy');
+    release();
+    await expect.poll(() => page.getByTestId('banner').getAttribute('data-tone')).toBe('warn');
+    expect(await page.locator('[data-testid="outcomes"] li').count()).toBe(0);
+    expect(await readStock('kiosk', '00018')).toEqual(before);
+    await keys.press('Enter');
+    await expect.poll(() => page.locator('[data-testid="outcomes"] li').first().getAttribute('data-state')).toBe('saved');
+    expect(await readStock('kiosk', '00018')).toEqual([expect.objectContaining({ barcode: '00018', quantity: -2 })]);
+    await page.context().close();
+  });
+
   it('takes a scan that arrives while the quantity field has focus as the next barcode, not as a quantity', async () => {
     const { page, keys } = await signedInPage(browser, server, 'shop');
     await keys.press('F3');
@@ -301,6 +331,9 @@ describe('scanner UI: set stock', () => {
     await keys.scan('00017');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('quantity');
     await keys.type('-3');
+    await keys.press('Enter');
+    // A quantity below 0 is asked about first and saved on the second Enter.
+    await expect.poll(() => page.getByTestId('banner').getAttribute('data-tone')).toBe('warn');
     await keys.press('Enter');
     await expect.poll(() => page.locator('[data-testid="outcomes"] li').first().getAttribute('data-state')).toBe('saved');
     expect(await readStock('kiosk', '00017')).toEqual([{ item: 72001, liquid_stock: null, barcode: '00017', quantity: -3 }]);
@@ -387,10 +420,18 @@ describe('scanner UI: sign-in', () => {
     context.setDefaultTimeout(10_000);
     const page = await context.newPage();
     await page.goto(`${server.url}/`);
+    // The server's "Invalid token." is for API clients: the person is told what was wrong with what they pasted.
     await page.locator('#signin-input').fill('bi_not-a-real-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.locator('.signin-error').waitFor();
-    expect(await page.locator('.signin-error').textContent()).toContain('Invalid token.');
+    expect(await page.locator('.signin-error').textContent()).toBe(
+      'This API token is not valid: it was revoked or mistyped. Create a new one on the server computer.',
+    );
+    await page.locator('#signin-input').fill('hello there');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.locator('.signin-error').textContent()).toContain('neither a sign-in link nor an API token');
+    // The example link shows this server's own address and port, not a default one.
+    expect(await page.locator('#signin-input').getAttribute('placeholder')).toContain(`${server.url}/#signin=`);
 
     await page.locator('#signin-input').fill(server.tokens.kiosk!);
     await page.getByRole('button', { name: 'Sign in' }).click();

@@ -295,7 +295,7 @@ describe('the browser locale', () => {
     await expect.poll(() => jug.getAttribute('data-state')).toBe('found');
     expect(await jug.locator('[data-warehouse="Main"] .qty').textContent()).toBe('1.234');
     expect(await page.locator('[data-gs1="expiry"] dd').textContent()).toBe('31.03.2027');
-    await jug.getByText('History').click();
+    await jug.getByText('Verlauf').click(); // the UI speaks German in a German browser
     const when = await jug.locator('[data-testid="history-entry"] .h-when').first().textContent();
     expect(when).toMatch(/^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/);
     await context.close();

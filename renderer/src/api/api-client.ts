@@ -146,11 +146,6 @@ export interface ApiClient {
   onStockWritten(listener: () => void): () => void;
 }
 
-/** What stocktake calls tell the user when the server is away: counting goes on offline. */
-const STOCKTAKE_UNREACHABLE = apiTexts.stocktakeUnreachable;
-/** What the history of a barcode says when the server is away: nothing is kept, it is only read. */
-const HISTORY_UNREACHABLE = apiTexts.historyUnreachable;
-
 function barcodesQuery(barcodes: readonly string[]): string {
   if (barcodes.length === 0 || barcodes.length > MAX_BARCODES_PER_READ) {
     throw new ApiError(400, apiTexts.barcodesPerRead(MAX_BARCODES_PER_READ));
@@ -169,7 +164,7 @@ export function createApiClient(token: string): ApiClient {
     return promise;
   };
   const stocktakeCall = <S extends z.ZodType>(schema: S, path: string, method = 'GET', body?: unknown): Promise<z.infer<S>> =>
-    requestJson(schema, path, { method, body, token, unreachable: STOCKTAKE_UNREACHABLE });
+    requestJson(schema, path, { method, body, token, unreachable: apiTexts.stocktakeUnreachable });
 
   /**
    * Checks each row with the server's own rules, posts the valid ones in one request, and answers one
@@ -245,7 +240,7 @@ export function createApiClient(token: string): ApiClient {
         `${STOCK_HISTORY_PATH}?${new URLSearchParams({ barcode, limit: '20', ...(cursor ? { cursor } : {}) })}`,
         {
           token,
-          unreachable: HISTORY_UNREACHABLE,
+          unreachable: apiTexts.historyUnreachable,
         },
       ),
 
@@ -261,7 +256,7 @@ export function createApiClient(token: string): ApiClient {
       changes: (id, after) =>
         stocktakeCall(stocktakeChangesSchema, `${stocktakePath(id, 'changes')}${after === undefined ? '' : `?after=${after}`}`),
       review: (id) => stocktakeCall(stocktakeReviewSchema, stocktakePath(id, 'review')),
-      countsCsv: (id) => requestFile(`${stocktakePath(id)}counts.csv`, { token, unreachable: STOCKTAKE_UNREACHABLE }),
+      countsCsv: (id) => requestFile(`${stocktakePath(id)}counts.csv`, { token, unreachable: apiTexts.stocktakeUnreachable }),
       commit: (id, zeroUncounted) =>
         written(stocktakeCall(commitResultSchema, stocktakePath(id, 'commit'), 'POST', { zero_uncounted: zeroUncounted })),
     },

@@ -4,12 +4,18 @@ import type { z } from 'zod';
 import { requestErrorSchema } from '../../../shared/index.ts';
 import { apiTexts } from '../common/texts.ts';
 
-/** A request the server refused as a whole (`{"detail": …}`), or that never got an answer (status 0). */
+/**
+ * A request the server refused as a whole (`{"detail": …, "code": …}`), or that never got an answer
+ * (status 0). The message is the UI's, worded from the code; the server's English detail is not shown.
+ */
 export class ApiError extends Error {
   readonly status: number;
-  constructor(status: number, message: string) {
+  /** The server's code (shared/error-codes.ts); empty for no answer or an answer without one. */
+  readonly code: string;
+  constructor(status: number, message: string, code = '') {
     super(message);
     this.status = status;
+    this.code = code;
   }
   get unauthorized(): boolean {
     return this.status === 401;
@@ -38,8 +44,7 @@ export async function requestFile(path: string, options: Pick<RequestOptions, 't
   } catch {
     throw new ApiError(0, unreachable);
   }
-  const parsed = requestErrorSchema.safeParse(await response.json().catch(() => undefined));
-  throw new ApiError(response.status, parsed.success ? parsed.data.detail : apiTexts.answered(response.status));
+  throw refusal(response.status, await response.json().catch(() => undefined));
 }
 
 /** One request to the server: an answer that matches `schema`, or an ApiError with a message for the user. */
@@ -56,10 +61,16 @@ export async function requestJson<S extends z.ZodType>(schema: S, path: string, 
   }
   const json: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
-    const parsed = requestErrorSchema.safeParse(json);
-    throw new ApiError(response.status, parsed.success ? parsed.data.detail : apiTexts.answered(response.status));
+    throw refusal(response.status, json);
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw new ApiError(response.status, apiTexts.notUnderstood);
   return parsed.data;
+}
+
+/** The error of a refused request, in the UI's words for its code (the status's words without one). */
+function refusal(status: number, body: unknown): ApiError {
+  const parsed = requestErrorSchema.safeParse(body);
+  const code = parsed.success ? (parsed.data.code ?? '') : '';
+  return new ApiError(status, code ? apiTexts.refused(code) : apiTexts.answered(status), code);
 }

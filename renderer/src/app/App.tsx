@@ -3,7 +3,7 @@
 // link opened while signed in as another account is asked about first (SwitchAccountPrompt), and
 // signing out revokes the device's token on the server.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { MAY, type PersonSignInAnswer, SIGNIN_ROLES, roleMay, roleMessages, signInMessages } from '../../../shared/index.ts';
+import { MAY, type PersonSignInAnswer, SIGNIN_ROLES, roleMay } from '../../../shared/index.ts';
 import { createApiClient, redeemSignInCode } from '../api/api-client.ts';
 import { ApiError } from '../api/request-json.ts';
 import { type Session, SessionProvider } from '../api/session-context.tsx';
@@ -16,7 +16,8 @@ import { SyncRouter } from '../sync/SyncScreen.tsx';
 import { SyncStatusProvider } from '../sync/sync-status.tsx';
 import { takeSignInCode } from './signin-link.ts';
 import { loadPersonToken, loadToken, savePersonToken, saveToken } from './account-storage.ts';
-import { appTexts, peopleTexts } from '../common/texts.ts';
+import type { Locale } from '../common/i18n.ts';
+import { appTexts, peopleTexts, roleTexts, signInTexts } from '../common/texts.ts';
 import { BadgeScanContext } from '../scan/scan-capture.ts';
 import { PeopleRouter } from '../people/PeopleScreen.tsx';
 import { PersonSignInScreen } from '../people/PersonSignInScreen.tsx';
@@ -48,7 +49,8 @@ function SignedInViews({ onSignOut }: { onSignOut: (message?: string) => void })
   );
 }
 
-export function App() {
+/** `locale`: the UI's language; a new one renders everything below again, in it. */
+export function App(_: { locale: Locale }) {
   const [state, setState] = useState<State>({ kind: 'starting' });
   const [prompt, setPrompt] = useState<(SwitchPrompt & { token?: string }) | null>(null);
   // The signed-in session, for the callbacks below (state updates arrive later than they run).
@@ -85,7 +87,7 @@ export function App() {
       return;
     }
     // A till's, an integration's or a sync link's token has no screen here: it is not kept.
-    if (!roleMay(account.role, MAY.scannerUi)) throw new ApiError(403, roleMessages.noScannerUi(account.role, SIGNIN_ROLES));
+    if (!roleMay(account.role, MAY.scannerUi)) throw new ApiError(403, roleTexts.noScannerUi(account.role, SIGNIN_ROLES));
     saveToken(token);
     session.current = { client, account };
     setState({ kind: 'signed-in', session: session.current });
@@ -115,7 +117,7 @@ export function App() {
     let note = message;
     if (leaving && message === undefined) {
       await leaving.client.signOut().catch((error: unknown) => {
-        if (!(error instanceof ApiError && error.unauthorized)) note = signInMessages.signOutNotRevoked;
+        if (!(error instanceof ApiError && error.unauthorized)) note = signInTexts.signOutNotRevoked;
       });
     }
     setState({ kind: 'signed-out', ...(note ? { message: note } : {}) });
@@ -131,7 +133,7 @@ export function App() {
       try {
         offered = await redeemSignInCode(code);
       } catch (error) {
-        setPrompt({ kind: 'notice', text: signInMessages.linkFailedStaying((error as Error).message, current.account.account) });
+        setPrompt({ kind: 'notice', text: signInTexts.linkFailedStaying((error as Error).message, current.account.account) });
         return;
       }
       if (offered.account === current.account.account) {
@@ -162,8 +164,7 @@ export function App() {
       try {
         await signInWithToken(asked.token);
       } catch (error) {
-        if (leaving)
-          setPrompt({ kind: 'notice', text: signInMessages.linkFailedStaying((error as Error).message, leaving.account.account) });
+        if (leaving) setPrompt({ kind: 'notice', text: signInTexts.linkFailedStaying((error as Error).message, leaving.account.account) });
         else setState({ kind: 'signed-out', message: (error as Error).message });
         return;
       }
@@ -268,10 +269,10 @@ export function App() {
           const forbidden = error instanceof ApiError && error.status === 403;
           if (unauthorized || forbidden) saveToken(null); // otherwise the token is kept: a reload retries it
           const message = unauthorized
-            ? `Please sign in again: ${(error as Error).message}`
+            ? appTexts.signInAgain((error as Error).message)
             : forbidden
               ? (error as Error).message
-              : `${(error as Error).message} Reload the page to try again.`;
+              : appTexts.reloadToRetry((error as Error).message);
           if (code === null) {
             if (!cancelled) setState({ kind: 'signed-out', message });
             return;

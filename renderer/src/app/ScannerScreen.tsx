@@ -6,6 +6,7 @@ import type { Warehouse } from '../../../shared/index.ts';
 import { ApiError } from '../api/request-json.ts';
 import { CameraButton, CameraPanel, useCamera } from '../camera/CameraButton.tsx';
 import { useSession } from '../api/session-context.tsx';
+import { useLocale } from '../common/locale-context.tsx';
 import { appTexts, modeTexts, scanTexts } from '../common/texts.ts';
 import { TopBar } from '../common/TopBar.tsx';
 import { WarehouseSelect } from '../common/WarehouseSelect.tsx';
@@ -54,6 +55,15 @@ export function ScannerScreen({ onSignOut }: { onSignOut: (message?: string) => 
   const [warehouses, setWarehouses] = useState<Warehouse[]>([]);
   const [warehouse, setWarehouse] = useState<string | null>(null);
   const [banners, setBanners] = useState<Record<Mode, Banner>>(readyBanners);
+  // A banner holds words of the language it was written in: after a change of language each mode starts
+  // again from its prompt, in the new one.
+  const { locale } = useLocale();
+  const shownLocale = useRef(locale);
+  useEffect(() => {
+    if (shownLocale.current === locale) return;
+    shownLocale.current = locale;
+    setBanners(readyBanners());
+  }, [locale]);
   const [scans] = useState(createScanRouter);
   const camera = useCamera();
   const soundRef = useRef(settings.sound);
@@ -123,6 +133,7 @@ export function ScannerScreen({ onSignOut }: { onSignOut: (message?: string) => 
         if (refusal.kind === 'control-character') status.feedback('error', scanTexts.controlCharacter(visibleText(refusal.code)));
         else if (refusal.kind === 'cut-short') status.feedback('error', scanTexts.cutShort(visibleText(refusal.code)));
         else if (refusal.kind === 'badge') status.feedback('warn', scanTexts.badgeNotShared);
+        else if (refusal.kind === 'fragment') status.feedback('error', scanTexts.fragment(visibleText(refusal.code), refusal.gapMs));
         else status.feedback('warn', scanTexts.slow(refusal.length, refusal.gapMs, refusal.maxGapMs));
       },
       onKey: warmUpAudio,
@@ -160,9 +171,9 @@ export function ScannerScreen({ onSignOut }: { onSignOut: (message?: string) => 
       <TopBar
         view="scanner"
         onSignOut={() => onSignOut()}
+        primary={<CameraButton open={camera.open} onToggle={camera.toggle} />}
         actions={
           <>
-            <CameraButton open={camera.open} onToggle={camera.toggle} />
             <button type="button" onClick={() => saveNewSettings({ ...settings, sound: !settings.sound })} aria-pressed={settings.sound}>
               {settings.sound ? appTexts.soundOn : appTexts.soundOff}
             </button>

@@ -1,7 +1,7 @@
 // Asked when a sign-in link is opened while this device is signed in as another account: a page
 // elsewhere can navigate the scanner to `#signin=<its own code>`, so the switch is never silent. It
 // names the account the device is on and the one the link is for; a failed link is said here too.
-import { signInMessages } from '../../../shared/index.ts';
+import { signInTexts } from '../common/texts.ts';
 
 export type SwitchPrompt = { kind: 'ask'; current: string; offered: string } | { kind: 'notice'; text: string };
 
@@ -15,20 +15,20 @@ export function SwitchAccountPrompt({ prompt, onSwitch, onStay }: { prompt: Swit
       data-testid="switch-account-prompt"
     >
       <div className="switch-prompt-box">
-        <p id="switch-prompt-text">{prompt.kind === 'ask' ? signInMessages.switchQuestion(prompt.current, prompt.offered) : prompt.text}</p>
+        <p id="switch-prompt-text">{prompt.kind === 'ask' ? signInTexts.switchQuestion(prompt.current, prompt.offered) : prompt.text}</p>
         {prompt.kind === 'ask' ? (
           <div className="switch-prompt-actions">
             <button type="button" className="primary" autoFocus onClick={onStay} data-testid="switch-account-stay">
-              {signInMessages.switchCancel(prompt.current)}
+              {signInTexts.switchCancel(prompt.current)}
             </button>
             <button type="button" onClick={onSwitch} data-testid="switch-account-confirm">
-              {signInMessages.switchConfirm(prompt.offered)}
+              {signInTexts.switchConfirm(prompt.offered)}
             </button>
           </div>
         ) : (
           <div className="switch-prompt-actions">
             <button type="button" className="primary" autoFocus onClick={onStay} data-testid="switch-account-stay">
-              {signInMessages.dismiss}
+              {signInTexts.dismiss}
             </button>
           </div>
         )}

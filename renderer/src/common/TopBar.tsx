@@ -1,7 +1,7 @@
 // The one top bar of every signed-in view: the app, the account (its title says the role signed in;
 // the settings show it too), the view switch (scanner or stocktake), the view's own controls, and Sign
 // out. One bar, so every view looks like the same app; at 1280 px it keeps one row of controls.
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { MAY } from '../../../shared/index.ts';
 import { useMay, useSession } from '../api/session-context.tsx';
 import { SyncIndicator } from '../sync/SyncIndicator.tsx';
@@ -10,18 +10,21 @@ import { appTexts, peopleTexts, roleTexts } from './texts.ts';
 
 export type AppView = 'scanner' | 'stocktake' | 'sync' | 'people';
 
-export function TopBar(props: { view: AppView; onSignOut: () => void; children?: ReactNode; actions?: ReactNode }) {
+/** `primary`: controls kept on the bar on a phone too (the camera, the scanner there); `actions` open from the menu on a phone. */
+export function TopBar(props: { view: AppView; onSignOut: () => void; children?: ReactNode; primary?: ReactNode; actions?: ReactNode }) {
   const { account } = useSession();
   const managesPeople = useMay()(MAY.people);
-  const role = roleTexts.names[account.role];
+  const role = roleTexts.name(account.role);
   const sync = useSyncStatus().status;
+  // On a phone the view's controls and Sign out wait behind one button, so the bar leaves the screen to the work.
+  const [menuOpen, setMenuOpen] = useState(false);
   const link = (view: AppView, href: string, label: string, testId: string) => (
     <a href={href} aria-current={props.view === view ? 'page' : undefined} data-testid={testId}>
       {label}
     </a>
   );
   return (
-    <header className="topbar" data-sync={sync?.state ?? 'unknown'}>
+    <header className="topbar" data-sync={sync?.state ?? 'unknown'} data-menu={menuOpen ? 'open' : 'closed'}>
       <div className="topbar-id">
         <h1>{appTexts.title}</h1>
         {account.person ? (
@@ -47,7 +50,19 @@ export function TopBar(props: { view: AppView; onSignOut: () => void; children?:
         {managesPeople ? link('people', '#people', peopleTexts.nav, 'people-nav') : null}
       </nav>
       {props.children}
-      <div className="topbar-actions">
+      {props.primary}
+      <button
+        type="button"
+        className="topbar-menu-button"
+        aria-expanded={menuOpen}
+        aria-controls="topbar-actions"
+        onClick={() => setMenuOpen((open) => !open)}
+        data-testid="topbar-menu"
+      >
+        <span aria-hidden="true">☰</span>
+        <span className="visually-hidden">{appTexts.menu}</span>
+      </button>
+      <div className="topbar-actions" id="topbar-actions">
         {props.actions}
         <button type="button" onClick={props.onSignOut} data-testid="sign-out">
           {appTexts.signOut}

@@ -1,546 +1,1332 @@
-// Every text the scanner UI shows a shop worker, in one place, so the wording stays one voice and a
-// translation has one file to start from. What the server says lives in shared/messages.ts; the
-// server's field messages follow Django REST Framework for API clients, so friendlyError() says them
-// again in a shop worker's words.
+// Every text the scanner UI shows a shop worker, by message id: the words themselves are in the
+// catalogues (renderer/src/locales/<locale>.po, English in en.po), so one voice per language and a
+// translator edits no code. Each text is read when it is shown (a getter or a function), so a change
+// of language shows at the next render. Numbers are written here in the UI's locale; a count that
+// decides a plural goes to the catalogue as a number, and the language's own rules choose the words.
+// The server's texts (shared/messages.ts) follow Django REST Framework for API clients: the UI says
+// what a refusal means from its field and the value sent, never by comparing English words.
 import {
   MAX_BARCODES_PER_READ,
+  MAX_DELTA,
   MAX_QUANTITY,
+  MIN_DELTA,
   MIN_QUANTITY,
   MAX_ROWS_PER_UPDATE,
   type Gs1ErrorCode,
+  MAX_COUNTED_CONFLICTS,
+  NON_FIELD_ERRORS,
   type Role,
-  fieldMessages,
+  findControlCharacter,
+  parseQuantity,
 } from '../../../shared/index.ts';
-import { count, formatDate, formatDifference, formatNumber } from './format.ts';
+import { formatDate, formatDifference, formatNumber } from './format.ts';
+import { currentLocale, t } from './i18n.ts';
+
+const n = formatNumber;
+/** "counter, manager or admin" as the language joins a choice (role names are the CLI's, the same in every language). */
+const orList = (items: readonly string[]) =>
+  new Intl.ListFormat(currentLocale() === 'en' ? 'en-GB' : currentLocale(), { type: 'disjunction' }).format(items);
+
+/** One word for each of a closed set of values the server sends (a source, a state); the value itself for one this UI does not know. */
+const wordFor = (value: string, words: Record<string, () => string>): string => words[value]?.() ?? value;
 
 export const appTexts = {
-  title: 'Barcode inventory',
-  starting: 'Starting…',
-  scannerNav: 'Scanner',
-  stocktakeNav: 'Stocktake',
-  signOut: 'Sign out',
-  soundOn: 'Sound on',
-  soundOff: 'Sound off',
-  settings: 'Settings',
-  warehouse: 'Warehouse',
-  views: 'Views',
-  signedOut: (message: string) => `Signed out: ${message}`,
+  get title() {
+    return t('app.title');
+  },
+  get starting() {
+    return t('app.starting');
+  },
+  get scannerNav() {
+    return t('app.scannerNav');
+  },
+  get stocktakeNav() {
+    return t('app.stocktakeNav');
+  },
+  get signOut() {
+    return t('app.signOut');
+  },
+  get soundOn() {
+    return t('app.soundOn');
+  },
+  get soundOff() {
+    return t('app.soundOff');
+  },
+  get settings() {
+    return t('app.settings');
+  },
+  get warehouse() {
+    return t('app.warehouse');
+  },
+  get views() {
+    return t('app.views');
+  },
+  get account() {
+    return t('app.account');
+  },
+  get menu() {
+    return t('app.menu');
+  },
+  signedOut: (message: string) => t('app.signedOut', { message }),
+  signInAgain: (message: string) => t('app.signInAgain', { message }),
+  reloadToRetry: (message: string) => t('app.reloadToRetry', { message }),
+  /** An item and its variant, the same way everywhere (as the server and its CSV files write it): "T-shirt / S". */
+  itemName: (item: string, variant: string | null | undefined) => (variant ? t('app.itemName', { item, variant }) : item),
+};
+
+export const signInTexts = {
+  get title() {
+    return t('app.title');
+  },
+  get lead() {
+    return t('signin.lead');
+  },
+  get accounts() {
+    return t('signin.accounts');
+  },
+  get withWarehouses() {
+    return t('signin.withWarehouses');
+  },
+  get withoutWarehouses() {
+    return t('signin.withoutWarehouses');
+  },
+  get inputLabel() {
+    return t('signin.inputLabel');
+  },
+  /** The example link shows this very server's address (its port), not a default. */
+  placeholder: (origin: string) => t('signin.placeholder', { origin }),
+  get button() {
+    return t('signin.button');
+  },
+  get pasteFirst() {
+    return t('signin.pasteFirst');
+  },
+  get notAToken() {
+    return t('signin.notAToken');
+  },
+  get tokenRefused() {
+    return t('signin.tokenRefused');
+  },
+  get invalidLink() {
+    return t('signin.invalidLink');
+  },
+  get hintLink() {
+    return t('signin.hintLink');
+  },
+  get hintToken() {
+    return t('signin.hintToken');
+  },
+  get hintRemember() {
+    return t('signin.hintRemember');
+  },
+  /** Commands, typed as they are in any language. */
+  linkCommand: 'barcode-inventory signin-link --account <name>',
+  tokenCommand: 'barcode-inventory token create --account <name>',
+  switchQuestion: (current: string, offered: string) => t('signin.switchQuestion', { current, offered }),
+  switchConfirm: (offered: string) => t('signin.switchConfirm', { offered }),
+  switchCancel: (current: string) => t('signin.switchCancel', { current }),
+  linkFailedStaying: (reason: string, current: string) => t('signin.linkFailedStaying', { reason, current }),
+  get dismiss() {
+    return t('signin.dismiss');
+  },
+  get signOutNotRevoked() {
+    return t('signin.signOutNotRevoked');
+  },
 };
 
 /** The signed-in role (the account's title in the top bar, the settings), and what the views say where a role sees less. */
 export const roleTexts = {
-  names: {
-    till: 'Till',
-    counter: 'Counter',
-    manager: 'Manager',
-    admin: 'Admin',
-    api: 'Integration',
-    sync: 'Sync link',
-    device: 'Shared scanner',
-    full: 'Full access',
-  } satisfies Record<Role, string>,
-  signedInAs: (name: string) => `Signed in as: ${name}`,
-  managerStarts: 'A manager starts each stocktake; open one below to count into it.',
-  managerDecides: 'A manager decides conflicts.',
+  name: (role: Role): string =>
+    (
+      ({
+        till: () => t('role.till'),
+        counter: () => t('role.counter'),
+        manager: () => t('role.manager'),
+        admin: () => t('role.admin'),
+        api: () => t('role.api'),
+        sync: () => t('role.sync'),
+        device: () => t('role.device'),
+        full: () => t('role.full'),
+      }) satisfies Record<Role, () => string>
+    )[role](),
+  signedInAs: (name: string) => t('role.signedInAs', { name }),
+  get managerStarts() {
+    return t('role.managerStarts');
+  },
+  get managerDecides() {
+    return t('role.managerDecides');
+  },
+  /** A token pasted here whose role has no screen in the scanner UI (a till's, an integration's, a sync link's). */
+  noScannerUi: (role: Role, uiRoles: readonly Role[]) => t('role.noScannerUi', { role, roles: orList(uiRoles) }),
 };
 
 /** What the UI's one client says when a request fails as a whole. */
 export const apiTexts = {
-  unreachable: 'The server cannot be reached. Is barcode-inventory still running?',
-  stocktakeUnreachable: 'The server cannot be reached. Scans are kept and sent when it is back.',
-  historyUnreachable: 'The server cannot be reached, so the history cannot be shown now. Try again in a moment.',
-  answered: (status: number) => `The server answered ${status}.`,
-  notUnderstood: 'The server sent an answer this UI does not understand.',
-  barcodesPerRead: (max: number) => `Between 1 and ${formatNumber(max)} barcodes at a time.`,
-  rowsPerWrite: (max: number) => `At most ${formatNumber(max)} rows at a time.`,
-  noAnswerForRow: 'No answer for this row.',
-  notSent: 'Not sent.',
+  get unreachable() {
+    return t('api.unreachable');
+  },
+  get stocktakeUnreachable() {
+    return t('api.stocktakeUnreachable');
+  },
+  get historyUnreachable() {
+    return t('api.historyUnreachable');
+  },
+  answered: (status: number) => t('api.answered', { status: String(status) }),
+  get notUnderstood() {
+    return t('api.notUnderstood');
+  },
+  barcodesPerRead: (max: number) => t('api.barcodesPerRead', { max: n(max) }),
+  rowsPerWrite: (max: number) => t('api.rowsPerWrite', { max: n(max) }),
+  get noAnswerForRow() {
+    return t('api.noAnswerForRow');
+  },
+  get notSent() {
+    return t('api.notSent');
+  },
+  /**
+   * A request the server refused as a whole, said by its code (shared/error-codes.ts), never by its
+   * English `detail`; a code this UI does not know is named in a sentence of the UI's language.
+   */
+  refused: (code: string): string =>
+    (
+      ({
+        not_authenticated: () => t('apiError.notAuthenticated'),
+        invalid_token: () => t('apiError.invalidToken'),
+        signin_code_invalid: () => t('signin.invalidLink'),
+        storage_unavailable: () => t('apiError.storageUnavailable'),
+        too_many_auth_failures: () => t('apiError.tooManyAuthFailures'),
+        role_forbidden: () => t('apiError.roleForbidden'),
+        stocktake_not_found: () => t('apiError.stocktakeNotFound'),
+        stocktake_line_not_found: () => t('apiError.stocktakeLineNotFound'),
+        stocktake_read_only: () => t('apiError.stocktakeReadOnly'),
+        stocktake_committing: () => t('apiError.stocktakeCommitting'),
+        nothing_to_undo: () => t('apiError.nothingToUndo'),
+        scan_id_reused: () => t('apiError.scanIdReused'),
+        zero_option_changed: () => t('apiError.zeroOptionChanged'),
+        idempotency_key_in_flight: () => t('apiError.inFlight'),
+        idempotency_answers_full: () => t('apiError.answersFull'),
+        invalid_body: () => t('apiError.invalidInput', { code }),
+        invalid_query: () => t('apiError.invalidInput', { code }),
+        invalid_barcodes: () => t('apiError.invalidInput', { code }),
+        invalid_json: () => t('apiError.invalidInput', { code }),
+        body_too_large: () => t('apiError.invalidInput', { code }),
+        host_not_allowed: () => t('apiError.refusedHere', { code }),
+        origin_not_allowed: () => t('apiError.refusedHere', { code }),
+        cross_site_refused: () => t('apiError.refusedHere', { code }),
+        internal: () => t('apiError.internal'),
+        badge_malformed: () => t('apiError.badgeMalformed'),
+        badge_unknown: () => t('apiError.badgeUnknown'),
+        pin_wrong: () => t('apiError.pinWrong'),
+        pin_none: () => t('apiError.pinNone'),
+        person_not_here: () => t('apiError.personNotHere'),
+        pin_slowed: () => t('apiError.pinSlowed'),
+        person_revoked: () => t('apiError.personRevoked'),
+        person_name_taken: () => t('apiError.personNameTaken'),
+        person_has_no_badge: () => t('apiError.personHasNoBadge'),
+        person_not_found: () => t('apiError.personNotFound'),
+      }) as Record<string, () => string>
+    )[code]?.() ?? t('apiError.generic', { code }),
 };
 
 export const modeTexts = {
-  nav: 'Mode',
+  get nav() {
+    return t('mode.nav');
+  },
   lookup: {
-    label: 'Look up',
-    hint: `Scan to see stock. Several scans or a pasted list of up to ${MAX_BARCODES_PER_READ} barcodes work too.`,
-    ready: 'Ready: scan a barcode',
+    get label() {
+      return t('mode.lookup.label');
+    },
+    get hint() {
+      return t('mode.lookup.hint', { max: n(MAX_BARCODES_PER_READ) });
+    },
+    get ready() {
+      return t('mode.lookup.ready');
+    },
   },
   set: {
-    label: 'Set stock',
-    hint: 'Scan the item, type the quantity you counted, press Enter.',
-    ready: 'Scan the item whose stock you counted',
+    get label() {
+      return t('mode.set.label');
+    },
+    get hint() {
+      return t('mode.set.hint');
+    },
+    get ready() {
+      return t('mode.set.ready');
+    },
   },
   list: {
-    label: 'List',
-    hint: `Each scan counts one. Check the numbers, then send up to ${MAX_ROWS_PER_UPDATE} rows at once.`,
-    ready: 'Scan items to count them',
+    get label() {
+      return t('mode.list.label');
+    },
+    get hint() {
+      return t('mode.list.hint', { max: n(MAX_ROWS_PER_UPDATE) });
+    },
+    get ready() {
+      return t('mode.list.ready');
+    },
   },
 };
 
 /** Scans the capture or the reader would not take, and why. */
 export const scanTexts = {
-  cutShort: (visible: string) =>
-    `A scan came in while the page was still loading and may be missing its first characters (“${visible}”): scan it again.`,
-  controlCharacter: (visible: string) =>
-    `Ignored a scan with a control character (${visible}). Check the scanner's settings: it should send only the barcode and Enter.`,
-  slow: (length: number, gapMs: number, maxGapMs: number) =>
-    `${count(length, 'key', 'keys')} came too slowly for a scan (${formatNumber(gapMs)} ms apart; a scan's keys come at most ${formatNumber(maxGapMs)} ms apart). ` +
-    'To type a barcode, use the “Type a barcode” field. For a slow scanner, run Settings → Test your scanner.',
-  gs1: (error: Gs1ErrorCode, ai: string | undefined, visible: string) => `Not a readable GS1 code (${gs1Problem(error, ai)}): ${visible}`,
-  unknown: (barcode: string) => `Unknown barcode: ${barcode}`,
-  lookingUp: (what: string) => `Looking up ${what}…`,
-  lookingUpMany: (n: number) => `Looking up ${count(n, 'barcode', 'barcodes')}…`,
-  unknownOfMany: (unknown: number, all: number) => `${formatNumber(unknown)} of ${count(all, 'barcode is', 'barcodes are')} unknown`,
-  foundAll: (n: number) => (n === 1 ? 'Found the barcode' : `Found all ${count(n, 'barcode', 'barcodes')}`),
+  cutShort: (visible: string) => t('scan.cutShort', { visible }),
+  controlCharacter: (visible: string) => t('scan.controlCharacter', { visible }),
+  slow: (length: number, gapMs: number, maxGapMs: number) => t('scan.slow', { keys: length, gap: n(gapMs), max: n(maxGapMs) }),
+  /** The tail of a scan whose start was lost in a pause of the scanner: never taken as a barcode. */
+  fragment: (visible: string, gapMs: number) => t('scan.fragment', { visible, gap: n(gapMs) }),
+  gs1: (error: Gs1ErrorCode, ai: string | undefined, visible: string) => t('scan.gs1', { problem: gs1Problem(error, ai), visible }),
+  unknown: (barcode: string) => t('scan.unknown', { barcode }),
+  lookingUp: (what: string) => t('scan.lookingUp', { what }),
+  lookingUpMany: (count: number) => t('scan.lookingUpMany', { n: count }),
+  unknownOfMany: (unknown: number, all: number) => t('scan.unknownOfMany', { unknown: n(unknown), all }),
+  foundAll: (count: number) => t('scan.foundAll', { n: count }),
   /** A found barcode whose names could not be read: its ids. */
-  itemIds: (item: number, variant: number | null) => (variant === null ? `Item ${item}` : `Item ${item} · variant ${variant}`),
-  stockIn: (name: string, quantity: number | undefined, warehouse: string | null) =>
-    `${name}: ${quantity === undefined ? '–' : formatNumber(quantity)}${warehouse ? ` in ${warehouse}` : ' in stock'}`,
-  tooManyPasted: (n: number) => `At most ${formatNumber(MAX_BARCODES_PER_READ)} barcodes at a time (got ${formatNumber(n)})`,
-  badTypedBarcode: 'A barcode cannot contain control characters (tabs, line breaks from a paste…).',
+  itemIds: (item: number, variant: number | null) =>
+    variant === null
+      ? t('scan.itemId', { item: String(item) })
+      : t('scan.itemVariantIds', { item: String(item), variant: String(variant) }),
+  stockIn: (name: string, quantity: number | undefined, warehouse: string | null) => {
+    const shown = quantity === undefined ? '–' : n(quantity);
+    return warehouse
+      ? t('scan.stockInWarehouse', { name, quantity: shown, warehouse })
+      : t('scan.stockNoWarehouse', { name, quantity: shown });
+  },
+  tooManyPasted: (count: number) => t('scan.tooManyPasted', { max: n(MAX_BARCODES_PER_READ), n: n(count) }),
+  get badTypedBarcode() {
+    return t('scan.badTypedBarcode');
+  },
   /** A badge scanned on a device that is not a shared scanner: nothing was looked up or counted. */
-  badgeNotShared:
-    "That was a person's badge, not a barcode: nothing was looked up or counted. Badges sign people in on a shared scanner (an admin sets one up with a sign-in link for a shared scanner).",
+  get badgeNotShared() {
+    return t('scan.badgeNotShared');
+  },
 };
 
 function gs1Problem(error: Gs1ErrorCode, ai: string | undefined): string {
   const at = ai ? ` (${ai})` : '';
   switch (error) {
     case 'unknown-ai':
-      return 'an application identifier it does not know';
+      return t('scan.gs1.unknownAi');
     case 'too-short':
-      return `the data of${at} is too short`;
+      return t('scan.gs1.tooShort', { at });
     case 'too-long':
-      return `the data of${at} is too long: is the separator set right in Settings?`;
+      return t('scan.gs1.tooLong', { at });
     case 'not-numeric':
-      return `${at.trim()} must be digits`;
+      return t('scan.gs1.notNumeric', { at: at.trim() });
     case 'check-digit':
-      return "the GTIN's check digit is wrong";
+      return t('scan.gs1.checkDigit');
     case 'bad-date':
-      return `the date in${at} does not exist`;
+      return t('scan.gs1.badDate', { at });
     case 'empty':
-      return `nothing after${at}`;
+      return t('scan.gs1.empty', { at });
   }
 }
 
 export const lookupTexts = {
-  panel: 'Look up',
-  typeLabel: 'Type a barcode',
-  typeButton: 'Look up',
-  pasteLabel: 'Paste a list (one per line)',
-  pasteButton: 'Look up all',
-  cards: 'Looked-up barcodes',
+  get panel() {
+    return t('mode.lookup.label');
+  },
+  get typeLabel() {
+    return t('lookup.typeLabel');
+  },
+  get typeButton() {
+    return t('lookup.typeButton');
+  },
+  get pasteLabel() {
+    return t('lookup.pasteLabel');
+  },
+  get pasteButton() {
+    return t('lookup.pasteButton');
+  },
+  get cards() {
+    return t('lookup.cards');
+  },
 };
 
 export const cardTexts = {
-  unknown: 'Unknown barcode',
-  loading: 'Looking up…',
-  failed: 'Could not look up',
-  inStock: 'in stock',
-  scannedAs: (scanned: string) => `Scanned as ${scanned}`,
-  batch: 'Batch',
-  expiry: 'Expires',
-  serial: 'Serial',
-  countInScan: 'Count in the scan',
+  get unknown() {
+    return t('card.unknown');
+  },
+  get loading() {
+    return t('card.loading');
+  },
+  get failed() {
+    return t('card.failed');
+  },
+  get inStock() {
+    return t('card.inStock');
+  },
+  scannedAs: (scanned: string) => t('card.scannedAs', { scanned }),
+  get batch() {
+    return t('card.batch');
+  },
+  get expiry() {
+    return t('card.expiry');
+  },
+  get serial() {
+    return t('card.serial');
+  },
+  get countInScan() {
+    return t('card.countInScan');
+  },
   expiryDate: (ymd: string) => formatDate(ymd),
-  quantity: (n: number) => formatNumber(n),
+  quantity: (q: number) => n(q),
 };
 
 export const historyTexts = {
-  summary: 'History',
-  none: 'No changes recorded.',
-  older: 'Older changes',
-  sources: { api: 'App or till', import: 'Import', stocktake: 'Stocktake', ui: 'Scanner' } as Record<string, string>,
+  get summary() {
+    return t('history.summary');
+  },
+  summaryOf: (name: string) => t('history.summaryOf', { name }),
+  get none() {
+    return t('history.none');
+  },
+  get older() {
+    return t('history.older');
+  },
+  /** Who recorded a change: the app or a till, an import, a stocktake, this scanner. */
+  source: (source: string) =>
+    wordFor(source, {
+      api: () => t('history.source.api'),
+      import: () => t('history.source.import'),
+      stocktake: () => t('history.source.stocktake'),
+      ui: () => t('history.source.ui'),
+    }),
   /** What a movement did: a count, a quantity set, or a change (a sale, a delivery). */
   kind: (kind: string, value: number) =>
-    kind === 'count' ? `Counted ${formatNumber(value)}` : kind === 'set' ? `Set to ${formatNumber(value)}` : formatDifference(value),
+    kind === 'count'
+      ? t('history.counted', { n: n(value) })
+      : kind === 'set'
+        ? t('history.setTo', { n: n(value) })
+        : formatDifference(value),
   /** Who made a change: a person on a shared scanner, a till's or an app's token label. */
-  by: (actor: string) => `by ${actor}`,
+  by: (actor: string) => t('history.by', { actor }),
   /** The instance that made a change (sync: this computer, the shop PC, head office). */
-  madeOn: (instance: string) => `Recorded by computer ${instance}`,
+  madeOn: (instance: string) => t('history.madeOn', { instance }),
 };
 
+const savedRow = (quantity: number, before: number | undefined) =>
+  before !== undefined ? t('set.savedRowWas', { quantity: n(quantity), before: n(before) }) : t('set.savedRow', { quantity: n(quantity) });
+
 export const setTexts = {
-  panel: 'Set stock',
-  placeholder: 'Scan the item whose stock you counted.',
-  quantityLabel: (warehouse: string | null) => `New quantity${warehouse ? ` in ${warehouse}` : ''}`,
-  save: 'Save',
-  results: 'Saved and refused quantities',
-  typeNow: (name: string) => `${name}: type the new quantity, then Enter`,
-  savingWhenFound: (barcode: string, quantity: string) => `Looking up ${barcode}: ${quantity} is saved as soon as it is found`,
-  countFromScan: (name: string, n: number) => `${name}: the scan says ${formatNumber(n)}. Press Enter to save it, or type another number.`,
+  get panel() {
+    return t('mode.set.label');
+  },
+  get placeholder() {
+    return t('set.placeholder');
+  },
+  quantityLabel: (warehouse: string | null) => (warehouse ? t('set.quantityLabelIn', { warehouse }) : t('set.quantityLabel')),
+  get save() {
+    return t('set.save');
+  },
+  get results() {
+    return t('set.results');
+  },
+  typeNow: (name: string) => t('set.typeNow', { name }),
+  savingWhenFound: (barcode: string, quantity: string) => t('set.savingWhenFound', { barcode, quantity }),
+  countFromScan: (name: string, count: number) => t('set.countFromScan', { name, n: n(count) }),
   saved: (name: string, quantity: number, warehouse: string | null) =>
-    `${name}: ${formatNumber(quantity)}${warehouse ? ` in ${warehouse}` : ''} saved`,
-  savedRow: (quantity: number, before: number | undefined) =>
-    `Saved: ${formatNumber(quantity)}${before !== undefined ? ` (was ${formatNumber(before)})` : ''}`,
-  savedOnScan: 'typed without Enter; saved when the next item was scanned',
-  unconfirmedInvalid: (name: string, typed: string, problem: string) =>
-    `${name}: “${typed}” is not saved: ${problem} Correct it and press Enter, or clear the field, then scan again.`,
-  unknownTarget: 'This barcode is not in the catalogue: its stock cannot be set.',
+    warehouse ? t('set.savedIn', { name, quantity: n(quantity), warehouse }) : t('set.saved', { name, quantity: n(quantity) }),
+  savedRow,
+  withNote: (text: string, note: string) => t('set.withNote', { text, note }),
+  get savedOnScan() {
+    return t('set.savedOnScan');
+  },
+  unconfirmedInvalid: (name: string, typed: string, problem: string) => t('set.unconfirmedInvalid', { name, typed, problem }),
+  get unknownTarget() {
+    return t('set.unknownTarget');
+  },
   /** A quantity typed while its item was being looked up, found unusable after the next scan: the item is off screen, so say how to get back to it. */
   carriedNotSaved: (name: string, typed: string, problem?: string) =>
-    `${name}: “${typed}” (typed before the next scan) is not saved: ${problem === undefined ? 'this barcode is not in the catalogue.' : `${problem} Scan it again to set its stock.`}`,
-  chooseWarehouse: 'Choose a warehouse first (top bar)',
+    problem === undefined ? t('set.carriedNotFound', { name, typed }) : t('set.carriedNotSaved', { name, typed, problem }),
+  get chooseWarehouse() {
+    return t('set.chooseWarehouse');
+  },
+  refused: (name: string, problem: string) => t('set.refused', { name, problem }),
+  confirmNegative: (name: string, quantity: number) => t('set.confirmNegative', { name, n: formatDifference(quantity) }),
+  get negativeProblem() {
+    return t('set.negativeProblem');
+  },
 };
 
 export const listTexts = {
-  panel: 'List',
-  placeholder: 'Scan items to count them. Each scan counts one.',
-  whatToDo: 'When sent',
-  setMode: 'Set stock to the counted number',
-  addMode: 'Add the counted number to stock',
+  get panel() {
+    return t('mode.list.label');
+  },
+  get placeholder() {
+    return t('list.placeholder');
+  },
+  get whatToDo() {
+    return t('list.whatToDo');
+  },
+  get setMode() {
+    return t('list.setMode');
+  },
+  get addMode() {
+    return t('list.addMode');
+  },
   send: (mode: 'set' | 'add', rows: number, warehouse: string | null) =>
     mode === 'set'
-      ? `Set ${warehouse ?? 'stock'} to the counted numbers (${count(rows, 'row', 'rows')})`
-      : `Add the counted numbers to ${warehouse ?? 'stock'} (${count(rows, 'row', 'rows')})`,
-  clearSaved: 'Clear saved rows',
-  clearAll: 'Clear list',
-  keepList: 'Keep them',
-  confirmClear: (rows: number) => `Clear ${count(rows, 'unsent row', 'unsent rows')}? They are not saved anywhere.`,
-  heldBack: (n: number) =>
-    `${count(n, 'unknown barcode is', 'unknown barcodes are')} held back and not sent: remove ${n === 1 ? 'it' : 'them'} or look ${n === 1 ? 'it' : 'them'} up.`,
-  restored: (n: number) => `Your unsent list is back (${count(n, 'row', 'rows')}).`,
-  resending: 'Finishing the list that was being sent when the page closed…',
-  columns: { item: 'Item', counted: 'Counted', stock: 'Stock', result: 'Result', remove: 'Remove' },
-  quantityOf: (barcode: string) => `Counted quantity of ${barcode}`,
-  removeRow: (barcode: string) => `Remove ${barcode}`,
-  now: 'now',
-  unknownRow: 'Unknown barcode: not sent',
+      ? warehouse
+        ? t('list.sendSet', { warehouse, rows })
+        : t('list.sendSetStock', { rows })
+      : warehouse
+        ? t('list.sendAdd', { warehouse, rows })
+        : t('list.sendAddStock', { rows }),
+  get clearSaved() {
+    return t('list.clearSaved');
+  },
+  get clearAll() {
+    return t('list.clearAll');
+  },
+  get keepList() {
+    return t('list.keepList');
+  },
+  confirmClear: (rows: number) => t('list.confirmClear', { rows }),
+  heldBack: (count: number) => t('list.heldBack', { n: count }),
+  restored: (rows: number) => t('list.restored', { rows }),
+  get resending() {
+    return t('list.resending');
+  },
+  columns: {
+    get item() {
+      return t('list.col.item');
+    },
+    get counted() {
+      return t('list.col.counted');
+    },
+    get stock() {
+      return t('list.col.stock');
+    },
+    get result() {
+      return t('list.col.result');
+    },
+    get remove() {
+      return t('list.col.remove');
+    },
+  },
+  quantityOf: (barcode: string) => t('list.quantityOf', { barcode }),
+  removeRow: (barcode: string) => t('list.removeRow', { barcode }),
+  get unknownRow() {
+    return t('list.unknownRow');
+  },
   looking: '…',
   willBe: (mode: 'set' | 'add', current: number | undefined, counted: number | null) => {
-    if (counted === null) return current === undefined ? '' : `${formatNumber(current)} now`;
-    if (mode === 'set') return current === undefined ? `→ ${formatNumber(counted)}` : `${formatNumber(current)} → ${formatNumber(counted)}`;
-    return current === undefined
-      ? formatDifference(counted)
-      : `${formatNumber(current)} ${formatDifference(counted)} → ${formatNumber(current + counted)}`;
+    if (counted === null) return current === undefined ? '' : t('list.now', { n: n(current) });
+    if (mode === 'set') return current === undefined ? `→ ${n(counted)}` : `${n(current)} → ${n(counted)}`;
+    return current === undefined ? formatDifference(counted) : `${n(current)} ${formatDifference(counted)} → ${n(current + counted)}`;
   },
-  counted: (name: string, n: number) => `${name}: ${formatNumber(n)}`,
-  full: `The list is full (${MAX_ROWS_PER_UPDATE} rows): send it first`,
-  sending: (n: number) => `Sending ${count(n, 'row', 'rows')}…`,
-  savedAll: (n: number) => `Saved ${count(n, 'row', 'rows')}`,
-  savedSome: (saved: number, refused: number) =>
-    `Saved ${formatNumber(saved)} of ${count(saved + refused, 'row', 'rows')}; ${count(refused, 'needs', 'need')} correcting (red)`,
-  savedNone: (n: number) => `Nothing saved: ${count(n, 'row needs', 'rows need')} correcting (red)`,
-  nothingToSend: 'Nothing to send: every row is unknown or already saved.',
-  savedRow: (quantity: number, before: number | undefined) =>
-    `Saved: ${formatNumber(quantity)}${before !== undefined ? ` (was ${formatNumber(before)})` : ''}`,
-  chooseWarehouse: 'Choose a warehouse first (top bar)',
-  countFromScan: (name: string, n: number) => `${name}: +${formatNumber(n)} from the scan`,
+  counted: (name: string, count: number) => t('list.counted', { name, n: n(count) }),
+  get full() {
+    return t('list.full', { max: n(MAX_ROWS_PER_UPDATE) });
+  },
+  sending: (rows: number) => t('list.sending', { rows }),
+  savedAll: (rows: number) => t('list.savedAll', { rows }),
+  savedSome: (saved: number, refused: number) => t('list.savedSome', { saved: n(saved), rows: saved + refused, refused }),
+  savedNone: (rows: number) => t('list.savedNone', { rows }),
+  get nothingToSend() {
+    return t('list.nothingToSend');
+  },
+  get notANumber() {
+    return t('list.notANumber');
+  },
+  savedRow,
+  get chooseWarehouse() {
+    return t('set.chooseWarehouse');
+  },
+  countFromScan: (name: string, count: number) => t('list.countFromScan', { name, n: n(count) }),
 };
 
 export const settingsTexts = {
-  title: 'Settings',
-  maxGap: "Longest pause between a scan's keys (ms)",
-  minLength: 'Shortest scan while a field has focus (characters)',
-  fastGap: "Keys this close (ms) are always a scanner's",
-  suffix: 'Scanner suffix',
-  reading: 'Scanner keyboard layout',
-  readingPositions: 'US (the factory setting)',
-  readingCharacters: "This computer's layout",
-  prefix: 'Prefix the scanner sends (removed)',
-  separator: 'GS1 separator sent instead of GS (optional)',
-  sounds: 'Sounds',
-  save: 'Save settings',
-  cancel: 'Cancel',
-  gapRange: (min: number, max: number) => `Pause: a whole number from ${min} to ${max}.`,
-  lengthRange: (min: number, max: number) => `Length: a whole number from ${min} to ${max}.`,
-  fastRange: (min: number, max: number) => `Fast keys: a whole number from ${min} to ${max}.`,
-  separatorOne: 'The separator is one character, not a letter or digit.',
-  gtinOn: 'GTIN matching is on for this account: UPC-A, EAN-13 and GTIN-14 forms of one product find each other.',
-  gtinOff: 'Barcodes match exactly. An administrator can turn on GTIN matching (UPC-A = EAN-13 = GTIN-14) on the server computer with:',
+  get title() {
+    return t('settings.title');
+  },
+  get language() {
+    return t('settings.language');
+  },
+  get maxGap() {
+    return t('settings.maxGap');
+  },
+  get minLength() {
+    return t('settings.minLength');
+  },
+  get fastGap() {
+    return t('settings.fastGap');
+  },
+  get suffix() {
+    return t('settings.suffix');
+  },
+  /** The scanner's suffix choices, by their stored names. */
+  suffixChoice: (name: string) =>
+    wordFor(name, {
+      'enter-or-tab': () => t('settings.suffix.enterOrTab'),
+      enter: () => t('settings.suffix.enterOnly'),
+      tab: () => t('settings.suffix.tabOnly'),
+    }),
+  get reading() {
+    return t('settings.reading');
+  },
+  get readingPositions() {
+    return t('settings.readingPositions');
+  },
+  get readingCharacters() {
+    return t('settings.readingCharacters');
+  },
+  get prefix() {
+    return t('settings.prefix');
+  },
+  get separator() {
+    return t('settings.separator');
+  },
+  get sounds() {
+    return t('settings.sounds');
+  },
+  get save() {
+    return t('settings.save');
+  },
+  get cancel() {
+    return t('settings.cancel');
+  },
+  gapRange: (min: number, max: number) => t('settings.gapRange', { min: n(min), max: n(max) }),
+  lengthRange: (min: number, max: number) => t('settings.lengthRange', { min: n(min), max: n(max) }),
+  fastRange: (min: number, max: number) => t('settings.fastRange', { min: n(min), max: n(max) }),
+  get separatorOne() {
+    return t('settings.separatorOne');
+  },
+  get gtinOn() {
+    return t('settings.gtinOn');
+  },
+  get gtinOff() {
+    return t('settings.gtinOff');
+  },
+  /** A command, typed as it is in any language. */
   gtinCommand: (account: string) => `npx barcode-inventory account set --account ${account} --gtin-equivalence on`,
 };
 
+/** A key of the keyboard as printed on it in the UI's language (Enter is "Entrée" on a French keyboard). */
+const keyName = (key: 'Enter' | 'Tab') => (key === 'Enter' ? t('keys.enter') : t('keys.tab'));
+
 export const scannerTestTexts = {
-  title: 'Test your scanner',
-  intro: 'Scan the barcode below (on the screen, or printed). The app learns how your scanner types and says what it found.',
-  print: 'Print the test barcode',
-  start: 'Start the test',
-  again: 'Test again',
-  waiting: 'Waiting for the scan… (nothing else reacts to keys meanwhile; Esc stops)',
-  stop: 'Stop',
-  apply: 'Use these settings',
-  applied: 'Saved: scans are now read with these settings.',
-  barcodeLabel: (text: string) => `Test barcode: ${text}`,
-  nothing: 'No scan arrived. Is the scanner connected and set to keyboard (USB HID) mode?',
-  notFound: (seen: string) =>
-    `The scan read as “${seen}”, which is not the test barcode in any layout this app knows. Set the scanner to a US keyboard layout (see its manual) and test again.`,
-  same: 'Your scanner types the test barcode exactly: its layout and this computer’s agree.',
-  positions:
-    'Your scanner types as a US keyboard, and this computer uses another layout, which turns some of its keys into other characters. Scans are read by key position, so they come out right.',
-  characters: "Your scanner is set up for this computer's keyboard layout: scans are read as typed.",
-  prefix: (prefix: string) => `It sends “${prefix}” before each code: that is removed from every scan.`,
-  noPrefix: 'It sends nothing before the code.',
-  suffix: (suffix: string) => `It ends each scan with ${suffix}.`,
-  noSuffix: 'It sends nothing after the code. Set it to send Enter (see its manual): without it, a scan cannot be told from typing.',
+  get title() {
+    return t('scannerTest.title');
+  },
+  get intro() {
+    return t('scannerTest.intro');
+  },
+  get print() {
+    return t('scannerTest.print');
+  },
+  get start() {
+    return t('scannerTest.start');
+  },
+  get again() {
+    return t('scannerTest.again');
+  },
+  get waiting() {
+    return t('scannerTest.waiting');
+  },
+  get stop() {
+    return t('scannerTest.stop');
+  },
+  get apply() {
+    return t('scannerTest.apply');
+  },
+  get applied() {
+    return t('scannerTest.applied');
+  },
+  barcodeLabel: (text: string) => t('scannerTest.barcodeLabel', { text }),
+  get nothing() {
+    return t('scannerTest.nothing');
+  },
+  notFound: (seen: string) => t('scannerTest.notFound', { seen }),
+  get same() {
+    return t('scannerTest.same');
+  },
+  get positions() {
+    return t('scannerTest.positions');
+  },
+  get characters() {
+    return t('scannerTest.characters');
+  },
+  prefix: (prefix: string) => t('scannerTest.prefix', { prefix }),
+  get noPrefix() {
+    return t('scannerTest.noPrefix');
+  },
+  suffix: (suffix: 'Enter' | 'Tab') => t('scannerTest.suffix', { suffix: keyName(suffix) }),
+  get noSuffix() {
+    return t('scannerTest.noSuffix');
+  },
   timing: (fastest: number, slowest: number, maxGap: number) =>
-    `Its keys came ${fastest === slowest ? formatNumber(fastest) : `${formatNumber(fastest)}–${formatNumber(slowest)}`} ms apart; with these settings a scan is keys at most ${formatNumber(maxGap)} ms apart.`,
+    t('scannerTest.timing', { speed: fastest === slowest ? n(fastest) : `${n(fastest)}–${n(slowest)}`, max: n(maxGap) }),
 };
 
 export const stocktakeTexts = {
-  title: 'Stocktake',
-  all: 'All stocktakes',
-  start: 'Start a stocktake',
-  name: 'Name',
-  namePlaceholder: 'e.g. Shelf A',
-  blind: 'Blind count (hide the stock on the books while counting)',
-  startButton: 'Start counting',
-  sessions: 'Stocktakes',
-  loading: 'Loading…',
-  none: 'None yet.',
-  columns: { name: 'Name', warehouse: 'Warehouse', status: 'Status', lines: 'Lines', started: 'Started', open: 'Open' },
-  status: { open: 'Counting', committing: 'Being committed', committed: 'Committed' } as Record<string, string>,
-  lines: (known: number, unknown: number) =>
-    `${count(known, 'item', 'items')}${unknown > 0 ? `, ${count(unknown, 'unknown barcode', 'unknown barcodes')}` : ''}`,
-  count: 'Count',
-  review: 'Review',
-  inWarehouse: (warehouse: string) => `in ${warehouse}`,
-  blindBadge: 'Blind count',
-  ready: 'Ready: scan to count',
-  closed: (status: string) => `This stocktake is ${status.toLowerCase()}: counting is closed.`,
-  seeReview: 'See the review',
-  offline: 'The server cannot be reached: scans are kept on this device and sent when it is back.',
-  waiting: (n: number) => `${count(n, 'scan is', 'scans are')} waiting to be sent.`,
-  allSaved: 'All scans are saved on the server.',
-  barcode: 'Barcode',
-  amount: 'Amount',
-  add: 'Add',
-  undo: 'Undo my last scan',
-  toReview: 'Review and commit…',
-  counted: (n: number) => `Counted: ${count(n, 'item', 'items')}`,
-  unknownHeading: (n: number, pending: number) =>
-    `Unknown barcodes: ${formatNumber(n)}${pending > 0 ? ` (${formatNumber(pending)} not resolved)` : ''}`,
-  columnsCount: {
-    barcode: 'Barcode',
-    name: 'Item',
-    counted: 'Counted',
-    book: 'On the books',
-    actions: 'Actions',
-    scanned: 'Scanned',
-    resolution: 'Decision',
+  get title() {
+    return t('st.title');
   },
-  waitingFor: (n: number) => `+${formatNumber(n)} waiting`,
-  edit: 'Edit',
-  editCount: (barcode: string) => `Count of ${barcode}`,
-  editOf: (barcode: string) => `Edit the count of ${barcode}`,
-  historyOf: (barcode: string) => `History of ${barcode}`,
-  save: 'Save',
-  history: 'History',
-  ignore: 'Ignore',
-  keep: 'Keep for export',
-  resolution: { pending: 'Not resolved', ignored: 'Ignored', kept: 'Kept for export' } as Record<string, string>,
-  noneUnknown: 'None.',
-  counting: (name: string, n: number) => `${name}: ${formatNumber(n)}`,
-  plus: (barcode: string, n: number) => `${barcode}: +${formatNumber(n)}`,
-  unknownScan: (barcode: string, n: number) => `Unknown barcode ${barcode}: kept in the unknown list (${formatNumber(n)})`,
-  offlineNow: 'The server cannot be reached: scans are kept on this device.',
-  manualInvalid: 'Give a barcode and a whole amount of at least 1.',
-  undone: (barcode: string, n: number) => `Undone: ${barcode} −${formatNumber(n)}`,
-  countInvalid: 'A count is a whole number of at least 0.',
-  countSet: (barcode: string, n: number) => `${barcode}: count set to ${formatNumber(n)}`,
+  get all() {
+    return t('st.all');
+  },
+  get start() {
+    return t('st.start');
+  },
+  get name() {
+    return t('st.name');
+  },
+  get namePlaceholder() {
+    return t('st.namePlaceholder');
+  },
+  get blind() {
+    return t('st.blind');
+  },
+  get startButton() {
+    return t('st.startButton');
+  },
+  get sessions() {
+    return t('st.sessions');
+  },
+  get loading() {
+    return t('st.loading');
+  },
+  get none() {
+    return t('st.none');
+  },
+  columns: {
+    get name() {
+      return t('st.col.name');
+    },
+    get warehouse() {
+      return t('st.col.warehouse');
+    },
+    get status() {
+      return t('st.col.status');
+    },
+    get lines() {
+      return t('st.col.lines');
+    },
+    get started() {
+      return t('st.col.started');
+    },
+    get open() {
+      return t('st.col.open');
+    },
+  },
+  status: (status: string) =>
+    wordFor(status, {
+      open: () => t('st.status.open'),
+      committing: () => t('st.status.committing'),
+      committed: () => t('st.status.committed'),
+    }),
+  lines: (known: number, unknown: number) => (unknown > 0 ? t('st.linesUnknown', { known, unknown }) : t('st.lines', { known })),
+  get count() {
+    return t('st.count');
+  },
+  get review() {
+    return t('st.review');
+  },
+  inWarehouse: (warehouse: string) => t('st.inWarehouse', { warehouse }),
+  get blindBadge() {
+    return t('st.blindBadge');
+  },
+  get ready() {
+    return t('st.ready');
+  },
+  closed: (status: string) => t('st.closed', { status }),
+  get seeReview() {
+    return t('st.seeReview');
+  },
+  get offline() {
+    return t('st.offline');
+  },
+  waiting: (count: number) => t('st.waiting', { n: count }),
+  get allSaved() {
+    return t('st.allSaved');
+  },
+  get barcode() {
+    return t('st.barcode');
+  },
+  get amount() {
+    return t('st.amount');
+  },
+  get add() {
+    return t('st.add');
+  },
+  get undo() {
+    return t('st.undo');
+  },
+  get toReview() {
+    return t('st.toReview');
+  },
+  counted: (count: number) => t('st.counted', { n: count }),
+  unknownHeading: (count: number, pending: number) =>
+    pending > 0 ? t('st.unknownHeadingPending', { n: n(count), pending: n(pending) }) : t('st.unknownHeading', { n: n(count) }),
+  columnsCount: {
+    get barcode() {
+      return t('st.colCount.barcode');
+    },
+    get name() {
+      return t('st.colCount.name');
+    },
+    get counted() {
+      return t('st.colCount.counted');
+    },
+    get book() {
+      return t('st.colCount.book');
+    },
+    get actions() {
+      return t('st.colCount.actions');
+    },
+    get scanned() {
+      return t('st.colCount.scanned');
+    },
+    get resolution() {
+      return t('st.colCount.resolution');
+    },
+  },
+  waitingFor: (count: number) => t('st.waitingFor', { n: n(count) }),
+  get edit() {
+    return t('st.edit');
+  },
+  editCount: (name: string) => t('st.editCount', { name }),
+  editOf: (name: string) => t('st.editOf', { name }),
+  historyOf: (name: string) => t('st.historyOf', { name }),
+  get save() {
+    return t('st.save');
+  },
+  get history() {
+    return t('st.history');
+  },
+  get closeHistory() {
+    return t('st.closeHistory');
+  },
+  get ignore() {
+    return t('st.ignore');
+  },
+  get keep() {
+    return t('st.keep');
+  },
+  resolution: (resolution: string) =>
+    wordFor(resolution, {
+      pending: () => t('st.resolution.pending'),
+      ignored: () => t('st.resolution.ignored'),
+      kept: () => t('st.resolution.kept'),
+    }),
+  get noneUnknown() {
+    return t('st.noneUnknown');
+  },
+  counting: (name: string, count: number) => t('st.counting', { name, n: n(count) }),
+  plus: (what: string, count: number) => t('st.plus', { what, n: n(count) }),
+  scanRefused: (barcode: string, problem: string) => t('st.scanRefused', { barcode, problem }),
+  unknownScan: (barcode: string, count: number) => t('st.unknownScan', { barcode, n: n(count) }),
+  get offlineNow() {
+    return t('st.offlineNow');
+  },
+  get manualInvalid() {
+    return t('st.manualInvalid');
+  },
+  amountTooLarge: (max: number) => t('st.amountTooLarge', { max: n(max) }),
+  undone: (name: string, count: number) => t('st.undone', { name, n: n(count) }),
+  get countInvalid() {
+    return t('st.countInvalid');
+  },
+  countTooLarge: (max: number) => t('st.countTooLarge', { max: n(max) }),
+  countNegative: (count: number) => t('st.countNegative', { n: formatDifference(count) }),
+  countSet: (name: string, count: number) => t('st.countSet', { name, n: n(count) }),
   gs1Details: (parts: string[]) => (parts.length > 0 ? ` (${parts.join(', ')})` : ''),
   // Review
-  reviewTitle: (name: string) => `Review: ${name}`,
-  backToCounting: 'Back to counting',
-  reviewCounted: (lines: number, differ: number) =>
-    `Counted: ${count(lines, 'item', 'items')}, ${formatNumber(differ)} ${differ === 1 ? 'differs' : 'differ'} from the books`,
+  reviewTitle: (name: string) => t('st.reviewTitle', { name }),
+  get backToCounting() {
+    return t('st.backToCounting');
+  },
+  reviewCounted: (lines: number, differ: number) => t('st.reviewCounted', { lines, differ }),
   // The review lists the MAX_REVIEW_LINES that need a look first (shared/stocktake-schemas.ts).
-  reviewLinesMore: (shown: number, total: number) =>
-    `The ${formatNumber(shown)} that need a look first are listed below (refused by the commit, then those that differ, in the order counted); ${count(total - shown, 'more is', 'more are')} not. The CSV has every line.`,
-  downloadCounts: 'Download every line (CSV)',
-  downloadingCounts: 'Preparing the CSV…',
+  reviewLinesMore: (shown: number, total: number) => t('st.reviewLinesMore', { shown: n(shown), more: total - shown }),
+  get downloadCounts() {
+    return t('st.downloadCounts');
+  },
+  get downloadingCounts() {
+    return t('st.downloadingCounts');
+  },
   // What was recorded after an item was counted (a sale at the till, a set): the commit keeps it.
   sinceCount: (moved: number | null, after: number) =>
     moved === null
-      ? `Set again after the count: the commit leaves ${formatNumber(after)}`
-      : `${moved > 0 ? '+' : '−'}${formatNumber(Math.abs(moved))} since the count (sales, deliveries): the commit leaves ${formatNumber(after)}`,
-  columnsReview: { barcode: 'Barcode', name: 'Item', book: 'On the books', counted: 'Counted', difference: 'Difference', result: 'Commit' },
-  notScanned: (n: number) => `Expected but not scanned: ${count(n, 'item', 'items')}`,
+      ? t('st.sinceCountSet', { after: n(after) })
+      : t('st.sinceCountMoved', { moved: formatDifference(moved), after: n(after) }),
+  columnsReview: {
+    get name() {
+      return t('st.colReview.name');
+    },
+    get book() {
+      return t('st.colReview.book');
+    },
+    get counted() {
+      return t('st.colReview.counted');
+    },
+    get difference() {
+      return t('st.colReview.difference');
+    },
+    get change() {
+      return t('st.colReview.change');
+    },
+    get result() {
+      return t('st.colReview.result');
+    },
+  },
+  notScanned: (count: number) => t('st.notScanned', { n: count }),
   // The review lists the first MAX_REVIEW_NOT_SCANNED of them (shared/stocktake-schemas.ts).
-  notScannedMore: (shown: number, more: number) =>
-    `The first ${formatNumber(shown)} by barcode are shown here; ${count(more, 'more is', 'more are')} not.`,
-  onBooks: (n: number) => `${formatNumber(n)} on the books`,
-  reviewUnknown: (n: number, pending: number) =>
-    `Unknown barcodes: ${formatNumber(n)}${pending > 0 ? ` (${formatNumber(pending)} not resolved)` : ''}`,
-  scannedTimes: (n: number) => `scanned ${count(n, 'time', 'times')}`,
-  commitTitle: 'Commit',
-  commitExplain: (warehouse: string | null) =>
-    `Each counted item's count becomes its stock${warehouse ? ` in ${warehouse}` : ''} as of when it was counted; sales and changes recorded after that stay on top. Unknown barcodes are not applied.`,
-  zeroOption: (n: number) => `Also set the ${count(n, 'item', 'items')} expected but not scanned to 0`,
-  unresolvedWarning: (n: number) =>
-    `${count(n, 'unknown barcode is', 'unknown barcodes are')} not resolved. ${n === 1 ? 'It' : 'They'} will not be counted: if ${n === 1 ? 'it is' : 'they are'} goods on the shelf, add ${n === 1 ? 'it' : 'them'} to the catalogue and scan again, or decide on the count page (Ignore / Keep for export).`,
-  commitAnyway: 'Commit anyway, without the unresolved barcodes',
-  commitButton: 'Commit…',
-  resumeButton: 'Resume the commit…',
-  confirm: (lines: number, zero: number) =>
-    `Apply ${count(lines, 'count', 'counts')}${zero > 0 ? ` and set ${count(zero, 'item', 'items')} to 0` : ''}? This changes the stock and cannot be undone.`,
-  confirmResume: (left: number) =>
-    `Apply the ${count(left, 'count', 'counts')} not applied yet? This changes the stock and cannot be undone.`,
-  yes: 'Yes, commit',
-  committingNow: 'Committing…',
-  commitProgress: (done: number, of: number) => `Committing: ${formatNumber(done)} of ${count(of, 'count', 'counts')} done so far.`,
-  committedSoFar: (done: number, of: number) =>
-    `The commit stopped after ${formatNumber(done)} of ${count(of, 'count', 'counts')}; resuming applies the rest, none twice.`,
-  cancel: 'Cancel',
-  resumeHint: (message: string) => `${message} Commit again to resume: counts already applied are not applied twice.`,
-  applied: (n: number, failed: number) => `Applied ${count(n, 'count', 'counts')}${failed > 0 ? `; ${formatNumber(failed)} failed` : ''}.`,
-  setToZero: 'set to 0',
-  commitState: { applied: 'Applied', failed: 'Failed' } as Record<string, string>,
-  committedAt: (when: string, by: string | null) => `Committed ${when}${by ? ` by ${by}` : ''}: this stocktake is read-only and kept.`,
-  countedBy: (names: readonly string[]) => `Counted by ${names.join(', ')}`,
-  warehouseLabel: 'Warehouse',
+  notScannedMore: (shown: number, more: number) => t('st.notScannedMore', { shown: n(shown), more }),
+  reviewUnknown: (count: number, pending: number) =>
+    pending > 0 ? t('st.unknownHeadingPending', { n: n(count), pending: n(pending) }) : t('st.unknownHeading', { n: n(count) }),
+  scannedTimes: (count: number) => t('st.scannedTimes', { n: count }),
+  get commitTitle() {
+    return t('st.commitTitle');
+  },
+  commitExplain: (warehouse: string | null) => (warehouse ? t('st.commitExplainIn', { warehouse }) : t('st.commitExplain')),
+  zeroOption: (count: number) => t('st.zeroOption', { n: count }),
+  unresolvedWarning: (count: number) => t('st.unresolvedWarning', { n: count }),
+  get commitAnyway() {
+    return t('st.commitAnyway');
+  },
+  get commitButton() {
+    return t('st.commitButton');
+  },
+  get resumeButton() {
+    return t('st.resumeButton');
+  },
+  confirm: (lines: number, zero: number) => (zero > 0 ? t('st.confirmZero', { lines, zero }) : t('st.confirm', { lines })),
+  confirmResume: (left: number) => t('st.confirmResume', { left }),
+  get yes() {
+    return t('st.yes');
+  },
+  get committingNow() {
+    return t('st.committingNow');
+  },
+  commitProgress: (done: number, of: number) => t('st.commitProgress', { done: n(done), of }),
+  committedSoFar: (done: number, of: number) => t('st.committedSoFar', { done: n(done), of }),
+  get cancel() {
+    return t('st.cancel');
+  },
+  resumeHint: (message: string) => t('st.resumeHint', { message }),
+  applied: (count: number, failed: number) =>
+    failed > 0 ? t('st.appliedFailed', { n: count, failed: n(failed) }) : t('st.applied', { n: count }),
+  get setToZero() {
+    return t('st.setToZero');
+  },
+  commitState: (state: string, errors?: string) => {
+    const word = wordFor(state, { applied: () => t('st.commitState.applied'), failed: () => t('st.commitState.failed') });
+    return errors ? t('st.commitStateWith', { state: word, errors }) : word;
+  },
+  committedAt: (when: string, by: string | null) => (by ? t('st.committedAtBy', { when, by }) : t('st.committedAt', { when })),
+  countedBy: (names: readonly string[]) => t('st.countedBy', { names: names.join(', ') }),
+  get warehouseLabel() {
+    return t('app.warehouse');
+  },
 };
 
-/** The sync view (the state words and explanations themselves are shared: syncMessages). */
+/** The sync view and the indicator's words. */
 export const syncTexts = {
-  title: 'Sync',
-  nav: 'Sync status and conflicts',
-  upstream: 'Upstream',
-  lastSync: 'Last sync',
-  never: 'not yet',
-  waiting: 'Waiting to be sent',
-  nothingWaiting: 'nothing',
-  lastError: 'Last problem',
-  clock: 'Clock',
-  notLinked:
-    'This account does not follow an upstream here. Computers that follow this one bring their conflicts here: decide them here or there.',
-  conflictsTitle: (open: number) => `Conflicts to decide: ${formatNumber(open)}`,
-  noConflicts: 'No conflicts: every quantity was recorded knowing the others.',
-  resolvedTitle: 'Resolved conflicts',
-  loading: 'Loading…',
-  nowQuantity: (n: number | null, warehouse: string | null) =>
-    `Now ${n === null ? '–' : formatNumber(n)}${warehouse ? ` in ${warehouse}` : ''}`,
-  columns: { quantity: 'Quantity', where: 'Recorded on', when: 'When', how: 'How' },
-  kind: { set: 'Set', count: 'Stocktake count', adjust: 'Sale or delivery' } as Record<string, string>,
-  countsNow: 'counts now',
-  value: (kind: string, value: number) => (kind === 'adjust' ? formatDifference(value) : formatNumber(value)),
-  decide: 'Record the right quantity',
-  typed: 'or the quantity you counted',
-  save: 'Save',
-  saving: 'Saving…',
-  saved: (n: number) => `Saved ${formatNumber(n)}: resolved here. The other computers learn it with the next sync.`,
-  invalid: 'Type a whole number of at least 0.',
-  resolved: 'Resolved',
+  get title() {
+    return t('sync.title');
+  },
+  get nav() {
+    return t('sync.nav');
+  },
+  get upstream() {
+    return t('sync.upstream');
+  },
+  get lastSync() {
+    return t('sync.lastSync');
+  },
+  get never() {
+    return t('sync.never');
+  },
+  get waiting() {
+    return t('sync.waitingLabel');
+  },
+  get nothingWaiting() {
+    return t('sync.nothingWaiting');
+  },
+  get lastError() {
+    return t('sync.lastError');
+  },
+  get notLinked() {
+    return t('sync.notLinked');
+  },
+  conflictsTitle: (open: number) => t('sync.conflictsTitle', { n: n(open) }),
+  get noConflicts() {
+    return t('sync.noConflicts');
+  },
+  get resolvedTitle() {
+    return t('sync.resolvedTitle');
+  },
+  get loading() {
+    return t('sync.loading');
+  },
+  nowQuantity: (q: number | null, warehouse: string | null) => {
+    const shown = q === null ? '–' : n(q);
+    return warehouse ? t('sync.nowQuantityIn', { n: shown, warehouse }) : t('sync.nowQuantity', { n: shown });
+  },
+  columns: {
+    get quantity() {
+      return t('sync.col.quantity');
+    },
+    get where() {
+      return t('sync.col.where');
+    },
+    get when() {
+      return t('sync.col.when');
+    },
+    get how() {
+      return t('sync.col.how');
+    },
+  },
+  kind: (kind: string) =>
+    wordFor(kind, { set: () => t('sync.kind.set'), count: () => t('sync.kind.count'), adjust: () => t('sync.kind.adjust') }),
+  get countsNow() {
+    return t('sync.countsNow');
+  },
+  value: (kind: string, value: number) => (kind === 'adjust' ? formatDifference(value) : n(value)),
+  get decide() {
+    return t('sync.decide');
+  },
+  decideFor: (name: string) => t('sync.decideFor', { name }),
+  get typed() {
+    return t('sync.typed');
+  },
+  get save() {
+    return t('sync.save');
+  },
+  get saving() {
+    return t('sync.saving');
+  },
+  saved: (q: number) => t('sync.saved', { n: n(q) }),
+  get invalid() {
+    return t('sync.invalid');
+  },
+  get resolved() {
+    return t('sync.resolved');
+  },
+  get inSync() {
+    return t('sync.inSync');
+  },
+  waitingCount: (count: number) => t('sync.waiting', { n: count }),
+  alsoWaiting: (count: number) => t('sync.alsoWaiting', { n: n(count) }),
+  offlineSince: (when: string) => t('sync.offlineSince', { when }),
+  conflicts: (count: number) =>
+    count > MAX_COUNTED_CONFLICTS ? t('sync.conflictsMany', { max: n(MAX_COUNTED_CONFLICTS) }) : t('sync.conflicts', { n: count }),
+  /** A conflict (a group) of more than one change: the latest and what it overrode are shown. */
+  madeUnseen: (count: number, since: string) => t('sync.madeUnseen', { n: count, since }),
+  get checkClock() {
+    return t('sync.checkClock');
+  },
+  get catchingUp() {
+    return t('sync.catchingUp');
+  },
+  get problem() {
+    return t('sync.problem');
+  },
+  /** The link's state in a sentence (the sync view, the indicator's title). */
+  summary: (status: { state: string; upstream: string | null; pending: number; conflicts: number }, when: string | null): string => {
+    const upstream = status.upstream ?? '';
+    const pending = status.pending === 0 ? '' : ` ${t('sync.summary.pending', { n: status.pending })}`;
+    let text: string;
+    if (status.state === 'in_sync')
+      text = when ? t('sync.summary.inSyncChecked', { upstream, when }) : t('sync.summary.inSync', { upstream });
+    else if (status.state === 'offline')
+      text = (when ? t('sync.summary.offlineSince', { upstream, when }) : t('sync.summary.offline', { upstream })) + pending;
+    else if (status.state === 'unlinked') text = t('sync.summary.unlinked');
+    else text = status.pending > 0 ? t('sync.summary.sending', { upstream }) + pending : t('sync.summary.catchingUp', { upstream });
+    if (status.conflicts === 0) return text;
+    const open =
+      status.conflicts > MAX_COUNTED_CONFLICTS
+        ? t('sync.summary.conflictsMany', { max: n(MAX_COUNTED_CONFLICTS) })
+        : t('sync.summary.conflicts', { n: status.conflicts });
+    return `${text} ${open}`;
+  },
+  /** The clock warning from the measured skew (the upstream's clock minus this one's). */
+  clockWarning: (skewMs: number) => {
+    const minutes = Math.round(Math.abs(skewMs) / 60_000);
+    return skewMs > 0 ? t('sync.clockWarning', { minutes }) : t('sync.clockWarningBehind', { minutes });
+  },
+  get conflictExplain() {
+    return t('sync.conflictExplain');
+  },
+  get conflictAgainstSale() {
+    return t('sync.conflictAgainstSale');
+  },
+  keepValue: (q: number) => t('sync.keepValue', { n: n(q) }),
+  countedLabel: (barcode: string) => t('sync.countedLabel', { barcode }),
+  get thisComputer() {
+    return t('sync.thisComputer');
+  },
+  upstreamComputer: (url: string) => t('sync.upstreamComputer', { url }),
+  otherComputer: (instance: string) => t('sync.otherComputer', { instance }),
 };
 
 /**
- * A field error of the API in a shop worker's words. The API keeps Django REST Framework's
- * wording for its clients; a person at the shelf needs to know what to type instead.
+ * A field error of a row in a shop worker's words, from the field it is about and the value that was
+ * sent: the server (and the shared row check) keep Django REST Framework's wording for API clients,
+ * and the UI reads what went wrong from the key, never from the English words.
  */
-export function friendlyError(field: string, message: string): string {
-  if (message === fieldMessages.notAnInteger)
-    return field === 'delta' || field === 'quantity' ? 'Type a whole number, such as 12 or -3.' : message;
-  if (message === fieldMessages.required && field === 'quantity') return 'Type the quantity first.';
-  if (message === fieldMessages.blank && field === 'quantity') return 'Type the quantity first.';
-  if (message === fieldMessages.maxValue(MAX_QUANTITY)) return `That number is too large: at most ${formatNumber(MAX_QUANTITY)}.`;
-  if (message === fieldMessages.minValue(MIN_QUANTITY)) return `That number is too small: at least ${formatNumber(MIN_QUANTITY)}.`;
-  if (field === 'barcode' && message.startsWith(fieldMessages.barcodeNotFound(''))) return 'This barcode is not in the catalogue.';
-  if (field === 'warehouse_name' && message.startsWith(fieldMessages.warehouseNotFound('')))
-    return `${message.slice(fieldMessages.warehouseNotFound('').length)}: no such warehouse any more. Choose one in the top bar.`;
-  return message;
+export function friendlyError(field: string, sent: unknown, message: string): string {
+  switch (field) {
+    case 'quantity':
+    case 'delta': {
+      if (sent === undefined || (typeof sent === 'string' && sent.trim() === '')) return t('error.quantityFirst');
+      const [min, max] = field === 'delta' ? [MIN_DELTA, MAX_DELTA] : [MIN_QUANTITY, MAX_QUANTITY];
+      const parsed = parseQuantity(typeof sent === 'string' ? sent : sent === null ? null : sent);
+      if (typeof parsed === 'string') return t('error.notAWholeNumber');
+      if (parsed > max) return t('error.tooLarge', { max: n(max) });
+      if (parsed < min) return t('error.tooSmall', { min: n(min) });
+      // A number the server took as such and still refused: the result of an adjustment out of range.
+      return t('error.resultOutOfRange', { min: n(MIN_QUANTITY), max: n(MAX_QUANTITY) });
+    }
+    case 'barcode':
+      // The spec's one barcode error of a well-formed row: not in the catalogue.
+      return typeof sent === 'string' && sent !== '' && findControlCharacter(sent) === undefined
+        ? t('error.notInCatalogue')
+        : t('error.barcodeInvalid');
+    case 'warehouse_name':
+      return t('error.noSuchWarehouse', { warehouse: typeof sent === 'string' ? sent : '' });
+    case 'compare_quantity':
+      return t('error.stockChanged');
+    case NON_FIELD_ERRORS:
+      return message === t('api.noAnswerForRow') || message === t('api.notSent') ? message : t('error.rowRefused');
+    default:
+      return t('error.rowRefused');
+  }
 }
 
-/** All of a row's errors, friendly, in one sentence. */
-export function friendlyErrors(errors: Record<string, string>): string {
+/** All of a row's errors, friendly, in one sentence; `row` is what was sent. */
+export function friendlyErrors(errors: Record<string, string>, row: Record<string, unknown> = {}): string {
   return Object.entries(errors)
-    .map(([field, message]) => friendlyError(field, message))
+    .map(([field, message]) => friendlyError(field, row[field], message))
     .join(' ');
 }
 
 /** Printing labels (docs/LABELS.md). */
 export const labelTexts = {
-  print: 'Print labels',
-  printing: 'Making the labels…',
-  layout: 'Label layout',
-  copies: 'Copies of each',
-  withWarehouse: (name: string) => `Print "${name}" on the labels`,
-  ready: (count: number) => `Labels for ${count === 1 ? '1 barcode' : `${formatNumber(count)} barcodes`} are ready: labels.pdf`,
-  none: 'There are no barcodes to print yet: scan or look up some first.',
-  newItem: 'New item without a barcode',
-  makeCode: 'Make a code and print',
-  nameFirst: 'Type the name of the new item first.',
-  madeCodes: (name: string, barcode: string) => `Added "${name}" with the code ${barcode}; its label is in labels.pdf.`,
-  unknownLabels: 'Print labels for the unknown barcodes',
+  get print() {
+    return t('labels.print');
+  },
+  get printing() {
+    return t('labels.printing');
+  },
+  get layout() {
+    return t('labels.layout');
+  },
+  /** A layout's name (shared/labels.ts names them in English for the CLI), by its id. */
+  layoutTitle: (id: string, english: string) =>
+    (
+      ({
+        'a4-3x8': () => t('labels.layout.a4-3x8'),
+        'a4-3x7': () => t('labels.layout.a4-3x7'),
+        'letter-30': () => t('labels.layout.letter-30'),
+        'roll-50x25': () => t('labels.layout.roll-50x25'),
+        'roll-62': () => t('labels.layout.roll-62'),
+      }) as Record<string, () => string>
+    )[id]?.() ?? english,
+  get copies() {
+    return t('labels.copies');
+  },
+  withWarehouse: (name: string) => t('labels.withWarehouse', { name }),
+  ready: (count: number) => t('labels.ready', { n: count }),
+  get none() {
+    return t('labels.none');
+  },
+  get newItem() {
+    return t('labels.newItem');
+  },
+  get makeCode() {
+    return t('labels.makeCode');
+  },
+  get nameFirst() {
+    return t('labels.nameFirst');
+  },
+  madeCodes: (name: string, barcode: string) => t('labels.madeCodes', { name, barcode }),
+  get unknownLabels() {
+    return t('labels.unknownLabels');
+  },
 };
 
 /** The camera as a scanner (docs/UI.md, "The camera"). */
 export const cameraTexts = {
-  open: 'Camera',
-  close: 'Close camera',
-  title: 'Scan with the camera',
-  starting: 'Starting the camera…',
-  aim: 'Hold the barcode inside the frame.',
-  read: (code: string) => `Read ${code}`,
-  torchOn: 'Light on',
-  torchOff: 'Light off',
-  insecure:
-    'The camera works only on a secure address: open the scanner at https://… (or on this device at localhost). Ask whoever set up the server for that address.',
-  denied: 'The camera was not allowed. Allow it in the browser (the camera icon by the address), then open the camera again.',
-  none: 'This device has no camera the browser can use.',
-  failed: (why: string) => `The camera could not start: ${why}`,
-  noReader: 'This browser cannot read barcodes from the camera.',
+  get open() {
+    return t('camera.open');
+  },
+  get close() {
+    return t('camera.close');
+  },
+  get title() {
+    return t('camera.title');
+  },
+  get starting() {
+    return t('camera.starting');
+  },
+  get aim() {
+    return t('camera.aim');
+  },
+  read: (code: string) => t('camera.read', { code }),
+  get torchOn() {
+    return t('camera.torchOn');
+  },
+  get torchOff() {
+    return t('camera.torchOff');
+  },
+  get insecure() {
+    return t('camera.insecure');
+  },
+  get denied() {
+    return t('camera.denied');
+  },
+  get none() {
+    return t('camera.none');
+  },
+  failed: (why: string) => t('camera.failed', { why }),
+  get noReader() {
+    return t('camera.noReader');
+  },
 };
 
 /** People on a shared scanner (docs/UI.md, "Shared scanners"): signing in by badge or PIN, and an admin's People view. */
 export const peopleTexts = {
-  sharedScanner: 'Shared scanner',
-  scanBadge: 'Scan your badge to sign in',
-  scanBadgeHint: 'Hold your badge under the scanner. Nothing you scan here changes stock.',
-  signingIn: 'Signing in…',
-  notABadge: 'That was a barcode, not a badge: scan your badge first to sign in.',
-  pinHeading: 'No badge with you? Sign in with your PIN',
-  pinName: 'Your name',
-  pinChoose: 'Choose your name',
-  pin: 'PIN',
-  pinSignIn: 'Sign in',
-  pinMissing: 'Choose your name and type your PIN.',
-  nobody: 'Nobody can sign in here yet: an admin adds people in the People view, or with barcode-inventory person add.',
-  signDeviceOut: 'Sign this scanner out',
-  signDeviceOutHint: 'Only when this computer stops being a shared scanner: afterwards it needs a new sign-in link.',
+  get sharedScanner() {
+    return t('people.sharedScanner');
+  },
+  get scanBadge() {
+    return t('people.scanBadge');
+  },
+  get scanBadgeHint() {
+    return t('people.scanBadgeHint');
+  },
+  get signingIn() {
+    return t('people.signingIn');
+  },
+  get notABadge() {
+    return t('people.notABadge');
+  },
+  get pinHeading() {
+    return t('people.pinHeading');
+  },
+  get pinName() {
+    return t('people.pinName');
+  },
+  get pinChoose() {
+    return t('people.pinChoose');
+  },
+  get pin() {
+    return t('people.pin');
+  },
+  get pinSignIn() {
+    return t('people.pinSignIn');
+  },
+  get pinMissing() {
+    return t('people.pinMissing');
+  },
+  get nobody() {
+    return t('people.nobody');
+  },
+  get signDeviceOut() {
+    return t('people.signDeviceOut');
+  },
+  get signDeviceOutHint() {
+    return t('people.signDeviceOutHint');
+  },
   /** The top bar's chip: the name alone keeps the bar one row at 1280 px; the role is in its title. */
   personChip: (name: string) => name,
-  personTitle: (name: string, role: string, account: string) =>
-    `Signed in: ${name} (${role}) on ${account}. Scan another badge to switch person.`,
-  signDeviceOutConfirm: 'Sign this scanner out? Nobody can sign in on it again until an admin opens a new sign-in link here.',
-  signOutPerson: 'Sign out',
-  idleSignedOut: (minutes: number) => `Signed out after ${count(minutes, 'minute', 'minutes')} without use. Scan your badge to go on.`,
-  switchedTo: (name: string) => `Signed in: ${name}.`,
-  personSignedOut: (message: string) => `${message} Scan your badge to sign in again.`,
-  // The People view (admins)
-  nav: 'People',
-  heading: 'People',
-  intro: 'People sign in on shared scanners with their badge or a PIN. What each may do follows their role.',
-  addHeading: 'Add a person',
-  name: 'Name',
-  role: 'Role',
-  pinOptional: 'PIN (optional, 4 to 8 digits)',
-  withBadge: 'Print a badge',
-  add: 'Add',
-  added: (name: string) => `Added ${name}.`,
-  listHeading: 'Everyone',
-  none: 'No people yet.',
-  badge: 'Badge',
-  hasPin: 'PIN',
-  signedIn: 'Signed in',
-  yes: 'yes',
-  no: 'no',
-  revokedOn: (when: string) => `revoked ${when}`,
-  badgeLost: 'Badge lost',
-  badgeLostDone: (name: string) => `${name}'s badge no longer works, and ${name} is signed out everywhere.`,
-  newBadge: 'New badge',
-  revoke: 'Revoke',
-  revokeConfirm: (name: string) => `Revoke ${name}? Their badge and PIN stop working at once; their name stays in the history.`,
-  revoked: (name: string) => `${name} can no longer sign in.`,
-  roleChanged: (name: string, role: string) => `${name} is now ${role}.`,
-  actionsOf: (name: string) => `What to do with ${name}`,
-  roleOf: (name: string) => `Role of ${name}`,
-  idleHeading: 'Shared scanners',
-  idleLabel: 'Sign a person out after this many minutes without use',
-  idleSave: 'Save',
-  idleSaved: (minutes: number) => `Shared scanners now sign a person out after ${count(minutes, 'minute', 'minutes')} without use.`,
-  // The badge to print
-  badgeHeading: (name: string) => `Badge of ${name}`,
-  badgeImage: (name: string) => `Barcode of ${name}'s badge`,
-  badgeOnce: 'Print it now: the badge is shown only this once. A lost badge is revoked here with “Badge lost”.',
-  print: 'Print badge',
-  done: 'Done',
+  personTitle: (name: string, role: string, account: string) => t('people.personTitle', { name, role, account }),
+  get signDeviceOutConfirm() {
+    return t('people.signDeviceOutConfirm');
+  },
+  get signOutPerson() {
+    return t('people.signOutPerson');
+  },
+  idleSignedOut: (minutes: number) => t('people.idleSignedOut', { minutes }),
+  switchedTo: (name: string) => t('people.switchedTo', { name }),
+  personSignedOut: (message: string) => t('people.personSignedOut', { message }),
+  get nav() {
+    return t('people.nav');
+  },
+  get heading() {
+    return t('people.heading');
+  },
+  get intro() {
+    return t('people.intro');
+  },
+  get addHeading() {
+    return t('people.addHeading');
+  },
+  get name() {
+    return t('people.name');
+  },
+  get role() {
+    return t('people.role');
+  },
+  get pinOptional() {
+    return t('people.pinOptional');
+  },
+  get withBadge() {
+    return t('people.withBadge');
+  },
+  get add() {
+    return t('people.add');
+  },
+  added: (name: string) => t('people.added', { name }),
+  get listHeading() {
+    return t('people.listHeading');
+  },
+  get none() {
+    return t('people.none');
+  },
+  get badge() {
+    return t('people.badge');
+  },
+  get hasPin() {
+    return t('people.hasPin');
+  },
+  get signedIn() {
+    return t('people.signedIn');
+  },
+  get yes() {
+    return t('people.yes');
+  },
+  get no() {
+    return t('people.no');
+  },
+  revokedOn: (when: string) => t('people.revokedOn', { when }),
+  get badgeLost() {
+    return t('people.badgeLost');
+  },
+  badgeLostDone: (name: string) => t('people.badgeLostDone', { name }),
+  get newBadge() {
+    return t('people.newBadge');
+  },
+  get revoke() {
+    return t('people.revoke');
+  },
+  revokeConfirm: (name: string) => t('people.revokeConfirm', { name }),
+  revoked: (name: string) => t('people.revoked', { name }),
+  roleChanged: (name: string, role: string) => t('people.roleChanged', { name, role }),
+  actionsOf: (name: string) => t('people.actionsOf', { name }),
+  roleOf: (name: string) => t('people.roleOf', { name }),
+  get idleHeading() {
+    return t('people.idleHeading');
+  },
+  get idleLabel() {
+    return t('people.idleLabel');
+  },
+  get idleSave() {
+    return t('people.idleSave');
+  },
+  idleSaved: (minutes: number) => t('people.idleSaved', { minutes }),
+  badgeHeading: (name: string) => t('people.badgeHeading', { name }),
+  badgeImage: (name: string) => t('people.badgeImage', { name }),
+  get badgeOnce() {
+    return t('people.badgeOnce');
+  },
+  get print() {
+    return t('people.print');
+  },
+  get done() {
+    return t('people.done');
+  },
 };

@@ -92,7 +92,7 @@ export function PrintLabels({
           <select value={layout} onChange={(e) => setLayout(e.target.value)} data-testid="label-layout">
             {LABEL_LAYOUTS.map((l) => (
               <option key={l.id} value={l.id}>
-                {l.title}
+                {labelTexts.layoutTitle(l.id, l.title)}
               </option>
             ))}
           </select>

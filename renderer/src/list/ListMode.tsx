@@ -7,13 +7,13 @@ import { MAX_BARCODES_PER_READ, MAX_ROWS_PER_UPDATE, equivalentBarcodes, parseQu
 import type { RowOutcome } from '../api/api-client.ts';
 import { ApiError } from '../api/request-json.ts';
 import { useSession } from '../api/session-context.tsx';
-import { friendlyErrors, listTexts, scanTexts } from '../common/texts.ts';
+import { friendlyErrors, listTexts, modeTexts, scanTexts } from '../common/texts.ts';
 import { describe, lookUpScans, quantitiesOf } from '../scan/barcode-lookup.ts';
 import { type Scan, visibleText } from '../scan/scanned-code.ts';
 import { useScans } from '../scan/scan-router.ts';
 import type { ModeProps } from '../scan/scanner-mode.ts';
 import { PrintLabels } from '../labels/PrintLabels.tsx';
-import { type InFlight, type ListAction, type ListRow, type ListState, loadList, saveList } from './list-storage.ts';
+import { type InFlight, type ListAction, type ListRow, type ListState, type RowResult, loadList, saveList } from './list-storage.ts';
 
 /** The counted number as a whole number, or null while it is not one. */
 function countedOf(row: ListRow): number | null {
@@ -117,10 +117,10 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
                 const answer = byId.get(row.id);
                 if (!answer) return row;
                 const { sent, outcome } = answer;
-                if (!outcome.ok) return { ...row, state: 'rejected', result: friendlyErrors(outcome.errors) };
+                if (!outcome.ok) return { ...row, state: 'rejected', result: { ok: false, errors: outcome.errors, sent: sent.quantity } };
                 const before = row.stock?.[stockKey];
                 const stock = { ...row.stock, [stockKey]: outcome.quantity };
-                const result = listTexts.savedRow(outcome.quantity, before);
+                const result: RowResult = { ok: true, quantity: outcome.quantity, ...(before !== undefined ? { before } : {}) };
                 // Counted again (or edited) while the request was on its way: what was sent is saved,
                 // the rest stays to be sent.
                 if (row.quantity !== sent.quantity) {
@@ -182,6 +182,12 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
     perform(inFlight);
   };
 
+  /** Takes rows out of the list; once nothing is left to send, a banner about the rows (the list came back) is over. */
+  const clearRows = (change: (rows: ListRow[]) => ListRow[]) => {
+    updateRows(change);
+    if (!listRef.current.rows.some((r) => r.state !== 'saved')) show({ tone: 'idle', text: modeTexts.list.ready });
+  };
+
   const { rows, action, inFlight } = list;
   const open = rows.filter((r) => r.state !== 'saved');
   const unknown = open.filter((r) => r.known === false);
@@ -230,7 +236,7 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
           )}
         </button>
         {hasSaved ? (
-          <button type="button" onClick={() => updateRows((list) => list.filter((r) => r.state !== 'saved'))} data-testid="clear-saved">
+          <button type="button" onClick={() => clearRows((list) => list.filter((r) => r.state !== 'saved'))} data-testid="clear-saved">
             {listTexts.clearSaved}
           </button>
         ) : null}
@@ -241,7 +247,7 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
               type="button"
               className="danger"
               onClick={() => {
-                update((s) => ({ ...s, rows: [] }));
+                clearRows(() => []);
                 setConfirmClear(false);
               }}
             >
@@ -255,7 +261,7 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
           <button
             type="button"
             disabled={rows.length === 0 || sending}
-            onClick={() => (open.length > 0 ? setConfirmClear(true) : update((s) => ({ ...s, rows: [] })))}
+            onClick={() => (open.length > 0 ? setConfirmClear(true) : clearRows(() => []))}
           >
             {listTexts.clearAll}
           </button>
@@ -269,6 +275,14 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
       {rows.length === 0 ? <p className="placeholder">{listTexts.placeholder}</p> : null}
       {rows.length > 0 ? (
         <table className="rows" data-testid="list-rows">
+          {/* Fixed widths: a column does not jump when a row's stock or result appears or goes. */}
+          <colgroup>
+            <col className="col-item" />
+            <col className="col-count" />
+            <col className="col-stock" />
+            <col className="col-result" />
+            <col className="col-remove" />
+          </colgroup>
           <thead>
             <tr>
               <th scope="col">{listTexts.columns.item}</th>
@@ -284,12 +298,8 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
             {rows.map((row) => {
               const stateName = row.known === false && row.state !== 'saved' ? 'unknown' : row.state;
               const current = row.stock?.[warehouse ?? ''];
-              const stockText =
-                row.state === 'saved' || row.known === false
-                  ? current === undefined
-                    ? ''
-                    : listTexts.willBe(action, current, null)
-                  : listTexts.willBe(action, current, countedOf(row));
+              // A saved row says what was saved in its result; its "now" would go stale as the shop sells.
+              const stockText = row.state === 'saved' || row.known === false ? '' : listTexts.willBe(action, current, countedOf(row));
               return (
                 <tr key={row.id} data-barcode={row.scanned ?? row.barcode} data-state={stateName} className={`row-${stateName}`}>
                   <td className="row-name">
@@ -316,11 +326,11 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
                     {stockText ? <span className="cell-label">{listTexts.columns.stock} </span> : null}
                     <span data-testid="row-stock">{stockText}</span>
                   </td>
-                  <td className="row-result">{row.result ?? ''}</td>
+                  <td className="row-result">{resultText(row.result)}</td>
                   <td className="row-remove">
                     <button
                       type="button"
-                      onClick={() => updateRows((list) => list.filter((r) => r.id !== row.id))}
+                      onClick={() => clearRows((list) => list.filter((r) => r.id !== row.id))}
                       aria-label={listTexts.removeRow(row.barcode)}
                       disabled={sending}
                     >
@@ -340,4 +350,11 @@ export function ListMode({ warehouse, status, scans }: ModeProps) {
       />
     </section>
   );
+}
+
+/** A row's result in words, in the language of the moment. */
+function resultText(result: RowResult | undefined): string {
+  if (result === undefined) return '';
+  if (result.ok) return listTexts.savedRow(result.quantity, result.before);
+  return friendlyErrors(result.errors, { quantity: result.sent, delta: result.sent });
 }

@@ -23,9 +23,11 @@ export interface ListRow {
   batch?: string;
   expiry?: string;
   state: 'pending' | 'saved' | 'rejected';
-  /** What the server made of the row: the saved quantity, or what to correct. */
-  result?: string;
+  /** What the server made of the row: the saved quantity, or the errors of what was sent (said in words when shown). */
+  result?: RowResult;
 }
+
+export type RowResult = { ok: true; quantity: number; before?: number } | { ok: false; errors: Record<string, string>; sent: string };
 
 /** One send in progress: exactly what was sent, and under which key. */
 export interface InFlight {
@@ -49,9 +51,10 @@ export function loadList(account: string): ListState {
   try {
     const parsed = JSON.parse(readStored(key(account)) ?? 'null') as Partial<ListState> | null;
     if (!parsed || !Array.isArray(parsed.rows)) return EMPTY_LIST;
-    const rows = parsed.rows.filter(
-      (r): r is ListRow => typeof r?.id === 'number' && typeof r.barcode === 'string' && typeof r.quantity === 'string',
-    );
+    const rows = parsed.rows
+      .filter((r): r is ListRow => typeof r?.id === 'number' && typeof r.barcode === 'string' && typeof r.quantity === 'string')
+      // A result kept by an older version as words in one language is dropped: the row's state still says it.
+      .map((r) => (r.result !== undefined && (typeof r.result !== 'object' || r.result === null) ? { ...r, result: undefined } : r));
     return {
       rows,
       action: parsed.action === 'add' ? 'add' : 'set',

@@ -14,7 +14,7 @@ export function BadgeCard(props: { badge: string; name: string; role: PersonRole
         <div>
           <div className="badge-name">{props.name}</div>
           <div className="badge-meta">
-            {props.account} · {roleTexts.names[props.role]}
+            {props.account} · {roleTexts.name(props.role)}
           </div>
         </div>
         <svg

@@ -108,7 +108,7 @@ export function PeopleScreen({ onSignOut }: { onSignOut: (message?: string) => v
             <select value={role} onChange={(e) => setRole(e.target.value as PersonRole)} data-testid="person-role">
               {PERSON_ROLES.map((r) => (
                 <option key={r} value={r}>
-                  {roleTexts.names[r]}
+                  {roleTexts.name(r)}
                 </option>
               ))}
             </select>
@@ -147,12 +147,12 @@ export function PeopleScreen({ onSignOut }: { onSignOut: (message?: string) => v
                       value={p.role}
                       onChange={(e) => {
                         const next = e.target.value as PersonRole;
-                        void act(async () => (await people.setRole(p.id, next), texts.roleChanged(p.name, roleTexts.names[next])));
+                        void act(async () => (await people.setRole(p.id, next), texts.roleChanged(p.name, roleTexts.name(next))));
                       }}
                     >
                       {PERSON_ROLES.map((r) => (
                         <option key={r} value={r}>
-                          {roleTexts.names[r]}
+                          {roleTexts.name(r)}
                         </option>
                       ))}
                     </select>

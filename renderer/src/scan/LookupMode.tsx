@@ -58,8 +58,10 @@ export function LookupMode({ warehouse, status, scans }: ModeProps) {
 
   const submitManual = (event: FormEvent) => {
     event.preventDefault();
-    const code = manual;
-    if (code.trim() === '') return;
+    // A typed barcode is the barcode without the spaces around it: the server reads a lookup so, and
+    // the card must match what it answers.
+    const code = manual.trim();
+    if (code === '') return;
     if (hasControlCharacter(code)) return feedback('error', scanTexts.badTypedBarcode);
     setManual('');
     lookUp([plainScan(code)]);

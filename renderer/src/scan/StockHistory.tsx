@@ -54,7 +54,7 @@ export function StockHistory({ barcode, open }: { barcode: string; open?: boolea
                 {h.old_quantity === null ? '–' : formatNumber(h.old_quantity)} → <strong>{formatNumber(h.new_quantity)}</strong>
               </span>
               <span className="h-by">
-                {historyTexts.kind(h.kind, h.value)} · {historyTexts.sources[h.source] ?? h.source}
+                {historyTexts.kind(h.kind, h.value)} · {historyTexts.source(h.source)}
                 {h.reference ? ` (${h.reference})` : ''}
                 {h.reason ? `: ${h.reason}` : ''}
                 {h.actor ? ` · ${historyTexts.by(h.actor)}` : ''}

@@ -2,7 +2,7 @@
 // them. A GS1 scan brings several forms of its GTIN; the first one the account has is the item.
 import { type BarcodeLabel, type Gs1Data, MAX_BARCODES_PER_READ, type ReadResponse, type StockRecord } from '../../../shared/index.ts';
 import type { ApiClient } from '../api/api-client.ts';
-import { scanTexts } from '../common/texts.ts';
+import { appTexts, scanTexts } from '../common/texts.ts';
 import { type Scan, plainScan } from './scanned-code.ts';
 
 export interface BarcodeInfo {
@@ -65,7 +65,7 @@ export function splitBarcodeList(text: string): string[] {
 
 /** "Mug", "T-shirt · S", or the ids when names are unknown. */
 export function describe(info: { records: StockRecord[]; label: BarcodeLabel | undefined }): string {
-  if (info.label) return info.label.variant_name ? `${info.label.item_name} · ${info.label.variant_name}` : info.label.item_name;
+  if (info.label) return appTexts.itemName(info.label.item_name, info.label.variant_name);
   const first = info.records[0];
   if (!first) return '';
   return scanTexts.itemIds(first.item, first.liquid_stock);

@@ -1,14 +1,37 @@
 // Short tones, because the person looks at the shelf, not at the screen: one bright beep for
 // success, two low buzzes for an error.
 
-// Web Audio, created on the first key press: browsers allow sound only after a user gesture.
+// Web Audio, created on the first key press or click anywhere on the page: browsers allow sound only
+// after a user gesture, and a context first made when the first scan's beep is due (the keys of a scan
+// typed while the page loaded are replayed, not pressed again) starts suspended, and that beep is lost.
 let context: AudioContext | undefined;
 
 function audio(): AudioContext | undefined {
   if (typeof AudioContext === 'undefined') return undefined;
   context ??= new AudioContext();
-  if (context.state === 'suspended') void context.resume();
+  if (context.state === 'suspended') void context.resume().catch(() => undefined);
   return context;
+}
+
+/** Plays `sound` now, or as soon as the context runs (a suspended context would swallow it). */
+function play(sound: (ctx: AudioContext) => void): void {
+  const ctx = audio();
+  if (!ctx) return;
+  if (ctx.state === 'running') return sound(ctx);
+  void ctx.resume().then(
+    () => sound(ctx),
+    () => undefined,
+  );
+}
+
+if (typeof window !== 'undefined') {
+  const unlock = () => {
+    audio();
+    window.removeEventListener('keydown', unlock, true);
+    window.removeEventListener('pointerdown', unlock, true);
+  };
+  window.addEventListener('keydown', unlock, true);
+  window.addEventListener('pointerdown', unlock, true);
 }
 
 function tone(ctx: AudioContext, frequency: number, start: number, duration: number, type: OscillatorType): void {
@@ -26,16 +49,14 @@ function tone(ctx: AudioContext, frequency: number, start: number, duration: num
 }
 
 export function playSuccess(): void {
-  const ctx = audio();
-  if (!ctx) return;
-  tone(ctx, 1320, ctx.currentTime, 0.09, 'sine');
+  play((ctx) => tone(ctx, 1320, ctx.currentTime, 0.09, 'sine'));
 }
 
 export function playError(): void {
-  const ctx = audio();
-  if (!ctx) return;
-  tone(ctx, 220, ctx.currentTime, 0.14, 'square');
-  tone(ctx, 180, ctx.currentTime + 0.2, 0.2, 'square');
+  play((ctx) => {
+    tone(ctx, 220, ctx.currentTime, 0.14, 'square');
+    tone(ctx, 180, ctx.currentTime + 0.2, 0.2, 'square');
+  });
 }
 
 /** Lets the first key press unlock audio without playing anything. */

@@ -58,6 +58,8 @@ export type Refusal =
   | { kind: 'control-character'; code: string }
   /** A scan that began while the page was loading: its first characters may never have reached it. */
   | { kind: 'cut-short'; code: string }
+  /** The rest of a scan after the scanner paused in its middle: its start is lost. */
+  | { kind: 'fragment'; code: string; gapMs: number }
   | { kind: 'slow'; length: number; gapMs: number; maxGapMs: number }
   /** A person's badge where no shared scanner takes it (a device signed in with a link of its own). */
   | { kind: 'badge' };
@@ -138,6 +140,8 @@ export function useScanCapture(settings: ScanSettings, handlers: ScanHandlers, e
         else handlersRef.current.onRefused?.({ kind: 'badge' });
       } else if (verdict.kind === 'scan' && cutShort(timeStamp)) handlersRef.current.onRefused?.({ kind: 'cut-short', code: verdict.code });
       else if (verdict.kind === 'scan') handlersRef.current.onScan(verdict.code);
+      else if (verdict.kind === 'refused' && verdict.reason === 'fragment')
+        handlersRef.current.onRefused?.({ kind: 'fragment', code: verdict.code, gapMs: verdict.gapMs });
       else if (verdict.kind === 'refused') handlersRef.current.onRefused?.({ kind: 'control-character', code: verdict.code });
       else if (verdict.kind === 'other' && verdict.slow)
         handlersRef.current.onRefused?.({ kind: 'slow', ...verdict.slow, maxGapMs: settings.maxGapMs });
@@ -151,7 +155,8 @@ export function useScanCapture(settings: ScanSettings, handlers: ScanHandlers, e
       const verdict = detector.feed(keyOf(event), { inTextField });
       track(verdict, event.timeStamp);
       if (verdict.kind === 'char') {
-        if (verdict.startsBurst) snapshot = inTextField ? { field: focused, value: focused.value } : null;
+        // A run that resumes after a scanner's hiccup keeps the field's text from before the whole scan.
+        if (verdict.startsBurst && !verdict.resumes) snapshot = inTextField ? { field: focused, value: focused.value } : null;
         // Outside text fields a character does nothing useful, but Space would press a focused button.
         if (!inTextField && !(verdict.startsBurst && event.key === ' ')) event.preventDefault();
         return;

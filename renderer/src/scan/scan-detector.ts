@@ -65,12 +65,22 @@ export interface KeyContext {
 }
 
 export type KeyVerdict =
-  /** A character, remembered as a possible part of a scan; `startsBurst` when it begins a new run. */
-  | { kind: 'char'; startsBurst: boolean }
+  /**
+   * A character, remembered as a possible part of a scan; `startsBurst` when it begins a new run,
+   * `resumes` when that run follows characters cut off by a pause too short for a person (a scanner's
+   * hiccup): what was typed before it is part of the same scan.
+   */
+  | { kind: 'char'; startsBurst: boolean; resumes?: boolean }
   /** The suffix that completes a scan: the caller must swallow this key (never press a button with it). */
   | { kind: 'scan'; code: string }
   /** A scan that contains a control character (NUL, …): swallow the key and say why nothing happens. */
   | { kind: 'refused'; code: string; reason: 'control-character' }
+  /**
+   * The tail of a scan whose start came before a pause longer than a scan allows but too short for a
+   * person (a wireless scanner's hiccup): taken as a barcode it would be another one (`690000000017`
+   * for `8690000000017`), so it is refused and said, never looked up. `gapMs`: the pause.
+   */
+  | { kind: 'refused'; code: string; reason: 'fragment'; gapMs: number }
   /**
    * Any other key, or a suffix that ends ordinary typing: let it do what it normally does. `slow`
    * when a suffix ended characters typed outside any text field too slowly for a scan (they do
@@ -140,8 +150,17 @@ export interface ScanDetector {
   reset(): void;
 }
 
+/**
+ * A pause between characters up to this many times the longest pause of a scan, after characters of
+ * their own: too short for a person to stop typing and a scan to begin, so the characters after it
+ * are the rest of the same scan, not a scan of their own.
+ */
+export const HICCUP_FACTOR = 4;
+
 export function createScanDetector(settings: ScanSettings = DEFAULT_SCAN_SETTINGS): ScanDetector {
   let buffer: string[] = [];
+  /** The pause that cut this run off from characters before it, when it was a hiccup (see HICCUP_FACTOR). */
+  let hiccup: number | null = null;
   let lastTime = Number.NEGATIVE_INFINITY;
   let burstMaxGap = 0;
   // Characters since the last key that was not one, fast or slow: what a person typed before Enter.
@@ -150,6 +169,7 @@ export function createScanDetector(settings: ScanSettings = DEFAULT_SCAN_SETTING
 
   const reset = () => {
     buffer = [];
+    hiccup = null;
     lastTime = Number.NEGATIVE_INFINITY;
     burstMaxGap = 0;
     run = 0;
@@ -166,6 +186,8 @@ export function createScanDetector(settings: ScanSettings = DEFAULT_SCAN_SETTING
       const startsBurst = !isFast(timeStamp);
       if (run > 0) runMaxGap = Math.max(runMaxGap, timeStamp - lastTime);
       if (startsBurst) {
+        const pause = timeStamp - lastTime;
+        hiccup = buffer.length > 0 && pause <= HICCUP_FACTOR * settings.maxGapMs ? pause : null;
         buffer = [];
         burstMaxGap = 0;
       } else {
@@ -174,7 +196,7 @@ export function createScanDetector(settings: ScanSettings = DEFAULT_SCAN_SETTING
       buffer.push(char);
       run++;
       lastTime = timeStamp;
-      return { kind: 'char', startsBurst };
+      return startsBurst && hiccup !== null ? { kind: 'char', startsBurst, resumes: true } : { kind: 'char', startsBurst };
     }
     const shortcut = (event.ctrlKey === true || event.metaKey === true) && event.altKey !== true;
     if (!shortcut && settings.terminators.includes(key)) {
@@ -189,7 +211,13 @@ export function createScanDetector(settings: ScanSettings = DEFAULT_SCAN_SETTING
       let code = buffer.join('');
       if (settings.prefix !== '' && code.startsWith(settings.prefix)) code = code.slice(settings.prefix.length);
       const slow = !context.inTextField && run > 0 && !fast ? { length: run, gapMs: Math.round(Math.max(runMaxGap, gap)) } : undefined;
+      const cutOff = hiccup;
+      const typed = run;
       reset();
+      // The tail of a cut scan is refused also where it is too short to be a scan of its own (the last
+      // digit of a code in the quantity field would be typed, and its Enter would save it).
+      if (fast && cutOff !== null && code.trim() !== '' && (longEnough || typed >= settings.minLength))
+        return { kind: 'refused', code, reason: 'fragment', gapMs: Math.round(cutOff) };
       if (!fast || !longEnough || code.trim() === '') return slow ? { kind: 'other', slow } : { kind: 'other' };
       if ([...code].some(isControl)) return { kind: 'refused', code, reason: 'control-character' };
       return { kind: 'scan', code };

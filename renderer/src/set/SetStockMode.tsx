@@ -5,7 +5,7 @@
 // typed then is kept, and an Enter pressed then saves once the item is found (a slow network must
 // not eat the first digits).
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
-import { checkUpdateRow } from '../../../shared/index.ts';
+import { checkUpdateRow, parseQuantity } from '../../../shared/index.ts';
 import type { RowInput } from '../api/api-client.ts';
 import { useSession } from '../api/session-context.tsx';
 import { friendlyErrors, scanTexts, setTexts } from '../common/texts.ts';
@@ -22,7 +22,8 @@ interface SetOutcome {
   name: string;
   warehouse: string | null;
   ok: boolean;
-  text: string;
+  /** Written when shown, in the language of the moment. */
+  text: () => string;
 }
 
 export function SetStockMode({ warehouse, status, scans }: ModeProps) {
@@ -42,6 +43,8 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
   const saveWhenFound = useRef<number | null>(null);
   /** Quantities typed for an item still being looked up when the next scan came: saved once it is found. */
   const carried = useRef(new Map<number, string>());
+  /** The item and negative quantity an Enter asked to confirm; the next Enter on the same saves it. */
+  const confirmNegative = useRef<string | null>(null);
 
   const setQuantity = useCallback(
     (text: string) => {
@@ -60,7 +63,7 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
 
   /** Saves `typed` as the quantity of `entry` in the current warehouse; records the outcome. */
   const save = useCallback(
-    (entry: CardEntry, typed: string, note?: string): Promise<boolean> => {
+    (entry: CardEntry, typed: string, note?: () => string): Promise<boolean> => {
       if (withWarehouses && warehouse === null) {
         feedback('error', setTexts.chooseWarehouse);
         return Promise.resolve(false);
@@ -69,9 +72,12 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
       const row: RowInput = { barcode, quantity: typed.trim(), ...(warehouse !== null ? { warehouse_name: warehouse } : {}) };
       const name = entry.info ? describe(entry.info) : barcode;
       const before = entry.info ? quantityIn(entry.info.records, warehouse) : undefined;
-      const record = (ok: boolean, text: string) =>
+      const record = (ok: boolean, text: () => string) =>
         setOutcomes((prev) =>
-          [{ id: nextId.current++, barcode, name, warehouse, ok, text: note ? `${text} (${note})` : text }, ...prev].slice(0, MAX_KEPT),
+          [
+            { id: nextId.current++, barcode, name, warehouse, ok, text: note ? () => setTexts.withNote(text(), note()) : text },
+            ...prev,
+          ].slice(0, MAX_KEPT),
         );
       setSending(true);
       return client
@@ -79,14 +85,14 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
         .then(
           ([outcome]) => {
             if (outcome!.ok) {
-              record(true, setTexts.savedRow(outcome!.quantity, before));
+              record(true, () => setTexts.savedRow(outcome!.quantity, before));
               changeTarget((t) => (t?.id === entry.id && t.info ? { ...t, info: withQuantity(t.info, warehouse, outcome!.quantity) } : t));
               feedback('ok', setTexts.saved(name, outcome!.quantity, warehouse));
               return true;
             }
-            const text = friendlyErrors(outcome!.errors);
-            record(false, text);
-            feedback('error', `${name}: ${text}`);
+            const errors = outcome!.errors;
+            record(false, () => friendlyErrors(errors, row as unknown as Record<string, unknown>));
+            feedback('error', setTexts.refused(name, friendlyErrors(errors, row as unknown as Record<string, unknown>)));
             return false;
           },
           (error: unknown) => {
@@ -106,7 +112,7 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
         { barcode: info.barcode, quantity: typed, ...(warehouse !== null ? { warehouse_name: warehouse } : {}) },
         withWarehouses,
       );
-      return !check.ok && check.errors.quantity ? friendlyErrors({ quantity: check.errors.quantity }) : undefined;
+      return !check.ok && check.errors.quantity ? friendlyErrors({ quantity: check.errors.quantity }, { quantity: typed }) : undefined;
     },
     [warehouse, withWarehouses],
   );
@@ -115,12 +121,29 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
   const saveTyped = useCallback(
     (entry: CardEntry) => {
       void save(entry, quantityRef.current).then((ok) => {
-        if (!ok || targetRef.current?.id !== entry.id) return;
+        if (targetRef.current?.id !== entry.id) return;
+        // Refused: the text stays to be corrected, selected, so what is typed next replaces it ("12a" then "5" is "5", not "12a5").
+        if (!ok) return quantityField.current?.select();
         setQuantity('');
         quantityField.current?.blur();
       });
     },
     [save, setQuantity],
+  );
+
+  /** Enter on a found item: a count below 0 (no shelf holds less than nothing) is asked about first and saved on a second Enter. */
+  const confirmThenSave = useCallback(
+    (entry: CardEntry) => {
+      const typed = quantityRef.current.trim();
+      if (isNegative(typed) && confirmNegative.current !== `${entry.id}:${typed}`) {
+        confirmNegative.current = `${entry.id}:${typed}`;
+        quantityField.current?.select();
+        return feedback('warn', setTexts.confirmNegative(entry.info ? describe(entry.info) : entry.barcode, Number(typed)));
+      }
+      confirmNegative.current = null;
+      saveTyped(entry);
+    },
+    [feedback, saveTyped],
   );
 
   const pick = useCallback(
@@ -130,9 +153,12 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
       const current = targetRef.current;
       const typed = quantityRef.current.trim();
       if (current && current.state === 'found' && typed !== '' && restoredQuantity === undefined) {
-        const problem = quantityProblem(current.info!, typed);
-        if (problem !== undefined) return feedback('error', setTexts.unconfirmedInvalid(describe(current.info!), typed, problem));
-        void save(current, typed, setTexts.savedOnScan);
+        const problem = quantityProblem(current.info!, typed) ?? (isNegative(typed) ? setTexts.negativeProblem : undefined);
+        if (problem !== undefined) {
+          quantityField.current?.select();
+          return feedback('error', setTexts.unconfirmedInvalid(describe(current.info!), typed, problem));
+        }
+        void save(current, typed, () => setTexts.savedOnScan);
       }
       // Typed for an item whose lookup has not answered yet: kept, and saved when it does.
       if (current && current.state === 'loading' && typed !== '' && restoredQuantity === undefined) carried.current.set(current.id, typed);
@@ -152,7 +178,9 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
             const entry: CardEntry = { id, barcode: scan.text, state, info: info! };
             const problem = quantityProblem(info!, typedBefore);
             if (problem !== undefined) return feedback('error', setTexts.carriedNotSaved(describe(info!), typedBefore, problem));
-            void save(entry, typedBefore, setTexts.savedOnScan);
+            if (isNegative(typedBefore))
+              return feedback('error', setTexts.carriedNotSaved(describe(info!), typedBefore, setTexts.negativeProblem));
+            void save(entry, typedBefore, () => setTexts.savedOnScan);
             return;
           }
           changeTarget((t) => (t?.id === id ? { ...t, state, info: info! } : t));
@@ -161,7 +189,8 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
           if (confirmed) saveWhenFound.current = null;
           if (state === 'unknown') return feedback('error', setTexts.unknownTarget);
           const name = describe(info!);
-          if (confirmed && targetRef.current?.id === id) return saveTyped(targetRef.current);
+          // Enter pressed while it was looked up: saved now, or asked first like any Enter (a count below 0).
+          if (confirmed && targetRef.current?.id === id) return confirmThenSave(targetRef.current);
           // A GS1 count (30)/(37) is what was counted: it fills the field, the person confirms it
           // (unless they typed a quantity while it was being looked up).
           if (info!.gs1?.count !== undefined && restoredQuantity === undefined && quantityRef.current.trim() === '') {
@@ -175,7 +204,7 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
         },
       );
     },
-    [client, show, feedback, failed, save, saveTyped, setQuantity, quantityProblem],
+    [client, show, feedback, failed, save, saveTyped, confirmThenSave, setQuantity, quantityProblem],
   );
 
   useScans(scans, pick);
@@ -208,7 +237,8 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
       show({ tone: 'busy', text: setTexts.savingWhenFound(entry.barcode, quantityRef.current.trim()) });
       return;
     }
-    if (entry.state === 'found') saveTyped(entry);
+    if (entry.state !== 'found') return;
+    confirmThenSave(entry);
   };
 
   return (
@@ -240,7 +270,7 @@ export function SetStockMode({ warehouse, status, scans }: ModeProps) {
             <span className="o-name">{o.name}</span>
             <code>{o.barcode}</code>
             {o.warehouse ? <span className="o-wh">{o.warehouse}</span> : null}
-            <span className="o-text">{o.text}</span>
+            <span className="o-text">{o.text()}</span>
           </li>
         ))}
       </ul>
@@ -254,4 +284,10 @@ function withQuantity(info: BarcodeInfo, warehouse: string | null, quantity: num
   const has = info.records.some((r) => 'warehouse_name' in r && r.warehouse_name === warehouse);
   if (!has) return info;
   return { ...info, records: info.records.map((r) => ('warehouse_name' in r && r.warehouse_name === warehouse ? { ...r, quantity } : r)) };
+}
+
+/** Whether a typed quantity is a whole number below 0 (a count no shelf can hold: asked first). */
+function isNegative(typed: string): boolean {
+  const parsed = parseQuantity(typed);
+  return typeof parsed === 'number' && parsed < 0;
 }

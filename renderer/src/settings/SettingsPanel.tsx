@@ -3,6 +3,7 @@
 // finds most of these by itself. Also says whether the account matches GTINs by their 14-digit form.
 import { type FormEvent, useState } from 'react';
 import { useSession } from '../api/session-context.tsx';
+import { LanguageSelect } from '../common/LanguageSelect.tsx';
 import { roleTexts, settingsTexts as texts } from '../common/texts.ts';
 import type { KeyReading, ScanSettings } from '../scan/scan-detector.ts';
 import { ScannerTest } from './ScannerTest.tsx';
@@ -61,6 +62,7 @@ export function SettingsPanel(props: {
   return (
     <section className="settings-panel" aria-labelledby="settings-title">
       <h2 id="settings-title">{texts.title}</h2>
+      <LanguageSelect />
       <form className="settings" onSubmit={submit}>
         <label>
           {texts.maxGap}
@@ -78,7 +80,9 @@ export function SettingsPanel(props: {
           {texts.suffix}
           <select value={suffix} onChange={(e) => setSuffix(e.target.value)}>
             {Object.keys(SUFFIX_CHOICES).map((name) => (
-              <option key={name}>{name}</option>
+              <option key={name} value={name}>
+                {texts.suffixChoice(name)}
+              </option>
             ))}
           </select>
         </label>
@@ -124,7 +128,7 @@ export function SettingsPanel(props: {
         )}
       </p>
       <p className="muted" data-testid="role-setting" data-role={role}>
-        {roleTexts.signedInAs(roleTexts.names[role])}
+        {roleTexts.signedInAs(roleTexts.name(role))}
       </p>
       <ScannerTest scan={props.settings.scan} onTesting={props.onTesting} onApply={applyTest} />
     </section>

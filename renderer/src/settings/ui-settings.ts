@@ -17,11 +17,15 @@ function clampInt(value: unknown, min: number, max: number, fallback: number): n
 }
 
 export const SCAN_LIMITS = { maxGapMs: { min: 5, max: 500 }, minLength: { min: 1, max: 64 }, fastGapMs: { min: 1, max: 500 } } as const;
+/** The scanner suffixes Settings offers, by the name they are stored under (texts.ts words them). */
 export const SUFFIX_CHOICES: Record<string, readonly string[]> = {
-  'Enter or Tab': ['Enter', 'Tab'],
-  'Enter only': ['Enter'],
-  'Tab only': ['Tab'],
+  'enter-or-tab': ['Enter', 'Tab'],
+  enter: ['Enter'],
+  tab: ['Tab'],
 };
+const DEFAULT_SUFFIX = 'enter-or-tab';
+/** Names stored by earlier versions. */
+const OLD_SUFFIX_NAMES: Record<string, string> = { 'Enter or Tab': 'enter-or-tab', 'Enter only': 'enter', 'Tab only': 'tab' };
 const READINGS: readonly KeyReading[] = ['positions', 'characters'];
 /** Longest prefix kept: scanners send a few characters (a symbology identifier, STX). */
 export const MAX_PREFIX_LENGTH = 8;
@@ -40,7 +44,8 @@ export function loadSettings(): UiSettings {
     // unreadable settings: defaults
   }
   const d = DEFAULT_UI_SETTINGS;
-  const suffix = typeof stored.suffix === 'string' && stored.suffix in SUFFIX_CHOICES ? stored.suffix : 'Enter or Tab';
+  const storedSuffix = typeof stored.suffix === 'string' ? (OLD_SUFFIX_NAMES[stored.suffix] ?? stored.suffix) : DEFAULT_SUFFIX;
+  const suffix = storedSuffix in SUFFIX_CHOICES ? storedSuffix : DEFAULT_SUFFIX;
   const maxGapMs = clampInt(stored.maxGapMs, SCAN_LIMITS.maxGapMs.min, SCAN_LIMITS.maxGapMs.max, d.scan.maxGapMs);
   return {
     scan: {
@@ -57,7 +62,7 @@ export function loadSettings(): UiSettings {
 }
 
 export function suffixName(terminators: readonly string[]): string {
-  return Object.entries(SUFFIX_CHOICES).find(([, keys]) => keys.join() === terminators.join())?.[0] ?? 'Enter or Tab';
+  return Object.entries(SUFFIX_CHOICES).find(([, keys]) => keys.join() === terminators.join())?.[0] ?? DEFAULT_SUFFIX;
 }
 
 export function saveSettings(settings: UiSettings): void {

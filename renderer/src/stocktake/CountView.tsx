@@ -3,10 +3,12 @@
 // and edits fix counts; unknown barcodes are listed apart until someone decides about them. The queue
 // is use-scan-queue.ts, the lines as other terminals change them use-line-changes.ts.
 import { type FormEvent, memo, useCallback, useRef, useState } from 'react';
-import { MAY, type StocktakeLine } from '../../../shared/index.ts';
+import { MAX_QUANTITY, MAX_SCAN_AMOUNT, MAY, type StocktakeLine } from '../../../shared/index.ts';
 import { useMay, useSession } from '../api/session-context.tsx';
 import { CameraButton, CameraPanel, useCamera } from '../camera/CameraButton.tsx';
 import { formatDate, formatNumber } from '../common/format.ts';
+import { lower } from '../common/i18n.ts';
+import { useLocale } from '../common/locale-context.tsx';
 import { cardTexts, scanTexts, stocktakeTexts as texts } from '../common/texts.ts';
 import { playError, playSuccess, warmUpAudio } from '../scan/feedback-sounds.ts';
 import { useScanCapture } from '../scan/scan-capture.ts';
@@ -52,6 +54,8 @@ const CountedLine = memo(function CountedLine({
   changeEdit,
   toggleHistory,
 }: CountedLineProps) {
+  useLocale(); // memo: renders again when the language changes
+  const name = line.name ?? line.barcode;
   return (
     <tr data-testid="line" data-barcode={line.barcode} data-counted={line.counted}>
       <td className="cell-item">
@@ -65,7 +69,7 @@ const CountedLine = memo(function CountedLine({
               value={editing}
               onChange={(e) => changeEdit(line.id, e.target.value)}
               inputMode="numeric"
-              aria-label={texts.editCount(line.barcode)}
+              aria-label={texts.editCount(name)}
               autoFocus
               data-testid="edit-count"
             />
@@ -86,12 +90,7 @@ const CountedLine = memo(function CountedLine({
           {texts.edit}
         </button>
         {toggleHistory ? (
-          <button
-            type="button"
-            onClick={() => toggleHistory(line.barcode)}
-            aria-label={texts.historyOf(line.barcode)}
-            aria-expanded={historyOpen}
-          >
+          <button type="button" onClick={() => toggleHistory(line.barcode)} aria-label={texts.historyOf(name)} aria-expanded={historyOpen}>
             {texts.history}
           </button>
         ) : null}
@@ -150,6 +149,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
       if (refusal.kind === 'control-character') feedback('error', scanTexts.controlCharacter(visibleText(refusal.code)));
       else if (refusal.kind === 'cut-short') feedback('error', scanTexts.cutShort(visibleText(refusal.code)));
       else if (refusal.kind === 'badge') feedback('warn', scanTexts.badgeNotShared);
+      else if (refusal.kind === 'fragment') feedback('error', scanTexts.fragment(visibleText(refusal.code), refusal.gapMs));
       else feedback('warn', scanTexts.slow(refusal.length, refusal.gapMs, refusal.maxGapMs));
     },
     onKey: warmUpAudio,
@@ -157,9 +157,12 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
 
   const submitManual = (event: FormEvent) => {
     event.preventDefault();
-    const n = Number(amount);
-    if (barcode === '' || !Number.isInteger(n) || n < 1) return feedback('error', texts.manualInvalid);
-    count(plainScan(barcode), n);
+    // A typed barcode is the barcode without the spaces around it, as the server reads a lookup.
+    const typed = barcode.trim();
+    const n = wholeNumber(amount);
+    if (typed === '' || n === null || n < 1) return feedback('error', texts.manualInvalid);
+    if (n > MAX_SCAN_AMOUNT) return feedback('error', texts.amountTooLarge(MAX_SCAN_AMOUNT));
+    count(plainScan(typed), n);
     setBarcode('');
     setAmount('1');
   };
@@ -167,10 +170,10 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
   const undo = () => {
     // A scan still waiting is simply not sent; otherwise the server takes back this tab's last one.
     const last = queue.takeBackLast();
-    if (last) return feedback('ok', texts.undone(last.barcode, last.amount));
+    if (last) return feedback('ok', texts.undone(nameOf(last.barcode), last.amount));
     client.stocktake.undo(id, queue.terminal).then(
       (result) => {
-        feedback('ok', texts.undone(result.undone.barcode, result.undone.amount));
+        feedback('ok', texts.undone(nameOf(result.undone.barcode), result.undone.amount));
         refresh();
       },
       (e: unknown) => feedback('error', (e as Error).message),
@@ -185,13 +188,16 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
   const saveEdit = (event: FormEvent) => {
     event.preventDefault();
     if (!editing) return;
-    const n = Number(editing.value);
-    if (editing.value.trim() === '' || !Number.isInteger(n) || n < 0) return feedback('error', texts.countInvalid);
+    // The count's own rule, as Set stock reads a quantity: digits (and a minus), nothing else ("1e9" is not a count).
+    const n = wholeNumber(editing.value);
+    if (n === null) return feedback('error', texts.countInvalid);
+    if (n < 0) return feedback('error', texts.countNegative(n));
+    if (n > MAX_QUANTITY) return feedback('error', texts.countTooLarge(MAX_QUANTITY));
     client.stocktake.setCount(id, editing.line, n).then(
       (line) => {
         mergeLine(line);
         setEditing(null);
-        feedback('ok', texts.countSet(line.barcode, line.counted));
+        feedback('ok', texts.countSet(line.name ?? line.barcode, line.counted));
       },
       (e: unknown) => feedback('error', (e as Error).message),
     );
@@ -208,6 +214,9 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
   const unresolved = unknown.filter((l) => l.resolution === 'pending').length;
   const readOnly = session !== null && session.status !== 'open';
   const camera = useCamera();
+  /** A barcode's item name when this page knows it (a banner names what a person recognises). */
+  const nameOf = (code: string) => lines.find((l) => l.barcode === code)?.name ?? code;
+  const historyLine = historyOf === null ? undefined : lines.find((l) => l.barcode === historyOf);
 
   return (
     <section className="count-view" data-testid="count-view" data-stocktake={id} aria-labelledby="count-title">
@@ -223,7 +232,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
       )}
       {readOnly ? (
         <p className="notice notice-error">
-          {texts.closed(texts.status[session.status] ?? session.status)}{' '}
+          {texts.closed(lower(texts.status(session.status)))}{' '}
           {may(MAY.commitStocktake) ? <a href={stocktakeHref({ view: 'review', id })}>{texts.seeReview}</a> : null}
         </p>
       ) : null}
@@ -301,7 +310,18 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
               </tbody>
             </table>
           </div>
-          {historyOf ? <StockHistory key={historyOf} barcode={historyOf} open /> : null}
+          {historyOf ? (
+            <section className="card history-card" aria-labelledby="count-history-title" data-testid="count-history">
+              <h3 id="count-history-title" className="history-title">
+                <span>{texts.historyOf(historyLine?.name ?? historyOf)}</span>
+                <code>{historyOf}</code>
+                <button type="button" onClick={() => setHistoryOf(null)}>
+                  {texts.closeHistory}
+                </button>
+              </h3>
+              <StockHistory key={historyOf} barcode={historyOf} open />
+            </section>
+          ) : null}
 
           <h3 data-testid="unknown-heading">{texts.unknownHeading(unknown.length, unresolved)}</h3>
           <UnknownLines lines={unknown} testId="unknown-lines" onResolve={resolveUnknown} readOnly={readOnly} />
@@ -309,4 +329,9 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
       )}
     </section>
   );
+}
+
+/** A whole number typed as digits with an optional minus (spaces around allowed); null for anything else ("12a", "1e9", "1.5"). */
+function wholeNumber(text: string): number | null {
+  return /^\s*-?\d+\s*$/.test(text) ? Number(text.trim()) : null;
 }

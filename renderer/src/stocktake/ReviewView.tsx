@@ -97,7 +97,7 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
         <span>{texts.reviewTitle(stocktake.name)}</span>
         {stocktake.warehouse_name ? <span className="muted">{texts.inWarehouse(stocktake.warehouse_name)}</span> : null}
         <span className={`badge badge-${stocktake.status}`} data-testid="review-status" data-status={stocktake.status}>
-          {texts.status[stocktake.status] ?? stocktake.status}
+          {texts.status(stocktake.status)}
         </span>
       </h2>
       {stocktake.status === 'open' ? (
@@ -133,6 +133,9 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
               <th scope="col" className="num">
                 {texts.columnsReview.difference}
               </th>
+              <th scope="col" className="num">
+                {texts.columnsReview.change}
+              </th>
               <th scope="col">{texts.columnsReview.result}</th>
             </tr>
           </thead>
@@ -161,12 +164,20 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
                 <td className="num" data-label={texts.columnsReview.counted}>
                   {formatNumber(l.counted)}
                 </td>
-                <td className="num" data-label={texts.columnsReview.difference}>
-                  {l.difference === undefined ? '' : formatDifference(l.difference)}
+                {/* Counted − books reads as the arithmetic of the two columns before it; what the commit will
+                    change differs from it when sales or a set came after the count, and is shown beside it. */}
+                <td className="num" data-label={texts.columnsReview.difference} data-testid="review-line-difference">
+                  {l.book_quantity === undefined ? '' : formatDifference(l.counted - l.book_quantity)}
+                </td>
+                <td className="num" data-label={texts.columnsReview.change} data-testid="review-line-change">
+                  {changeOf(l, stocktake.status)}
                 </td>
                 <td data-label={texts.columnsReview.result} data-testid="review-line-result">
                   {l.commit
-                    ? `${texts.commitState[l.commit.state] ?? l.commit.state}${l.commit.errors ? `: ${friendlyErrors(l.commit.errors)}` : ''}`
+                    ? texts.commitState(
+                        l.commit.state,
+                        l.commit.errors ? friendlyErrors(l.commit.errors, { quantity: l.counted }) : undefined,
+                      )
                     : l.zeroed
                       ? texts.setToZero
                       : l.moved_since_count !== undefined && l.moved_since_count !== 0 && l.after_commit !== undefined
@@ -309,7 +320,7 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
                       <td>
                         <code>{String((e.data as { barcode?: string }).barcode ?? '')}</code>
                       </td>
-                      <td>{friendlyErrors(e.errors)}</td>
+                      <td>{friendlyErrors(e.errors, e.data as Record<string, unknown>)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -325,4 +336,11 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
       ) : null}
     </section>
   );
+}
+
+/** What the commit changes a line's stock by: before the commit, what it will change; after it, what it changed. */
+function changeOf(line: StocktakeReview['lines'][number], status: string): string {
+  if (status === 'committed') return line.difference === undefined ? '' : formatDifference(line.difference);
+  if (line.after_commit !== undefined && line.book_quantity !== undefined) return formatDifference(line.after_commit - line.book_quantity);
+  return line.difference === undefined ? '' : formatDifference(line.difference);
 }

@@ -156,7 +156,7 @@ function StocktakeList({ onFailure }: { onFailure: OnFailure }) {
                     </td>
                     {withWarehouses ? <td data-label={texts.columns.warehouse}>{s.warehouse_name ?? ''}</td> : null}
                     <td data-label={texts.columns.status}>
-                      <span className={`badge badge-${s.status}`}>{texts.status[s.status] ?? s.status}</span>
+                      <span className={`badge badge-${s.status}`}>{texts.status(s.status)}</span>
                     </td>
                     <td data-label={texts.columns.lines}>{texts.lines(s.totals.known_lines, s.totals.unknown_lines)}</td>
                     <td data-label={texts.columns.started}>{formatDateTime(s.created_at)}</td>

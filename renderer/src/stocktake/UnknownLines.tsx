@@ -51,7 +51,7 @@ export function UnknownLines({
               <td className="num" data-label={texts.columnsCount.scanned}>
                 {onResolve ? <strong>{formatNumber(line.counted)}</strong> : formatNumber(line.counted)}
               </td>
-              <td data-label={texts.columnsCount.resolution}>{texts.resolution[line.resolution ?? 'pending']}</td>
+              <td data-label={texts.columnsCount.resolution}>{texts.resolution(line.resolution ?? 'pending')}</td>
               {onResolve ? (
                 <td className="actions">
                   <button type="button" onClick={() => onResolve(line, 'ignored')} disabled={readOnly}>

@@ -101,8 +101,10 @@ export function useScanQueue(id: number, { onFailure, feedback, mergeLine, offli
             retry.current = setTimeout(() => void flush(), RETRY_MS);
             return;
           }
-          feedback('error', `${next.barcode}: ${(error as Error).message}`);
-          onFailure(error);
+          // Refused (a 4xx): said once, on the banner, and the scan is dropped from the queue; only a
+          // revoked sign-in goes further (it signs out).
+          if (error instanceof ApiError && error.unauthorized) onFailure(error);
+          else feedback('error', texts.scanRefused(next.barcode, (error as Error).message));
         }
         setQueue(queue.current.filter((s) => s.scan_id !== next.scan_id));
       }

@@ -4,8 +4,8 @@
 // bottom of the bar, one line high, so a longer or shorter state never moves anything else, and the bar
 // at 1280 px keeps its one row of controls; while the first status is on its way the row is kept on a
 // device that saw the account linked before, so the page does not jump when it arrives.
-import { syncMessages } from '../../../shared/index.ts';
 import { formatSince } from '../common/format.ts';
+import { syncTexts } from '../common/texts.ts';
 import { SYNC_HREF } from './sync-route.ts';
 import { showsIndicator, useSyncStatus } from './sync-status.tsx';
 import type { SyncStatus } from '../../../shared/index.ts';
@@ -14,13 +14,13 @@ import type { SyncStatus } from '../../../shared/index.ts';
 export function stateWords(status: SyncStatus): string {
   switch (status.state) {
     case 'in_sync':
-      return syncMessages.inSync;
+      return syncTexts.inSync;
     case 'waiting':
-      return status.pending > 0 ? syncMessages.waiting(status.pending) : syncMessages.catchingUp;
+      return status.pending > 0 ? syncTexts.waitingCount(status.pending) : syncTexts.catchingUp;
     case 'offline':
     case 'error': {
-      const since = status.offline_since ? syncMessages.offlineSince(formatSince(status.offline_since)) : syncMessages.problem;
-      return status.pending > 0 ? `${since} · ${syncMessages.alsoWaiting(status.pending)}` : since;
+      const since = status.offline_since ? syncTexts.offlineSince(formatSince(status.offline_since)) : syncTexts.problem;
+      return status.pending > 0 ? `${since} · ${syncTexts.alsoWaiting(status.pending)}` : since;
     }
     case 'unlinked':
       return '';
@@ -39,10 +39,7 @@ export function SyncIndicator({ current }: { current: boolean }) {
   const { status, wasLinked } = useSyncStatus();
   if (status === null) return wasLinked ? <div className="sync-row" aria-hidden="true" /> : null;
   if (!showsIndicator(status)) return null;
-  const summary = syncMessages.summary(
-    status,
-    status.state === 'offline' && status.offline_since ? formatSince(status.offline_since) : null,
-  );
+  const summary = syncTexts.summary(status, status.state === 'offline' && status.offline_since ? formatSince(status.offline_since) : null);
   const words = stateWords(status);
   return (
     <div className="sync-row">
@@ -58,8 +55,8 @@ export function SyncIndicator({ current }: { current: boolean }) {
       >
         <span className="sync-dot" aria-hidden="true" />
         {words ? <span className="sync-words">{words}</span> : null}
-        {status.conflicts > 0 ? <span className="sync-flag">{syncMessages.conflicts(status.conflicts)}</span> : null}
-        {status.clock_warning ? <span className="sync-flag">{syncMessages.checkClock}</span> : null}
+        {status.conflicts > 0 ? <span className="sync-flag">{syncTexts.conflicts(status.conflicts)}</span> : null}
+        {status.clock_warning ? <span className="sync-flag">{syncTexts.checkClock}</span> : null}
       </a>
     </div>
   );

@@ -5,7 +5,7 @@
 // type the quantity counted. Deciding records a new set through the ordinary update endpoint, which
 // resolves the conflict here at once and everywhere after the next sync (docs/SYNC.md, "Conflicts").
 import { type FormEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
-import { type BarcodeLabel, type Conflict, MAY, type SyncStatus, syncMessages } from '../../../shared/index.ts';
+import { type BarcodeLabel, type Conflict, MAY, type SyncStatus } from '../../../shared/index.ts';
 import { ApiError } from '../api/request-json.ts';
 import { useMay, useSession } from '../api/session-context.tsx';
 import { formatDateTime, formatSince } from '../common/format.ts';
@@ -121,11 +121,11 @@ function LinkStatus({ status }: { status: SyncStatus }) {
   return (
     <>
       <p className={`notice notice-${tone}`} data-testid="sync-summary" data-state={status.state}>
-        {syncMessages.summary(status, when)}
+        {texts.summary(status, when)}
       </p>
       {status.clock_warning ? (
         <p className="notice notice-warn" data-testid="clock-warning">
-          {status.clock_warning}
+          {status.clock_skew_ms !== null ? texts.clockWarning(status.clock_skew_ms) : status.clock_warning}
         </p>
       ) : null}
       <dl className="facts">
@@ -139,7 +139,7 @@ function LinkStatus({ status }: { status: SyncStatus }) {
         </div>
         <div>
           <dt>{texts.waiting}</dt>
-          <dd>{status.pending === 0 ? texts.nothingWaiting : syncMessages.waiting(status.pending)}</dd>
+          <dd>{status.pending === 0 ? texts.nothingWaiting : texts.waitingCount(status.pending)}</dd>
         </div>
         {status.last_error && status.state !== 'in_sync' ? (
           <div>
@@ -154,9 +154,9 @@ function LinkStatus({ status }: { status: SyncStatus }) {
 
 /** Which computer made a movement, in words: this one, the upstream, or another one by its id. */
 function computerOf(origin: string, status: SyncStatus | null): string {
-  if (status?.instance === origin) return syncMessages.thisComputer;
-  if (status?.upstream_instance === origin && status.upstream) return syncMessages.upstreamComputer(status.upstream);
-  return syncMessages.otherComputer(origin);
+  if (status?.instance === origin) return texts.thisComputer;
+  if (status?.upstream_instance === origin && status.upstream) return texts.upstreamComputer(status.upstream);
+  return texts.otherComputer(origin);
 }
 
 function ConflictCard(props: {
@@ -172,7 +172,7 @@ function ConflictCard(props: {
   const [saving, setSaving] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const messageRef = useRef<HTMLParagraphElement>(null);
-  const name = label ? (label.variant_name ? `${label.item_name} · ${label.variant_name}` : label.item_name) : c.barcode;
+  const name = label ? appTexts.itemName(label.item_name, label.variant_name) : c.barcode;
   const titleId = `conflict-${c.id}-title`;
 
   useEffect(() => {
@@ -194,7 +194,7 @@ function ConflictCard(props: {
           if (outcome?.ok) {
             setMessage({ ok: true, text: texts.saved(outcome.quantity) });
             props.onResolved();
-          } else setMessage({ ok: false, text: outcome ? friendlyErrors(outcome.errors) : texts.invalid });
+          } else setMessage({ ok: false, text: outcome ? friendlyErrors(outcome.errors, { quantity }) : texts.invalid });
         },
         (error: unknown) => {
           setSaving(false);
@@ -234,10 +234,10 @@ function ConflictCard(props: {
         <strong data-testid="conflict-quantity">{texts.nowQuantity(c.quantity, c.warehouse_name)}</strong>
         {c.resolved ? <span className="badge badge-committed">{texts.resolved}</span> : null}
       </p>
-      {c.resolved ? null : <p className="muted">{c.racing ? syncMessages.conflictExplain : syncMessages.conflictAgainstSale}</p>}
+      {c.resolved ? null : <p className="muted">{c.racing ? texts.conflictExplain : texts.conflictAgainstSale}</p>}
       {c.movements > 1 ? (
         <p className="muted" data-testid="conflict-group" data-movements={c.movements}>
-          {syncMessages.madeUnseen(c.movements, formatDateTime(c.first.occurred_at))}
+          {texts.madeUnseen(c.movements, formatDateTime(c.first.occurred_at))}
         </p>
       ) : null}
       <div className="table-scroll">
@@ -260,8 +260,8 @@ function ConflictCard(props: {
                 <td data-label={texts.columns.where}>{computerOf(side.origin, status)}</td>
                 <td data-label={texts.columns.when}>{formatDateTime(side.occurred_at)}</td>
                 <td data-label={texts.columns.how}>
-                  {texts.kind[side.kind] ?? side.kind}
-                  {` · ${historyTexts.sources[side.source] ?? side.source}`}
+                  {texts.kind(side.kind)}
+                  {` · ${historyTexts.source(side.source)}`}
                   {side.reference ? ` (${side.reference})` : ''}
                   {side.actor ? ` · ${historyTexts.by(side.actor)}` : ''}
                 </td>
@@ -271,7 +271,7 @@ function ConflictCard(props: {
         </table>
       </div>
       {c.resolved ? null : (
-        <form className="conflict-decide" onSubmit={submitTyped} aria-label={`${texts.decide}: ${name}`}>
+        <form className="conflict-decide" onSubmit={submitTyped} aria-label={texts.decideFor(name)}>
           <span className="conflict-decide-title">{texts.decide}</span>
           <div className="button-row">
             {choices.map((value) => (
@@ -284,7 +284,7 @@ function ConflictCard(props: {
                 data-testid="keep-value"
                 data-value={value}
               >
-                {syncMessages.keepValue(value)}
+                {texts.keepValue(value)}
               </button>
             ))}
           </div>
@@ -294,7 +294,7 @@ function ConflictCard(props: {
               inputMode="numeric"
               value={typed}
               onChange={(e) => setTyped(e.target.value)}
-              aria-label={syncMessages.countedLabel(c.barcode)}
+              aria-label={texts.countedLabel(c.barcode)}
               data-testid="conflict-counted"
               size={6}
             />

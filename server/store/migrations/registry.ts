@@ -26,9 +26,10 @@ import * as tokenRoles from './0025_token_roles.ts';
 import * as conflictGroups from './0026_conflict_groups.ts';
 import * as vectorHashes from './0027_vector_hashes.ts';
 import * as labelSettings from './0028_label_settings.ts';
-import * as people from './0029_people.ts';
-import * as auditLog from './0030_audit_log.ts';
-import * as movementActors from './0031_movement_actors.ts';
+import * as syncFollowers from './0029_sync_followers.ts';
+import * as people from './0030_people.ts';
+import * as auditLog from './0031_audit_log.ts';
+import * as movementActors from './0032_movement_actors.ts';
 
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, EngineMigration> = {
@@ -50,9 +51,10 @@ export const migrations: Record<string, EngineMigration> = {
   '0026_conflict_groups': conflictGroups,
   '0027_vector_hashes': vectorHashes,
   '0028_label_settings': labelSettings,
-  '0029_people': people,
-  '0030_audit_log': auditLog,
-  '0031_movement_actors': movementActors,
+  '0029_sync_followers': syncFollowers,
+  '0030_people': people,
+  '0031_audit_log': auditLog,
+  '0032_movement_actors': movementActors,
 };
 
 /** The migrations as kysely's Migrator runs them, on an engine that needs `needs`. */

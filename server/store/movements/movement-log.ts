@@ -505,6 +505,8 @@ export class MovementLog {
   private readonly stale = new Set<string>();
   /** Units whose movements all came after the account's latest timestamp: that timestamp, see preload. */
   private readonly latestBound = new Map<number, string>();
+  /** Per account: its latest timestamp when this transaction first recorded a movement of it (behindAccount). */
+  private readonly accountLatest = new Map<number, string>();
   /** Per account: the highest sequence held of every origin, once preload read it. */
   private readonly held = new Map<number, Record<string, number>>();
   /** Per account: whether it has an open conflict group (read once, for the sets and counts made here). */
@@ -624,7 +626,8 @@ export class MovementLog {
     const held = this.held.get(accountId);
     if (held) held[this.instance] = Math.max(held[this.instance] ?? 0, seq);
     const seenVector = isAbsolute(kind) ? await this.seenVector(accountId) : null;
-    const late = options.hlc !== undefined && (await this.isLate(unit.id, warehouseId, hlc));
+    const late =
+      (options.hlc !== undefined || (await this.behindAccount(accountId, hlc))) && (await this.isLate(unit.id, warehouseId, hlc));
     let applied: Applied;
     if (options.applied) applied = options.applied;
     else if (late)
@@ -961,6 +964,18 @@ export class MovementLog {
     const previous = await this.q.first(absoluteBefore, { ...where, hlc: END_OF_TIME });
     const window = await this.q.all(movementsAfter, { ...where, hlc: previous?.hlc ?? '' });
     return new ConflictWalk(previous, window, place.open?.group ?? null);
+  }
+
+  /**
+   * True when the account holds a movement stamped after `hlc`, a timestamp of this clock: one made on
+   * a clock further ahead than a push may drag this one (sync/clock-bound.ts). A movement made here
+   * then lands before it, in the past of its unit, and is folded in at its place like a late one.
+   * The account's latest is read once per transaction.
+   */
+  private async behindAccount(accountId: number, hlc: string): Promise<boolean> {
+    let latest = this.accountLatest.get(accountId);
+    if (latest === undefined) this.accountLatest.set(accountId, (latest = (await this.q.first(latestOfAccount, { accountId }))?.hlc ?? ''));
+    return latest > hlc;
   }
 
   /** True when some movement of the unit and warehouse is later than `hlc`. */

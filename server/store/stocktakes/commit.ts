@@ -42,7 +42,7 @@ async function startCommit(q: Queries, caller: StocktakeCaller, id: number, zero
   if (session.status === 'committed') return;
   if (session.status === 'committing') {
     if ((session.zero_uncounted === 1) !== zeroUncounted) {
-      throw apiError(409, stocktakeMessages.zeroOptionChanged(session.zero_uncounted === 1));
+      throw apiError(409, stocktakeMessages.zeroOptionChanged(session.zero_uncounted === 1), { code: 'zero_option_changed' });
     }
     return;
   }

@@ -24,8 +24,8 @@ import { type StocktakeCaller, type StocktakeRow, loadStocktake, stocktakeActor 
 const now = () => new Date().toISOString();
 
 function requireOpen(session: StocktakeRow): void {
-  if (session.status === 'committing') throw apiError(409, stocktakeMessages.committing);
-  if (session.status !== 'open') throw apiError(409, stocktakeMessages.readOnly(session.status));
+  if (session.status === 'committing') throw apiError(409, stocktakeMessages.committing, { code: 'stocktake_committing' });
+  if (session.status !== 'open') throw apiError(409, stocktakeMessages.readOnly(session.status), { code: 'stocktake_read_only' });
 }
 
 /** Adds a scan to its line (creating the line), atomically; a resent scan_id is counted once. */
@@ -46,7 +46,8 @@ export async function recordScan(log: MovementLog, caller: StocktakeCaller, id: 
         .where('sc.client_scan_id', '=', body.scan_id),
     );
     if (earlier) {
-      if (earlier.barcode !== barcode || earlier.amount !== body.amount) throw apiError(409, stocktakeMessages.scanIdReused);
+      if (earlier.barcode !== barcode || earlier.amount !== body.amount)
+        throw apiError(409, stocktakeMessages.scanIdReused, { code: 'scan_id_reused' });
       return { scan: { id: earlier.id, amount: earlier.amount, duplicate: true }, line: await lineOf(q, session, earlier.line_id) };
     }
   }
@@ -121,7 +122,7 @@ export async function undoLastScan(q: Queries, account: Account, id: number, bod
     .limit(1);
   if (body.terminal !== undefined) query = query.where('sc.terminal', '=', body.terminal);
   const last = await q.first(query);
-  if (!last) throw apiError(409, stocktakeMessages.nothingToUndo);
+  if (!last) throw apiError(409, stocktakeMessages.nothingToUndo, { code: 'nothing_to_undo' });
   const at = now();
   const change = await nextChange(q, id); // a line removed below shows as a smaller line count
   await q.run(q.k.updateTable('stocktake_scans').set({ undone_at: at }).where('id', '=', last.id));
@@ -163,9 +164,10 @@ export async function updateLine(
   const line = await q.first(
     q.k.selectFrom('stocktake_lines').select(['id', 'unit_id']).where('id', '=', lineId).where('stocktake_id', '=', id),
   );
-  if (!line) throw apiError(404, stocktakeMessages.lineNotFound);
+  if (!line) throw apiError(404, stocktakeMessages.lineNotFound, { code: 'stocktake_line_not_found' });
   requireOpen(session);
-  if (body.resolution !== undefined && line.unit_id !== null) throw apiError(400, stocktakeMessages.resolutionOfKnown);
+  if (body.resolution !== undefined && line.unit_id !== null)
+    throw apiError(400, stocktakeMessages.resolutionOfKnown, { code: 'resolution_of_known_barcode' });
   const at = now();
   const change = await nextChange(q, id);
   if (body.counted !== undefined) {

@@ -159,6 +159,6 @@ export async function listLines(q: Queries, account: Account, id: number): Promi
 
 export async function lineOf(q: Queries, session: StocktakeRow, lineId: number): Promise<StocktakeLine> {
   const row = (await selectLines(q, session, lineId))[0];
-  if (!row) throw apiError(404, stocktakeMessages.lineNotFound);
+  if (!row) throw apiError(404, stocktakeMessages.lineNotFound, { code: 'stocktake_line_not_found' });
   return (await shownLines(q, session, [row]))[0]!;
 }

@@ -46,7 +46,7 @@ export async function loadStocktake(q: Queries, account: Account, id: number): P
   const row = await q.first(
     q.k.selectFrom('stocktakes').select(STOCKTAKE_COLUMNS).where('id', '=', id).where('account_id', '=', account.id),
   );
-  if (!row) throw apiError(404, stocktakeMessages.notFound);
+  if (!row) throw apiError(404, stocktakeMessages.notFound, { code: 'stocktake_not_found' });
   return row;
 }
 
@@ -125,13 +125,15 @@ export async function createStocktake(q: Queries, caller: StocktakeCaller, body:
   let warehouseId = NO_WAREHOUSE;
   if (caller.warehousesEnabled) {
     if (body.warehouse_name === undefined) {
-      throw apiError(400, stocktakeMessages.invalidBody(`warehouse_name: ${fieldMessages.required}`));
+      throw apiError(400, stocktakeMessages.invalidBody(`warehouse_name: ${fieldMessages.required}`), { code: 'invalid_body' });
     }
     const warehouse = await q.first(
       q.k.selectFrom('warehouses').select('id').where('account_id', '=', caller.id).where('name', '=', body.warehouse_name),
     );
     if (!warehouse) {
-      throw apiError(400, stocktakeMessages.invalidBody(`warehouse_name: ${fieldMessages.warehouseNotFound(body.warehouse_name)}`));
+      throw apiError(400, stocktakeMessages.invalidBody(`warehouse_name: ${fieldMessages.warehouseNotFound(body.warehouse_name)}`), {
+        code: 'invalid_body',
+      });
     }
     warehouseId = warehouse.id;
   }

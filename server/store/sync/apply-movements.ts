@@ -8,6 +8,8 @@ import { isAbsolute } from '../movements/fold.ts';
 import { type Hlc, parseHlc } from '../movements/hlc.ts';
 import type { MovementLog, MovementUnit } from '../movements/movement-log.ts';
 import { NO_WAREHOUSE } from '../schema.ts';
+import { draggedAtMost } from './clock-bound.ts';
+import { heldOf } from './held-vector.ts';
 
 const storedMovement = statement('sync.storedMovement', (k, p: Param<{ accountId: number; origin: string; seq: number }>) =>
   k
@@ -16,14 +18,6 @@ const storedMovement = statement('sync.storedMovement', (k, p: Param<{ accountId
     .where('account_id', '=', p('accountId'))
     .where('origin', '=', p('origin'))
     .where('seq', '=', p('seq')),
-);
-
-const highestSeq = statement('sync.highestSeq', (k, p: Param<{ accountId: number; origin: string }>) =>
-  k
-    .selectFrom('stock_history')
-    .select((eb) => eb.fn.max('seq').as('seq'))
-    .where('account_id', '=', p('accountId'))
-    .where('origin', '=', p('origin')),
 );
 
 const unitKey = (item: number, variant: number | null) => `${item}/${variant ?? ''}`;
@@ -43,7 +37,8 @@ export async function applyMovements(
   now: number,
 ): Promise<{ applied: number; duplicates: number }> {
   const { q } = log;
-  const refuse = (movement: SyncMovement, why: string) => apiError(422, syncMessages.movementRefused(movement.id, why));
+  const refuse = (movement: SyncMovement, why: string) =>
+    apiError(422, syncMessages.movementRefused(movement.id, why), { code: 'sync_movement_refused' });
   const hlcs: Hlc[] = [];
   for (const movement of movements) {
     const hlc = parseHlc(movement.hlc);
@@ -87,10 +82,8 @@ export async function applyMovements(
   }
 
   // Each origin in sequence, from what this instance holds of the batch's origins (an index seek
-  // each, not the whole history's vector).
-  const held: VersionVector = {};
-  for (const origin of new Set(movements.map((m) => m.origin)))
-    held[origin] = Number((await q.first(highestSeq, { accountId: account.id, origin }))?.seq ?? 0);
+  // each, in one statement; not the whole history's vector).
+  const held: VersionVector = await heldOf(q, account.id, new Set(movements.map((m) => m.origin)));
   if (movements.some((m) => m.seq > (held[m.origin] ?? 0))) {
     const earliest = new Map<number, string>();
     for (let i = 0; i < movements.length; i++) {
@@ -121,13 +114,14 @@ export async function applyMovements(
         stored.unit_id !== unit.id ||
         stored.warehouse_id !== warehouseId
       ) {
-        throw apiError(409, syncMessages.sameIdOtherMovement(movement.id));
+        throw apiError(409, syncMessages.sameIdOtherMovement(movement.id), { code: 'sync_same_id_other_movement' });
       }
       duplicates++;
       continue;
     }
     if (movement.seq !== holds + 1) {
       throw apiError(409, syncMessages.gap(movement.id, movement.origin, holds + 1), {
+        code: 'sync_gap',
         more: { resume: { [movement.origin]: holds + 1 } },
       });
     }
@@ -153,7 +147,7 @@ export async function applyMovements(
     if (latest < 0 || movement.hlc > movements[latest]!.hlc) latest = i;
     applied++;
   }
-  if (latest >= 0) log.saw(hlcs[latest]!);
+  if (latest >= 0) log.saw(draggedAtMost(hlcs[latest]!, now));
   // The places where movements landed in the past folded again (once each), the conflict groups
   // written; a quantity out of range refuses the batch here (422, naming the movement).
   await log.finishBatch(account.id);

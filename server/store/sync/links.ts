@@ -24,6 +24,12 @@ export interface Link {
   offlineSince: string | null;
   clockSkewMs: number | null;
   upstreamVector: VersionVector;
+  /** The label this instance registers with upstream; null: the machine's hostname. */
+  label: string | null;
+  /** When the upstream took the registration; null: the next round registers first. */
+  registeredAt: string | null;
+  /** The arrival id here up to which the upstream holds every movement. */
+  pushCursor: number;
 }
 
 function selectLinks(q: Queries) {
@@ -46,6 +52,9 @@ function selectLinks(q: Queries) {
       'l.offline_since',
       'l.clock_skew_ms',
       'l.upstream_vector',
+      'l.label',
+      'l.registered_at',
+      'l.push_cursor',
     ]);
 }
 
@@ -66,6 +75,9 @@ function toLink(row: Awaited<ReturnType<ReturnType<typeof selectLinks>['execute'
     offlineSince: row.offline_since,
     clockSkewMs: row.clock_skew_ms,
     upstreamVector: row.upstream_vector ? (JSON.parse(row.upstream_vector) as VersionVector) : {},
+    label: row.label,
+    registeredAt: row.registered_at,
+    pushCursor: row.push_cursor,
   };
 }
 
@@ -78,8 +90,27 @@ export async function linkOfAccount(q: Queries, accountId: number): Promise<Link
   return row && toLink(row);
 }
 
-export async function createLink(q: Queries, accountId: number, upstreamUrl: string, token: string, at: string): Promise<void> {
-  await q.run(q.k.insertInto('sync_links').values({ account_id: accountId, upstream_url: upstreamUrl, token, linked_at: at }));
+export async function createLink(
+  q: Queries,
+  accountId: number,
+  link: { upstreamUrl: string; token: string; label: string | null; registeredAt: string | null },
+  at: string,
+): Promise<void> {
+  await q.run(
+    q.k.insertInto('sync_links').values({
+      account_id: accountId,
+      upstream_url: link.upstreamUrl,
+      token: link.token,
+      label: link.label,
+      registered_at: link.registeredAt,
+      linked_at: at,
+    }),
+  );
+}
+
+/** The upstream took this instance's registration (a link made by an earlier version registers at its next round). */
+export async function recordRegistered(q: Queries, accountId: number, at: string): Promise<void> {
+  await q.run(q.k.updateTable('sync_links').set({ registered_at: at }).where('account_id', '=', accountId));
 }
 
 export async function removeLink(q: Queries, accountId: number): Promise<boolean> {
@@ -97,9 +128,12 @@ export async function recordRound(
         clockSkewMs: number;
         upstreamVector: VersionVector;
         pullCursor?: number;
+        /** Everything recorded here up to this arrival id is held upstream (the push read that far). */
+        pushCursor?: number;
         catalogueVersion?: number;
       }
-    | { ok: false; error: string }
+    /** `unreachable`: the upstream did not answer (offline); otherwise it answered, or this side failed (an error). */
+    | { ok: false; error: string; unreachable: boolean }
   ),
 ): Promise<void> {
   const update = round.ok
@@ -113,10 +147,18 @@ export async function recordRound(
         upstream_vector: JSON.stringify(round.upstreamVector),
         ...(round.catalogueVersion !== undefined ? { catalogue_version: round.catalogueVersion } : {}),
       }
-    : { last_attempt_at: round.at, last_error: round.error.slice(0, 500) };
+    : { last_attempt_at: round.at, last_error: round.error.slice(0, 500), ...(round.unreachable ? {} : { offline_since: null }) };
   await q.run(q.k.updateTable('sync_links').set(update).where('account_id', '=', accountId));
   if (round.ok && round.pullCursor !== undefined) await advanceLink(q, accountId, round.pullCursor);
-  if (!round.ok) {
+  if (round.ok && round.pushCursor !== undefined)
+    await q.run(
+      q.k
+        .updateTable('sync_links')
+        .set({ push_cursor: round.pushCursor })
+        .where('account_id', '=', accountId)
+        .where('push_cursor', '<', round.pushCursor),
+    );
+  if (!round.ok && round.unreachable) {
     await q.run(
       q.k.updateTable('sync_links').set({ offline_since: round.at }).where('account_id', '=', accountId).where('offline_since', 'is', null),
     );
@@ -128,8 +170,15 @@ export async function recordRound(
  * still pushes and pulls (a long backlog then shows as movements waiting, not as offline).
  */
 export async function recordReachable(q: Queries, accountId: number, upstreamInstance: string): Promise<void> {
+  await q.run(q.k.updateTable('sync_links').set({ upstream_instance: upstreamInstance }).where('account_id', '=', accountId));
+  // The error that made it offline was that it did not answer: no longer true. (Another error stays
+  // until a round succeeds.)
   await q.run(
-    q.k.updateTable('sync_links').set({ offline_since: null, upstream_instance: upstreamInstance }).where('account_id', '=', accountId),
+    q.k
+      .updateTable('sync_links')
+      .set({ offline_since: null, last_error: null })
+      .where('account_id', '=', accountId)
+      .where('offline_since', 'is not', null),
   );
 }
 
@@ -177,10 +226,21 @@ export async function linkStatus(q: Queries, account: Account, now: number): Pro
       clock_warning: null,
     };
   }
-  const pending = await countPending(q, account.id, link.upstreamVector);
+  const pending = await countPending(q, account.id, link.upstreamVector, link.pushCursor);
   const skew = link.clockSkewMs;
   const warning = skew !== null && Math.abs(skew) > CLOCK_WARNING_MS ? syncMessages.clockWarning(skew) : null;
-  const state = link.offlineSince !== null ? 'offline' : link.lastSuccessAt === null ? 'waiting' : pending > 0 ? 'waiting' : 'in_sync';
+  // A failed round whose upstream answered (a refusal, forged movements of this instance) is an error
+  // until a round succeeds: the upstream is there, so "offline" would send the reader to the network.
+  const state =
+    link.offlineSince !== null
+      ? 'offline'
+      : link.lastError !== null
+        ? 'error'
+        : link.lastSuccessAt === null
+          ? 'waiting'
+          : pending > 0
+            ? 'waiting'
+            : 'in_sync';
   void now;
   return {
     linked: true,

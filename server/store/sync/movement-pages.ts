@@ -1,36 +1,52 @@
 // Pages of an account's movements in the order they were recorded here (their arrival), for a
 // downstream instance's pull and for this instance's own push of what its upstream does not hold;
-// and how many the upstream still lacks.
-import type { MovementKind, SyncMovement, VersionVector } from '../../../shared/index.ts';
-import type { ExpressionBuilder } from 'kysely';
+// and how many the upstream still lacks. No query grows with the number of origins: pages are read
+// by arrival id alone, and what the other side holds is left out here, in JavaScript (an OR term per
+// origin made SQLite refuse the query at about 1,000 origins: "Expression tree is too large").
+import {
+  CREATED_AT_PATTERN,
+  MOVEMENT_SOURCES,
+  type MovementKind,
+  REASON_PATTERN,
+  type SyncMovement,
+  type VersionVector,
+  withoutUnsafeCharacters,
+} from '../../../shared/index.ts';
 import type { Queries } from '../engine.ts';
-import { NO_WAREHOUSE, type StockHistoryTable } from '../schema.ts';
+import { parseHlc } from '../movements/hlc.ts';
+import { NO_WAREHOUSE } from '../schema.ts';
 
-/** Every origin's movements past what `upstream` holds of it (all of an origin it has none of). */
-function notHeldBy(eb: ExpressionBuilder<{ h: StockHistoryTable }, 'h'>, upstream: VersionVector) {
-  const known = Object.entries(upstream);
-  return eb.or([
-    ...known.map(([origin, seq]) => eb.and([eb('h.origin', '=', origin), eb('h.seq', '>', seq)])),
-    ...(known.length > 0
-      ? [
-          eb(
-            'h.origin',
-            'not in',
-            known.map(([origin]) => origin),
-          ),
-        ]
-      : [eb.lit(true)]),
-  ]);
+/** Whether the other side lacks `movement`, by what it holds (`held`: highest sequence per origin). */
+export const notHeldBy = (held: VersionVector) => (movement: { origin: string; seq: number }) =>
+  movement.seq > (held[movement.origin] ?? 0);
+
+const sources = new Set<string>(MOVEMENT_SOURCES);
+
+/**
+ * A stored movement's text as a push or a page may carry it. What this version records always
+ * passes; a movement another instance pushed before pushed text was checked (docs/SYNC.md, "Pushed
+ * text") may hold text the receiver now refuses, and would stop every round that sends it: its
+ * reference is sent without control or text-direction characters, a reason that is not a short code
+ * as none, a `source` of none of this version's as `api` (such a movement came in through the API's
+ * push), and a `created_at` not written as the server writes it as the time of its timestamp.
+ */
+function sendable(row: { source: string; reason: string | null; reference: string | null; created_at: string; hlc: string }) {
+  return {
+    source: (sources.has(row.source) ? row.source : 'api') as SyncMovement['source'],
+    reason: row.reason === null || REASON_PATTERN.test(row.reason) ? row.reason : null,
+    reference: row.reference === null ? null : withoutUnsafeCharacters(row.reference),
+    created_at: CREATED_AT_PATTERN.test(row.created_at) ? row.created_at : new Date(parseHlc(row.hlc)?.wall ?? 0).toISOString(),
+  };
 }
 
-/** A page of the account's movements in the order they were recorded here, after `after`. */
+/** A page of the account's movements in the order they were recorded here, after the arrival id `after`. */
 export async function readMovements(
   q: Queries,
   accountId: number,
-  where: { after?: number; pending?: VersionVector },
+  after: number,
   limit: number,
-): Promise<(SyncMovement & { arrival: number })[]> {
-  let query = q.k
+): Promise<(SyncMovement & { arrival: number; bytes: number })[]> {
+  const query = q.k
     .selectFrom('stock_history as h')
     .innerJoin('stock_units as u', 'u.id', 'h.unit_id')
     .leftJoin('sync_vectors as v', 'v.id', 'h.seen_vector')
@@ -53,11 +69,9 @@ export async function readMovements(
       'h.actor',
     ])
     .where('h.account_id', '=', accountId)
+    .where('h.id', '>', after)
     .orderBy('h.id')
     .limit(limit);
-  if (where.after !== undefined) query = query.where('h.id', '>', where.after);
-  const { pending } = where;
-  if (pending !== undefined) query = query.where((eb) => notHeldBy(eb, pending));
   // Movements of one batch mostly carry the same seen vector: each text is parsed once.
   const vectors = new Map<string, VersionVector>();
   const parsed = (body: string) => {
@@ -67,6 +81,8 @@ export async function readMovements(
   };
   return (await q.all(query)).map((row) => ({
     arrival: row.id,
+    // About as long as its JSON: the fields but the vector take at most a few hundred bytes.
+    bytes: MOVEMENT_BYTES + (row.seen?.length ?? 0),
     id: `${row.origin}-${row.seq}`,
     origin: row.origin,
     seq: row.seq,
@@ -78,34 +94,82 @@ export async function readMovements(
     warehouse: row.warehouse_id === NO_WAREHOUSE ? null : row.warehouse_id,
     barcode: row.barcode,
     seen: row.seen ? parsed(row.seen) : null,
-    source: row.source,
-    reason: row.reason,
-    reference: row.reference,
-    created_at: row.created_at,
+    ...sendable(row),
     // Who made it travels with it; a movement made before actors sends none (what older versions read).
     ...(row.actor !== null ? { actor: row.actor } : {}),
   }));
 }
 
-/** The arrival number of the account's newest movement here (0 without any). */
-export async function lastArrival(q: Queries, accountId: number): Promise<number> {
-  const row = await q.first(
-    q.k
-      .selectFrom('stock_history')
-      .select((eb) => eb.fn.max('id').as('id'))
-      .where('account_id', '=', accountId),
-  );
-  return Number(row?.id ?? 0);
+/** A movement's JSON without its seen vector, at most (ids, stamps, a barcode and a reference at their longest). */
+const MOVEMENT_BYTES = 1024;
+/**
+ * The most a pull's page carries, about: a page of 500 sets whose seen vectors name thousands of
+ * origins each would pass what a follower reads (upstream-client.ts, MAX_ANSWER_BYTES); it then
+ * holds fewer movements, and `more` says the rest follows.
+ */
+export const MAX_PAGE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A pull's page from `read` (the movements after `after`, `limit` + 1 of them when there are more):
+ * those the caller does not hold (`have`), within MAX_PAGE_BYTES; the cursor moves past everything
+ * the page covered, left out or not.
+ */
+export function pullPage(
+  read: readonly (SyncMovement & { arrival: number; bytes: number })[],
+  limit: number,
+  after: number,
+  have?: VersionVector,
+) {
+  const movements: SyncMovement[] = [];
+  let next = after;
+  let bytes = 0;
+  let more = read.length > limit;
+  for (const { arrival, bytes: size, ...movement } of read.slice(0, limit)) {
+    const sent = !have || notHeldBy(have)(movement);
+    if (sent && movements.length > 0 && bytes + size > MAX_PAGE_BYTES) {
+      more = true;
+      break;
+    }
+    if (sent) {
+      movements.push(movement);
+      bytes += size;
+    }
+    next = arrival;
+  }
+  return { movements, next_cursor: next, more };
 }
 
-/** How many of the account's movements the upstream does not hold yet. */
-export async function countPending(q: Queries, accountId: number, upstream: VersionVector): Promise<number> {
-  const row = await q.first(
+/**
+ * How many of the account's movements the upstream does not hold yet: of those recorded here after
+ * the link's push cursor (everything up to it is held upstream), per origin. An origin's movements
+ * after an arrival id are a run of its sequence without gaps (each origin's are applied in order),
+ * so its count is its highest there less what the upstream holds of it, or of the run's start.
+ */
+export async function countPending(q: Queries, accountId: number, upstream: VersionVector, pushCursor: number): Promise<number> {
+  const rows = await q.all(
     q.k
-      .selectFrom('stock_history as h')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('h.account_id', '=', accountId)
-      .where((eb) => notHeldBy(eb, upstream)),
+      .selectFrom('stock_history')
+      .select((eb) => ['origin', eb.fn.min('seq').as('low'), eb.fn.max('seq').as('high')])
+      .where('account_id', '=', accountId)
+      .where('id', '>', pushCursor)
+      .groupBy('origin'),
   );
-  return Number(row?.n ?? 0);
+  let pending = 0;
+  for (const row of rows) pending += Math.max(0, Number(row.high) - Math.max(upstream[row.origin] ?? 0, Number(row.low) - 1));
+  return pending;
+}
+
+/**
+ * Just before the earliest arrival here of the movements named (`{origin: seq}`): where a push resumes
+ * when the upstream lacks them (0 when one is not held here).
+ */
+export async function arrivalBefore(q: Queries, accountId: number, movements: Record<string, number>): Promise<number> {
+  let before = Number.MAX_SAFE_INTEGER;
+  for (const [origin, seq] of Object.entries(movements)) {
+    const row = await q.first(
+      q.k.selectFrom('stock_history').select('id').where('account_id', '=', accountId).where('origin', '=', origin).where('seq', '=', seq),
+    );
+    before = Math.min(before, row ? row.id - 1 : 0);
+  }
+  return before === Number.MAX_SAFE_INTEGER ? 0 : before;
 }
