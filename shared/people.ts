@@ -198,3 +198,35 @@ export const auditPageSchema = z
   })
   .meta({ id: 'AuditPage' });
 export type AuditPage = z.infer<typeof auditPageSchema>;
+
+// --- Actors the server names itself --------------------------------------------------------------
+// A movement's or an audit entry's actor is stored as text (a person's name, a token's label). A few
+// are made by the server; they are built here and read back here, so the scanner UI can say them in
+// its language rather than show the server's English.
+
+/** The label of a token made by a one-time sign-in link. */
+export const SIGNIN_TOKEN_LABEL = 'scanner UI (sign-in link)';
+/** Who wrote an upstream's catalogue here. */
+export const UPSTREAM_CATALOGUE_ACTOR = 'sync (the upstream’s catalogue)';
+/** The command line on the server computer, by `who` (user@host). */
+export const commandLineActorName = (who: string) => `command line (${who})`;
+/** A token without a label. */
+export const tokenActorName = (id: number) => `token ${id}`;
+
+export type ActorForm =
+  | { kind: 'signin-link' }
+  | { kind: 'upstream-catalogue' }
+  | { kind: 'command-line'; who: string }
+  | { kind: 'token'; id: number }
+  | { kind: 'named'; name: string };
+
+/** What an actor's text is: one the server made (above), or a name a person gave. */
+export function actorForm(actor: string): ActorForm {
+  if (actor === SIGNIN_TOKEN_LABEL) return { kind: 'signin-link' };
+  if (actor === UPSTREAM_CATALOGUE_ACTOR) return { kind: 'upstream-catalogue' };
+  const commandLine = /^command line \((.+)\)$/.exec(actor);
+  if (commandLine) return { kind: 'command-line', who: commandLine[1]! };
+  const token = /^token (\d+)$/.exec(actor);
+  if (token) return { kind: 'token', id: Number(token[1]) };
+  return { kind: 'named', name: actor };
+}

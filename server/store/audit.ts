@@ -3,7 +3,7 @@
 // it records, read in pages; nothing here updates or deletes an entry, and no endpoint writes one.
 import { hostname, userInfo } from 'node:os';
 import type { AuditAction, AuditEntry, AuditPage, AuditQuery } from '../../shared/index.ts';
-import { AUDIT_PATH, MAX_ACTOR_LENGTH, actorText } from '../../shared/index.ts';
+import { AUDIT_PATH, MAX_ACTOR_LENGTH, actorText, commandLineActorName, tokenActorName } from '../../shared/index.ts';
 import type { Queries } from './engine.ts';
 
 /** Who did something: a person on a shared scanner, a token, or the command line on the server computer. */
@@ -16,7 +16,7 @@ export interface Actor {
 /** What a caller of the API is called in the audit log: the person, else the token's label, else `token <id>`. */
 export function actorOf(caller: { tokenId: number; tokenLabel?: string | null; person?: { id: number; name: string } | null }): Actor {
   if (caller.person) return { name: actorText(caller.person.name, MAX_ACTOR_LENGTH), personId: caller.person.id, tokenId: caller.tokenId };
-  return { name: actorText(caller.tokenLabel || `token ${caller.tokenId}`, MAX_ACTOR_LENGTH), tokenId: caller.tokenId };
+  return { name: actorText(caller.tokenLabel || tokenActorName(caller.tokenId), MAX_ACTOR_LENGTH), tokenId: caller.tokenId };
 }
 
 /** The command line on the server computer, by the operating system's user who ran it. */
@@ -27,7 +27,7 @@ export function commandLineActor(): Actor {
   } catch {
     // No user name (a container without one): the host still says where.
   }
-  return { name: actorText(`command line (${user}@${hostname()})`, MAX_ACTOR_LENGTH) };
+  return { name: actorText(commandLineActorName(`${user}@${hostname()}`), MAX_ACTOR_LENGTH) };
 }
 
 export interface AuditRecord {

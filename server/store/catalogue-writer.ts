@@ -3,7 +3,7 @@
 // Ids are the keys, so writing the same catalogue twice changes nothing the second time; nothing is
 // ever deleted. Conflicts with what the database holds are collected as problems, not thrown.
 import type { Catalogue, CatalogueAccountHeader, CatalogueItem, CatalogueStockEntry } from '../catalogue/catalogue-schema.ts';
-import { syncMessages } from '../../shared/index.ts';
+import { UPSTREAM_CATALOGUE_ACTOR, syncMessages } from '../../shared/index.ts';
 import { type ApiError, apiError, isApiError } from '../errors.ts';
 import { type Param, type Queries, statement } from './engine.ts';
 import type { MovementLog } from './movements/movement-log.ts';
@@ -115,7 +115,7 @@ export class CatalogueWriter {
    * by the launcher it ran), or handed down by the upstream of a linked account.
    */
   private actor(): Actor {
-    return this.fromUpstream ? { name: 'sync (the upstream’s catalogue)' } : commandLineActor();
+    return this.fromUpstream ? { name: UPSTREAM_CATALOGUE_ACTOR } : commandLineActor();
   }
 
   /**

@@ -16,6 +16,7 @@ import {
   MAX_COUNTED_CONFLICTS,
   NON_FIELD_ERRORS,
   type Role,
+  actorForm,
   findControlCharacter,
   parseQuantity,
 } from '../../../shared/index.ts';
@@ -29,6 +30,23 @@ const orList = (items: readonly string[]) =>
 
 /** One word for each of a closed set of values the server sends (a source, a state); the value itself for one this UI does not know. */
 const wordFor = (value: string, words: Record<string, () => string>): string => words[value]?.() ?? value;
+
+/** An actor as the UI says it: those the server names itself (shared/people.ts) in the UI's language, a person's or a token's name as given. */
+export function actorName(actor: string): string {
+  const form = actorForm(actor);
+  switch (form.kind) {
+    case 'signin-link':
+      return t('actor.signInLink');
+    case 'upstream-catalogue':
+      return t('actor.upstreamCatalogue');
+    case 'command-line':
+      return t('actor.commandLine', { who: form.who });
+    case 'token':
+      return t('actor.token', { id: String(form.id) });
+    default:
+      return form.name;
+  }
+}
 
 export const appTexts = {
   get title() {
@@ -399,7 +417,7 @@ export const historyTexts = {
         ? t('history.setTo', { n: n(value) })
         : formatDifference(value),
   /** Who made a change: a person on a shared scanner, a till's or an app's token label. */
-  by: (actor: string) => t('history.by', { actor }),
+  by: (actor: string) => t('history.by', { actor: actorName(actor) }),
   /** The instance that made a change (sync: this computer, the shop PC, head office). */
   madeOn: (instance: string) => t('history.madeOn', { instance }),
 };
@@ -915,8 +933,9 @@ export const stocktakeTexts = {
     const word = wordFor(state, { applied: () => t('st.commitState.applied'), failed: () => t('st.commitState.failed') });
     return errors ? t('st.commitStateWith', { state: word, errors }) : word;
   },
-  committedAt: (when: string, by: string | null) => (by ? t('st.committedAtBy', { when, by }) : t('st.committedAt', { when })),
-  countedBy: (names: readonly string[]) => t('st.countedBy', { names: names.join(', ') }),
+  committedAt: (when: string, by: string | null) =>
+    by ? t('st.committedAtBy', { when, by: actorName(by) }) : t('st.committedAt', { when }),
+  countedBy: (names: readonly string[]) => t('st.countedBy', { names: names.map(actorName).join(', ') }),
   get warehouseLabel() {
     return t('app.warehouse');
   },
