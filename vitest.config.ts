@@ -66,6 +66,7 @@ export const postgresOnly: Record<string, string> = {
 /** Files that open no database: they run once, in the `sqlite` project; an engine would change nothing in them. */
 export const noDatabase: Record<string, string> = {
   'test/api/read-answer.test.ts': 'builds read answers from values in memory',
+  'test/shared/actor-form.test.ts': 'reads actor texts in memory',
   'test/cli/cli-node-version.test.ts': 'the command on a Node without type stripping stops before it opens anything',
   'test/http/compiled-check.test.ts': 'the compiled body check against zod, on values in memory',
   'test/labels/label-symbols.test.ts': 'labels rendered from values in memory and decoded back: no catalogue is read',

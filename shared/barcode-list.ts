@@ -1,7 +1,8 @@
 // Parsing of the read endpoint's `barcodes` query parameter (docs/API.md, "Read stock").
 import { findControlCharacter } from './control-characters.ts';
 import { MAX_BARCODES_PER_READ } from './limits.ts';
-import { requestMessages } from './messages.ts';
+import { peopleMessages, requestMessages } from './messages.ts';
+import { isBadgeCode } from './people.ts';
 
 export type BarcodeListResult = { ok: true; barcodes: string[] } | { ok: false; detail: string };
 
@@ -24,6 +25,7 @@ export function parseBarcodeList(value: string | readonly string[] | undefined |
   for (const [index, barcode] of barcodes.entries()) {
     const control = findControlCharacter(barcode);
     if (control) return { ok: false, detail: requestMessages.barcodeListControlCharacter(index + 1, control.name, control.position) };
+    if (isBadgeCode(barcode)) return { ok: false, detail: peopleMessages.badgeIsNotABarcode };
   }
   if (barcodes.length > MAX_BARCODES_PER_READ) {
     return { ok: false, detail: requestMessages.tooManyBarcodes(barcodes.length) };

@@ -91,3 +91,10 @@ export function findUnsafeCharacter(text: string): ControlCharacter | undefined 
 export function withoutUnsafeCharacters(text: string): string {
   return SAFE_TEXT.test(text) ? text : text.replace(new RegExp(`[${UNSAFE_CLASS}]`, 'gu'), '\uFFFD');
 }
+
+/** An actor as movements and the audit log record it: unsafe characters replaced, at most `max` characters. */
+export function actorText(name: string, max: number): string {
+  const safe = withoutUnsafeCharacters(name);
+  const chars = [...safe];
+  return chars.length <= max ? safe : `${chars.slice(0, max - 1).join('')}…`;
+}

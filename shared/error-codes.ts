@@ -14,6 +14,14 @@ export const errorCodes = {
   signin_code_invalid: 'The sign-in code was already used, has expired, or is mistyped.',
   resolution_of_known_barcode: 'A resolution (ignored, kept) was given for a line of a known barcode.',
   catalogue_refused: 'The catalogue has problems; `detail` lists every one; nothing was written.',
+  badge_malformed: 'The badge sent to sign a person in is not whole (a scan cut short): scan it again.',
+  badge_unknown: "The badge works nowhere here: replaced, revoked, or another account's.",
+  pin_wrong: 'The PIN is not the chosen person’s.',
+  pin_none: 'The chosen person has no PIN: a badge signs them in.',
+  person_not_here: 'The chosen person cannot sign in on this device (revoked, or not of its account).',
+  person_revoked: 'The person was revoked: nothing more can be changed of them but their name in the history.',
+  person_name_taken: 'Another active person of the account has this name.',
+  person_has_no_badge: 'The person has no badge that works (to revoke).',
   bad_request: 'Another refusal of the request (the text says it).',
   // 401
   not_authenticated: 'No credentials were sent.',
@@ -30,6 +38,7 @@ export const errorCodes = {
   // 404
   not_found: 'No such path, or no such record of the account.',
   stocktake_not_found: 'No stocktake with this id in the account.',
+  person_not_found: 'No person with this id in the account.',
   stocktake_line_not_found: 'No line with this id in the stocktake.',
   // 405
   method_not_allowed: 'The path is known, the method is not; `Allow` lists those it takes.',
@@ -60,6 +69,8 @@ export const errorCodes = {
   // 429
   too_many_auth_failures: 'Too many failed authentications from this address; `Retry-After` says when to try again.',
   idempotency_answers_full: 'The account keeps as many answers of Idempotency-Key requests as it may; `Retry-After` says when one expires.',
+  pin_slowed:
+    'Too many wrong PINs for this person just now; `Retry-After` says when to try again (their badge, and everyone else, still work).',
   too_many_requests: 'Too many requests (the text says which).',
   // 500
   internal: 'An error of the server; it is logged, with no detail in the answer.',

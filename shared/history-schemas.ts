@@ -20,6 +20,7 @@ export const historyQuerySchema = z
     barcode: z.string().min(1).optional().describe('Only changes of this barcode.'),
     warehouse: z.coerce.number().int().positive().optional().describe('Only changes in this warehouse id.'),
     source: z.string().min(1).optional().describe('Only changes of this source: api, import, stocktake, …'),
+    actor: z.string().min(1).max(200).optional().describe('Only changes made by this actor: a person, a token label, the command line.'),
     since: isoInstant.optional().describe('Only changes at or after this instant (ISO 8601).'),
     until: isoInstant.optional().describe('Only changes before this instant (ISO 8601).'),
     limit: z.coerce.number().int().min(1).max(MAX_HISTORY_PAGE).default(DEFAULT_HISTORY_PAGE),
@@ -56,6 +57,14 @@ export const historyEntrySchema = z
     reason: z.string().nullable(),
     reference: z.string().nullable(),
     token: z.number().int().nullable().describe('Id of the API token that made the change (on this instance).'),
+    actor: z
+      .string()
+      .nullable()
+      .describe(
+        "Who made it: the person signed in on a shared scanner, the token's label (`token <id>` without one), `command line (<user>@<host>)`, " +
+          'as the instance that made it recorded it; null for changes made before actors were recorded.',
+      ),
+    instance: z.string().describe('The instance (this one or another, through sync) that made it.'),
     hlc: z.string().describe('Hybrid logical clock timestamp: the order quantities are folded in.'),
     occurred_at: z.string().describe('When it happened, by the clock of the instance that made it.'),
     created_at: z.string().describe('When this instance recorded it.'),

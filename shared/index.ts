@@ -12,6 +12,9 @@ export * from './partial-result.ts';
 export * from './pos-schemas.ts';
 export * from './ui-api.ts';
 export * from './roles.ts';
+// People on shared scanners, their badges (a Code 128), the audit log
+export * from './people.ts';
+export * from './code128.ts';
 // Barcodes as GS1 defines them: GTIN forms and GS1 element strings
 export * from './gtin.ts';
 export * from './gs1.ts';

@@ -22,3 +22,5 @@ export const MAX_STORED_ANSWER_BYTES = 256 * 1024;
 /** Stored answers an account may have within IDEMPOTENCY_KEY_TTL_HOURS: how many, and how many bytes together. */
 export const MAX_STORED_ANSWERS_PER_ACCOUNT = 10_000;
 export const MAX_STORED_ANSWER_BYTES_PER_ACCOUNT = 64 * 1024 * 1024;
+/** Longest actor a movement or an audit entry records (a person's name, a token's label, the command line). */
+export const MAX_ACTOR_LENGTH = 200;

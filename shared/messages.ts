@@ -116,6 +116,39 @@ export const signInMessages = {
   invalidCode: 'This sign-in link is not valid: it was already used, has expired, or is mistyped. Ask for a new one.',
 } as const;
 
+// --- People on shared scanners and the audit log (docs/API.md, "People", "Audit log") ---
+export const peopleMessages = {
+  noSuchPerson: (id: number) => `No person with id ${id} in this account.`,
+  personRevoked: (name: string) => `${name} was revoked and can no longer sign in; add them again to give them a new badge.`,
+  nameTaken: (name: string) => `There is already a person named "${name}" in this account: give a name that tells them apart.`,
+  noBadge: (name: string) => `${name} has no badge that works.`,
+  /** The person-sign-in body was neither a badge nor a person and a PIN. */
+  signInBody: 'Send {"badge": "<the scanned badge>"} or {"person": <id>, "pin": "<digits>"}.',
+  badgeUnknown:
+    'This badge does not work here: it was replaced or revoked, or it is of another account. Ask an admin of this account for a new one.',
+  badgeMalformed: 'This is not a whole badge: scan it again.',
+  pinWrong: 'Wrong PIN: try again.',
+  pinNone: (name: string) => `${name} has no PIN here: scan your badge, or ask an admin to set a PIN.`,
+  noSuchSignInPerson: 'Choose your name from the list: this person cannot sign in here.',
+  pinSlowed: (seconds: number) =>
+    `Too many wrong PINs for this person: the next try is possible in ${seconds} seconds. Scanning the badge works meanwhile.`,
+  /** A badge sent where a barcode belongs (a stocktake scan, a read, a set): refused without repeating it. */
+  badgeIsNotABarcode:
+    "This is a person's badge, not a barcode: it is never looked up, set or counted. Scan it on a shared scanner to sign in.",
+  added: (id: number, name: string, account: string, role: string) =>
+    `Added person ${id}, ${name}, to account "${account}" with role ${role}.`,
+  /** Above the badge itself, on the last line: shown this once. */
+  badgeMade: (name: string, replaced: boolean) =>
+    replaced ? `${name}'s new badge (the old one no longer works), shown once:` : `${name}'s badge, shown once:`,
+  badgePage: (file: string) => `Badge page written to ${file}: print it, then delete the file (the badge signs in as this person).`,
+  badgeRevoked: (id: number, name: string) => `The badge of person ${id}, ${name}, no longer works; their sign-ins have ended.`,
+  revoked: (id: number, name: string) => `Person ${id}, ${name}, can no longer sign in; their sign-ins have ended.`,
+  changed: (id: number, name: string) => `Person ${id}, ${name}, changed.`,
+  idleSet: (account: string, minutes: number) =>
+    `Shared scanners of account "${account}" now sign their person out after ${minutes} minutes without use.`,
+  noPeople: 'No people.',
+} as const;
+
 // --- Roles (docs/API.md, "Roles") ---
 /** The machine-readable `code` of a 403 for a role that may not call an endpoint. */
 export const ROLE_FORBIDDEN_CODE = 'role_forbidden';

@@ -2,6 +2,7 @@
 // `errors`, with which message. Pure functions: the server does the lookups and the writes, and asks
 // these what to make of each row.
 import { fieldMessages } from './messages.ts';
+import { BADGE_PREFIX, isBadgeCode } from './people.ts';
 import type { RowCheckOf } from './row-validation.ts';
 import type { FieldErrors, ReadResponse, StockRecord, UpdateErrorEntry, UpdateResponse } from './schemas.ts';
 
@@ -99,6 +100,8 @@ export function echoRow(sent: unknown): unknown {
   for (const field of ECHOED_FIELDS) {
     if (Object.hasOwn(sent, field)) echoed[field] = boundedEcho((sent as Record<string, unknown>)[field]);
   }
+  // A badge sent as a barcode is refused, and never repeated: the answer may be stored (an Idempotency-Key).
+  if (typeof echoed.barcode === 'string' && isBadgeCode(echoed.barcode)) echoed.barcode = BADGE_PREFIX + '…';
   return echoed;
 }
 

@@ -4,7 +4,7 @@
 // may not do, the server refuses it with 403.
 
 /** Every role, in the order tables show them. */
-export const ROLES = ['till', 'counter', 'manager', 'admin', 'api', 'sync', 'full'] as const;
+export const ROLES = ['till', 'counter', 'manager', 'admin', 'api', 'sync', 'device', 'full'] as const;
 export type Role = (typeof ROLES)[number];
 
 export function isRole(value: unknown): value is Role {
@@ -26,8 +26,11 @@ export const GRANTABLE_ROLES = ROLES.filter((role): role is TokenRole => role !=
 /** What `token create` makes without `--role`: what integrations need (the service spec's and the POS endpoints). */
 export const DEFAULT_TOKEN_ROLE = 'api' satisfies TokenRole;
 
-/** The roles a sign-in link of the scanner UI may sign in with; without one it signs in as a manager. */
-export const SIGNIN_ROLES = ['counter', 'manager', 'admin'] as const satisfies readonly Role[];
+/**
+ * The roles a sign-in link of the scanner UI may sign in with; without one it signs in as a manager.
+ * `device` makes a shared scanner PC, on which people sign in with their badge or PIN.
+ */
+export const SIGNIN_ROLES = ['counter', 'manager', 'admin', 'device'] as const satisfies readonly Role[];
 export type SignInRole = (typeof SIGNIN_ROLES)[number];
 export const DEFAULT_SIGNIN_ROLE = 'manager' satisfies SignInRole;
 
@@ -36,15 +39,23 @@ export const ROLE_PURPOSES: Record<Role, string> = {
   till: 'a till: reads stock and warehouses, adjusts by deltas for sales and deliveries',
   counter: 'a person on the shop floor: what a till may, plus setting stock and counting into stocktakes in the scanner UI',
   manager: 'every stock change; starting, reviewing and committing stocktakes; the history, the CSV export, sync conflicts',
-  admin: 'what a manager may; people and tokens are managed with the CLI for now',
+  admin: "what a manager may, plus the account's people (badges, PINs, roles) and how soon an idle shared scanner signs its person out",
   api: 'an integration: reads, sets and adjusts stock, lists warehouses, as the service spec and POS endpoints do',
   sync: 'what a follower links with: the upstream side of sync only',
+  device: 'a shared scanner PC: people sign in on it with their badge or PIN, and it may do nothing else itself',
   full: 'every endpoint, as before roles; only tokens made before roles have it: narrow it',
 };
 
 const TILL_AND_UP = ['till', 'counter', 'manager', 'admin', 'api'] as const satisfies readonly Role[];
 const SCANNER_UI = ['counter', 'manager', 'admin'] as const satisfies readonly Role[];
 const MANAGERS = ['manager', 'admin'] as const satisfies readonly Role[];
+
+/** The roles a person can have (docs/API.md, "People"): the scanner UI's. */
+export const PERSON_ROLES = SCANNER_UI;
+export type PersonRole = (typeof PERSON_ROLES)[number];
+export function isPersonRole(value: unknown): value is PersonRole {
+  return typeof value === 'string' && (PERSON_ROLES as readonly string[]).includes(value);
+}
 
 /**
  * Who may do what. Each endpoint's `roles` is one of these; `full` may call every endpoint and is
@@ -82,6 +93,12 @@ export const MAY = {
   printLabels: ['counter', 'manager', 'admin', 'api'],
   /** Adding items with codes of the shop's own: a change of the catalogue. */
   makeCodes: ['manager', 'admin', 'api'],
+  /** The account's people (adding, badges, PINs, roles, revoking) and its settings for shared scanners. */
+  people: ['admin'],
+  /** The audit log: what changed that is not a movement, and who did it. */
+  audit: MANAGERS,
+  /** Signing a person in on a shared scanner PC (badge or PIN), and the names to choose from for a PIN. */
+  personSignIn: ['device'],
 } as const satisfies Record<string, readonly Role[]>;
 
 /** True when `role` may call an endpoint open to `roles` (`full` may call every one). */

@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { MAX_BARCODE_LENGTH, MAX_DELTA, MAX_QUANTITY, MAX_REASON_LENGTH, MAX_REFERENCE_LENGTH, MIN_DELTA, MIN_QUANTITY } from './limits.ts';
 import { SAFE_TEXT, findControlCharacter, findUnsafeCharacter } from './control-characters.ts';
-import { fieldMessages, jsonTypeName, posFieldMessages } from './messages.ts';
+import { fieldMessages, jsonTypeName, peopleMessages, posFieldMessages } from './messages.ts';
+import { isBadgeCode } from './people.ts';
 import type { AdjustRow } from './pos-schemas.ts';
 import type { FieldErrors, UpdateRow } from './schemas.ts';
 
@@ -41,7 +42,10 @@ function requiredString(input: z.core.$ZodRawIssue): string {
   return fieldMessages.notAString;
 }
 
-/** A barcode as sent: kept exactly (no trimming), never a number (that would lose leading zeros), no control characters. */
+/**
+ * A barcode as sent: kept exactly (no trimming), never a number (that would lose leading zeros), no control characters,
+ * never a person's badge (shared/people.ts).
+ */
 export const barcodeInputSchema = z
   .string({ error: requiredString })
   .min(1, { error: fieldMessages.blank })
@@ -49,6 +53,9 @@ export const barcodeInputSchema = z
   .superRefine((value, ctx) => {
     const control = findControlCharacter(value);
     if (control) ctx.addIssue({ code: 'custom', message: fieldMessages.controlCharacter(control.name, control.position) });
+    // A person's badge scanned where a barcode belongs: never looked up, set or counted (it would be kept
+    // as an unknown barcode of a stocktake, shown in its review and its export).
+    if (isBadgeCode(value)) ctx.addIssue({ code: 'custom', message: peopleMessages.badgeIsNotABarcode });
   });
 
 /** The message of the first unsafe character of `text` (findUnsafeCharacter), or of none. */

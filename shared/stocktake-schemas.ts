@@ -91,6 +91,7 @@ export const stocktakeSchema = z
     zero_uncounted: z.boolean().nullable(),
     created_at: z.string(),
     committed_at: z.string().nullable(),
+    committed_by: z.string().nullable().describe('Who committed it (a person, a token label); null while open, or from before actors.'),
     totals: stocktakeTotalsSchema,
   })
   .meta({ id: 'Stocktake' });
@@ -138,6 +139,10 @@ export const stocktakeLineSchema = z
       .describe('Open session: the quantity the commit will leave (the count, and what was recorded after it).'),
     resolution: unknownResolutionSchema.nullable().describe('Unknown barcodes only.'),
     zeroed: z.boolean().describe('Added by the commit: expected, not scanned, set to 0.'),
+    counted_by: z
+      .array(z.string())
+      .optional()
+      .describe('In the review: who scanned or edited the line (people, token labels), in the order they first did.'),
     updated_at: z.string(),
     commit: lineCommitSchema.nullable(),
   })

@@ -2,7 +2,15 @@
 // push answers, a page of a pull, an instance's state, a link's status and the conflicts list.
 import { z } from 'zod';
 import { API_BASE } from './api-paths.ts';
-import { MAX_BARCODE_LENGTH, MAX_COUNTED_CONFLICTS, MAX_DELTA, MAX_REASON_LENGTH, MAX_REFERENCE_LENGTH, MIN_DELTA } from './limits.ts';
+import {
+  MAX_ACTOR_LENGTH,
+  MAX_BARCODE_LENGTH,
+  MAX_COUNTED_CONFLICTS,
+  MAX_DELTA,
+  MAX_REASON_LENGTH,
+  MAX_REFERENCE_LENGTH,
+  MIN_DELTA,
+} from './limits.ts';
 import { movementKindSchema, originLabelSchema } from './history-schemas.ts';
 import { posFieldMessages } from './messages.ts';
 import { REASON_PATTERN, safeTextSchema } from './row-validation.ts';
@@ -76,6 +84,12 @@ export const syncMovementSchema = z
       .string()
       .regex(CREATED_AT_PATTERN, { error: 'created_at is a UTC time as 2026-11-23T10:00:00.000Z.' })
       .describe('When the origin recorded it: ISO 8601, UTC, milliseconds.'),
+    actor: safeTextSchema(MAX_ACTOR_LENGTH)
+      .nullable()
+      .optional()
+      .describe(
+        'Who made it at its origin: a person, a token label, the command line (docs/API.md, "Who did what"); absent from older versions.',
+      ),
   })
   .meta({ id: 'SyncMovement' });
 export type SyncMovement = z.infer<typeof syncMovementSchema>;
@@ -241,6 +255,7 @@ export const conflictSideSchema = z.strictObject({
   occurred_at: z.string(),
   source: z.string(),
   reference: z.string().nullable(),
+  actor: z.string().nullable().describe('Who made it, as its origin recorded it (a person, a token label); null from before actors.'),
 });
 
 export const conflictSchema = z

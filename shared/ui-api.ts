@@ -19,6 +19,10 @@ export const SIGNIN_FRAGMENT_KEY = 'signin';
 export const signInRequestSchema = z.object({ code: z.string().min(1).max(200) });
 export type SignInRequest = z.infer<typeof signInRequestSchema>;
 
+/** The person signed in with a token of a shared scanner (docs/API.md, "People"). */
+export const signedInPersonSchema = z.strictObject({ id: z.number().int(), name: z.string() });
+export type SignedInPerson = z.infer<typeof signedInPersonSchema>;
+
 export const accountInfoSchema = z.strictObject({
   account: z.string(),
   warehouses_enabled: z.boolean(),
@@ -26,6 +30,10 @@ export const accountInfoSchema = z.strictObject({
   gtin_equivalence: z.boolean(),
   /** The token's role (docs/API.md, "Roles"): the UI hides what it may not do. */
   role: z.enum(ROLES),
+  /** The person this token is of (signed in on a shared scanner), or null for a token of no person. */
+  person: signedInPersonSchema.nullable(),
+  /** Minutes without use after which a shared scanner signs its person out (the account's setting). */
+  person_idle_minutes: z.number().int(),
 });
 export type AccountInfo = z.infer<typeof accountInfoSchema>;
 

@@ -1,7 +1,15 @@
 // The stock history and the stock export (CSV in the columns `csv import` reads).
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { MAY, STOCK_EXPORT_PATH, STOCK_HISTORY_PATH, historyPageSchema, historyQuerySchema } from '../../shared/index.ts';
+import {
+  HISTORY_EXPORT_PATH,
+  MAY,
+  STOCK_EXPORT_PATH,
+  STOCK_HISTORY_PATH,
+  historyPageSchema,
+  historyQuerySchema,
+} from '../../shared/index.ts';
+import { historyCsvChunks } from '../csv/history-csv.ts';
 import { stockCsvChunks } from '../csv/stock-csv.ts';
 import { type Resource, endpoint } from './endpoint.ts';
 
@@ -31,6 +39,24 @@ export const history: Resource = {
           next = `${STOCK_HISTORY_PATH}?${params.toString()}`;
         }
         return { body: { results: page.results, next_cursor: page.nextCursor, next } };
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: HISTORY_EXPORT_PATH,
+      summary: 'Export the stock history as CSV',
+      roles: MAY.history,
+      description:
+        'The history with the same filters (barcode, warehouse, source, actor, since, until), newest first, one row per change with ' +
+        'who made it (`actor`) and where (`instance`). Streamed in pages of 500 changes, each read on its own.',
+      query: { schema: historyQuerySchema.omit({ limit: true, cursor: true }) },
+      responses: { 200: { description: 'CSV with a header row.', contentType: 'text/csv' }, 400: { description: 'Invalid parameter.' } },
+      async handler({ store, caller, query }) {
+        return {
+          body: Readable.from(await historyCsvChunks(store, caller, query)),
+          type: 'text/csv; charset=utf-8',
+          headers: { 'Content-Disposition': 'attachment; filename="stock-history.csv"' },
+        };
       },
     }),
   ],

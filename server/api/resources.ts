@@ -5,6 +5,7 @@ import type { Resource } from './endpoint.ts';
 import { dataExchange, history } from './history.ts';
 import { inventory } from './inventory.ts';
 import { labels } from './labels.ts';
+import { people } from './people.ts';
 import { pos } from './pos.ts';
 import { stocktakes } from './stocktakes.ts';
 import { sync } from './sync.ts';
@@ -18,6 +19,7 @@ export const resources: readonly Resource[] = [
   dataExchange,
   ui,
   labels,
+  people,
   sync,
   apiDescription(() => resources),
 ];

@@ -3,11 +3,13 @@
 // barcodes.
 import {
   ACCOUNT_PATH,
+  DEFAULT_PERSON_IDLE_MINUTES,
   LABELS_PATH,
   MAY,
   SIGNIN_PATH,
   SIGNOUT_PATH,
   accountInfoSchema,
+  accountSettingsSchema,
   labelsResponseSchema,
   parseBarcodeList,
   signInMessages,
@@ -15,8 +17,20 @@ import {
   signInResponseSchema,
 } from '../../shared/index.ts';
 import { badRequest } from '../errors.ts';
+import { type Caller, actorOf } from '../store/store.ts';
 import { barcodesQuery } from './barcodes-query.ts';
 import { PUBLIC, type Resource, endpoint } from './endpoint.ts';
+
+function accountInfo(caller: Caller) {
+  return {
+    account: caller.name,
+    warehouses_enabled: caller.warehousesEnabled,
+    gtin_equivalence: caller.gtinEquivalence === true,
+    role: caller.role,
+    person: caller.person ?? null,
+    person_idle_minutes: caller.personIdleMinutes ?? DEFAULT_PERSON_IDLE_MINUTES,
+  };
+}
 
 export const ui: Resource = {
   tag: 'Scanner UI',
@@ -49,7 +63,8 @@ export const ui: Resource = {
         'Any token may revoke itself this way; a request with it answers 401 from then on.',
       responses: { 204: { description: 'The token is revoked.' } },
       async handler({ store, caller }) {
-        await store.tokens.revoke(caller.tokenId);
+        // A person signing out of a shared scanner is an everyday thing, not a change to audit.
+        await store.tokens.revoke(caller.tokenId, caller.person ? undefined : actorOf(caller));
         return { status: 204, body: null };
       },
     }),
@@ -58,21 +73,34 @@ export const ui: Resource = {
       path: ACCOUNT_PATH,
       summary: 'Who the token belongs to',
       roles: MAY.anyToken,
-      description: "The scanner UI hides what the token's role may not do.",
+      description: "The scanner UI hides what the token's role may not do, and shows the person signed in on a shared scanner.",
       responses: {
         200: {
-          description: "Account name, scenario, whether GTINs match by their 14-digit form, and the token's role.",
+          description:
+            "Account name, scenario, whether GTINs match by their 14-digit form, the token's role, its person (on a shared scanner) " +
+            'and how soon a shared scanner signs its person out.',
           schema: accountInfoSchema,
         },
       },
-      handler: ({ caller }) => ({
-        body: {
-          account: caller.name,
-          warehouses_enabled: caller.warehousesEnabled,
-          gtin_equivalence: caller.gtinEquivalence === true,
-          role: caller.role,
-        },
-      }),
+      handler: ({ caller }) => ({ body: accountInfo(caller) }),
+    }),
+    endpoint({
+      method: 'PATCH',
+      path: ACCOUNT_PATH,
+      summary: "Change the account's settings for shared scanners",
+      roles: MAY.people,
+      description:
+        "`person_idle_minutes`: how long a shared scanner keeps a person signed in without use (1–720); applies to the people's " +
+        'sign-ins made already too.',
+      body: { schema: accountSettingsSchema },
+      responses: {
+        200: { description: 'The account as the token sees it now.', schema: accountInfoSchema },
+        400: { description: 'Out of range.' },
+      },
+      async handler({ store, caller, body }) {
+        await store.people.setIdleMinutes(caller, actorOf(caller), body.person_idle_minutes);
+        return { body: accountInfo({ ...caller, personIdleMinutes: body.person_idle_minutes }) };
+      },
     }),
     endpoint({
       method: 'GET',

@@ -1,6 +1,9 @@
 // `barcode-inventory account`: an account's settings (docs/API.md, "GTIN equivalence"). Accounts
 // themselves come from a catalogue import; these commands only read and change their settings.
 import { type Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_PERSON_IDLE_MINUTES, MAX_PERSON_IDLE_MINUTES, peopleMessages } from '../../shared/index.ts';
+import { badRequest } from '../errors.ts';
+import { commandLineActor } from '../store/audit.ts';
 import { noSuchAccount } from '../store/tokens.ts';
 import { type DatabaseOptions, withDatabaseOptions, withStore } from './database-option.ts';
 
@@ -8,6 +11,13 @@ function onOff(value: string): boolean {
   if (value === 'on') return true;
   if (value === 'off') return false;
   throw new InvalidArgumentError('on or off.');
+}
+
+function idleMinutes(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_PERSON_IDLE_MINUTES)
+    throw new InvalidArgumentError(`a whole number from 1 to ${MAX_PERSON_IDLE_MINUTES}.`);
+  return n;
 }
 
 const onOffText = (on: boolean | undefined) => (on ? 'on' : 'off');
@@ -28,21 +38,36 @@ export function registerAccountCommands(program: Command): void {
         return [found];
       });
       if (accounts.length === 0) return console.log('No accounts. Import a catalogue first: barcode-inventory import <file>');
-      console.log(['account', 'warehouses', 'gtin-equivalence'].join('\t'));
-      for (const a of accounts) console.log([a.name, a.warehousesEnabled ? 'yes' : 'no', onOffText(a.gtinEquivalence)].join('\t'));
+      console.log(['account', 'warehouses', 'gtin-equivalence', 'person-idle-minutes'].join('\t'));
+      for (const a of accounts)
+        console.log([a.name, a.warehousesEnabled ? 'yes' : 'no', onOffText(a.gtinEquivalence), a.personIdleMinutes].join('\t'));
     });
 
   withDatabaseOptions(account.command('set'))
     .description("Change an account's settings.")
     .requiredOption('--account <name>', 'the account to change')
-    .requiredOption(
+    .option(
       '--gtin-equivalence <on|off>',
       'on: a barcode that is a valid GTIN also finds the same GTIN stored in another form (UPC-A 012345678905 = EAN-13 0012345678905 = GTIN-14 00012345678905); off (the default): barcodes match exactly',
       onOff,
     )
-    .action(async (options: { account: string; gtinEquivalence: boolean } & DatabaseOptions) => {
+    .option(
+      '--person-idle-minutes <n>',
+      `how long a shared scanner keeps a person signed in without use (1–${MAX_PERSON_IDLE_MINUTES}; default ${DEFAULT_PERSON_IDLE_MINUTES})`,
+      idleMinutes,
+    )
+    .action(async (options: { account: string; gtinEquivalence?: boolean; personIdleMinutes?: number } & DatabaseOptions) => {
+      if (options.gtinEquivalence === undefined && options.personIdleMinutes === undefined)
+        throw badRequest('Give a setting to change: --gtin-equivalence on|off, --person-idle-minutes <n>.');
+      if (options.personIdleMinutes !== undefined) {
+        const minutes = options.personIdleMinutes;
+        await withStore(options, (store) => store.people.setIdleMinutes(options.account, commandLineActor(), minutes));
+        console.log(peopleMessages.idleSet(options.account, minutes));
+      }
+      const on = options.gtinEquivalence;
+      if (on === undefined) return;
       const { changed, clashes } = await withStore(options, async (store) => {
-        const changed = await store.accounts.setGtinEquivalence(options.account, options.gtinEquivalence);
+        const changed = await store.accounts.setGtinEquivalence(options.account, on, commandLineActor());
         if (!changed) throw noSuchAccount(options.account);
         return { changed, clashes: changed.gtinEquivalence ? await store.accounts.gtinClashes(changed) : [] };
       });

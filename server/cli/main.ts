@@ -1,5 +1,5 @@
-// The `barcode-inventory` command line: serve, import, token, account, signin-link, csv, backup,
-// restore, check. Each command has --help. Failures of the error family (server/errors.ts) print their text
+// The `barcode-inventory` command line: serve, import, token, person, audit, account, signin-link, csv,
+// backup, restore, check. Each command has --help. Failures of the error family (server/errors.ts) print their text
 // and exit 1; anything else prints `barcode-inventory: <message>`.
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
@@ -16,6 +16,7 @@ import { databaseOf, withDatabaseOptions, withStore } from './database-option.ts
 import { registerLabelCommands } from './label-commands.ts';
 import { addSignInCommand } from './signin-command.ts';
 import { registerSyncCommands } from './sync-commands.ts';
+import { registerAuditCommand, registerPersonCommands } from './person-commands.ts';
 import { registerTokenCommands } from './token-commands.ts';
 
 function port(value: string): number {
@@ -102,6 +103,8 @@ export function buildProgram(): Command {
     });
 
   registerTokenCommands(program);
+  registerPersonCommands(program);
+  registerAuditCommand(program);
   registerAccountCommands(program);
   registerBackupCommands(program);
   registerCsvCommands(program);

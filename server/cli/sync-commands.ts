@@ -6,6 +6,7 @@ import { text as streamText } from 'node:stream/consumers';
 import { type Command, InvalidArgumentError } from 'commander';
 import { MAX_COUNTED_CONFLICTS, followerRegistrationSchema, syncMessages } from '../../shared/index.ts';
 import { badRequest } from '../errors.ts';
+import { commandLineActor } from '../store/audit.ts';
 import type { Account, Store } from '../store/store.ts';
 import { linkAccount } from '../sync/link-account.ts';
 import { syncRound } from '../sync/sync-round.ts';
@@ -104,6 +105,11 @@ export function registerSyncCommands(program: Command): void {
               token,
               label: options.label,
             });
+            await store.audit.record(options.account, commandLineActor(), {
+              action: 'sync.link',
+              subject: `account ${options.account}`,
+              detail: { upstream: options.upstream, upstream_instance: upstreamInstance },
+            });
             console.log(`Account "${options.account}" now follows ${options.upstream} (instance ${upstreamInstance}).`);
           },
           { removeIfCreated: true },
@@ -198,6 +204,11 @@ export function registerSyncCommands(program: Command): void {
       await withStore(options, async (store) => {
         const { account, link } = await linkedAccount(store, options.account);
         await store.sync.unlink(account);
+        await store.audit.recordFor(account, commandLineActor(), {
+          action: 'sync.unlink',
+          subject: `account ${options.account}`,
+          detail: { upstream: link.upstreamUrl },
+        });
         console.log(`Account "${options.account}" no longer follows ${link.upstreamUrl}.`);
       });
     });

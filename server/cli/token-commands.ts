@@ -3,6 +3,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_TOKEN_ROLE, GRANTABLE_ROLES, LEGACY_ROLE, ROLE_PURPOSES, type TokenRole, tokenMessages } from '../../shared/index.ts';
 import { badRequest } from '../errors.ts';
+import { commandLineActor } from '../store/audit.ts';
 import { withDatabaseOptions, withStore } from './database-option.ts';
 import { roleArgument } from './role-argument.ts';
 
@@ -26,7 +27,9 @@ export function registerTokenCommands(program: Command): void {
     .option('--label <text>', 'a name to tell the token apart (e.g. "till 2")')
     .action(async (options: { account: string; role?: TokenRole; label?: string; db?: string; database?: string }) => {
       const role = options.role ?? DEFAULT_TOKEN_ROLE;
-      const { id, key } = await withStore(options, (store) => store.tokens.create(options.account, options.label ?? null, role));
+      const { id, key } = await withStore(options, (store) =>
+        store.tokens.create(options.account, options.label ?? null, role, commandLineActor()),
+      );
       console.log(tokenMessages.created(id, options.account, role, ROLE_PURPOSES[role]));
       if (options.role === undefined) console.log(tokenMessages.defaultRoleAdvice(DEFAULT_TOKEN_ROLE));
       console.log(key);
@@ -59,7 +62,7 @@ export function registerTokenCommands(program: Command): void {
     .argument('<id>', 'token id, as shown by token list', positiveInt)
     .argument('<role>', ROLE_HELP, grantableRole)
     .action(async (id: number, role: TokenRole, options: { db?: string; database?: string }) => {
-      const changed = await withStore(options, (store) => store.tokens.setRole(id, role));
+      const changed = await withStore(options, (store) => store.tokens.setRole(id, role, commandLineActor()));
       if (!changed) throw badRequest(tokenMessages.noActiveToken(id));
       console.log(tokenMessages.roleChanged(id, role, ROLE_PURPOSES[role]));
     });
@@ -67,7 +70,7 @@ export function registerTokenCommands(program: Command): void {
     .description('Revoke a token by id; requests with it get 401 from then on.')
     .argument('<id>', 'token id, as shown by token list', positiveInt)
     .action(async (id: number, options: { db?: string; database?: string }) => {
-      const revoked = await withStore(options, (store) => store.tokens.revoke(id));
+      const revoked = await withStore(options, (store) => store.tokens.revoke(id, commandLineActor()));
       if (!revoked) throw badRequest(tokenMessages.noActiveToken(id));
       console.log(`Revoked token ${id}.`);
     });

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
+import { BADGE_PREFIX } from '../../shared/index.ts';
 
 export interface RequestLogState {
   /** The request's logger: every line carries its `reqId`. */
@@ -13,6 +14,14 @@ export interface RequestLogState {
 
 /** A client-chosen id is kept only when it is short and plain, so it cannot forge log lines. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * The query string with anything that looks like a person's badge cut to its prefix: a badge scanned
+ * into a barcode field is refused, and must not be written to the log either (docs/SECURITY.md).
+ */
+export function withoutBadges(query: string): string {
+  return query.replace(new RegExp(`${BADGE_PREFIX}[A-Za-z0-9]+`, 'gi'), `${BADGE_PREFIX}…`);
+}
 
 export function requestLog(logger: Logger): Middleware<RequestLogState> {
   return async (ctx, next) => {
@@ -30,7 +39,7 @@ export function requestLog(logger: Logger): Middleware<RequestLogState> {
       const line = { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, remote: ctx.ip };
       if (ctx.status >= 500) log.error(line, 'request');
       else log.info(line, 'request');
-      log.debug({ query: ctx.querystring }, 'request query');
+      log.debug({ query: withoutBadges(ctx.querystring) }, 'request query');
     }
   };
 }

@@ -8,15 +8,24 @@ export interface Account {
   warehousesEnabled: boolean;
   /** Barcodes that are valid GTINs match by their 14-digit form (docs/API.md); absent means off. */
   gtinEquivalence?: boolean;
+  /** Minutes without use after which a person's sign-in on a shared scanner expires (docs/API.md, "People"). */
+  personIdleMinutes?: number;
 }
 
-const ACCOUNT_COLUMNS = ['id', 'name', 'warehouses_enabled', 'gtin_equivalence'] as const;
+const ACCOUNT_COLUMNS = ['id', 'name', 'warehouses_enabled', 'gtin_equivalence', 'person_idle_minutes'] as const;
 
-const toAccount = (row: { id: number; name: string; warehouses_enabled: number; gtin_equivalence: number }): Account => ({
+const toAccount = (row: {
+  id: number;
+  name: string;
+  warehouses_enabled: number;
+  gtin_equivalence: number;
+  person_idle_minutes: number;
+}): Account => ({
   id: row.id,
   name: row.name,
   warehousesEnabled: row.warehouses_enabled === 1,
   gtinEquivalence: row.gtin_equivalence === 1,
+  personIdleMinutes: row.person_idle_minutes,
 });
 
 export async function findAccountByName(q: Queries, name: string): Promise<Account | undefined> {

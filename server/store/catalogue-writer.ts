@@ -3,11 +3,12 @@
 // Ids are the keys, so writing the same catalogue twice changes nothing the second time; nothing is
 // ever deleted. Conflicts with what the database holds are collected as problems, not thrown.
 import type { Catalogue, CatalogueAccountHeader, CatalogueItem, CatalogueStockEntry } from '../catalogue/catalogue-schema.ts';
-import { syncMessages } from '../../shared/index.ts';
+import { UPSTREAM_CATALOGUE_ACTOR, syncMessages } from '../../shared/index.ts';
 import { type ApiError, apiError, isApiError } from '../errors.ts';
 import { type Param, type Queries, statement } from './engine.ts';
 import type { MovementLog } from './movements/movement-log.ts';
 import { NO_WAREHOUSE } from './schema.ts';
+import { type Actor, commandLineActor, recordAudit } from './audit.ts';
 import { type StockUnit, setQuantity } from './stock-write.ts';
 
 export interface ImportSummary {
@@ -91,10 +92,13 @@ export class CatalogueWriter {
   readonly problems: string[] = [];
   private readonly log: MovementLog;
   private readonly q: Queries;
-  private readonly change = { source: 'import' };
+  private readonly change: { source: string; actor: string };
   private account: { id: number; name: string; path: string; warehouseIds: Map<string, number> } | undefined;
   /** Accounts whose catalogue this import changed (their catalogue version moves at the end). */
   private readonly changedAccounts = new Set<number>();
+
+  /** Every account the catalogue wrote: each gets an audit entry of the import. */
+  private readonly written: { id: number; name: string }[] = [];
 
   /** Writing what an upstream instance handed down: the only way a linked account's catalogue changes. */
   private readonly fromUpstream: boolean;
@@ -103,6 +107,15 @@ export class CatalogueWriter {
     this.log = log;
     this.q = log.q;
     this.fromUpstream = options.fromUpstream ?? false;
+    this.change = { source: 'import', actor: this.actor().name };
+  }
+
+  /**
+   * Who imports, for the audit log: a catalogue is imported on the server computer's command line (or
+   * by the launcher it ran), or handed down by the upstream of a linked account.
+   */
+  private actor(): Actor {
+    return this.fromUpstream ? { name: UPSTREAM_CATALOGUE_ACTOR } : commandLineActor();
   }
 
   /**
@@ -141,6 +154,7 @@ export class CatalogueWriter {
       accountId = created!.id;
       this.changedAccounts.add(accountId);
     }
+    this.written.push({ id: accountId, name: account.name });
 
     const warehouseIds = new Map<string, number>();
     for (const [i, w] of (account.warehouses ?? []).entries()) {
@@ -239,6 +253,12 @@ export class CatalogueWriter {
 
   /** The import's last step: the catalogue version of every account it changed moves on. */
   async finish(): Promise<void> {
+    // An upstream's catalogue is written again only when it moved; an import is recorded whatever it changed.
+    const actor = this.actor();
+    for (const { id, name } of this.written) {
+      if (this.fromUpstream && !this.changedAccounts.has(id)) continue;
+      await recordAudit(this.q, id, actor, { action: 'catalogue.import', subject: `account ${name}`, detail: { ...this.summary } });
+    }
     for (const accountId of this.changedAccounts) {
       await this.q.run(
         this.q.k

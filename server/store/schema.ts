@@ -17,6 +17,8 @@ export interface AccountTable {
   catalogue_version: Generated<number>;
   /** 1: barcodes that are valid GTINs match by their 14-digit form (migration 0020). */
   gtin_equivalence: Generated<number>;
+  /** Minutes without use after which a person's sign-in on a shared scanner expires (migration 0026). */
+  person_idle_minutes: Generated<number>;
 }
 
 export interface WarehouseTable {
@@ -89,6 +91,8 @@ export interface StockHistoryTable {
   reference: string | null;
   /** When it was recorded here, ISO 8601 UTC with milliseconds. */
   created_at: string;
+  /** Who made it: a person, a token's label, the command line, as its origin recorded it (migration 0031); null before. */
+  actor: string | null;
 }
 
 /** This database's identity as an instance, and its clock's latest timestamp. One row. */
@@ -207,6 +211,38 @@ export interface ApiTokenTable {
   idle_expiry_seconds: number | null;
   /** The token's role (shared/roles.ts; migration 0025): '' or an unknown name is no role, and the token is refused. */
   role: string;
+  /** The person the token is a sign-in of (a shared scanner, migration 0026); null for any other token. */
+  person_id: number | null;
+}
+
+/** People of an account who sign in on shared scanners (migration 0026_people). */
+export interface PersonTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  /** A role of PERSON_ROLES (shared/roles.ts). */
+  role: string;
+  /** SHA-256 of the badge, hex; null: no badge that works. */
+  badge_hash: string | null;
+  /** scrypt of the PIN with `pin_salt`, hex; null: no PIN. */
+  pin_hash: string | null;
+  pin_salt: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** The audit log (migration 0027_audit_log): append-only. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  account_id: number;
+  at: string;
+  actor: string;
+  person_id: number | null;
+  token_id: number | null;
+  action: string;
+  subject: string;
+  /** JSON object, or null. */
+  detail: string | null;
 }
 
 /** The answer of a write sent with an Idempotency-Key (migration 0002_pos, docs/POS.md). */
@@ -242,6 +278,8 @@ export interface StocktakeTable {
   committed_at: string | null;
   /** The number of the last write to the session's lines (migration 0024). */
   change_seq: Generated<number>;
+  /** Who finished the commit (migration 0031); null before it, or for sessions committed before actors. */
+  committed_by: Generated<string | null>;
 }
 
 /** One barcode of a session; unit_id NULL marks an unknown barcode (its own queue). */
@@ -282,6 +320,8 @@ export interface StocktakeScanTable {
   token_id: number | null;
   created_at: string;
   undone_at: string | null;
+  /** Who scanned or edited (migration 0031): a person on a shared scanner, a token's label; null before. */
+  actor: Generated<string | null>;
 }
 
 /** A one-time code of a sign-in link (scanner UI): exchanged once for a new API token of its account. */
@@ -329,6 +369,8 @@ export interface Schema {
   stock_conflict_groups: StockConflictGroupTable;
   sync_links: SyncLinkTable;
   label_settings: LabelSettingsTable;
+  people: PersonTable;
+  audit_log: AuditLogTable;
   sync_followers: SyncFollowerTable;
   sync_origins: SyncOriginTable;
 }

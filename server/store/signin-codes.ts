@@ -2,7 +2,7 @@
 // the CLI or the launcher, stored only as a hash, expires after a few minutes and can be exchanged
 // once for a fresh API token of its account, so a browser never has to be typed a long token.
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_SIGNIN_ROLE, SIGNIN_ROLES, type SignInRole, isRole } from '../../shared/index.ts';
+import { DEFAULT_SIGNIN_ROLE, SIGNIN_ROLES, SIGNIN_TOKEN_LABEL, type SignInRole, isRole } from '../../shared/index.ts';
 import type { Account } from './accounts.ts';
 import { findAccountByName } from './accounts.ts';
 import type { Queries } from './engine.ts';
@@ -12,7 +12,6 @@ import { insertToken, noSuchAccount } from './tokens.ts';
 /** How long a sign-in link works when nothing else is asked for. */
 export const DEFAULT_SIGNIN_TTL_MS = 15 * 60 * 1000;
 /** Label of the tokens that sign-in links create, as `token list` shows them. */
-export const SIGNIN_TOKEN_LABEL = 'scanner UI (sign-in link)';
 /** How long a token made by a sign-in link may go unused before it is refused (docs/UI.md). */
 export const DEFAULT_SIGNIN_TOKEN_IDLE_DAYS = 30;
 const DAY_SECONDS = 24 * 3600;

@@ -39,6 +39,7 @@ export async function readStockHistory(q: Queries, account: Account, query: Hist
       'h.reference',
       'h.token_id',
       'h.created_at',
+      'h.actor',
     ])
     .where('h.account_id', '=', account.id)
     .orderBy('h.hlc', 'desc')
@@ -53,6 +54,7 @@ export async function readStockHistory(q: Queries, account: Account, query: Hist
   }
   if (query.warehouse !== undefined) select = select.where('h.warehouse_id', '=', query.warehouse);
   if (query.source !== undefined) select = select.where('h.source', '=', query.source);
+  if (query.actor !== undefined) select = select.where('h.actor', '=', query.actor);
   if (query.since !== undefined) select = select.where('h.hlc', '>=', hlcFloor(Date.parse(query.since)));
   if (query.until !== undefined) select = select.where('h.hlc', '<', hlcFloor(Date.parse(query.until)));
   if (query.cursor !== undefined) select = select.where('h.hlc', '<', query.cursor);
@@ -82,6 +84,8 @@ export async function readStockHistory(q: Queries, account: Account, query: Hist
       reason: row.reason,
       reference: row.reference,
       token: row.token_id,
+      actor: row.actor,
+      instance: row.origin,
       hlc: row.hlc,
       occurred_at: new Date(parseHlc(row.hlc)?.wall ?? 0).toISOString(),
       created_at: row.created_at,

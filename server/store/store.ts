@@ -2,6 +2,7 @@
 // transaction of the engine (or, for a stocktake commit, one per batch). Callers never see queries,
 // connections or transactions; engines never see operations (engine.ts).
 import type {
+  AuditQuery,
   CommitBody,
   CreateStocktakeBody,
   HistoryQuery,
@@ -41,6 +42,25 @@ import { listLines } from './stocktakes/lines.ts';
 import { reviewLinesPage, reviewStocktake } from './stocktakes/review.ts';
 import { createStocktake, getStocktake, listStocktakes } from './stocktakes/sessions.ts';
 import { type Caller, authenticate, createToken, listTokens, reapplyRevocation, revokeToken, setTokenRole } from './tokens.ts';
+import { type Actor, type AuditRecord, actorOf, readAudit, recordAudit } from './audit.ts';
+import {
+  type NewPerson,
+  type PersonChange,
+  type StoredPin,
+  addPerson,
+  changePerson,
+  listPeople,
+  personByBadge,
+  personForPin,
+  replaceBadge,
+  revokeBadge,
+  revokePerson,
+  setPersonIdleMinutes,
+  signInPeople,
+  signInPerson,
+} from './people.ts';
+import { createPinGuard } from './pin-guard.ts';
+import { hashPin, hashSecret, newPinSalt, pinMatches } from './secret-hash.ts';
 import { applyMovements } from './sync/apply-movements.ts';
 import { catalogueDocument } from './sync/catalogue-document.ts';
 import { listConflicts } from './sync/conflicts.ts';
@@ -64,7 +84,27 @@ import { makeInternalCodes } from './labels/internal-codes.ts';
 import { type LabelSource, readLabelRows } from './labels/label-sources.ts';
 import { readLabelSettings, writeLabelSettings } from './labels/label-settings.ts';
 
-export type { Account, Caller, Link };
+export type { Account, Actor, Caller, Link };
+export { actorOf };
+
+/** The account of `name`, or 400 naming it (the command line names accounts). */
+async function accountNamed(q: Queries, name: string): Promise<Account> {
+  const account = await findAccountByName(q, name);
+  if (!account) throw badRequest(`No account named "${name}". Import a catalogue that defines it first.`);
+  return account;
+}
+
+/** A PIN as stored; hashed before the transaction, since scrypt takes tens of milliseconds on purpose. */
+async function storedPin(pin: string | null | undefined): Promise<StoredPin | null | undefined> {
+  if (pin === undefined || pin === null) return pin;
+  const salt = newPinSalt();
+  return { salt, hash: await hashPin(pin, salt) };
+}
+
+/** How a person signs in on a shared scanner: the answer, or why not (a wrong PIN waits `retryAfterSeconds` when slowed). */
+export type PersonSignInResult =
+  | { ok: true; person: { id: number; name: string }; role: string; token: string; idleMinutes: number }
+  | { ok: false; reason: 'badge-unknown' | 'no-person' | 'no-pin' | 'pin-wrong' | 'slowed'; retryAfterSeconds?: number; name?: string };
 export type { Answer, OnceKey } from './idempotent-answers.ts';
 
 /** How a write is told apart and answered once: the Idempotency-Key sent with it, if any. */
@@ -84,9 +124,18 @@ export interface StoreOptions {
   clock?: StoreClock;
 }
 
+/** An audit entry about a token, in the account the token belongs to. */
+async function auditToken(q: Queries, tokenId: number, actor: Actor, record: Omit<AuditRecord, 'subject'>): Promise<void> {
+  const token = await q.first(q.k.selectFrom('api_tokens').select(['account_id', 'label', 'role']).where('id', '=', tokenId));
+  if (!token) return;
+  await recordAudit(q, token.account_id, actor, { ...record, subject: `token ${tokenId}${token.label ? ` (${token.label})` : ''}` });
+}
+
 export function createStore(engine: Engine, { clock = systemClock }: StoreOptions = {}) {
   const write = engine.write.bind(engine);
   const read = engine.read.bind(engine);
+  // Wrong PINs are slowed per person of this database (pin-guard.ts).
+  const pinGuard = createPinGuard();
   /** A write that records movements: the log's clock and sequences are read once and its clock written back at the end. */
   const writeMovements = <T>(work: (log: MovementLog, q: Queries) => Promise<T>) =>
     write(async (q) => {
@@ -105,17 +154,45 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
       list: () => read((q) => listAccounts(q)),
       find: (name: string) => read((q) => findAccountByName(q, name)),
       /** Turns GTIN equivalence on or off; undefined when there is no such account. */
-      setGtinEquivalence: (name: string, on: boolean) => write((q) => setGtinEquivalence(q, name, on)),
+      setGtinEquivalence: (name: string, on: boolean, actor?: Actor) =>
+        write(async (q) => {
+          const before = await findAccountByName(q, name);
+          const changed = await setGtinEquivalence(q, name, on);
+          if (changed && actor && before?.gtinEquivalence !== on)
+            await recordAudit(q, changed.id, actor, {
+              action: 'account.settings',
+              subject: `account ${name}`,
+              detail: { gtin_equivalence: on },
+            });
+          return changed;
+        }),
       /** Barcodes of the account that are one GTIN written in different forms, on different units. */
       gtinClashes: (account: Account) => read((q) => gtinClashes(q, account.id)),
     },
 
     tokens: {
-      create: (accountName: string, label: string | null, role: TokenRole) => write((q) => createToken(q, accountName, label, role)),
+      /** `actor`: who made it, for the audit log (the command line); tests leave it out. */
+      create: (accountName: string, label: string | null, role: TokenRole, actor?: Actor) =>
+        write(async (q) => {
+          const made = await createToken(q, accountName, label, role);
+          if (actor) await auditToken(q, made.id, actor, { action: 'token.create', detail: { role, label } });
+          return made;
+        }),
       list: (accountName?: string) => read((q) => listTokens(q, accountName)),
-      revoke: (id: number) => write((q) => revokeToken(q, id)),
+      revoke: (id: number, actor?: Actor) =>
+        write(async (q) => {
+          const revoked = await revokeToken(q, id);
+          if (revoked && actor) await auditToken(q, id, actor, { action: 'token.revoke' });
+          return revoked;
+        }),
       /** Gives an active token another role; false when there is no such active token. */
-      setRole: (id: number, role: TokenRole) => write((q) => setTokenRole(q, id, role)),
+      setRole: (id: number, role: TokenRole, actor?: Actor) =>
+        write(async (q) => {
+          const before = await q.first(q.k.selectFrom('api_tokens').select('role').where('id', '=', id));
+          const changed = await setTokenRole(q, id, role);
+          if (changed && actor) await auditToken(q, id, actor, { action: 'token.role', detail: { from: before?.role, to: role } });
+          return changed;
+        }),
       /** Revokes again, at its original time, a token a restore brought back (matched by id and prefix). */
       reapplyRevocation: (id: number, prefix: string, revokedAt: string) => write((q) => reapplyRevocation(q, id, prefix, revokedAt)),
       /** The caller a presented key stands for; undefined for an unknown or revoked key. */
@@ -143,14 +220,14 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
         writeMovements((log, q) =>
           answerOnce(q, caller.id, once, async () => ({
             status: 200,
-            body: await updateRows(log, caller, rows, { ...source, tokenId: caller.tokenId }),
+            body: await updateRows(log, caller, rows, { ...source, tokenId: caller.tokenId, actor: actorOf(caller).name }),
           })),
         ),
       adjust: (caller: Caller, rows: readonly unknown[], { once, ...source }: WriteSource) =>
         writeMovements((log, q) =>
           answerOnce(q, caller.id, once, async () => ({
             status: 200,
-            body: await adjustRows(log, caller, rows, { ...source, tokenId: caller.tokenId }),
+            body: await adjustRows(log, caller, rows, { ...source, tokenId: caller.tokenId, actor: actorOf(caller).name }),
           })),
         ),
       labels: (caller: Account, barcodes: readonly string[]) =>
@@ -166,11 +243,81 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
       page: (caller: Account, query: HistoryQuery) => read((q) => readStockHistory(q, caller, query)),
     },
 
+    /** The audit log (audit.ts): read in pages; entries are written by the operations they record. */
+    audit: {
+      page: (account: Account, query: AuditQuery) => read((q) => readAudit(q, account.id, query)),
+      /** Records what happened outside the store's own operations (a catalogue import, a sync link) for an account by name. */
+      record: (accountName: string, actor: Actor, record: AuditRecord) =>
+        write(async (q) => recordAudit(q, (await accountNamed(q, accountName)).id, actor, record)),
+      recordFor: (account: Account, actor: Actor, record: AuditRecord) => write((q) => recordAudit(q, account.id, actor, record)),
+    },
+
+    /** People on shared scanners (people.ts): an admin's endpoints and commands, and signing in. */
+    people: {
+      list: (account: Account) => read((q) => listPeople(q, account.id)),
+      listByName: (accountName: string) => read(async (q) => listPeople(q, (await accountNamed(q, accountName)).id)),
+      add: async (account: Account | string, actor: Actor, person: Omit<NewPerson, 'pin'> & { pin?: string | undefined }) => {
+        const pin = (await storedPin(person.pin)) ?? undefined;
+        return write(async (q) =>
+          addPerson(q, typeof account === 'string' ? await accountNamed(q, account) : account, actor, { ...person, pin }),
+        );
+      },
+      change: async (account: Account | string, actor: Actor, id: number, change: Omit<PersonChange, 'pin'> & { pin?: string | null }) => {
+        const pin = await storedPin(change.pin);
+        return write(async (q) =>
+          changePerson(q, typeof account === 'string' ? await accountNamed(q, account) : account, actor, id, { role: change.role, pin }),
+        );
+      },
+      newBadge: (account: Account | string, actor: Actor, id: number) =>
+        write(async (q) => replaceBadge(q, typeof account === 'string' ? await accountNamed(q, account) : account, actor, id)),
+      revokeBadge: (account: Account | string, actor: Actor, id: number) =>
+        write(async (q) => revokeBadge(q, typeof account === 'string' ? await accountNamed(q, account) : account, actor, id)),
+      revoke: (account: Account | string, actor: Actor, id: number) =>
+        write(async (q) => revokePerson(q, typeof account === 'string' ? await accountNamed(q, account) : account, actor, id)),
+      setIdleMinutes: (account: Account | string, actor: Actor, minutes: number) =>
+        write(async (q) => setPersonIdleMinutes(q, typeof account === 'string' ? await accountNamed(q, account) : account, actor, minutes)),
+      /** Who may sign in on the account's shared scanners (names and whether each has a PIN). */
+      forSignIn: (account: Account) => read((q) => signInPeople(q, account.id)),
+      /** A badge scanned on a shared scanner of `account`: only a badge of that account's active people signs in. */
+      signInWithBadge: (account: Account, badge: string): Promise<PersonSignInResult> =>
+        write(async (q) => {
+          const row = await personByBadge(q, account.id, hashSecret(badge));
+          const signedIn = row && (await signInPerson(q, account, row));
+          return signedIn ? { ok: true as const, ...signedIn } : { ok: false as const, reason: 'badge-unknown' as const };
+        }),
+      /** A person chosen by id and a PIN typed; wrong PINs of that person are slowed (pin-guard.ts). */
+      async signInWithPin(account: Account, personId: number, pin: string): Promise<PersonSignInResult> {
+        const key = `${account.id}:${personId}`;
+        const wait = pinGuard.wait(key);
+        if (wait > 0) return { ok: false, reason: 'slowed', retryAfterSeconds: Math.ceil(wait / 1000) };
+        const row = await read((q) => personForPin(q, account.id, personId));
+        if (!row) return { ok: false, reason: 'no-person' };
+        if (row.pin_hash === null || row.pin_salt === null) return { ok: false, reason: 'no-pin', name: row.name };
+        if (!(await pinMatches(pin, row.pin_salt, row.pin_hash))) {
+          pinGuard.failed(key);
+          return { ok: false, reason: 'pin-wrong' };
+        }
+        const signedIn = await write((q) => signInPerson(q, account, row));
+        if (!signedIn) return { ok: false, reason: 'no-person' };
+        pinGuard.succeeded(key);
+        return { ok: true, ...signedIn };
+      },
+    },
+
     stocktakes: {
       /** One page, newest first, of sessions older than `before` (a session id). */
       list: (caller: Account, limit: number, before?: number) => read((q) => listStocktakes(q, caller, limit, before)),
       create: (caller: Caller, body: CreateStocktakeBody, { once }: WriteOnce = {}) =>
-        write((q) => answerOnce(q, caller.id, once, async () => ({ status: 201, body: await createStocktake(q, caller, body) }))),
+        write((q) =>
+          answerOnce(q, caller.id, once, async () => {
+            const made = await createStocktake(q, caller, body);
+            await recordAudit(q, caller.id, actorOf(caller), {
+              action: 'stocktake.start',
+              subject: `stocktake ${made.id}${made.name ? ` (${made.name})` : ''}`,
+            });
+            return { status: 201, body: made };
+          }),
+        ),
       get: (caller: Account, id: number) => read((q) => getStocktake(q, caller, id)),
       lines: (caller: Account, id: number) => read((q) => listLines(q, caller, id)),
       /** The lines changed since a counting page's `after` (every line without it): what it asks every two seconds. */
@@ -187,14 +334,24 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
           }),
         ),
       undo: (caller: Caller, id: number, body: UndoBody, { once }: WriteOnce = {}) =>
-        write((q) => answerOnce(q, caller.id, once, async () => ({ status: 200, body: await undoLastScan(q, caller, id, body) }))),
+        write((q) =>
+          answerOnce(q, caller.id, once, async () => {
+            const undone = await undoLastScan(q, caller, id, body);
+            await recordAudit(q, caller.id, actorOf(caller), {
+              action: 'stocktake.undo',
+              subject: `stocktake ${id}`,
+              detail: { barcode: undone.undone.barcode, amount: undone.undone.amount },
+            });
+            return { status: 200, body: undone };
+          }),
+        ),
       review: (caller: Account, id: number) => read((q) => reviewStocktake(q, caller, id)),
       /** One page of the review's lines (known or unknown) after line `afterId`, each its own read: for the counts CSV. */
       reviewLinesPage: (caller: Account, id: number, known: boolean, afterId: number, limit?: number) =>
         read((q) => reviewLinesPage(q, caller, id, known, afterId, limit)),
       /** Resumable: one transaction per batch of lines, so a commit cut short is finished by committing again. */
       commit: (caller: Caller, id: number, body: CommitBody, hooks?: CommitHooks) =>
-        commitStocktake(engine, clock, caller, id, body, hooks),
+        commitStocktake(engine, clock, caller, id, body, hooks, actorOf(caller)),
     },
 
     catalogue: {

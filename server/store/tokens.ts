@@ -38,7 +38,11 @@ function idleExpiry(since: string, idleSeconds: number | null): string | null {
 /** The account a request acts for, the token it used (recorded in the stock history) and that token's role. */
 export interface Caller extends Account {
   tokenId: number;
+  /** The token's label: how the audit log names a caller that is no person. */
+  tokenLabel?: string | null;
   role: Role;
+  /** The person signed in with this token on a shared scanner (docs/API.md, "People"); null otherwise. */
+  person?: { id: number; name: string } | null;
 }
 
 /** Marked `unknownAccount`, so a command can say which database it looked in (cli/database-option.ts). */
@@ -52,6 +56,7 @@ export async function insertToken(
   label: string | null,
   role: Role,
   idleExpirySeconds: number | null = null,
+  personId: number | null = null,
 ): Promise<{ id: number; key: string }> {
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
   const row = await q.first(
@@ -65,6 +70,7 @@ export async function insertToken(
         created_at: new Date().toISOString(),
         idle_expiry_seconds: idleExpirySeconds,
         role,
+        person_id: personId,
       })
       .returning('id'),
   );
@@ -97,6 +103,8 @@ export async function listTokens(q: Queries, accountName?: string): Promise<Toke
       't.last_used_at',
       't.idle_expiry_seconds',
     ])
+    // A person's sign-ins on shared scanners are theirs (`person list` counts them), not tokens to manage.
+    .where('t.person_id', 'is', null)
     .orderBy('t.id');
   if (accountName !== undefined) query = query.where('a.name', '=', accountName);
   return (await q.all(query)).map((row) => ({
@@ -144,8 +152,12 @@ const tokenByHash = statement('tokens.byHash', (k, p: Param<{ hash: string }>) =
   k
     .selectFrom('api_tokens as t')
     .innerJoin('accounts as a', 'a.id', 't.account_id')
+    .leftJoin('people as p', 'p.id', 't.person_id')
     .select([
       't.id as token_id',
+      't.label',
+      't.person_id',
+      'p.name as person_name',
       't.key_hash',
       't.revoked_at',
       't.created_at',
@@ -156,6 +168,7 @@ const tokenByHash = statement('tokens.byHash', (k, p: Param<{ hash: string }>) =
       'a.name',
       'a.warehouses_enabled',
       'a.gtin_equivalence',
+      'a.person_idle_minutes',
     ])
     .where('t.key_hash', '=', p('hash')),
 );
@@ -196,8 +209,11 @@ export async function authenticate(engine: Engine, key: string, now = Date.now()
       name: row.name,
       warehousesEnabled: row.warehouses_enabled === 1,
       gtinEquivalence: row.gtin_equivalence === 1,
+      personIdleMinutes: row.person_idle_minutes,
       tokenId: row.token_id,
+      tokenLabel: row.label,
       role: row.role,
+      person: row.person_id === null ? null : { id: row.person_id, name: row.person_name ?? `person ${row.person_id}` },
     });
     return {
       caller,

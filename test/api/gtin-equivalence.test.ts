@@ -61,7 +61,7 @@ describe('GTIN equivalence', () => {
     expect(set.stdout).toContain('GTIN equivalence is on for account "shop"');
     expect(set.stdout).toContain('00036000291452: 0036000291452, 036000291452');
     const show = await runCli(['account', 'show', '--db', server.dbFile]);
-    expect(show.stdout.split('\n')).toEqual(expect.arrayContaining(['shop\tyes\ton', 'exact\tyes\toff']));
+    expect(show.stdout.split('\n')).toEqual(expect.arrayContaining(['shop\tyes\ton\t10', 'exact\tyes\toff\t10']));
     expect((await runCli(['account', 'set', '--account', 'nobody', '--gtin-equivalence', 'on', '--db', server.dbFile])).stderr).toContain(
       'No account named "nobody"',
     );

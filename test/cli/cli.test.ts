@@ -131,7 +131,7 @@ describe('barcode-inventory CLI', () => {
     ]) {
       const refused = await runCli(args);
       expect(refused.code, args.join(' ')).toBe(1);
-      expect(refused.stderr).toContain('choose till, counter, manager, admin, api or sync');
+      expect(refused.stderr).toContain('choose till, counter, manager, admin, api, sync or device');
     }
     expect((await runCli(['token', 'role', dbOption, db, '9', 'till'])).stderr.trim()).toBe('No active token with id 9.');
 

@@ -147,7 +147,14 @@ describe('sign-in codes and UI endpoints', () => {
 
   it('says who a token belongs to, and needs a token for it', async () => {
     const res = await server.request('GET', ACCOUNT_PATH, { token: server.tokens.kiosk! });
-    expect(await res.json()).toEqual({ account: 'kiosk', warehouses_enabled: false, gtin_equivalence: false, role: 'manager' });
+    expect(await res.json()).toEqual({
+      account: 'kiosk',
+      warehouses_enabled: false,
+      gtin_equivalence: false,
+      role: 'manager',
+      person: null,
+      person_idle_minutes: 10,
+    });
     const anonymous = await server.request('GET', ACCOUNT_PATH);
     expect(anonymous.status).toBe(401);
   });
@@ -258,7 +265,7 @@ describe('signin-link command', () => {
         for (const role of ['till', 'sync', 'api', 'full']) {
           const refused = run('shop', '--role', role);
           expect(refused.status, role).toBe(1);
-          expect(refused.stderr).toContain(`Cannot give role "${role}": choose counter, manager or admin.`);
+          expect(refused.stderr).toContain(`Cannot give role "${role}": choose counter, manager, admin or device.`);
         }
       } finally {
         await store.close();

@@ -162,10 +162,15 @@ export async function holdLookup(page: Page, names: string | ((barcodes: string)
   return release;
 }
 
-/** Opens Settings from the top bar; on a phone-sized page its controls are behind Menu first. */
-export async function openSettings(page: Page): Promise<void> {
+/** On a phone-sized page the top bar's controls (Settings, Sign out) are behind Menu: opens it; nothing at 1280 px. */
+export async function openTopBarMenu(page: Page): Promise<void> {
   const menu = page.getByTestId('topbar-menu');
   if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) === 'false') await menu.click();
+}
+
+/** Opens Settings from the top bar. */
+export async function openSettings(page: Page): Promise<void> {
+  await openTopBarMenu(page);
   await page.getByTestId('settings-button').click();
 }
 

@@ -2,18 +2,15 @@
 // serious or critical violation on any view at 1280 and 360 px; and every control is reachable with
 // Tab and the day's work can be done with the keyboard alone (shop PCs often have no mouse at the
 // counter).
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVENTORY_PATH, STOCKTAKES_PATH } from '../../shared/index.ts';
+import { seriousViolations } from '../support/axe.ts';
 import { launchChromium } from '../support/browser.ts';
 import { type LinkedPair, startLinkedPair } from '../support/linked-ui.ts';
 import { call } from '../support/stocktake-fixtures.ts';
 import { type TestServer, exampleCatalogue } from '../support/test-server.ts';
 import { type VirtualKeyboard, signedInPage, startUiServer, openSettings } from '../support/ui-harness.ts';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let browser: Browser;
 let server: TestServer;
@@ -26,27 +23,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** axe-core's serious and critical findings on what the page shows now, one line each. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated through the debugging protocol, so the page's Content-Security-Policy does not block it.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } })
-      .axe;
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
 

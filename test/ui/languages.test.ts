@@ -1,6 +1,6 @@
 // The scanner UI in the shop's language, in a real Chromium: a browser set to Turkish, German or
 // French gets every main screen (sign-in, look up, set stock, list, settings with the scanner test,
-// the stocktake list, count and review, sync) without an English word, with numbers in its locale;
+// the stocktake list, count and review, sync, an admin's People view, a shared scanner's sign-in) without an English word, with numbers in its locale;
 // the language chosen in Settings applies at once and is remembered across a reload. Every screen is
 // also photographed in each language at 1280 and 360 px into $SCANNER_SHOTS_DIR/languages (default
 // <tmp>/scanner-shots/languages) for a person to look at, and checked not to scroll sideways.
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVENTORY_PATH, STOCKTAKES_PATH, stocktakePath } from '../../shared/index.ts';
+import { INVENTORY_PATH, PEOPLE_PATH, STOCKTAKES_PATH, stocktakePath } from '../../shared/index.ts';
 import { launchChromium } from '../support/browser.ts';
 import { call } from '../support/stocktake-fixtures.ts';
 import { type TestServer, exampleCatalogue } from '../support/test-server.ts';
@@ -82,6 +82,7 @@ beforeAll(async () => {
   stocktakeId = (await call(server, 'POST', STOCKTAKES_PATH, token, { name: 'Shelf A', warehouse_name: 'Main' }, 201)).id;
   for (const barcode of ['8690000000017', '8690000000017', '8690000000024', '2000000000015'])
     await call(server, 'POST', stocktakePath(stocktakeId, 'scans'), token, { barcode }, 201);
+  await call(server, 'POST', PEOPLE_PATH, await server.newToken('north', 'admin'), { name: 'Ayşe', role: 'counter', pin: '4711' }, 201);
 });
 
 afterAll(async () => {
@@ -176,10 +177,24 @@ describe.each(languages)('the UI in a $browser browser', ({ browser: language, l
     await page.getByTestId('conflicts').waitFor();
     await page.locator('.notice').first().waitFor();
     await check(page, 'sync');
+    await page.context().close();
+
+    // An admin's People view, with a person in it, and a shared scanner's sign-in screen.
+    const admin = await signedInPage(browser, server, 'north', viewport, 'admin', language);
+    await admin.page.goto(`${server.url}/#people`);
+    await admin.page.getByTestId('people-list').locator('li').first().waitFor();
+    await check(admin.page, 'people');
+    await admin.page.context().close();
+    const shared = await browser.newContext({ viewport, locale: language });
+    const device = await shared.newPage();
+    const { code } = await server.store.signIn.createCode('north', undefined, undefined, 'device');
+    await device.goto(`${server.url}/#signin=${code}`);
+    await device.getByTestId('person-signin').waitFor();
+    await check(device, 'shared-scanner');
+    await shared.close();
 
     expect(found).toEqual(Object.fromEntries(Object.keys(found).map((screen) => [screen, []])));
     expect(sideways, 'pixels each screen scrolls sideways').toEqual(Object.fromEntries(Object.keys(sideways).map((screen) => [screen, 0])));
-    await page.context().close();
   });
 });
 

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { readScan, visibleText } from '../../renderer/src/scan/scanned-code.ts';
 import type { KeyLike } from '../../renderer/src/scan/scan-detector.ts';
 import { usKeyOf } from '../../renderer/src/scan/us-keyboard.ts';
-import { code128Values, code128Widths } from '../../renderer/src/settings/code128.ts';
+import { code128Values, code128Widths } from '../../shared/code128.ts';
+import { decodeImage, pgm } from '../support/barcode-decoder.ts';
 import { TEST_BARCODE, analyseTestScan } from '../../renderer/src/settings/scanner-test.ts';
 
 const GS = '\u001d';
@@ -116,5 +117,33 @@ describe('the test barcode (Code 128, code set B)', () => {
     // 11 modules per symbol, 13 for the stop.
     expect(widths.reduce((a, b) => a + b, 0)).toBe(11 * (TEST_BARCODE.length + 2) + 13);
     expect(() => code128Values('é')).toThrow();
+  });
+
+  it('writes a run of digits that ends the text in code set C, two per symbol (a badge)', () => {
+    // ISO/IEC 15417's rule: CODE C (99) then one symbol per pair; the check symbol weighs every symbol by position.
+    expect(code128Values('AB1234')).toEqual([104, 33, 34, 99, 12, 34, (104 + 33 + 2 * 34 + 3 * 99 + 4 * 12 + 5 * 34) % 103]);
+    expect(code128Values('123456')).toEqual([105, 12, 34, 56, (105 + 12 + 2 * 34 + 3 * 56) % 103]);
+    // An odd run keeps its first digit in set B; a short one stays in set B.
+    expect(code128Values('A12345').slice(0, 4)).toEqual([104, 33, 17, 99]);
+    expect(code128Values('A12')).toEqual([104, 33, 17, 18, (104 + 33 + 2 * 17 + 3 * 18) % 103]);
+  });
+
+  it('draws a badge that an independent decoder (ZXing) reads back exactly, as the test barcode', async () => {
+    for (const text of ['BADGE-012345678901234567890123', 'BADGE-999999999999999999999999', TEST_BARCODE]) {
+      const widths = code128Widths(text);
+      const scale = 3;
+      const quiet = 10 * scale;
+      const width = widths.reduce((a, b) => a + b, 0) * scale + 2 * quiet;
+      const height = 40;
+      const row = new Uint8Array(width).fill(255);
+      let x = quiet;
+      widths.forEach((w, i) => {
+        if (i % 2 === 0) row.fill(0, x, x + w * scale);
+        x += w * scale;
+      });
+      const pixels = new Uint8Array(width * height);
+      for (let y = 0; y < height; y++) pixels.set(row, y * width);
+      expect(await decodeImage(pgm(width, height, pixels))).toEqual([{ format: 'Code128', text }]);
+    }
   });
 });

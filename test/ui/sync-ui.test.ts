@@ -207,8 +207,8 @@ describe('sync in the scanner UI', () => {
     // When each was recorded, to the second ("Nov 25, 2026, 9:53:07 PM").
     const toTheSecond = expect.stringMatching(/^\w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2}\s[AP]M$/);
     expect(sides).toEqual([
-      ['true', '7', 'this computer', toTheSecond, 'Set · App or till (shelf again)'],
-      ['false', '9', `the upstream (${proxy.url})`, toTheSecond, 'Set · App or till (office)'],
+      ['true', '7', 'this computer', toTheSecond, 'Set · App or till (shelf again) · by sync test'],
+      ['false', '9', `the upstream (${proxy.url})`, toTheSecond, 'Set · App or till (office) · by test'],
     ]);
     expect(await conflict.getByTestId('conflict-group').textContent()).toMatch(/^2 changes made without seeing each other since /);
     expect(await conflict.getByTestId('conflict-quantity').textContent()).toBe('Now 7 in Main');

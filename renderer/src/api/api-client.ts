@@ -122,6 +122,8 @@ export interface StocktakeCalls {
 }
 
 export interface ApiClient {
+  /** The token the client sends (an admin's people calls use it too: people/people-client.ts). */
+  readonly token: string;
   account(): Promise<AccountInfo>;
   /** Revokes this client's token on the server (signing out of the device). */
   signOut(): Promise<void>;
@@ -216,6 +218,7 @@ export function createApiClient(token: string): ApiClient {
   }
 
   return {
+    token,
     account: () => requestJson(accountInfoSchema, ACCOUNT_PATH, { token }),
     signOut: () => requestJson(noContentSchema, SIGNOUT_PATH, { method: 'POST', token }),
     warehouses: () => requestJson(warehouseListSchema, WAREHOUSES_PATH, { token }),

@@ -132,6 +132,7 @@ export function ScannerScreen({ onSignOut }: { onSignOut: (message?: string) => 
         const status = statuses[modeRef.current];
         if (refusal.kind === 'control-character') status.feedback('error', scanTexts.controlCharacter(visibleText(refusal.code)));
         else if (refusal.kind === 'cut-short') status.feedback('error', scanTexts.cutShort(visibleText(refusal.code)));
+        else if (refusal.kind === 'badge') status.feedback('warn', scanTexts.badgeNotShared);
         else if (refusal.kind === 'fragment') status.feedback('error', scanTexts.fragment(visibleText(refusal.code), refusal.gapMs));
         else status.feedback('warn', scanTexts.slow(refusal.length, refusal.gapMs, refusal.maxGapMs));
       },

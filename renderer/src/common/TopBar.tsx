@@ -2,16 +2,19 @@
 // the settings show it too), the view switch (scanner or stocktake), the view's own controls, and Sign
 // out. One bar, so every view looks like the same app; at 1280 px it keeps one row of controls.
 import { type ReactNode, useState } from 'react';
-import { useSession } from '../api/session-context.tsx';
+import { MAY } from '../../../shared/index.ts';
+import { useMay, useSession } from '../api/session-context.tsx';
 import { SyncIndicator } from '../sync/SyncIndicator.tsx';
 import { useSyncStatus } from '../sync/sync-status.tsx';
-import { appTexts, roleTexts } from './texts.ts';
+import { appTexts, peopleTexts, roleTexts } from './texts.ts';
 
-export type AppView = 'scanner' | 'stocktake' | 'sync';
+export type AppView = 'scanner' | 'stocktake' | 'sync' | 'people';
 
 /** `primary`: controls kept on the bar on a phone too (the camera, the scanner there); `actions` open from the menu on a phone. */
 export function TopBar(props: { view: AppView; onSignOut: () => void; children?: ReactNode; primary?: ReactNode; actions?: ReactNode }) {
   const { account } = useSession();
+  const managesPeople = useMay()(MAY.people);
+  const role = roleTexts.name(account.role);
   const sync = useSyncStatus().status;
   // On a phone the view's controls and Sign out wait behind one button, so the bar leaves the screen to the work.
   const [menuOpen, setMenuOpen] = useState(false);
@@ -24,14 +27,27 @@ export function TopBar(props: { view: AppView; onSignOut: () => void; children?:
     <header className="topbar" data-sync={sync?.state ?? 'unknown'} data-menu={menuOpen ? 'open' : 'closed'}>
       <div className="topbar-id">
         <h1>{appTexts.title}</h1>
-        <span className="account" data-testid="account" data-role={account.role} title={roleTexts.signedInAs(roleTexts.name(account.role))}>
-          {account.account}
-        </span>
+        {account.person ? (
+          // On a shared scanner the person is who matters at a glance; the account is in the title.
+          <span
+            className="person-chip"
+            data-testid="person-chip"
+            data-role={account.role}
+            title={peopleTexts.personTitle(account.person.name, role, account.account)}
+          >
+            {peopleTexts.personChip(account.person.name)}
+          </span>
+        ) : (
+          <span className="account" data-testid="account" data-role={account.role} title={roleTexts.signedInAs(role)}>
+            {account.account}
+          </span>
+        )}
       </div>
       <SyncIndicator current={props.view === 'sync'} />
       <nav className="views" aria-label={appTexts.views}>
         {link('scanner', '#', appTexts.scannerNav, 'scanner-nav')}
         {link('stocktake', '#stocktake', appTexts.stocktakeNav, 'stocktake-nav')}
+        {managesPeople ? link('people', '#people', peopleTexts.nav, 'people-nav') : null}
       </nav>
       {props.children}
       {props.primary}

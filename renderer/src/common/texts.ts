@@ -16,6 +16,7 @@ import {
   MAX_COUNTED_CONFLICTS,
   NON_FIELD_ERRORS,
   type Role,
+  actorForm,
   findControlCharacter,
   parseQuantity,
 } from '../../../shared/index.ts';
@@ -29,6 +30,23 @@ const orList = (items: readonly string[]) =>
 
 /** One word for each of a closed set of values the server sends (a source, a state); the value itself for one this UI does not know. */
 const wordFor = (value: string, words: Record<string, () => string>): string => words[value]?.() ?? value;
+
+/** An actor as the UI says it: those the server names itself (shared/people.ts) in the UI's language, a person's or a token's name as given. */
+export function actorName(actor: string): string {
+  const form = actorForm(actor);
+  switch (form.kind) {
+    case 'signin-link':
+      return t('actor.signInLink');
+    case 'upstream-catalogue':
+      return t('actor.upstreamCatalogue');
+    case 'command-line':
+      return t('actor.commandLine', { who: form.who });
+    case 'token':
+      return t('actor.token', { id: String(form.id) });
+    default:
+      return form.name;
+  }
+}
 
 export const appTexts = {
   get title() {
@@ -145,6 +163,7 @@ export const roleTexts = {
         admin: () => t('role.admin'),
         api: () => t('role.api'),
         sync: () => t('role.sync'),
+        device: () => t('role.device'),
         full: () => t('role.full'),
       }) satisfies Record<Role, () => string>
     )[role](),
@@ -214,6 +233,16 @@ export const apiTexts = {
         cross_site_refused: () => t('apiError.refusedHere', { code }),
         sync_not_linked: () => t('apiError.syncNotLinked'),
         internal: () => t('apiError.internal'),
+        badge_malformed: () => t('apiError.badgeMalformed'),
+        badge_unknown: () => t('apiError.badgeUnknown'),
+        pin_wrong: () => t('apiError.pinWrong'),
+        pin_none: () => t('apiError.pinNone'),
+        person_not_here: () => t('apiError.personNotHere'),
+        pin_slowed: () => t('apiError.pinSlowed'),
+        person_revoked: () => t('apiError.personRevoked'),
+        person_name_taken: () => t('apiError.personNameTaken'),
+        person_has_no_badge: () => t('apiError.personHasNoBadge'),
+        person_not_found: () => t('apiError.personNotFound'),
       }) as Record<string, () => string>
     )[code]?.() ?? t('apiError.generic', { code }),
 };
@@ -284,6 +313,10 @@ export const scanTexts = {
   tooManyPasted: (count: number) => t('scan.tooManyPasted', { max: n(MAX_BARCODES_PER_READ), n: n(count) }),
   get badTypedBarcode() {
     return t('scan.badTypedBarcode');
+  },
+  /** A badge scanned on a device that is not a shared scanner: nothing was looked up or counted. */
+  get badgeNotShared() {
+    return t('scan.badgeNotShared');
   },
 };
 
@@ -386,6 +419,10 @@ export const historyTexts = {
       : kind === 'set'
         ? t('history.setTo', { n: n(value) })
         : formatDifference(value),
+  /** Who made a change: a person on a shared scanner, a till's or an app's token label. */
+  by: (actor: string) => t('history.by', { actor: actorName(actor) }),
+  /** The instance that made a change, by its id (the entry's title; sync: this computer, the shop PC, head office). */
+  recordedOn: (instance: string) => t('history.recordedOn', { instance }),
 };
 
 const savedRow = (quantity: number, before: number | undefined) =>
@@ -899,7 +936,9 @@ export const stocktakeTexts = {
     const word = wordFor(state, { applied: () => t('st.commitState.applied'), failed: () => t('st.commitState.failed') });
     return errors ? t('st.commitStateWith', { state: word, errors }) : word;
   },
-  committedAt: (when: string) => t('st.committedAt', { when }),
+  committedAt: (when: string, by: string | null) =>
+    by ? t('st.committedAtBy', { when, by: actorName(by) }) : t('st.committedAt', { when }),
+  countedBy: (names: readonly string[]) => t('st.countedBy', { names: names.map(actorName).join(', ') }),
   get warehouseLabel() {
     return t('app.warehouse');
   },
@@ -1201,5 +1240,149 @@ export const cameraTexts = {
   failed: (why: string) => t('camera.failed', { why }),
   get noReader() {
     return t('camera.noReader');
+  },
+};
+
+/** People on a shared scanner (docs/UI.md, "Shared scanners"): signing in by badge or PIN, and an admin's People view. */
+export const peopleTexts = {
+  get sharedScanner() {
+    return t('people.sharedScanner');
+  },
+  get scanBadge() {
+    return t('people.scanBadge');
+  },
+  get scanBadgeHint() {
+    return t('people.scanBadgeHint');
+  },
+  get signingIn() {
+    return t('people.signingIn');
+  },
+  get notABadge() {
+    return t('people.notABadge');
+  },
+  get pinHeading() {
+    return t('people.pinHeading');
+  },
+  get pinName() {
+    return t('people.pinName');
+  },
+  get pinChoose() {
+    return t('people.pinChoose');
+  },
+  get pin() {
+    return t('people.pin');
+  },
+  get pinSignIn() {
+    return t('people.pinSignIn');
+  },
+  get pinMissing() {
+    return t('people.pinMissing');
+  },
+  get nobody() {
+    return t('people.nobody');
+  },
+  get signDeviceOut() {
+    return t('people.signDeviceOut');
+  },
+  get signDeviceOutHint() {
+    return t('people.signDeviceOutHint');
+  },
+  /** The top bar's chip: the name alone keeps the bar one row at 1280 px; the role is in its title. */
+  personChip: (name: string) => name,
+  personTitle: (name: string, role: string, account: string) => t('people.personTitle', { name, role, account }),
+  get signDeviceOutConfirm() {
+    return t('people.signDeviceOutConfirm');
+  },
+  get signOutPerson() {
+    return t('people.signOutPerson');
+  },
+  idleSignedOut: (minutes: number) => t('people.idleSignedOut', { minutes }),
+  switchedTo: (name: string) => t('people.switchedTo', { name }),
+  personSignedOut: (message: string) => t('people.personSignedOut', { message }),
+  get nav() {
+    return t('people.nav');
+  },
+  get heading() {
+    return t('people.heading');
+  },
+  get intro() {
+    return t('people.intro');
+  },
+  get addHeading() {
+    return t('people.addHeading');
+  },
+  get name() {
+    return t('people.name');
+  },
+  get role() {
+    return t('people.role');
+  },
+  get pinOptional() {
+    return t('people.pinOptional');
+  },
+  get withBadge() {
+    return t('people.withBadge');
+  },
+  get add() {
+    return t('people.add');
+  },
+  added: (name: string) => t('people.added', { name }),
+  get listHeading() {
+    return t('people.listHeading');
+  },
+  get none() {
+    return t('people.none');
+  },
+  get badge() {
+    return t('people.badge');
+  },
+  get hasPin() {
+    return t('people.hasPin');
+  },
+  get signedIn() {
+    return t('people.signedIn');
+  },
+  get yes() {
+    return t('people.yes');
+  },
+  get no() {
+    return t('people.no');
+  },
+  revokedOn: (when: string) => t('people.revokedOn', { when }),
+  get badgeLost() {
+    return t('people.badgeLost');
+  },
+  badgeLostDone: (name: string) => t('people.badgeLostDone', { name }),
+  get newBadge() {
+    return t('people.newBadge');
+  },
+  get revoke() {
+    return t('people.revoke');
+  },
+  revokeConfirm: (name: string) => t('people.revokeConfirm', { name }),
+  revoked: (name: string) => t('people.revoked', { name }),
+  roleChanged: (name: string, role: string) => t('people.roleChanged', { name, role }),
+  actionsOf: (name: string) => t('people.actionsOf', { name }),
+  roleOf: (name: string) => t('people.roleOf', { name }),
+  get idleHeading() {
+    return t('people.idleHeading');
+  },
+  get idleLabel() {
+    return t('people.idleLabel');
+  },
+  get idleSave() {
+    return t('people.idleSave');
+  },
+  idleSaved: (minutes: number) => t('people.idleSaved', { minutes }),
+  badgeHeading: (name: string) => t('people.badgeHeading', { name }),
+  badgeImage: (name: string) => t('people.badgeImage', { name }),
+  get badgeOnce() {
+    return t('people.badgeOnce');
+  },
+  get print() {
+    return t('people.print');
+  },
+  get done() {
+    return t('people.done');
   },
 };

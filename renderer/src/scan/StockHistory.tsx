@@ -41,7 +41,15 @@ export function StockHistory({ barcode, open }: { barcode: string; open?: boolea
       ) : (
         <ul className="history-list">
           {entries.map((h) => (
-            <li key={h.id} data-testid="history-entry" data-source={h.source} data-kind={h.kind} data-value={h.value}>
+            <li
+              key={h.id}
+              data-testid="history-entry"
+              data-source={h.source}
+              data-kind={h.kind}
+              data-value={h.value}
+              data-actor={h.actor ?? ''}
+              title={historyTexts.recordedOn(h.instance)}
+            >
               <span className="h-when">{formatInstant(h.occurred_at)}</span>
               {h.warehouse_name ? <span className="h-where">{h.warehouse_name}</span> : null}
               <span className="h-change">
@@ -51,6 +59,7 @@ export function StockHistory({ barcode, open }: { barcode: string; open?: boolea
                 {historyTexts.kind(h.kind, h.value)} · {historyTexts.source(h.source)}
                 {h.reference ? ` (${h.reference})` : ''}
                 {h.reason ? `: ${h.reason}` : ''}
+                {h.actor ? ` · ${historyTexts.by(h.actor)}` : ''}
                 {/* Made on another computer whose label is known here: which one. */}
                 {h.origin_label && h.origin !== ownInstance ? ` · ${historyTexts.madeOn(h.origin_label)}` : ''}
               </span>

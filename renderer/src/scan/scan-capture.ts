@@ -1,7 +1,8 @@
 // Window-level capture of scans: one keydown listener in the capture phase feeds the scan detector,
 // whatever has focus, and reports each scan. Keys that came before it listened (the page was still
 // loading) are taken from public/early-keys.js first.
-import { useEffect, useRef } from 'react';
+import { createContext, useContext, useEffect, useRef } from 'react';
+import { isBadgeCode } from '../../../shared/index.ts';
 import { type KeyLike, type ScanSettings, createScanDetector } from './scan-detector.ts';
 
 function isTextField(element: Element | null): element is HTMLInputElement | HTMLTextAreaElement {
@@ -59,7 +60,16 @@ export type Refusal =
   | { kind: 'cut-short'; code: string }
   /** The rest of a scan after the scanner paused in its middle: its start is lost. */
   | { kind: 'fragment'; code: string; gapMs: number }
-  | { kind: 'slow'; length: number; gapMs: number; maxGapMs: number };
+  | { kind: 'slow'; length: number; gapMs: number; maxGapMs: number }
+  /** A person's badge where no shared scanner takes it (a device signed in with a link of its own). */
+  | { kind: 'badge' };
+
+/**
+ * Where a person's badge goes when it is scanned, whatever view is shown: a shared scanner switches to
+ * that person (App). A badge never reaches the views' handlers, so it is never looked up, set or
+ * counted; without a receiver it is refused with the reason.
+ */
+export const BadgeScanContext = createContext<((badge: string) => void) | null>(null);
 
 export interface ScanHandlers {
   onScan: (code: string) => void;
@@ -97,6 +107,9 @@ export function useScanCapture(settings: ScanSettings, handlers: ScanHandlers, e
   handlersRef.current = handlers;
   const enabledRef = useRef(enabled);
   enabledRef.current = enabled;
+  const onBadge = useContext(BadgeScanContext);
+  const onBadgeRef = useRef(onBadge);
+  onBadgeRef.current = onBadge;
 
   useEffect(() => {
     const detector = createScanDetector(settings);
@@ -121,7 +134,11 @@ export function useScanCapture(settings: ScanSettings, handlers: ScanHandlers, e
     };
 
     const report = (verdict: ReturnType<typeof detector.feed>, timeStamp: number) => {
-      if (verdict.kind === 'scan' && cutShort(timeStamp)) handlersRef.current.onRefused?.({ kind: 'cut-short', code: verdict.code });
+      if (verdict.kind === 'scan' && isBadgeCode(verdict.code)) {
+        // A badge cut short is still a badge: the sign-in says it is not whole. It is never a barcode.
+        if (onBadgeRef.current) onBadgeRef.current(verdict.code);
+        else handlersRef.current.onRefused?.({ kind: 'badge' });
+      } else if (verdict.kind === 'scan' && cutShort(timeStamp)) handlersRef.current.onRefused?.({ kind: 'cut-short', code: verdict.code });
       else if (verdict.kind === 'scan') handlersRef.current.onScan(verdict.code);
       else if (verdict.kind === 'refused' && verdict.reason === 'fragment')
         handlersRef.current.onRefused?.({ kind: 'fragment', code: verdict.code, gapMs: verdict.gapMs });

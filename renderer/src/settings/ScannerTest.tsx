@@ -5,22 +5,14 @@ import { useEffect, useRef, useState } from 'react';
 import { scannerTestTexts as texts } from '../common/texts.ts';
 import type { KeyLike } from '../scan/scan-detector.ts';
 import type { ScanSettings } from '../scan/scan-detector.ts';
-import { code128Widths } from './code128.ts';
+import { code128Bars } from '../../../shared/code128.ts';
 import { type ScannerFinding, TEST_BARCODE, analyseTestScan } from './scanner-test.ts';
 
 /** A scan is over when no key came for this long (a scanner without a suffix sends nothing more). */
 const QUIET_MS = 700;
 
 export function TestBarcode({ text }: { text: string }) {
-  const widths = code128Widths(text);
-  const quiet = 10; // modules of white on each side, which scanners need
-  const total = widths.reduce((a, b) => a + b, 0) + 2 * quiet;
-  let x = quiet;
-  const bars: { x: number; w: number }[] = [];
-  widths.forEach((w, i) => {
-    if (i % 2 === 0) bars.push({ x, w });
-    x += w;
-  });
+  const { modules: total, bars } = code128Bars(text);
   return (
     <figure className="test-barcode" data-testid="test-barcode">
       <svg viewBox={`0 0 ${total} 60`} role="img" aria-label={texts.barcodeLabel(text)} preserveAspectRatio="none">

@@ -148,6 +148,7 @@ export function CountView({ id, onFailure }: { id: number; onFailure: OnFailure 
     onRefused: (refusal) => {
       if (refusal.kind === 'control-character') feedback('error', scanTexts.controlCharacter(visibleText(refusal.code)));
       else if (refusal.kind === 'cut-short') feedback('error', scanTexts.cutShort(visibleText(refusal.code)));
+      else if (refusal.kind === 'badge') feedback('warn', scanTexts.badgeNotShared);
       else if (refusal.kind === 'fragment') feedback('error', scanTexts.fragment(visibleText(refusal.code), refusal.gapMs));
       else feedback('warn', scanTexts.slow(refusal.length, refusal.gapMs, refusal.maxGapMs));
     },

@@ -152,6 +152,11 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
                 <td className="cell-item">
                   <strong>{l.name}</strong>
                   <code>{l.barcode}</code>
+                  {l.counted_by && l.counted_by.length > 0 ? (
+                    <small className="counted-by" data-testid="counted-by">
+                      {texts.countedBy(l.counted_by)}
+                    </small>
+                  ) : null}
                 </td>
                 <td className="num" data-label={texts.columnsReview.book}>
                   {l.book_quantity === undefined ? '' : formatNumber(l.book_quantity)}
@@ -325,7 +330,9 @@ export function ReviewView({ id, onFailure }: { id: number; onFailure: OnFailure
         </section>
       ) : null}
       {stocktake.status === 'committed' ? (
-        <p className="muted">{texts.committedAt(stocktake.committed_at ? formatDateTime(stocktake.committed_at) : '')}</p>
+        <p className="muted">
+          {texts.committedAt(stocktake.committed_at ? formatDateTime(stocktake.committed_at) : '', stocktake.committed_by)}
+        </p>
       ) : null}
     </section>
   );

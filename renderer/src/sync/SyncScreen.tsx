@@ -300,6 +300,7 @@ function ConflictCard(props: {
                   {texts.kind(side.kind)}
                   {` · ${historyTexts.source(side.source)}`}
                   {side.reference ? ` (${side.reference})` : ''}
+                  {side.actor ? ` · ${historyTexts.by(side.actor)}` : ''}
                 </td>
               </tr>
             ))}

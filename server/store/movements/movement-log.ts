@@ -15,6 +15,7 @@
 //
 // One MovementLog serves one write transaction: it reads the instance's clock and sequences once,
 // hands out timestamps and sequence numbers, and writes the clock back when the transaction ends.
+import { recordAudit } from '../audit.ts';
 import { MAX_QUANTITY, MIN_QUANTITY, syncMessages } from '../../../shared/index.ts';
 import { apiError } from '../../errors.ts';
 import { sql } from 'kysely';
@@ -54,6 +55,8 @@ export interface MovementUnit {
 export interface MovementSource {
   source: string;
   tokenId?: number | null;
+  /** Who made it: the person signed in on a shared scanner, the token's label, the command line (store/audit.ts). */
+  actor?: string | null;
   reason?: string | null;
   reference?: string | null;
 }
@@ -72,6 +75,8 @@ export interface MovementRecord {
   reason: string | null;
   reference: string | null;
   createdAt: string;
+  /** Who made it, as its origin recorded it; null for movements made before actors. */
+  actor: string | null;
 }
 
 export interface Applied {
@@ -136,6 +141,7 @@ type InsertParams = {
   reason: string | null;
   reference: string | null;
   createdAt: string;
+  actor: string | null;
 };
 
 const insertMovement = statement('movements.insert', (k, p: Param<InsertParams>) =>
@@ -158,6 +164,7 @@ const insertMovement = statement('movements.insert', (k, p: Param<InsertParams>)
     reason: p('reason'),
     reference: p('reference'),
     created_at: p('createdAt'),
+    actor: p('actor'),
   }),
 );
 
@@ -186,6 +193,7 @@ const insertMovements = statement('movements.insertMany', (k, p: Param<InsertCol
     reason: column('reason'),
     reference: column('reference'),
     createdAt: column('createdAt'),
+    actor: column('actor'),
   };
   return k.insertInto('stock_history').values(
     c.accountId.map((_, i) => ({
@@ -207,6 +215,7 @@ const insertMovements = statement('movements.insertMany', (k, p: Param<InsertCol
       reason: c.reason[i]!,
       reference: c.reference[i]!,
       created_at: c.createdAt[i]!,
+      actor: c.actor[i]!,
     })),
   );
 });
@@ -643,10 +652,23 @@ export class MovementLog {
       reason: source.reason ?? null,
       reference: source.reference ?? null,
       createdAt: this.at,
+      actor: source.actor ?? null,
     });
     if (late) return this.foldAgain({ accountId, unitId: unit.id, warehouseId }, hlc, { origin: this.instance, seq });
     if (isAbsolute(kind) && (await this.hasOpenGroups(accountId))) {
-      await this.q.run(resolveOpenGroup, { unitId: unit.id, warehouseId, origin: this.instance, seq, hlc });
+      const { changes } = await this.q.run(resolveOpenGroup, { unitId: unit.id, warehouseId, origin: this.instance, seq, hlc });
+      // Deciding a conflict is an act of someone's, recorded in the audit log where it was decided.
+      if (changes > 0)
+        await recordAudit(
+          this.q,
+          accountId,
+          { name: source.actor ?? source.source, tokenId: source.tokenId ?? null },
+          {
+            action: 'conflict.resolve',
+            subject: `item ${unit.itemId}${unit.variantId === null ? '' : ` variant ${unit.variantId}`}`,
+            detail: { movement: `${this.instance}-${seq}`, kind, value, warehouse: warehouseId },
+          },
+        );
     }
     return applied;
   }
@@ -804,6 +826,7 @@ export class MovementLog {
       reason: movement.reason,
       reference: movement.reference,
       createdAt: movement.createdAt,
+      actor: movement.actor,
     };
   }
 

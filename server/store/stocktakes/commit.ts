@@ -2,6 +2,7 @@
 // scanned or edited, through the update endpoint's own checks (countRows), in batches of at most 50 rows. Each batch, and the marking of its lines as
 // applied or failed, is one transaction: a commit cut short by a crash is resumed by committing
 // again, and a line already applied is never applied twice.
+import { type Actor, recordAudit } from '../audit.ts';
 import { type CommitBody, type CommitResult, STOCKTAKE_COMMIT_BATCH, stocktakeMessages } from '../../../shared/index.ts';
 import { apiError } from '../../errors.ts';
 import { type Engine, type Param, type Queries, statement } from '../engine.ts';
@@ -113,6 +114,7 @@ async function applyNextBatch(
   afterId: number,
   batch: number,
   hooks: CommitHooks,
+  actor?: Actor,
 ): Promise<number | null> {
   const { q } = log;
   const session = await loadStocktake(q, caller, id);
@@ -139,7 +141,12 @@ async function applyNextBatch(
     log,
     caller,
     rows,
-    { source: STOCKTAKE_SOURCE, tokenId: caller.tokenId ?? null, reference: stocktakeReference(id, await instanceId(q)) },
+    {
+      source: STOCKTAKE_SOURCE,
+      tokenId: caller.tokenId ?? null,
+      reference: stocktakeReference(id, await instanceId(q)),
+      actor: actor?.name ?? null,
+    },
     (index) => lines[index]!.counted_hlc ?? undefined,
     (index, applied) => replaced.set(lines[index]!.id, applied.oldQuantity),
   );
@@ -199,6 +206,7 @@ export async function commitStocktake(
   id: number,
   body: CommitBody,
   hooks: CommitHooks = {},
+  actor?: Actor,
 ): Promise<CommitResult> {
   const committing = await engine.write(async (q) => {
     await startCommit(q, caller, id, body.zero_uncounted);
@@ -207,7 +215,7 @@ export async function commitStocktake(
   const batchOf = (batch: number, afterId: number) =>
     engine.write(async (q) => {
       const log = await MovementLog.open(q, clock);
-      const last = await applyNextBatch(log, caller, id, afterId, batch, hooks);
+      const last = await applyNextBatch(log, caller, id, afterId, batch, hooks, actor);
       await log.close();
       return last;
     });
@@ -221,15 +229,22 @@ export async function commitStocktake(
       await hooks.afterBatch?.(batch);
       await yieldToOtherRequests();
     }
-    await engine.write((q) =>
-      q.run(
+    await engine.write(async (q) => {
+      const { changes } = await q.run(
         q.k
           .updateTable('stocktakes')
-          .set({ status: 'committed', committed_at: new Date().toISOString() })
+          .set({ status: 'committed', committed_at: new Date().toISOString(), committed_by: actor?.name ?? null })
           .where('id', '=', id)
           .where('status', '=', 'committing'),
-      ),
-    );
+      );
+      // Recorded by the request that finished the commit, in the same transaction (a resumed commit once).
+      if (changes === 1 && actor)
+        await recordAudit(q, caller.id, actor, {
+          action: 'stocktake.commit',
+          subject: `stocktake ${id}`,
+          detail: { zero_uncounted: body.zero_uncounted },
+        });
+    });
   }
   return engine.read((q) => summarise(q, caller, id));
 }

@@ -19,7 +19,7 @@ import type { MovementLog } from '../movements/movement-log.ts';
 import { findUnits } from '../stock-write.ts';
 import { nextChange } from './changes.ts';
 import { lineOf } from './lines.ts';
-import { type StocktakeCaller, type StocktakeRow, loadStocktake } from './sessions.ts';
+import { type StocktakeCaller, type StocktakeRow, loadStocktake, stocktakeActor } from './sessions.ts';
 
 const now = () => new Date().toISOString();
 
@@ -97,6 +97,7 @@ export async function recordScan(log: MovementLog, caller: StocktakeCaller, id: 
         terminal: body.terminal ?? null,
         token_id: caller.tokenId ?? null,
         created_at: at,
+        actor: stocktakeActor(caller),
       })
       .returning('id'),
   );
@@ -184,6 +185,7 @@ export async function updateLine(
         amount: body.counted,
         token_id: caller.tokenId ?? null,
         created_at: at,
+        actor: stocktakeActor(caller),
       }),
     );
   }

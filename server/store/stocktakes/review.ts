@@ -84,6 +84,14 @@ export async function reviewStocktake(q: Queries, account: Account, id: number):
   const known = lines.filter((line) => line.known);
   // A stable sort: within a group, the order counted (line id) stays.
   const listed = known.sort((a, b) => attentionOf(a) - attentionOf(b)).slice(0, MAX_REVIEW_LINES);
+  const unknown = lines.filter((line) => !line.known);
+  // Who counted each line shown: the actors of its scans and edits that were not undone, in one read.
+  const counters = await countedBy(
+    q,
+    session.id,
+    [...listed, ...unknown].map((line) => line.id),
+  );
+  for (const line of [...listed, ...unknown]) line.counted_by = counters.get(line.id) ?? [];
   return {
     stocktake: await describeStocktake(q, session),
     lines: listed,
@@ -91,6 +99,28 @@ export async function reviewStocktake(q: Queries, account: Account, id: number):
     lines_changed: known.filter((line) => line.difference).length,
     not_scanned: await notScanned(q, session, MAX_REVIEW_NOT_SCANNED),
     not_scanned_total: await countNotScanned(q, session),
-    unknown: lines.filter((line) => !line.known),
+    unknown,
   };
+}
+
+/** The people (or tokens) who scanned or edited each of these lines, in the order they first did. */
+async function countedBy(q: Queries, stocktakeId: number, lineIds: number[]): Promise<Map<number, string[]>> {
+  const counters = new Map<number, string[]>();
+  if (lineIds.length === 0) return counters;
+  const rows = await q.all(
+    q.k
+      .selectFrom('stocktake_scans')
+      .select(['line_id', 'actor'])
+      .where('stocktake_id', '=', stocktakeId)
+      .where('line_id', 'in', lineIds)
+      .where('undone_at', 'is', null)
+      .where('actor', 'is not', null)
+      .orderBy('id'),
+  );
+  for (const row of rows) {
+    const names = counters.get(row.line_id) ?? [];
+    if (!names.includes(row.actor!)) names.push(row.actor!);
+    counters.set(row.line_id, names);
+  }
+  return counters;
 }

@@ -1,6 +1,7 @@
 // Stocktake (count) sessions: opening one, the list of an account's sessions, and one session with
 // its totals. Every other stocktake file starts from loadStocktake: another account's session does
 // not exist for the caller.
+import { actorOf } from '../audit.ts';
 import { type Selectable, sql } from 'kysely';
 import { type CreateStocktakeBody, type Stocktake, type StocktakeStatus, fieldMessages, stocktakeMessages } from '../../../shared/index.ts';
 import { apiError } from '../../errors.ts';
@@ -11,6 +12,15 @@ import { NO_WAREHOUSE, type StocktakeTable } from '../schema.ts';
 /** The account a request acts for and the token it used. */
 export interface StocktakeCaller extends Account {
   tokenId?: number | null;
+  /** For who counted (a scan's actor, store/audit.ts): the token's label and the person signed in with it. */
+  tokenLabel?: string | null;
+  person?: { id: number; name: string } | null;
+}
+
+/** Who a caller is in a session's scans and commit: the person, the token's label, or null without a token. */
+export function stocktakeActor(caller: StocktakeCaller): string | null {
+  if (caller.tokenId === undefined || caller.tokenId === null) return null;
+  return actorOf({ tokenId: caller.tokenId, tokenLabel: caller.tokenLabel ?? null, person: caller.person ?? null }).name;
 }
 
 /** The columns of a session the store works with (not the commit's bookkeeping). */
@@ -24,6 +34,7 @@ const STOCKTAKE_COLUMNS = [
   'zero_uncounted',
   'created_at',
   'committed_at',
+  'committed_by',
 ] as const;
 
 export type StocktakeRow = Pick<Selectable<StocktakeTable>, (typeof STOCKTAKE_COLUMNS)[number]>;
@@ -105,6 +116,7 @@ function toStocktake(session: StocktakeRow, warehouseName: string | null, totals
     zero_uncounted: session.zero_uncounted === null ? null : session.zero_uncounted === 1,
     created_at: session.created_at,
     committed_at: session.committed_at,
+    committed_by: session.committed_by ?? null,
     totals,
   };
 }

@@ -139,6 +139,8 @@ export async function applyMovements(
       reason: movement.reason,
       reference: movement.reference,
       createdAt: movement.created_at,
+      // Who made it travels with it (a follower of an older version sends none).
+      actor: movement.actor ?? null,
     };
     if (!log.applyRemoteOnTop(account.id, unit, record, seenVector)) await log.applyRemote(account.id, unit, record, seenVector);
     held[movement.origin] = movement.seq;

@@ -69,6 +69,7 @@ function listQuery(q: Queries) {
       `${p}.hlc as ${p}_hlc`,
       `${p}.source as ${p}_source`,
       `${p}.reference as ${p}_reference`,
+      `${p}.actor as ${p}_actor`,
     ] as never);
   return query;
 }
@@ -76,7 +77,7 @@ function listQuery(q: Queries) {
 type ListRow = Awaited<ReturnType<ReturnType<typeof listQuery>['execute']>>[number] &
   Record<`${(typeof sides)[number]}_${'origin' | 'kind' | 'hlc' | 'source'}`, string> &
   Record<`${(typeof sides)[number]}_${'seq' | 'value'}`, number> &
-  Record<`${(typeof sides)[number]}_reference`, string | null>;
+  Record<`${(typeof sides)[number]}_${'reference' | 'actor'}`, string | null>;
 
 /** The account's conflict groups, newest first, at most `limit`: one query, whatever is stored (and the labels of their instances). */
 export async function listConflicts(q: Queries, accountId: number, state: 'open' | 'all', limit: number): Promise<Conflict[]> {
@@ -98,6 +99,7 @@ export async function listConflicts(q: Queries, accountId: number, state: 'open'
       occurred_at: new Date(parseHlc(row[`${p}_hlc`])?.wall ?? 0).toISOString(),
       source: row[`${p}_source`],
       reference: row[`${p}_reference`],
+      actor: row[`${p}_actor`],
     });
     return {
       id: row.id,

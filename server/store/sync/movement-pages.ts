@@ -66,6 +66,7 @@ export async function readMovements(
       'h.reason',
       'h.reference',
       'h.created_at',
+      'h.actor',
     ])
     .where('h.account_id', '=', accountId)
     .where('h.id', '>', after)
@@ -94,6 +95,8 @@ export async function readMovements(
     barcode: row.barcode,
     seen: row.seen ? parsed(row.seen) : null,
     ...sendable(row),
+    // Who made it travels with it; a movement made before actors sends none (what older versions read).
+    ...(row.actor !== null ? { actor: row.actor } : {}),
   }));
 }
 
