@@ -121,10 +121,10 @@ describe('sync in the scanner UI', () => {
     await mugOnScreen(onTill.page, onTill.keys, { quantity: '1', steps });
     const history = onTill.page.locator(`[data-testid="lookups"] article[data-barcode="${MUG}"] [data-testid="stock-history"]`).first();
     const text = await history.textContent();
-    // The count came from the laptop: the till names it by its label, and the stocktake by both ids.
-    expect(text).toMatch(/5 → 3\s*Counted 3 · Stocktake \(stocktake:\d+@[a-z0-9]+\) · on Laptop 2/);
-    expect(text).toMatch(/3 → 2\s*−1 · App or till \(receipt 1\): sale/);
-    expect(text).toMatch(/2 → 1\s*−1 · App or till \(receipt 2\): sale/);
+    // The count came from the laptop: the till names who counted, the computer by its label, and the stocktake by both ids.
+    expect(text).toMatch(/5 → 3\s*Counted 3 · Stocktake \(stocktake:\d+@[a-z0-9]+\) · by the scanner \(sign-in link\) · on Laptop 2/);
+    expect(text).toMatch(/3 → 2\s*−1 · App or till \(receipt 1\): sale · by test/);
+    expect(text).toMatch(/2 → 1\s*−1 · App or till \(receipt 2\): sale · by test/);
     await page.context().close();
     await onTill.page.context().close();
   }, 120_000);
