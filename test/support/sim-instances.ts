@@ -1,10 +1,28 @@
-// Instances for the convergence simulation: the real `barcode-inventory serve` in a child process
-// on its own database file, with its own environment (a skewed clock, a short sync interval), that
-// the test can SIGKILL at any moment and start again on the same file; the real CLI for everything
-// the simulation sets up or runs by hand (import, tokens, `sync link`, `sync now`); and a small HTTP
-// client for the instances' APIs.
+// Instances for the sync simulations (convergence, adversarial): the real `barcode-inventory serve` in
+// a child process on its own database, with its own environment (a skewed clock, a short sync
+// interval), that the test can SIGKILL at any moment and start again on the same database; the real
+// CLI for everything the simulation sets up or runs by hand (import, tokens, `sync link`, `sync now`);
+// and a small HTTP client for the instances' APIs.
+//
+// Engines: in the `sqlite` project every instance is a SQLite file. In the `postgres` project head
+// office (the instance that follows nobody) is a database of its own on the test cluster and every
+// follower a SQLite file, as a chain runs: head office on PostgreSQL, shop PCs and laptops on SQLite
+// (docs/SYNC.md, "The convergence simulation").
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import path from 'node:path';
 import { cliEntry, nodeBinary } from './child-server.ts';
+import { dropDatabase, newDatabase, onPostgres } from './test-engine.ts';
+
+/** The database of a simulated instance: head office's on the test engine, every follower's a SQLite file in `dir`. */
+export async function simDatabase(dir: string, name: string, headOffice: boolean): Promise<string> {
+  return headOffice && onPostgres() ? newDatabase(dir) : path.join(dir, `${name}.db`);
+}
+
+/** Drops what simDatabase made on the test cluster (SQLite files go with their folder). */
+export const dropSimDatabase = (location: string): Promise<void> => dropDatabase(location);
+
+/** What a run's engines are, for its figures. */
+export const simEngines = (): string => (onPostgres() ? 'head office on PostgreSQL, followers on SQLite' : 'every instance on SQLite');
 
 export interface CliResult {
   code: number;
@@ -55,7 +73,7 @@ export class SimInstance {
 
   async start(): Promise<void> {
     if (this.child) throw new Error(`${this.name} is already running`);
-    const child = spawn(nodeBinary, [cliEntry, 'serve', '--db', this.dbFile, '--port', '0', '--log-level', 'warn'], {
+    const child = spawn(nodeBinary, [cliEntry, 'serve', '--database', this.dbFile, '--port', '0', '--log-level', 'warn'], {
       env: { ...process.env, ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

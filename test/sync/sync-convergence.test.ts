@@ -1,16 +1,19 @@
 // The convergence simulation of sync between instances (docs/SYNC.md, "Guarantees and their limits").
 //
-// Five real `barcode-inventory serve` processes, each on its own database file on loopback, with
+// Five real `barcode-inventory serve` processes, each on its own database on loopback, with
 // clocks skewed by up to ±1 h (BARCODE_INVENTORY_CLOCK_OFFSET_MS) and background sync every 100 ms
 // (BARCODE_INVENTORY_SYNC_INTERVAL_MS): head office, two shop PCs following it, a laptop following
 // shop 1 and a tablet following the laptop (a chain tablet → laptop → shop 1 → office). Each link is
 // made with the real `sync link` and goes through a TCP proxy of this test (support/link-proxy.ts).
+// Engines: the `sqlite` project runs it with every instance on a SQLite file; the `postgres` project
+// with head office alone on a PostgreSQL database and the four followers on SQLite files, as a chain
+// runs (support/sim-instances.ts, simDatabase).
 //
 // A seeded sequence of steps then writes on every instance through its HTTP API (sets, adjusts and
 // stocktake sessions scanned and committed, every row with a unique reference), cuts links (now, or
 // the moment a push has reached the upstream, or while a pull's answer comes back), SIGKILLs
 // instances and the office (idle, while receiving or sending a push, while applying a pull) and
-// starts them again on the same file. Then everything is healed and `sync now` rounds run until two
+// starts them again on the same database. Then everything is healed and `sync now` rounds run until two
 // full passes move nothing, and the test asserts, reading only through the API:
 //   - every instance holds the same movements, each id once, and each the same everywhere;
 //   - every acknowledged write is in every history exactly once (none lost, none doubled), and
@@ -43,7 +46,7 @@ import {
 import { type Connection, LinkProxy, type ProxiedRequest } from '../support/link-proxy.ts';
 import { type Random, seededRandom } from '../support/seeded-random.ts';
 import { openStore } from '../../server/store/open-store.ts';
-import { SimInstance, apiOk, cli, cliOk } from '../support/sim-instances.ts';
+import { SimInstance, apiOk, cli, cliOk, dropSimDatabase, simDatabase, simEngines } from '../support/sim-instances.ts';
 import {
   type Kind,
   type OracleConflict,
@@ -212,7 +215,7 @@ describe('sync convergence simulation', () => {
         writeFileSync(catalogueFile, JSON.stringify(catalogueOf(units)));
         for (const { name, upstream } of TOPOLOGY) {
           const offsetMs = random.int(-MAX_SKEW_MS, MAX_SKEW_MS);
-          const dbFile = path.join(dir, `${name}.db`);
+          const dbFile = await simDatabase(dir, name, upstream === undefined);
           const env = { BARCODE_INVENTORY_CLOCK_OFFSET_MS: String(offsetMs), BARCODE_INVENTORY_SYNC_INTERVAL_MS: String(SYNC_INTERVAL_MS) };
           nodes.push({
             name,
@@ -250,7 +253,7 @@ describe('sync convergence simulation', () => {
         const bringUp = async (node: Node) => {
           const { dbFile } = node.instance;
           if (!node.upstream) {
-            await cliOk(['import', catalogueFile, '--db', dbFile], node.instance.env);
+            await cliOk(['import', catalogueFile, '--database', dbFile], node.instance.env);
           } else {
             const proxy = new LinkProxy(`${node.name}→${node.upstream.name}`);
             await proxy.listen();
@@ -258,7 +261,7 @@ describe('sync convergence simulation', () => {
             proxies.push(proxy);
             node.proxy = proxy;
             await cliOk(
-              ['sync', 'link', '--upstream', proxy.url, '--account', ACCOUNT, '--token', linkTokens.get(node)!, '--db', dbFile],
+              ['sync', 'link', '--upstream', proxy.url, '--account', ACCOUNT, '--token', linkTokens.get(node)!, '--database', dbFile],
               node.instance.env,
             );
           }
@@ -580,7 +583,7 @@ describe('sync convergence simulation', () => {
         // Then `sync now` on every follower (a full round each, beside the background loop), until
         // two passes in a row move nothing and find every instance holding the same.
         const syncNow = async (node: Node) => {
-          const result = await cli(['sync', 'now', '--account', ACCOUNT, '--db', node.instance.dbFile], node.instance.env);
+          const result = await cli(['sync', 'now', '--account', ACCOUNT, '--database', node.instance.dbFile], node.instance.env);
           const moved = /: (\d+) movement\(s\) pushed, (\d+) pulled/.exec(result.stdout);
           return result.code === 0 && moved !== null && moved[1] === '0' && moved[2] === '0';
         };
@@ -722,7 +725,7 @@ describe('sync convergence simulation', () => {
         const seconds = (performance.now() - started) / 1000;
         const ackedMovements = acks.length;
         const lines = [
-          `sync convergence simulation: seed ${SEED} (SYNC_SIM_SEED), scale ${SCALE} (SYNC_SIM_SCALE)`,
+          `sync convergence simulation: seed ${SEED} (SYNC_SIM_SEED), scale ${SCALE} (SYNC_SIM_SCALE); ${simEngines()}`,
           `  instances: ${nodes.length} (${nodes.map((n) => `${n.name}${n.upstream ? `→${n.upstream.name}` : ''} ${n.offsetMs >= 0 ? '+' : ''}${(n.offsetMs / 60_000).toFixed(1)} min`).join(', ')})`,
           `  units: ${UNITS} in ${WAREHOUSES.length} warehouses; steps: ${STEPS} (${JSON.stringify(figures.steps)})`,
           `  acknowledged: ${figures.acknowledgedRequests} write requests, ${ackedMovements} movements (${acks.filter((a) => a.kind === 'set').length} set, ${acks.filter((a) => a.kind === 'adjust').length} adjust, ${acks.filter((a) => a.kind === 'count').length} count) + ${imports.length} imported`,
@@ -747,6 +750,7 @@ describe('sync convergence simulation', () => {
         await Promise.allSettled([...background]);
         await Promise.all(nodes.map((n) => n.instance.kill()));
         await Promise.all(proxies.map((p) => p.close()));
+        await Promise.all(nodes.map((n) => dropSimDatabase(n.instance.dbFile)));
         rmSync(dir, { recursive: true, force: true });
       }
 
