@@ -78,7 +78,7 @@ import {
   removeLink,
   setUpstreamVector,
 } from './sync/links.ts';
-import { arrivalBefore, countPending, notHeldBy, pullPage, readMovements } from './sync/movement-pages.ts';
+import { arrivalBefore, countPending, heldUpstreamUpTo, notHeldBy, pullPage, readMovements } from './sync/movement-pages.ts';
 import { type PulledFrom, checkPulledOrigins, checkPushedOrigins, registerFollower } from './sync/followers.ts';
 import { makeInternalCodes } from './labels/internal-codes.ts';
 import { type LabelSource, readLabelRows } from './labels/label-sources.ts';
@@ -470,6 +470,8 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
         }),
       /** Just before where the movements named (`{origin: seq}`) arrived here: a push resumes from there. */
       arrivalBefore: (account: Account, movements: Record<string, number>) => read((q) => arrivalBefore(q, account.id, movements)),
+      /** Where a push starts reading: every movement recorded here up to this arrival id is held by the upstream (`upstream`, what it holds per origin). */
+      heldUpstreamUpTo: (account: Account, upstream: VersionVector) => read((q) => heldUpstreamUpTo(q, account.id, upstream)),
       countPending: (account: Account, upstream: VersionVector, pushCursor = 0) =>
         read((q) => countPending(q, account.id, upstream, pushCursor)),
       /**

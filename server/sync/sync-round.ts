@@ -157,6 +157,10 @@ export async function syncRound(store: Store, link: Link, options: { timeoutMs?:
     let pushed = 0;
     const pushedOrigins = new Set<string>();
     let examined = link.pushCursor; // every movement recorded here up to it is held upstream
+    // The cursor stops where the last push ended, so what the pulls brought after it (a whole history
+    // after `sync link`: a million movements at a chain's head office, 2,000 pages) would be read
+    // again page by page, all of it held upstream: start where the first movement it lacks arrived.
+    examined = Math.max(examined, await store.sync.heldUpstreamUpTo(account, upstream));
     let registeredAgain = false;
     let progressAt = store.sync.now();
     const readAfter = (after: number) =>

@@ -26,6 +26,7 @@ import {
   stocktakePath,
 } from '../../shared/index.ts';
 import { isCatalogueRefusal } from '../../server/store/catalogue-writer.ts';
+import { syncRound } from '../../server/sync/sync-round.ts';
 import { parseCatalogue } from '../../server/catalogue/import-catalogue.ts';
 import { runCli } from '../support/cli.ts';
 import { LinkProxy } from '../support/link-proxy.ts';
@@ -114,6 +115,44 @@ describe('sync between instances', () => {
     const state = await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, link);
     expect(state.vector).toEqual((await shop.server.store.sync.state(shop.account)).vector);
     expect(await shop.round()).toMatchObject({ pushed: 0, pulled: 0 });
+  });
+
+  it('starts a push at the first movement the upstream lacks, not at every page the pulls brought after the last push', async () => {
+    // 1,050 movements upstream (three pages), pulled by the shop's first round after its push phase.
+    for (let i = 0; i < Math.ceil((2 * MAX_MOVEMENTS_PER_BATCH + 50) / 50); i++)
+      await call(
+        upstream,
+        'POST',
+        ADJUST_PATH,
+        north,
+        Array.from({ length: 50 }, (_, j) => ({ barcode: j % 2 === 0 ? MUG : SHIRT, delta: 1, warehouse_name: 'Main' })),
+      );
+    expect((await shop.round()).pulled).toBeGreaterThanOrEqual(2 * MAX_MOVEMENTS_PER_BATCH + 50);
+    await sell(shop.server, shop.token, MUG, 'after the pull');
+    await sell(shop.server, shop.token, SHIRT, 'after the pull');
+    // The round's reads of what waits to go up, by where each started (`after`).
+    const store = shop.server.store;
+    const reads: number[] = [];
+    const counted = {
+      ...store,
+      sync: {
+        ...store.sync,
+        pending: (...args: Parameters<typeof store.sync.pending>) => (reads.push(args[3] ?? 0), store.sync.pending(...args)),
+      },
+    };
+    expect(await syncRound(counted, await shop.link())).toMatchObject({ pushed: 2, pulled: 0 });
+    // One page holding the two sales, and the empty one after it: not the 1,050 pulled movements before them.
+    expect(reads.length).toBe(2);
+    const firstSale = await shop.server.store.sync.arrivalBefore(shop.account, { [await shop.server.store.sync.instance()]: 1 });
+    expect(reads[0]).toBe(firstSale);
+    expect(await quantity(upstream, north, MUG)).toBe(await quantity(shop.server, shop.token, MUG));
+    // Idle, it reads one empty page after everything recorded here, and the next sale goes up.
+    reads.length = 0;
+    expect(await syncRound(counted, await shop.link())).toMatchObject({ pushed: 0, pulled: 0 });
+    expect(reads.length).toBe(1);
+    await sell(shop.server, shop.token, MUG, 'later');
+    expect(await syncRound(counted, await shop.link())).toMatchObject({ pushed: 1, pulled: 0 });
+    expect(await quantity(upstream, north, MUG)).toBe(await quantity(shop.server, shop.token, MUG));
   });
 
   it("moves the upstream's clock past the latest movement of a batch, so what it records next comes after", async () => {

@@ -15,6 +15,7 @@ import {
 import type { Queries } from '../engine.ts';
 import { parseHlc } from '../movements/hlc.ts';
 import { NO_WAREHOUSE } from '../schema.ts';
+import { heldVector } from './held-vector.ts';
 
 /** Whether the other side lacks `movement`, by what it holds (`held`: highest sequence per origin). */
 export const notHeldBy = (held: VersionVector) => (movement: { origin: string; seq: number }) =>
@@ -172,4 +173,25 @@ export async function arrivalBefore(q: Queries, accountId: number, movements: Re
     before = Math.min(before, row ? row.id - 1 : 0);
   }
   return before === Number.MAX_SAFE_INTEGER ? 0 : before;
+}
+
+/**
+ * The arrival id up to which everything recorded here is held by the upstream (`upstream`: its highest
+ * sequence per origin), found by sequence rather than by reading pages: each origin's movements arrive
+ * here in sequence, so nothing recorded before the first movement the upstream lacks of any origin is
+ * lacking; when it lacks nothing, everything recorded here is held. The last arrival is read before
+ * what is held, so a movement recorded between the two reads shows as lacking (writes are one at a
+ * time on both engines: ids are taken in commit order). 0 when a lacking movement is not found here.
+ */
+export async function heldUpstreamUpTo(q: Queries, accountId: number, upstream: VersionVector): Promise<number> {
+  const last = await q.first(
+    q.k
+      .selectFrom('stock_history')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .where('account_id', '=', accountId),
+  );
+  const lacking: Record<string, number> = {};
+  for (const [origin, seq] of Object.entries(await heldVector(q, accountId)))
+    if (seq > (upstream[origin] ?? 0)) lacking[origin] = (upstream[origin] ?? 0) + 1;
+  return Object.keys(lacking).length === 0 ? Number(last?.id ?? 0) : arrivalBefore(q, accountId, lacking);
 }
