@@ -4,13 +4,16 @@
 // {"ms", "pushed", "pulled", "warmUpMs"}.
 //
 // The round's time holds no process start-up. The bench starts this as a child process, and before
-// the timer both processes handle a few pushes the way a running server already has: the upstream's
-// own movements, which the follower pulled when it linked, sent back. The upstream answers them as
-// duplicates and writes nothing. Without this, the timed round also paid for Node loading its HTTP
-// client and compiling the JSON, validation and apply code of both sides (docs/BENCHMARKS.md, "Sync").
+// the timer both processes handle a few pushes the way a running server already has, none of which
+// writes anything: the first batch waiting, each sequence one too far, which the upstream reads,
+// checks and refuses for the gap (409). (The warm-up used to send the upstream's own movements back,
+// answered as duplicates; since an upstream takes an origin only from the follower that owns it, that
+// is a 403, and the bench stopped there.) Without this, the timed round also paid for Node loading
+// its HTTP client and compiling the JSON, validation and apply code of both sides (docs/BENCHMARKS.md,
+// "Sync").
 import { openStore } from '../server/store/open-store.ts';
 import { syncRound } from '../server/sync/sync-round.ts';
-import { UpstreamClient } from '../server/sync/upstream-client.ts';
+import { UpstreamClient, UpstreamError } from '../server/sync/upstream-client.ts';
 
 const WARM_UP_PUSHES = 3;
 
@@ -25,11 +28,20 @@ try {
   const client = new UpstreamClient(link.upstreamUrl, link.token);
   const upstream = await client.state();
   const linked = { id: link.accountId, name: link.account, warehousesEnabled: link.warehousesEnabled };
-  const { movements } = await store.sync.pending(linked, {}, 500, 0);
-  const theirs = movements.filter((m) => m.origin === upstream.instance);
-  for (let i = 0; i < WARM_UP_PUSHES && theirs.length > 0; i++) {
-    const answer = await client.push(theirs);
-    if (answer.applied !== 0) throw new Error(`the warm-up push applied ${answer.applied} movements: it must write nothing`);
+  // What waits to go up, read as the round reads it: from the first movement the upstream lacks.
+  const own = await store.sync.instance();
+  const from = Math.max(link.pushCursor, await store.sync.heldUpstreamUpTo(linked, upstream.vector));
+  const { movements } = await store.sync.pending(linked, upstream.vector, 500, from);
+  const waiting = movements.filter((m) => m.origin === own);
+  for (let i = 0; i < WARM_UP_PUSHES && waiting.length > 0; i++) {
+    // Each sequence one too far: the upstream reads and checks the whole batch, then refuses it for the gap.
+    const shifted = waiting.map((m) => ({ ...m, seq: m.seq + 1, id: `${own}-${m.seq + 1}` }));
+    const refused = await client.push(shifted).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    if (!(refused instanceof UpstreamError) || refused.status !== 409)
+      throw new Error(`the warm-up push with a gap was not refused for it: ${String(refused)}`);
   }
   // And one pull from where the link stands, as every round ends with: reads only, on both sides.
   await client.pull(link.pullCursor, undefined, (await store.sync.state(linked)).vector);
