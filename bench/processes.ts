@@ -1,7 +1,7 @@
 // Child processes of the bench: the real server (and the HTTP ceiling server) run apart from the
 // load generator, as they would in production; memory is read from /proc.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
@@ -100,4 +100,49 @@ export function memoryOf(pid: number): { peakKb: number; currentKb: number } | u
   } catch {
     return undefined;
   }
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux everywhere it matters). */
+const TICKS_PER_SECOND = 100;
+
+/** The fields of /proc/<pid>/stat after the command (which may hold spaces and parentheses). */
+function statFields(pid: number): string[] | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return text.slice(text.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU time of a live process in ms (user + system), and with `children` also that of its children it
+ * has waited for (what a PostgreSQL postmaster's ended backends used). Undefined once it is gone.
+ */
+export function cpuMsOf(pid: number, { children = false } = {}): number | undefined {
+  const fields = statFields(pid);
+  if (!fields) return undefined;
+  // After the command: state(0) ppid(1) … utime(11) stime(12) cutime(13) cstime(14).
+  const ticks = Number(fields[11]) + Number(fields[12]) + (children ? Number(fields[13]) + Number(fields[14]) : 0);
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+/** The parent process id of a live process, from /proc. */
+export function parentOf(pid: number): number | undefined {
+  const fields = statFields(pid);
+  return fields ? Number(fields[1]) : undefined;
+}
+
+/**
+ * CPU time in ms of a whole PostgreSQL server: the postmaster, every live child (backends, the WAL
+ * writer, the checkpointer, autovacuum) and the children that have ended (the postmaster waits for each).
+ */
+export function postgresCpuMs(postmaster: number): number {
+  let total = cpuMsOf(postmaster, { children: true }) ?? 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    if (parentOf(pid) === postmaster) total += cpuMsOf(pid) ?? 0;
+  }
+  return total;
 }

@@ -14,6 +14,7 @@
 import { openStore } from '../server/store/open-store.ts';
 import { syncRound } from '../server/sync/sync-round.ts';
 import { UpstreamClient, UpstreamError } from '../server/sync/upstream-client.ts';
+import { cpuMsOf, postgresCpuMs } from './processes.ts';
 
 const WARM_UP_PUSHES = 3;
 
@@ -27,7 +28,11 @@ try {
   const warmUpStarted = performance.now();
   const client = new UpstreamClient(link.upstreamUrl, link.token);
   const upstream = await client.state();
-  const linked = { id: link.accountId, name: link.account, warehousesEnabled: link.warehousesEnabled };
+  const linked = {
+    id: link.accountId,
+    name: link.account,
+    warehousesEnabled: link.warehousesEnabled,
+  };
   // What waits to go up, read as the round reads it: from the first movement the upstream lacks.
   const own = await store.sync.instance();
   const from = Math.max(link.pushCursor, await store.sync.heldUpstreamUpTo(linked, upstream.vector));
@@ -35,7 +40,11 @@ try {
   const waiting = movements.filter((m) => m.origin === own);
   for (let i = 0; i < WARM_UP_PUSHES && waiting.length > 0; i++) {
     // Each sequence one too far: the upstream reads and checks the whole batch, then refuses it for the gap.
-    const shifted = waiting.map((m) => ({ ...m, seq: m.seq + 1, id: `${own}-${m.seq + 1}` }));
+    const shifted = waiting.map((m) => ({
+      ...m,
+      seq: m.seq + 1,
+      id: `${own}-${m.seq + 1}`,
+    }));
     const refused = await client.push(shifted).then(
       () => undefined,
       (error: unknown) => error,
@@ -47,10 +56,29 @@ try {
   await client.pull(link.pullCursor, undefined, (await store.sync.state(linked)).vector);
   const warmUpMs = performance.now() - warmUpStarted;
 
+  // BENCH_UPSTREAM_PIDS=<serve pid>[,<postmaster pid>]: the upstream's CPU time over the round alone
+  // (bench/chain-scale.ts), its serve process and, on PostgreSQL, the whole database server.
+  const [servePid, postmasterPid] = (process.env.BENCH_UPSTREAM_PIDS ?? '').split(',').filter(Boolean).map(Number);
+  const upstreamCpu = () =>
+    servePid === undefined
+      ? Number.NaN
+      : (cpuMsOf(servePid) ?? Number.NaN) + (postmasterPid === undefined ? 0 : postgresCpuMs(postmasterPid));
+  const cpuBefore = upstreamCpu();
+  const ownCpuBefore = process.cpuUsage();
   const started = performance.now();
   const result = await syncRound(store, link);
   const ms = performance.now() - started;
-  console.log(JSON.stringify({ ms, pushed: result.pushed, pulled: result.pulled, warmUpMs }));
+  const ownCpu = process.cpuUsage(ownCpuBefore);
+  const upstreamCpuMs = upstreamCpu() - cpuBefore;
+  console.log(
+    JSON.stringify({
+      ms,
+      pushed: result.pushed,
+      pulled: result.pulled,
+      warmUpMs,
+      ...(servePid === undefined ? {} : { upstreamCpuMs, followerCpuMs: (ownCpu.user + ownCpu.system) / 1000 }),
+    }),
+  );
 } finally {
   await store.close();
 }
