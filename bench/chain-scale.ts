@@ -168,6 +168,8 @@ interface Instance {
   origin: string;
   /** Movements made through its API and acknowledged. */
   made: number;
+  /** CPU time of its earlier serve processes, in ms (read just before each was stopped). */
+  cpuMs?: number;
 }
 
 async function serve(instance: Instance): Promise<void> {
@@ -196,6 +198,7 @@ async function stop(instance: Instance, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM
   if (!child) return;
   instance.child = undefined;
   instance.url = undefined;
+  instance.cpuMs = (instance.cpuMs ?? 0) + (cpuMsOf(child.pid) ?? 0);
   if (child.process.exitCode === null && child.process.signalCode === null) {
     child.process.kill(signal);
     const timer = setTimeout(() => child.process.kill('SIGKILL'), 20_000);
@@ -491,6 +494,8 @@ try {
   const registeredMs = (await waitQuiet()).ms;
   log(`chain: every follower registered and holding what head office holds after ${(registeredMs / 1000).toFixed(1)} s`);
 
+  const followersCpu = () => followers.reduce((sum, f) => sum + (f.cpuMs ?? 0) + (f.child ? (cpuMsOf(f.child.pid) ?? 0) : 0), 0);
+  const followersCpuStart = followersCpu();
   const cpuStart = headCpu(big, postmaster);
   const bytesStart = await databaseBytes(big.db);
   const writesStarted = performance.now();
@@ -520,6 +525,7 @@ try {
   const quietAt = performance.now();
   const toQuiet = quietAt - healed;
   const cpuChain = headCpu(big, postmaster) - cpuStart;
+  const followersCpuChain = followersCpu() - followersCpuStart;
   const bytesEnd = await databaseBytes(big.db);
   const made = followers.reduce((sum, f) => sum + f.made, 0);
   log(
@@ -600,6 +606,7 @@ try {
       headCpuSeconds: cpuChain / 1000,
       headCpuMsPer1000: cpuChain / (made / 1000),
       headIdleCpuMsPerSecond: idleCpuPerSecond,
+      followersCpuSeconds: followersCpuChain / 1000,
       databaseBytesPerMovement: (bytesEnd.database - bytesStart.database) / made,
       walBytesPerMovement: (lsnBytes(bytesEnd.walLsn) - lsnBytes(bytesStart.walLsn)) / made,
       followerFileBytesPerMovement: median(followerBytesEnd.map((end, i) => (end - followerBytesStart[i]!) / followerRowsAdded)),
@@ -619,6 +626,7 @@ chain scale: ${command}
   chain: ${FOLLOWERS} followers × ${MOVEMENTS} = ${made.toLocaleString('en-US')} movements, ${CUT} cut off, ${STOPPED} SIGKILLed and restarted
     writes acknowledged in ${f.chain.writesSeconds.toFixed(1)} s; quiescence ${f.chain.quiescenceSeconds.toFixed(1)} s after the links healed (head office held every movement after ${f.chain.headOfficeHadAllSeconds.toFixed(1)} s)
     head office CPU: ${f.chain.headCpuSeconds.toFixed(1)} s, ${f.chain.headCpuMsPer1000.toFixed(0)} ms per 1,000 movements (idle: ${f.chain.headIdleCpuMsPerSecond.toFixed(0)} ms/s with ${FOLLOWERS} followers polling)
+    the followers' CPU over the same time: ${f.chain.followersCpuSeconds.toFixed(1)} s in all (every follower applies every other's movements; here they share the machine's cores with head office)
     growth per movement: PostgreSQL database ${f.chain.databaseBytesPerMovement.toFixed(0)} B (WAL ${f.chain.walBytesPerMovement.toFixed(0)} B), a follower's SQLite file ${f.chain.followerFileBytesPerMovement.toFixed(0)} B
   checked by SQL: ${f.check.instances} instances, ${f.check.movementsEach.toLocaleString('en-US')} movements each, the ${f.check.chainMovementsEach.toLocaleString('en-US')} of the chain identical everywhere, the same quantities of ${f.check.places.toLocaleString('en-US')} places`);
   console.log(JSON.stringify(figures));
