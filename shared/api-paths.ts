@@ -6,3 +6,7 @@ export const WAREHOUSES_PATH = `${API_BASE}/core/warehouse/`;
 export const WAREHOUSE_PATH = `${WAREHOUSES_PATH}{id}/`;
 // Point-of-sale integration: atomic adjustments beside the spec's update endpoint.
 export const ADJUST_PATH = `${INVENTORY_PATH}adjust/`;
+// Reorder points and the low-stock list (docs/REORDER.md).
+export const REORDER_POINTS_PATH = `${API_BASE}/reorder-points/`;
+export const LOW_STOCK_PATH = `${API_BASE}/low-stock/`;
+export const LOW_STOCK_CSV_PATH = `${API_BASE}/low-stock.csv`;

@@ -53,6 +53,7 @@ export const errorCodes = {
   instance_registered: 'Another token that still works registered this instance as a follower.',
   token_registered_for_another: 'This sync token registered another instance as its follower.',
   sync_same_id_other_movement: 'A pushed movement has the id of another one recorded here (two databases share an instance id).',
+  catalogue_from_upstream: 'The account follows an upstream: its catalogue (reorder points too) is changed there and comes down with sync.',
   sync_gap: "A pushed batch would leave a gap in an origin's movements; `detail` says where to resume.",
   sync_not_linked: 'The account follows no upstream on this instance: there is no round to run.',
   // 413

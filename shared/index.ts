@@ -26,3 +26,5 @@ export * from './history-schemas.ts';
 export * from './sync-schemas.ts';
 // Printable labels and the shop's own codes (docs/LABELS.md)
 export * from './labels.ts';
+// Reorder points and the low-stock list (docs/REORDER.md)
+export * from './reorder-schemas.ts';

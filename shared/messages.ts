@@ -238,6 +238,8 @@ export const syncMessages = {
     `The upstream's clock is ${Math.round(Math.abs(skewMs) / 60_000)} minutes ${skewMs > 0 ? 'ahead of' : 'behind'} this computer's. Set both clocks right: quantities stay correct, but times shown will look wrong.`,
   linkedAccountImport: (account: string, upstream: string) =>
     `account "${account}" follows ${upstream}: its catalogue comes from there. Import it there; it reaches this instance with the next sync.`,
+  linkedAccountReorderPoints: (account: string, upstream: string) =>
+    `Account "${account}" follows ${upstream}: its reorder points are part of its catalogue. Set them there; they reach this instance with the next sync.`,
   notLinked: (account: string) => `Account "${account}" is not linked to an upstream.`,
   alreadyLinked: (account: string, upstream: string) =>
     `Account "${account}" already follows ${upstream}; unlink it first (barcode-inventory sync unlink --account ${account}).`,

@@ -99,6 +99,10 @@ export const MAY = {
   audit: MANAGERS,
   /** Signing a person in on a shared scanner PC (badge or PIN), and the names to choose from for a PIN. */
   personSignIn: ['device'],
+  /** The low-stock list and reorder points: whoever works the shelves sees what runs out; purchasing integrations too. */
+  lowStock: ['counter', 'manager', 'admin', 'api'],
+  /** Setting reorder points: a change of the catalogue, a purchasing decision (a counter counts, a till sells). */
+  setReorderPoints: ['manager', 'admin', 'api'],
 } as const satisfies Record<string, readonly Role[]>;
 
 /** True when `role` may call an endpoint open to `roles` (`full` may call every one). */

@@ -7,6 +7,7 @@ import { inventory } from './inventory.ts';
 import { labels } from './labels.ts';
 import { people } from './people.ts';
 import { pos } from './pos.ts';
+import { reorder } from './reorder.ts';
 import { stocktakes } from './stocktakes.ts';
 import { sync } from './sync.ts';
 import { ui } from './ui.ts';
@@ -17,6 +18,7 @@ export const resources: readonly Resource[] = [
   stocktakes,
   history,
   dataExchange,
+  reorder,
   ui,
   labels,
   people,

@@ -350,6 +350,17 @@ export interface LabelSettingsTable {
   printer: string | null;
 }
 
+/** A unit's reorder point in a warehouse (migration 0034, docs/REORDER.md): low at or below `minimum`; a purchase orders up to `target`. */
+export interface ReorderPointTable {
+  unit_id: number;
+  /** 0 (NO_WAREHOUSE) for an account without warehouses. */
+  warehouse_id: number;
+  account_id: number;
+  minimum: number;
+  /** null: order up to the minimum. */
+  target: number | null;
+}
+
 export interface Schema {
   accounts: AccountTable;
   warehouses: WarehouseTable;
@@ -373,6 +384,7 @@ export interface Schema {
   audit_log: AuditLogTable;
   sync_followers: SyncFollowerTable;
   sync_origins: SyncOriginTable;
+  reorder_points: ReorderPointTable;
 }
 
 /** Sentinel warehouse id of the one stock figure of a no-warehouse account. */

@@ -6,8 +6,10 @@ import type {
   CommitBody,
   CreateStocktakeBody,
   HistoryQuery,
+  LowStockQuery,
   PullPage,
   PushAnswer,
+  ReorderPointRow,
   ScanBody,
   SignInRole,
   SyncMovement,
@@ -32,6 +34,8 @@ import { createSignInCode, redeemSignInCode } from './signin-codes.ts';
 import { type ExportCursor, exportWarehouseId, readStockExportPage } from './stock-export.ts';
 import { readBarcodeLabelsByGtin, readStockRecordsByGtin } from './gtin-lookup.ts';
 import { readStockHistory } from './stock-history.ts';
+import { readLowStockPage } from './low-stock.ts';
+import { readReorderPoints, setReorderPoints } from './reorder-points.ts';
 import { listWarehouses, readStockRecords, warehousesOf } from './stock-read.ts';
 import { adjustRows, updateRows } from './stock-write.ts';
 import type { Queries } from './engine.ts';
@@ -237,6 +241,14 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
       /** One page of the stock export, each its own read (store/stock-export.ts). */
       exportPage: (caller: Account, warehouseId: number | undefined, after: ExportCursor | null, units?: number) =>
         read((q) => readStockExportPage(q, caller, warehouseId, after, units)),
+    },
+
+    /** Reorder points and the low-stock list (docs/REORDER.md). */
+    reorder: {
+      points: (caller: Account, barcodes: readonly string[]) => read((q) => readReorderPoints(q, caller, barcodes)),
+      /** All rows or none; refused on a follower, whose catalogue comes from its upstream. */
+      set: (caller: Account, rows: readonly ReorderPointRow[]) => write((q) => setReorderPoints(q, caller, rows)),
+      lowStockPage: (caller: Account, query: LowStockQuery) => read((q) => readLowStockPage(q, caller, query, clock.now())),
     },
 
     history: {

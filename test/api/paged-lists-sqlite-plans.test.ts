@@ -2,7 +2,7 @@
 // of an index, no sort of the whole table. SQLite-only: EXPLAIN QUERY PLAN and its wording; the
 // bounds on reads, statements and rows per page are checked on both engines in paged-lists.test.ts.
 import { describe, expect, it } from 'vitest';
-import { STOCKTAKES_PATH, STOCK_EXPORT_PATH } from '../../shared/index.ts';
+import { LOW_STOCK_PATH, STOCKTAKES_PATH, STOCK_EXPORT_PATH } from '../../shared/index.ts';
 import { useLargeDatabase } from '../support/large-database.ts';
 
 describe('query plans of paged lists on a large database', () => {
@@ -36,6 +36,29 @@ describe('query plans of paged lists on a large database', () => {
     const planned = await plansOf(STOCK_EXPORT_PATH);
     expect(planned.filter((line) => /TEMP B-TREE|MULTI-INDEX|^SCAN /.test(line))).toEqual([]);
     expect(planned.some((line) => line.includes('INDEX stock_units_export_order'))).toBe(true);
+  });
+
+  it('walks the reorder points for the low-stock list, probing the stock by its key: never a scan of the stock', async () => {
+    for (const target of [`${LOW_STOCK_PATH}?limit=100`, `${LOW_STOCK_PATH}?limit=100&warehouse=1`]) {
+      const planned = await plansOf(target);
+      // The reorder points are walked (all of the account's, or one warehouse's range); nothing else is scanned.
+      expect(
+        planned.filter((line) => /^SCAN /.test(line) && line !== 'SCAN r'),
+        target,
+      ).toEqual([]);
+      expect(planned, target).toContain('SEARCH s USING PRIMARY KEY (unit_id=? AND warehouse_id=?) LEFT-JOIN');
+      expect(planned, target).toContainEqual(
+        expect.stringMatching(/^SEARCH h USING INDEX stock_history_unit_hlc \(unit_id=\? AND warehouse_id=\? AND hlc>\?\)$/),
+      );
+      // The sort is of the low candidates only, the reorder points' walk bounding it.
+      expect(
+        planned.filter((line) => line.includes('TEMP B-TREE')),
+        target,
+      ).toEqual(['USE TEMP B-TREE FOR ORDER BY']);
+    }
+    expect(await plansOf(`${LOW_STOCK_PATH}?limit=100&warehouse=2`)).toContainEqual(
+      expect.stringMatching(/^SEARCH r USING (COVERING )?INDEX reorder_points_account \(account_id=\? AND warehouse_id=\?\)$/),
+    );
   });
 
   it('commits a session batch by batch, each batch a range after the last one', async () => {

@@ -1,6 +1,6 @@
 // Every list endpoint of the store's large tables is paged or streamed, and each page stays within a
 // bound whatever the size of the database, shown on a generated database (100,000 barcodes with stock
-// in two warehouses: 200,000 export rows; 2,000 stocktakes; one session of 8,000 lines) by counting
+// in two warehouses: 200,000 export rows; 14,000 reorder points; 2,000 stocktakes; one session of 8,000 lines) by counting
 // what the real engine did per request — reads, statements, rows per statement. No timings. SQLite's
 // query plans of the same pages (every page a range of an index, no sort of the whole table) are
 // checked in paged-lists-sqlite-plans.test.ts.
@@ -8,7 +8,7 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { EXPORT_PAGE_UNITS } from '../../server/store/stock-export.ts';
 import { COUNTS_PAGE_LINES } from '../../server/store/stocktakes/review.ts';
-import { STOCKTAKES_PATH, STOCK_EXPORT_PATH, type StocktakePage } from '../../shared/index.ts';
+import { LOW_STOCK_PATH, type LowStockPage, STOCKTAKES_PATH, STOCK_EXPORT_PATH, type StocktakePage } from '../../shared/index.ts';
 import { KNOWN_LINES, SESSIONS, UNITS, UNKNOWN_LINES, useLargeDatabase } from '../support/large-database.ts';
 
 describe('paged lists on a large database', () => {
@@ -50,6 +50,29 @@ describe('paged lists on a large database', () => {
       committed_lines: 0,
     });
     console.log(`[paged lists] /stocktakes/: ${SESSIONS} sessions, every page 1 read of 4 statements, at most limit + 1 rows each`);
+  });
+
+  it('pages the low-stock list: one read of one statement per page (two with a warehouse), at most limit + 1 rows', async () => {
+    // The generator's reorder points: every tenth unit in Main at minimum 25 (quantity id % 50), every 25th in Back at 3 (id % 7).
+    const ids = Array.from({ length: UNITS }, (_, i) => i + 1);
+    const low = ids.filter((id) => id % 10 === 0 && id % 50 <= 25).length + ids.filter((id) => id % 25 === 0 && id % 7 <= 3).length;
+    let next: string | null = `${LOW_STOCK_PATH}?limit=500`;
+    let seen = 0;
+    let pages = 0;
+    while (next !== null) {
+      large.counting.reset();
+      const page = (await (await get(next)).json()) as LowStockPage;
+      expect(large.counting.tally).toMatchObject({ reads: 1, statements: 1 });
+      expect(large.counting.tally.maxRows).toBeLessThanOrEqual(501);
+      seen += page.results.length;
+      pages++;
+      next = page.next;
+    }
+    expect(seen).toBe(low);
+    large.counting.reset();
+    expect((await get(`${LOW_STOCK_PATH}?limit=100&warehouse=2`)).status).toBe(200);
+    expect(large.counting.tally).toMatchObject({ reads: 1, statements: 2 });
+    console.log(`[paged lists] /low-stock/: ${low} low of 14,000 reorder points, ${pages} pages of 500, each 1 read of 1 statement`);
   });
 
   it('streams the stock export in pages of 1000 barcodes, each its own read', async () => {

@@ -1,6 +1,7 @@
 // The generated database of the paged-list tests (paged-lists.test.ts on both engines, its SQLite
 // query plans in paged-lists-sqlite-plans.test.ts): 100,000 barcodes with stock in two warehouses
-// (200,000 export rows), 2,000 stocktakes and one session of 8,000 lines, served by a real server
+// (200,000 export rows), 14,000 reorder points and 60,000 sales, 2,000 stocktakes and one session of
+// 8,000 lines, served by a real server
 // whose engine counts what each request did (counting-engine.ts).
 import { afterAll, beforeAll } from 'vitest';
 import { type RunningServer, startServer } from '../../server/start.ts';
@@ -61,6 +62,24 @@ export async function generate(probe: DatabaseProbe): Promise<void> {
   );
   await probe.run('INSERT INTO stock (unit_id, warehouse_id, quantity) SELECT id, 1, id % 50 FROM stock_units WHERE account_id = ?', big);
   await probe.run('INSERT INTO stock (unit_id, warehouse_id, quantity) SELECT id, 2, id % 7 FROM stock_units WHERE account_id = ?', big);
+  // Reorder points on every tenth unit in Main (quantity id % 50 against a minimum of 25: about half
+  // of them low) and every 25th in Back, so the low-stock list has a walk to show.
+  await probe.run(
+    'INSERT INTO reorder_points (unit_id, warehouse_id, account_id, minimum, target) SELECT id, 1, account_id, 25, 60 FROM stock_units WHERE account_id = ? AND id % 10 = 0',
+    big,
+  );
+  await probe.run(
+    'INSERT INTO reorder_points (unit_id, warehouse_id, account_id, minimum, target) SELECT id, 2, account_id, 3, NULL FROM stock_units WHERE account_id = ? AND id % 25 = 0',
+    big,
+  );
+  // Sales to weigh the low-stock list by: 60,000 adjusts of the units with a reorder point in Main,
+  // so the planner's statistics know the history is large.
+  await probe.run(
+    `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 59999)
+     INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, old_quantity, new_quantity, source, created_at)
+     SELECT u.account_id, u.id, u.item_id, u.variant_id, 1, 'generated', 1 + n.i, 'adjust', -1, '000' || (1700000000000 + n.i) || '-00000-generated', 1, 0, 'api', '2026-01-01T00:00:00.000Z'
+     FROM n JOIN stock_units u ON u.id = 10 * (1 + n.i % 9000)`,
+  );
   const at = new Date().toISOString();
   await probe.run(
     `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO stocktakes (account_id, warehouse_id, name, blind, status, created_at) SELECT ?, 1, 'Session ' || i, 0, 'open', ? FROM n`,

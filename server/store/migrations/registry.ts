@@ -31,6 +31,7 @@ import * as syncProblemCodes from './0033_sync_problem_codes.ts';
 import * as people from './0030_people.ts';
 import * as auditLog from './0031_audit_log.ts';
 import * as movementActors from './0032_movement_actors.ts';
+import * as reorderPoints from './0034_reorder_points.ts';
 
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, EngineMigration> = {
@@ -57,6 +58,7 @@ export const migrations: Record<string, EngineMigration> = {
   '0030_people': people,
   '0031_audit_log': auditLog,
   '0032_movement_actors': movementActors,
+  '0034_reorder_points': reorderPoints,
 };
 
 /** The migrations as kysely's Migrator runs them, on an engine that needs `needs`. */
