@@ -2,7 +2,7 @@
 // scenario, unique ids and barcodes), checked one account and one item at a time, so the same rules
 // serve the whole-document schema and the streaming file import. First uses are remembered as
 // small integers rather than path arrays: a million-barcode catalogue must fit in little memory.
-import type { CatalogueAccountHeader, CatalogueItem, CatalogueStockEntry } from './catalogue-schema.ts';
+import type { CatalogueAccountHeader, CatalogueItem, CatalogueReorderEntry, CatalogueStockEntry } from './catalogue-schema.ts';
 import { type FirstUses, MemoryFirstUses } from './first-uses.ts';
 
 export type Path = (string | number)[];
@@ -69,8 +69,11 @@ export class CatalogueChecker {
     }
     if (item.variants && item.stock)
       this.report([...itemPath, 'stock'], 'an item with variants holds no stock itself; give stock per variant');
+    if (item.variants && item.reorder)
+      this.report([...itemPath, 'reorder'], 'an item with variants holds no stock itself; give reorder points per variant');
     if (item.barcode !== undefined) await this.uniqueBarcode(item.barcode, ordinal, [...itemPath, 'barcode']);
     this.checkStock(item.stock, [...itemPath, 'stock']);
+    this.checkReorder(item.reorder, [...itemPath, 'reorder']);
     for (const [j, variant] of (item.variants ?? []).entries()) {
       const variantPath: Path = [...itemPath, 'variants', j];
       const variantOrdinal = this.variantItem.length;
@@ -81,26 +84,43 @@ export class CatalogueChecker {
         this.duplicate([...variantPath, 'id'], 'variant id', variant.id, [...this.variantPath(firstVariant), 'id']);
       await this.uniqueBarcode(variant.barcode, -(variantOrdinal + 1), [...variantPath, 'barcode']);
       this.checkStock(variant.stock, [...variantPath, 'stock']);
+      this.checkReorder(variant.reorder, [...variantPath, 'reorder']);
     }
   }
 
   private checkStock(stock: CatalogueStockEntry[] | undefined, path: Path): void {
+    this.checkPlaces(stock, path, 'stock entry');
+  }
+
+  /** Reorder points name their warehouses as stock entries do; a target is at least the minimum. */
+  private checkReorder(reorder: CatalogueReorderEntry[] | undefined, path: Path): void {
+    this.checkPlaces(reorder, path, 'reorder point');
+    reorder?.forEach((r, i) => {
+      if (r.target !== undefined && r.target < r.minimum) this.report([...path, i, 'target'], 'The target may not be below the minimum.');
+    });
+  }
+
+  /** One entry per warehouse of the account (a declared one), or at most one without a warehouse in an account without warehouses. */
+  private checkPlaces(entries: readonly { warehouse?: string | undefined }[] | undefined, path: Path, what: string): void {
     const account = this.account!;
-    if (!stock) return;
+    if (!entries) return;
     if (!account.warehousesEnabled) {
-      if (stock.length > 1) this.report(path, 'an account without warehouses has at most one stock entry per barcode');
-      stock.forEach((s, i) => {
+      if (entries.length > 1) this.report(path, `an account without warehouses has at most one ${what} per barcode`);
+      entries.forEach((s, i) => {
         if (s.warehouse !== undefined)
-          this.report([...path, i, 'warehouse'], 'an account without warehouses has no warehouse in its stock entries');
+          this.report(
+            [...path, i, 'warehouse'],
+            `an account without warehouses has no warehouse in its ${what === 'stock entry' ? 'stock entries' : `${what}s`}`,
+          );
       });
       return;
     }
     const used = new Map<string, Path>();
-    stock.forEach((s, i) => {
+    entries.forEach((s, i) => {
       const where: Path = [...path, i, 'warehouse'];
       if (s.warehouse === undefined) return this.report(where, 'This field is required.');
       if (!account.warehouseNames.has(s.warehouse)) return this.report(where, `No warehouses found with name: ${s.warehouse}`);
-      this.uniquePath(used, s.warehouse, where, 'stock entry for warehouse');
+      this.uniquePath(used, s.warehouse, where, `${what} for warehouse`);
     });
   }
 

@@ -10,13 +10,17 @@ const quantity = z.number().int().min(MIN_QUANTITY).max(MAX_QUANTITY);
 const barcode = keptBarcodeSchema;
 
 const stockEntry = z.strictObject({ warehouse: z.string().optional(), quantity });
-const variant = z.strictObject({ id, name, barcode, stock: z.array(stockEntry).optional() });
+// A reorder point (docs/REORDER.md): low at or below `minimum`; a purchase orders up to `target`.
+const level = z.number().int().min(0).max(MAX_QUANTITY);
+const reorderEntry = z.strictObject({ warehouse: z.string().optional(), minimum: level, target: level.optional() });
+const variant = z.strictObject({ id, name, barcode, stock: z.array(stockEntry).optional(), reorder: z.array(reorderEntry).optional() });
 export const catalogueItemSchema = z.strictObject({
   id,
   name,
   barcode: barcode.optional(),
   variants: z.array(variant).min(1).optional(),
   stock: z.array(stockEntry).optional(),
+  reorder: z.array(reorderEntry).optional(),
 });
 const warehouse = z.strictObject({ id, name });
 const accountFields = {
@@ -39,6 +43,7 @@ export type CatalogueAccount = Catalogue['accounts'][number];
 export type CatalogueAccountHeader = z.infer<typeof catalogueAccountHeaderSchema>;
 export type CatalogueItem = z.infer<typeof catalogueItemSchema>;
 export type CatalogueStockEntry = z.infer<typeof stockEntry>;
+export type CatalogueReorderEntry = z.infer<typeof reorderEntry>;
 
 /** A copy of `value` without the keys that `issues` (all unrecognized_keys) name. */
 export function withoutUnknownKeys(value: unknown, issues: readonly z.core.$ZodIssue[]): unknown {

@@ -131,10 +131,27 @@ function positiveId(text: string): number | undefined {
   return n >= 1 && n <= Number.MAX_SAFE_INTEGER ? n : undefined;
 }
 
+/** A reorder level cell (minimum, target): empty or absent is none; else an integer from 0 to MAX_QUANTITY. */
+function reorderLevel(cell: string | undefined, field: string, bad: (field: string, message: string) => void): number | undefined {
+  const text = (cell ?? '').trim();
+  if (text === '') return undefined;
+  const parsed = parseQuantity(text);
+  if (typeof parsed === 'string') {
+    bad(field, parsed);
+    return undefined;
+  }
+  if (parsed < 0) {
+    bad(field, fieldMessages.minValue(0));
+    return undefined;
+  }
+  return parsed;
+}
+
 /** Turns checked CSV rows into the catalogue structure of one existing account. */
 export async function csvToCatalogue(store: Store, accountName: string, rows: readonly CsvRow[]): Promise<CsvConversion> {
   const problems: string[] = [];
   const lineOfStock = new Map<string, number>();
+  const lineOfReorder = new Map<string, number>();
   const account = await store.accounts.find(accountName);
   if (!account) {
     return {
@@ -152,6 +169,7 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
     itemId: number;
     variantId: number | null;
     stock: { warehouse?: string; quantity: number }[];
+    reorder: { warehouse?: string; minimum: number; target?: number }[];
   }
   interface Item {
     id: number;
@@ -194,12 +212,15 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
       const parsed = parseQuantity(quantityText);
       if (typeof parsed === 'string') bad('quantity', parsed);
       else quantity = parsed;
-    } else if (warehouse !== '' || !account.warehousesEnabled) {
-      // Without warehouses an empty quantity means "no stock entry"; with one, a quantity is needed.
-      if (warehouse !== '') bad('quantity', 'This field is required.');
     }
+    // Optional columns of reorder points (docs/REORDER.md): a minimum, and a target to order up to.
+    const minimum = reorderLevel(cells.minimum, 'minimum', bad);
+    const target = reorderLevel(cells.target, 'target', bad);
+    if (target !== undefined && minimum === undefined && (cells.minimum ?? '').trim() === '') bad('minimum', 'a target needs a minimum');
+    // An empty quantity means "no stock entry"; a row that names a warehouse says something about it: a quantity or a minimum.
+    if (quantityText === '' && warehouse !== '' && (cells.minimum ?? '').trim() === '') bad('quantity', 'This field is required.');
     if (account.warehousesEnabled) {
-      if (warehouse === '' && quantityText !== '') bad('warehouse', 'This field is required.');
+      if (warehouse === '' && (quantityText !== '' || (cells.minimum ?? '').trim() !== '')) bad('warehouse', 'This field is required.');
       else if (warehouse !== '' && !warehouseNames.has(warehouse)) bad('warehouse', `No warehouses found with name: ${warehouse}`);
     } else if (warehouse !== '') {
       bad('warehouse', `account "${account.name}" has no warehouses; leave this column empty`);
@@ -236,7 +257,7 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
         );
         continue;
       }
-      unit = { line, itemId, variantId: null, stock: [] };
+      unit = { line, itemId, variantId: null, stock: [], reorder: [] };
       item.plain = { ...unit, barcode }; // shares unit.stock
       units.set(barcode, unit);
     } else {
@@ -252,7 +273,7 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
         bad('barcode', `variant ${variantId} has barcode "${known.barcode}" on line ${known.unit.line}`);
         continue;
       }
-      unit = { line, itemId, variantId, stock: [] };
+      unit = { line, itemId, variantId, stock: [], reorder: [] };
       item.variants.set(variantId, { name: variantName, barcode, unit });
       units.set(barcode, unit);
     }
@@ -265,6 +286,16 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
       }
       lineOfStock.set(key, line);
       unit.stock.push(warehouse === '' ? { quantity } : { warehouse, quantity });
+    }
+    if (minimum !== undefined) {
+      const key = stockKey(barcode, warehouse);
+      const first = lineOfReorder.get(key);
+      if (first !== undefined) {
+        bad('warehouse', `barcode "${barcode}" already has a minimum${warehouse ? ` in ${warehouse}` : ''} on line ${first}`);
+        continue;
+      }
+      lineOfReorder.set(key, line);
+      unit.reorder.push({ ...(warehouse === '' ? {} : { warehouse }), minimum, ...(target === undefined ? {} : { target }) });
     }
   }
   // The good rows still make a catalogue, so a dry run shows what they would change beside the problems.
@@ -286,6 +317,7 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
                 name: item.name,
                 barcode: item.plain.barcode,
                 ...(item.plain.stock.length > 0 ? { stock: item.plain.stock } : {}),
+                ...(item.plain.reorder.length > 0 ? { reorder: item.plain.reorder } : {}),
               }
             : {
                 id: item.id,
@@ -295,6 +327,7 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
                   name: v.name,
                   barcode: v.barcode,
                   ...(v.unit.stock.length > 0 ? { stock: v.unit.stock } : {}),
+                  ...(v.unit.reorder.length > 0 ? { reorder: v.unit.reorder } : {}),
                 })),
               },
         ),

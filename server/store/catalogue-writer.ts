@@ -2,11 +2,18 @@
 // whole document and a streamed file share it. Runs in the caller's transaction (one per import).
 // Ids are the keys, so writing the same catalogue twice changes nothing the second time; nothing is
 // ever deleted. Conflicts with what the database holds are collected as problems, not thrown.
-import type { Catalogue, CatalogueAccountHeader, CatalogueItem, CatalogueStockEntry } from '../catalogue/catalogue-schema.ts';
+import type {
+  Catalogue,
+  CatalogueAccountHeader,
+  CatalogueItem,
+  CatalogueReorderEntry,
+  CatalogueStockEntry,
+} from '../catalogue/catalogue-schema.ts';
 import { UPSTREAM_CATALOGUE_ACTOR, syncMessages } from '../../shared/index.ts';
 import { type ApiError, apiError, isApiError } from '../errors.ts';
 import { type Param, type Queries, statement } from './engine.ts';
 import type { MovementLog } from './movements/movement-log.ts';
+import { writeReorderPoint } from './reorder-points.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 import { type Actor, commandLineActor, recordAudit } from './audit.ts';
 import { type StockUnit, setQuantity } from './stock-write.ts';
@@ -102,6 +109,11 @@ export class CatalogueWriter {
 
   /** Writing what an upstream instance handed down: the only way a linked account's catalogue changes. */
   private readonly fromUpstream: boolean;
+  /**
+   * From upstream only: the reorder points the document named, per account (`unit:warehouse`). The
+   * document is the whole catalogue, so the account's other reorder points were removed up there.
+   */
+  private readonly handedDown = new Map<number, Set<string>>();
 
   constructor(log: MovementLog, options: { fromUpstream?: boolean } = {}) {
     this.log = log;
@@ -177,6 +189,7 @@ export class CatalogueWriter {
       warehouseIds.set(w.name, w.id);
     }
     this.account = { id: accountId, name: account.name, path, warehouseIds };
+    if (this.fromUpstream) this.handedDown.set(accountId, new Set());
     return true;
   }
 
@@ -198,7 +211,10 @@ export class CatalogueWriter {
 
     if (item.barcode !== undefined) {
       const unit = await this.upsertUnit(item.barcode, item.id, null, `${itemPath}.barcode`, !owner);
-      if (unit) await this.applyStock(unit, item.stock);
+      if (unit) {
+        await this.applyStock(unit, item.stock);
+        await this.applyReorder(unit, item.reorder);
+      }
     }
     for (const [j, variant] of (item.variants ?? []).entries()) {
       const variantPath = `${itemPath}.variants[${j}]`;
@@ -212,7 +228,10 @@ export class CatalogueWriter {
       else if (vOwner.name !== variant.name) await q.run(renameVariant, { id: variant.id, name: variant.name });
       if (!vOwner || vOwner.name !== variant.name) this.changedAccounts.add(account.id);
       const unit = await this.upsertUnit(variant.barcode, item.id, variant.id, `${variantPath}.barcode`, !vOwner);
-      if (unit) await this.applyStock(unit, variant.stock);
+      if (unit) {
+        await this.applyStock(unit, variant.stock);
+        await this.applyReorder(unit, variant.reorder);
+      }
     }
   }
 
@@ -251,8 +270,18 @@ export class CatalogueWriter {
     return { id: holder.id, barcode, itemId, variantId };
   }
 
-  /** The import's last step: the catalogue version of every account it changed moves on. */
+  /** The import's last step: reorder points upstream no longer has go, and the catalogue version of every account it changed moves on. */
   async finish(): Promise<void> {
+    for (const [accountId, kept] of this.handedDown) {
+      const held = await this.q.all(
+        this.q.k.selectFrom('reorder_points').select(['unit_id', 'warehouse_id']).where('account_id', '=', accountId),
+      );
+      for (const point of held) {
+        if (kept.has(`${point.unit_id}:${point.warehouse_id}`)) continue;
+        await writeReorderPoint(this.q, accountId, point.unit_id, point.warehouse_id, { minimum: null, target: null });
+        this.changedAccounts.add(accountId);
+      }
+    }
     // An upstream's catalogue is written again only when it moved; an import is recorded whatever it changed.
     const actor = this.actor();
     for (const { id, name } of this.written) {
@@ -266,6 +295,18 @@ export class CatalogueWriter {
           .set((eb) => ({ catalogue_version: eb('catalogue_version', '+', 1) }))
           .where('id', '=', accountId),
       );
+    }
+  }
+
+  /** Sets the unit's reorder points the catalogue names; an import leaves the others (from upstream, finish() removes them). */
+  private async applyReorder(unit: StockUnit, reorder: CatalogueReorderEntry[] | undefined): Promise<void> {
+    const account = this.account!;
+    for (const entry of reorder ?? []) {
+      const warehouseId = entry.warehouse === undefined ? NO_WAREHOUSE : account.warehouseIds.get(entry.warehouse);
+      if (warehouseId === undefined) continue; // only after a warehouse problem already reported
+      this.handedDown.get(account.id)?.add(`${unit.id}:${warehouseId}`);
+      if (await writeReorderPoint(this.q, account.id, unit.id, warehouseId, { minimum: entry.minimum, target: entry.target ?? null }))
+        this.changedAccounts.add(account.id);
     }
   }
 
