@@ -9,6 +9,8 @@ import { defineConfig } from 'vitest/config';
 
 /** Files about SQLite itself (its files, its plans, its own machinery): only the `sqlite` project runs them. */
 export const sqliteOnly: Record<string, string> = {
+  'test/ui/low-stock-ui.test.ts':
+    "the page's stock card mark, its minimum form and the low-stock view: the page, not the engine (the list and the reorder points run on both engines in test/api/low-stock-api.test.ts and reorder-points-api.test.ts)",
   'test/ui/labels-ui.test.ts':
     "the page's Print labels and the PDF it downloads; the labels' queries run on both engines in test/api/labels-api.test.ts",
   'test/ui/camera-scan.test.ts':

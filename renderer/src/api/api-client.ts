@@ -9,6 +9,9 @@ import {
   LABELS_PATH,
   LABELS_PDF_PATH,
   LABEL_CODES_PATH,
+  LOW_STOCK_CSV_PATH,
+  LOW_STOCK_PATH,
+  REORDER_POINTS_PATH,
   MAX_BARCODES_PER_READ,
   MAX_ROWS_PER_UPDATE,
   SIGNIN_PATH,
@@ -28,6 +31,9 @@ import {
   type FieldErrors,
   type LabelCodesAnswer,
   type HistoryPage,
+  type LowStockPage,
+  type ReorderPoint,
+  type ReorderPointRow,
   type ReadResponse,
   type ScanResult,
   type SignInResponse,
@@ -50,6 +56,8 @@ import {
   commitResultSchema,
   conflictListSchema,
   historyPageSchema,
+  lowStockPageSchema,
+  reorderPointListSchema,
   labelsResponseSchema,
   noContentSchema,
   readResponseSchema,
@@ -141,6 +149,14 @@ export interface ApiClient {
   /** One page (20 entries, newest first) of a barcode's stock changes; `cursor` pages back. */
   history(barcode: string, cursor?: string): Promise<HistoryPage>;
   stocktake: StocktakeCalls;
+  /** The reorder points of these barcodes (docs/REORDER.md), each with the quantity there and whether it is low. */
+  reorderPoints(barcodes: readonly string[]): Promise<ReorderPoint[]>;
+  /** Sets (or with `minimum: null` removes) reorder points; all rows or none. */
+  setReorderPoints(rows: readonly ReorderPointRow[]): Promise<ReorderPoint[]>;
+  /** One page of the low-stock list, most urgent first; `warehouse` an id, `cursor` the last page's next_cursor. */
+  lowStock(query: { warehouse?: number; cursor?: string; limit?: number }): Promise<LowStockPage>;
+  /** The low-stock list as CSV for the supplier. */
+  lowStockCsv(warehouse?: number): Promise<Blob>;
   /** This instance's link to its upstream (docs/SYNC.md): in sync, waiting, offline, conflicts. */
   syncStatus(): Promise<SyncStatus>;
   /** Runs a round of the link now (or joins the one running) and answers when it ends: what it did, and the status after it. */
@@ -265,6 +281,18 @@ export function createApiClient(token: string): ApiClient {
       commit: (id, zeroUncounted) =>
         written(stocktakeCall(commitResultSchema, stocktakePath(id, 'commit'), 'POST', { zero_uncounted: zeroUncounted })),
     },
+
+    reorderPoints: async (barcodes) =>
+      (await requestJson(reorderPointListSchema, REORDER_POINTS_PATH + barcodesQuery(barcodes), { token })).results,
+    setReorderPoints: async (rows) =>
+      (await requestJson(reorderPointListSchema, REORDER_POINTS_PATH, { method: 'POST', body: rows, token })).results,
+    lowStock: ({ warehouse, cursor, limit = 50 }) =>
+      requestJson(
+        lowStockPageSchema,
+        `${LOW_STOCK_PATH}?${new URLSearchParams({ limit: String(limit), ...(warehouse === undefined ? {} : { warehouse: String(warehouse) }), ...(cursor ? { cursor } : {}) })}`,
+        { token },
+      ),
+    lowStockCsv: (warehouse) => requestFile(`${LOW_STOCK_CSV_PATH}${warehouse === undefined ? '' : `?warehouse=${warehouse}`}`, { token }),
 
     syncStatus: () => requestJson(syncStatusSchema, SYNC_STATUS_PATH, { token }),
     syncNow: () => requestJson(syncNowAnswerSchema, SYNC_NOW_PATH, { method: 'POST', token }),

@@ -13,6 +13,7 @@ import { SignInScreen } from './SignInScreen.tsx';
 import { type SwitchPrompt, SwitchAccountPrompt } from './SwitchAccountPrompt.tsx';
 import { StocktakeRouter } from '../stocktake/StocktakeScreen.tsx';
 import { SyncRouter } from '../sync/SyncScreen.tsx';
+import { LowStockRouter } from '../low-stock/LowStockScreen.tsx';
 import { SyncStatusProvider } from '../sync/sync-status.tsx';
 import { takeSignInCode } from './signin-link.ts';
 import { loadPersonToken, loadToken, savePersonToken, saveToken } from './account-storage.ts';
@@ -32,7 +33,7 @@ type State =
   /** A shared scanner (a token of role device): a person signed in on it by badge or PIN, or nobody yet. */
   | { kind: 'shared'; device: Session; person: Session | null; message: SharedMessage; busy: boolean };
 
-/** The signed-in views: stocktakes on #stocktake…, sync on #sync, people on #people (admins), the scanner elsewhere. */
+/** The signed-in views: stocktakes on #stocktake…, sync on #sync, people on #people (admins), low stock on #low-stock, the scanner elsewhere. */
 function SignedInViews({ onSignOut }: { onSignOut: (message?: string) => void }) {
   return (
     <SyncStatusProvider>
@@ -41,7 +42,12 @@ function SignedInViews({ onSignOut }: { onSignOut: (message?: string) => void })
         otherwise={
           <SyncRouter
             onSignOut={onSignOut}
-            otherwise={<PeopleRouter onSignOut={onSignOut} otherwise={<ScannerScreen onSignOut={onSignOut} />} />}
+            otherwise={
+              <PeopleRouter
+                onSignOut={onSignOut}
+                otherwise={<LowStockRouter onSignOut={onSignOut} otherwise={<ScannerScreen onSignOut={onSignOut} />} />}
+              />
+            }
           />
         }
       />

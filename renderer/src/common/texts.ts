@@ -61,6 +61,9 @@ export const appTexts = {
   get stocktakeNav() {
     return t('app.stocktakeNav');
   },
+  get lowStockNav() {
+    return t('app.lowStockNav');
+  },
   get signOut() {
     return t('app.signOut');
   },
@@ -343,6 +346,9 @@ function gs1Problem(error: Gs1ErrorCode, ai: string | undefined): string {
 export const lookupTexts = {
   get panel() {
     return t('mode.lookup.label');
+  },
+  get lowStockLink() {
+    return t('lookup.lowStockLink');
   },
   get typeLabel() {
     return t('lookup.typeLabel');
@@ -945,6 +951,77 @@ export const stocktakeTexts = {
 };
 
 /** The sync view and the indicator's words. */
+/** Reorder points on the stock card and the low-stock view (docs/REORDER.md). */
+export const reorderTexts = {
+  get low() {
+    return t('reorder.low');
+  },
+  minimum: (minimum: number) => t('reorder.minimum', { minimum: n(minimum) }),
+  get formTitle() {
+    return t('reorder.formTitle');
+  },
+  formTitleIn: (warehouse: string) => t('reorder.formTitleIn', { warehouse }),
+  get minimumLabel() {
+    return t('reorder.minimumLabel');
+  },
+  get targetLabel() {
+    return t('reorder.targetLabel');
+  },
+  get save() {
+    return t('reorder.save');
+  },
+  saved: (minimum: number) => t('reorder.saved', { minimum: n(minimum) }),
+  get removed() {
+    return t('reorder.removed');
+  },
+  get notANumber() {
+    return t('reorder.notANumber');
+  },
+  get targetBelowMinimum() {
+    return t('reorder.targetBelowMinimum');
+  },
+  get title() {
+    return t('lowStock.title');
+  },
+  get intro() {
+    return t('lowStock.intro');
+  },
+  get allWarehouses() {
+    return t('lowStock.allWarehouses');
+  },
+  get loading() {
+    return t('lowStock.loading');
+  },
+  get nothingLow() {
+    return t('lowStock.nothingLow');
+  },
+  get more() {
+    return t('lowStock.more');
+  },
+  get csv() {
+    return t('lowStock.csv');
+  },
+  get item() {
+    return t('lowStock.item');
+  },
+  get where() {
+    return t('lowStock.where');
+  },
+  get inStock() {
+    return t('lowStock.inStock');
+  },
+  get minimumColumn() {
+    return t('lowStock.minimumColumn');
+  },
+  get sold() {
+    return t('lowStock.sold');
+  },
+  get toOrder() {
+    return t('lowStock.toOrder');
+  },
+  number: (value: number) => n(value),
+};
+
 export const syncTexts = {
   get title() {
     return t('sync.title');

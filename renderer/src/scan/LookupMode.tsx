@@ -9,6 +9,7 @@ import { type Scan, hasControlCharacter, plainScan } from './scanned-code.ts';
 import { useScans } from './scan-router.ts';
 import { MAX_KEPT, type ModeProps } from './scanner-mode.ts';
 import { PrintLabels } from '../labels/PrintLabels.tsx';
+import { LOW_STOCK_HREF } from '../low-stock/low-stock-route.ts';
 import { type CardEntry, type CardState, StockCard, cardStateOf } from './StockCard.tsx';
 
 export function LookupMode({ warehouse, status, scans }: ModeProps) {
@@ -101,6 +102,11 @@ export function LookupMode({ warehouse, status, scans }: ModeProps) {
           <button type="submit">{lookupTexts.pasteButton}</button>
         </form>
       </div>
+      <p className="low-stock-link">
+        <a href={LOW_STOCK_HREF} data-testid="low-stock-link">
+          {lookupTexts.lowStockLink}
+        </a>
+      </p>
       <div className="cards" role="region" data-testid="lookups" aria-label={lookupTexts.cards}>
         {lookups.map((e) => (
           <StockCard key={e.id} entry={e} currentWarehouse={warehouse} />

@@ -1,10 +1,11 @@
 // One barcode as a person at the shelf sees it: big name, barcode, quantity per warehouse, and what a
 // GS1 scan said about this very pack (batch, expiry, serial, count).
-import { type Gs1Data, MAY, type StockRecord } from '../../../shared/index.ts';
+import { type Gs1Data, MAY, type ReorderPoint, type StockRecord } from '../../../shared/index.ts';
 import { useMay } from '../api/session-context.tsx';
 import { cardTexts } from '../common/texts.ts';
 import { type BarcodeInfo, describe } from './barcode-lookup.ts';
 import { visibleText } from './scanned-code.ts';
+import { ReorderForm, ReorderMark, useReorderPoints } from './ReorderPoints.tsx';
 import { StockHistory } from './StockHistory.tsx';
 
 export type CardState = 'loading' | 'found' | 'unknown' | 'error';
@@ -27,8 +28,21 @@ export function StockCard({ entry, currentWarehouse }: { entry: CardEntry; curre
   const { state, info, message } = entry;
   const may = useMay();
   const shownBarcode = state === 'found' && info ? info.barcode : entry.barcode;
+  const [points, setPoints] = useReorderPoints(state === 'found' && info ? info.barcode : null);
+  const perWarehouse = info?.records.some((r) => 'warehouse_name' in r) ?? false;
+  // The minimum is set for the warehouse being worked in (the first one shown before one is chosen).
+  const formWarehouse = perWarehouse
+    ? (currentWarehouse ?? (info?.records.find((r) => 'warehouse_name' in r) as { warehouse_name?: string } | undefined)?.warehouse_name)
+    : undefined;
+  const anyLow = points.some((p) => p.low);
   return (
-    <article className={`card card-${state}`} data-barcode={entry.barcode} data-catalogue-barcode={info?.barcode} data-state={state}>
+    <article
+      className={`card card-${state}${anyLow ? ' card-low' : ''}`}
+      data-barcode={entry.barcode}
+      data-catalogue-barcode={info?.barcode}
+      data-state={state}
+      data-low={anyLow}
+    >
       <header className="card-head">
         <h3 className="card-name">
           {state === 'found' && info
@@ -44,7 +58,15 @@ export function StockCard({ entry, currentWarehouse }: { entry: CardEntry; curre
           <span className="card-scanned">{cardTexts.scannedAs(visibleText(info.scanned))}</span>
         ) : null}
       </header>
-      {state === 'found' && info ? <Quantities records={info.records} currentWarehouse={currentWarehouse} /> : null}
+      {state === 'found' && info ? <Quantities records={info.records} currentWarehouse={currentWarehouse} points={points} /> : null}
+      {state === 'found' && info ? (
+        <ReorderForm
+          barcode={info.barcode}
+          warehouse={formWarehouse}
+          point={points.find((p) => (p.warehouse_name ?? undefined) === formWarehouse)}
+          onSaved={setPoints}
+        />
+      ) : null}
       {info?.gs1 ? <Gs1Details data={info.gs1} /> : null}
       {message ? <p className="card-message">{message}</p> : null}
       {/* The stock history is everyone's changes: a manager's to read. */}
@@ -53,7 +75,15 @@ export function StockCard({ entry, currentWarehouse }: { entry: CardEntry; curre
   );
 }
 
-function Quantities({ records, currentWarehouse }: { records: StockRecord[]; currentWarehouse: string | null }) {
+function Quantities({
+  records,
+  currentWarehouse,
+  points,
+}: {
+  records: StockRecord[];
+  currentWarehouse: string | null;
+  points: readonly ReorderPoint[];
+}) {
   const perWarehouse = records.filter((r): r is StockRecord & { warehouse_name: string } => 'warehouse_name' in r);
   if (perWarehouse.length === 0) {
     const quantity = records[0]?.quantity;
@@ -62,7 +92,7 @@ function Quantities({ records, currentWarehouse }: { records: StockRecord[]; cur
         <span className="qty" data-quantity={quantity}>
           {quantity === undefined ? '' : cardTexts.quantity(quantity)}
         </span>{' '}
-        {cardTexts.inStock}
+        {cardTexts.inStock} <ReorderMark point={points[0]} />
       </p>
     );
   }
@@ -78,6 +108,7 @@ function Quantities({ records, currentWarehouse }: { records: StockRecord[]; cur
             {cardTexts.quantity(r.quantity)}
           </span>
           <span className="wh">{r.warehouse_name}</span>
+          <ReorderMark point={points.find((p) => p.warehouse_name === r.warehouse_name)} />
         </li>
       ))}
     </ul>

@@ -1,0 +1,163 @@
+// The low-stock view (`#low-stock`, docs/REORDER.md): everything at or below its minimum, most urgent
+// first, with what to order; one warehouse or all; more pages on demand; the same list as CSV for the
+// supplier. The numbers a person orders by are large and come first on a phone.
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import type { LowStockEntry, Warehouse } from '../../../shared/index.ts';
+import { ApiError } from '../api/request-json.ts';
+import { useSession } from '../api/session-context.tsx';
+import { appTexts, reorderTexts as texts } from '../common/texts.ts';
+import { TopBar } from '../common/TopBar.tsx';
+import { useLowStockRoute } from './low-stock-route.ts';
+
+/** The low-stock view on `#low-stock`, `otherwise` elsewhere. */
+export function LowStockRouter({ onSignOut, otherwise }: { onSignOut: (message?: string) => void; otherwise: ReactNode }) {
+  return useLowStockRoute() ? <LowStockScreen onSignOut={onSignOut} /> : <>{otherwise}</>;
+}
+
+function download(file: Blob, name: string): void {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(file);
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+}
+
+export function LowStockScreen({ onSignOut }: { onSignOut: (message?: string) => void }) {
+  const { client, account } = useSession();
+  const [warehouses, setWarehouses] = useState<Warehouse[]>([]);
+  const [warehouse, setWarehouse] = useState<number | undefined>(undefined);
+  const [entries, setEntries] = useState<LowStockEntry[] | null>(null);
+  const [next, setNext] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const failed = useCallback(
+    (error: unknown) => {
+      if (error instanceof ApiError && error.unauthorized) onSignOut(appTexts.signedOut(error.message));
+      else setProblem((error as Error).message);
+    },
+    [onSignOut],
+  );
+
+  useEffect(() => {
+    if (account.warehouses_enabled) client.warehouses().then(setWarehouses, failed);
+  }, [client, account.warehouses_enabled, failed]);
+
+  useEffect(() => {
+    let current = true;
+    setEntries(null);
+    client.lowStock({ ...(warehouse === undefined ? {} : { warehouse }) }).then((page) => {
+      if (!current) return;
+      setEntries(page.results);
+      setNext(page.next_cursor);
+      setProblem(null);
+    }, failed);
+    return () => {
+      current = false;
+    };
+  }, [client, warehouse, failed]);
+
+  const more = () => {
+    if (next === null) return;
+    client.lowStock({ cursor: next, ...(warehouse === undefined ? {} : { warehouse }) }).then((page) => {
+      setEntries((shown) => [...(shown ?? []), ...page.results]);
+      setNext(page.next_cursor);
+    }, failed);
+  };
+
+  return (
+    <div className="app low-stock-view">
+      <TopBar view="low-stock" onSignOut={() => onSignOut()} />
+      <main className="content">
+        <h2 className="view-title">{texts.title}</h2>
+        <p className="muted">{texts.intro}</p>
+        {problem ? (
+          <p className="notice notice-error" role="alert" data-testid="low-stock-problem">
+            {problem}
+          </p>
+        ) : null}
+        <div className="low-stock-controls">
+          {account.warehouses_enabled ? (
+            <label>
+              {appTexts.warehouse}{' '}
+              <select
+                data-testid="low-stock-warehouse"
+                value={warehouse ?? ''}
+                onChange={(e) => setWarehouse(e.target.value === '' ? undefined : Number(e.target.value))}
+              >
+                <option value="">{texts.allWarehouses}</option>
+                {warehouses.map((w) => (
+                  <option key={w.id} value={w.id}>
+                    {w.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
+          <button
+            type="button"
+            data-testid="low-stock-csv"
+            onClick={() => client.lowStockCsv(warehouse).then((csv) => download(csv, 'low-stock.csv'), failed)}
+          >
+            {texts.csv}
+          </button>
+        </div>
+        {entries === null ? (
+          <p className="muted">{texts.loading}</p>
+        ) : entries.length === 0 ? (
+          <p className="notice notice-ok" data-testid="nothing-low">
+            {texts.nothingLow}
+          </p>
+        ) : (
+          <table className="low-stock-table" data-testid="low-stock-table">
+            <thead>
+              <tr>
+                <th scope="col">{texts.item}</th>
+                {account.warehouses_enabled ? <th scope="col">{texts.where}</th> : null}
+                <th scope="col" className="num">
+                  {texts.inStock}
+                </th>
+                <th scope="col" className="num">
+                  {texts.minimumColumn}
+                </th>
+                <th scope="col" className="num">
+                  {texts.sold}
+                </th>
+                <th scope="col" className="num">
+                  {texts.toOrder}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((e) => (
+                <tr key={`${e.barcode}\u0000${e.warehouse ?? ''}`} data-barcode={e.barcode} data-warehouse={e.warehouse_name ?? ''}>
+                  <th scope="row">
+                    <span className="low-stock-name">{e.variant_name === null ? e.item_name : `${e.item_name} · ${e.variant_name}`}</span>
+                    <code className="low-stock-barcode">{e.barcode}</code>
+                  </th>
+                  {account.warehouses_enabled ? <td data-label={texts.where}>{e.warehouse_name}</td> : null}
+                  <td className="num" data-label={texts.inStock}>
+                    {texts.number(e.quantity)}
+                  </td>
+                  <td className="num" data-label={texts.minimumColumn}>
+                    {texts.number(e.minimum)}
+                  </td>
+                  <td className="num" data-label={texts.sold}>
+                    {texts.number(e.sold)}
+                  </td>
+                  <td className="num order" data-label={texts.toOrder} data-testid="suggested-order">
+                    {texts.number(e.suggested_order)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {next !== null ? (
+          <button type="button" data-testid="low-stock-more" onClick={more}>
+            {texts.more}
+          </button>
+        ) : null}
+      </main>
+    </div>
+  );
+}
