@@ -10,3 +10,5 @@ export const ADJUST_PATH = `${INVENTORY_PATH}adjust/`;
 export const REORDER_POINTS_PATH = `${API_BASE}/reorder-points/`;
 export const LOW_STOCK_PATH = `${API_BASE}/low-stock/`;
 export const LOW_STOCK_CSV_PATH = `${API_BASE}/low-stock.csv`;
+/** The low-stock webhook of the account (docs/REORDER.md, "Webhook"). */
+export const LOW_STOCK_WEBHOOK_PATH = `${API_BASE}/low-stock/webhook/`;

@@ -86,3 +86,22 @@ export const lowStockPageSchema = z
   })
   .meta({ id: 'LowStockPage' });
 export type LowStockPage = z.infer<typeof lowStockPageSchema>;
+
+export const lowStockWebhookBodySchema = z
+  .strictObject({
+    url: z
+      .url({ protocol: /^https?$/, error: 'An http or https URL is required.' })
+      .max(2000)
+      .nullable()
+      .describe('Where each crossing of a minimum is posted; null removes the webhook.'),
+    secret: z.string().min(16).max(200).optional().describe('The HMAC-SHA256 key of the signature; a new random one when absent.'),
+  })
+  .meta({ id: 'LowStockWebhook' });
+export type LowStockWebhookBody = z.infer<typeof lowStockWebhookBodySchema>;
+
+export const lowStockWebhookAnswerSchema = z
+  .strictObject({
+    url: z.string().nullable(),
+    secret: z.string().nullable().describe('The secret to check signatures with; null once removed.'),
+  })
+  .meta({ id: 'LowStockWebhookAnswer' });

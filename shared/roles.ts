@@ -103,6 +103,8 @@ export const MAY = {
   lowStock: ['counter', 'manager', 'admin', 'api'],
   /** Setting reorder points: a change of the catalogue, a purchasing decision (a counter counts, a till sells). */
   setReorderPoints: ['manager', 'admin', 'api'],
+  /** Where the account's low-stock events are sent, and the secret they are signed with: an admin's. */
+  lowStockWebhook: ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 /** True when `role` may call an endpoint open to `roles` (`full` may call every one). */

@@ -1,16 +1,20 @@
 // Reorder points and the low-stock list (docs/REORDER.md): read and set a unit's minimum and target per
 // warehouse; the list of what is at or below its minimum, most urgent first, as JSON pages or as CSV.
+import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import {
   LOW_STOCK_CSV_PATH,
   LOW_STOCK_PATH,
   LOW_STOCK_SALES_DAYS,
+  LOW_STOCK_WEBHOOK_PATH,
   MAX_ROWS_PER_UPDATE,
   MAY,
   REORDER_POINTS_PATH,
   lowStockPageSchema,
   lowStockQuerySchema,
+  lowStockWebhookAnswerSchema,
+  lowStockWebhookBodySchema,
   parseBarcodeList,
   reorderPointListSchema,
   reorderPointRowsSchema,
@@ -108,6 +112,27 @@ export const reorder: Resource = {
           type: 'text/csv; charset=utf-8',
           headers: { 'Content-Disposition': 'attachment; filename="low-stock.csv"' },
         };
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: LOW_STOCK_WEBHOOK_PATH,
+      summary: 'Set the low-stock webhook',
+      roles: MAY.lowStockWebhook,
+      description:
+        '`{url, secret?}`: each time a movement takes a unit from above its minimum to at or below it, a JSON event is posted to `url`, ' +
+        'signed (`X-Webhook-Signature: sha256=<HMAC-SHA256(secret, "<X-Webhook-Timestamp>.<body>")>`), under its own `X-Webhook-Id`; ' +
+        'retried with a doubling wait until a 2xx, so an event may come more than once. Without `secret` a random one is made; the ' +
+        'answer is the only time it is shown. `url: null` removes the webhook. Only crossings after this call are sent.',
+      body: { schema: lowStockWebhookBodySchema },
+      responses: {
+        200: { description: 'The webhook, with its secret.', schema: lowStockWebhookAnswerSchema },
+        400: { description: 'Not an http(s) URL, or a secret shorter than 16 characters.' },
+      },
+      async handler({ store, caller, body }) {
+        const secret = body.url === null ? null : (body.secret ?? randomBytes(24).toString('base64url'));
+        await store.reorder.setWebhook(caller, body.url, secret ?? '');
+        return { body: { url: body.url, secret } };
       },
     }),
   ],

@@ -14,6 +14,7 @@ import { providerFor } from '../store/engines.ts';
 import { openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
 import { type SyncLoops, startSyncLoops } from '../sync/sync-loop.ts';
+import { type WebhookLoop, startWebhookLoop } from '../webhooks/low-stock-webhook.ts';
 import demoCatalogue from './demo-catalogue.json' with { type: 'json' };
 import { clockFromEnvironment } from './clock-offset.ts';
 import { lanNotice } from './lan-notice.ts';
@@ -126,6 +127,7 @@ export async function launch(options: LaunchOptions = {}): Promise<Launched> {
               : {}),
           ...(start.logger ? { logger: start.logger } : {}),
         });
+  const webhooks: WebhookLoop = startWebhookLoop(chosen.store, start.logger ? { logger: start.logger } : {});
   const followed = await chosen.store.sync.links();
 
   return {
@@ -172,6 +174,7 @@ export async function launch(options: LaunchOptions = {}): Promise<Launched> {
     },
     close: async () => {
       await loops?.stop();
+      await webhooks.stop();
       await server.close();
     },
   };

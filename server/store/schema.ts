@@ -361,6 +361,29 @@ export interface ReorderPointTable {
   target: number | null;
 }
 
+/** Where an account's low-stock crossings are sent (migration 0034, docs/REORDER.md, "Webhook"). */
+export interface LowStockWebhookTable {
+  account_id: number;
+  url: string;
+  /** The HMAC-SHA256 key of the signature. */
+  secret: string;
+  /** The stock history id up to which crossings were looked for. */
+  history_cursor: Generated<number>;
+}
+
+/** One crossing to deliver at least once under `event_id`, retried with backoff until a 2xx. */
+export interface LowStockEventTable {
+  id: Generated<number>;
+  account_id: number;
+  event_id: string;
+  /** The JSON sent. */
+  body: string;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  delivered_at: string | null;
+  last_error: string | null;
+}
+
 export interface Schema {
   accounts: AccountTable;
   warehouses: WarehouseTable;
@@ -385,6 +408,8 @@ export interface Schema {
   sync_followers: SyncFollowerTable;
   sync_origins: SyncOriginTable;
   reorder_points: ReorderPointTable;
+  low_stock_webhooks: LowStockWebhookTable;
+  low_stock_events: LowStockEventTable;
 }
 
 /** Sentinel warehouse id of the one stock figure of a no-warehouse account. */

@@ -36,6 +36,7 @@ import { readBarcodeLabelsByGtin, readStockRecordsByGtin } from './gtin-lookup.t
 import { readStockHistory } from './stock-history.ts';
 import { readLowStockPage } from './low-stock.ts';
 import { readReorderPoints, setReorderPoints } from './reorder-points.ts';
+import { dueEvents, queueCrossings, recordAttempt, setLowStockWebhook } from './low-stock-events.ts';
 import { listWarehouses, readStockRecords, warehousesOf } from './stock-read.ts';
 import { adjustRows, updateRows } from './stock-write.ts';
 import type { Queries } from './engine.ts';
@@ -249,6 +250,13 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
       /** All rows or none; refused on a follower, whose catalogue comes from its upstream. */
       set: (caller: Account, rows: readonly ReorderPointRow[]) => write((q) => setReorderPoints(q, caller, rows)),
       lowStockPage: (caller: Account, query: LowStockQuery) => read((q) => readLowStockPage(q, caller, query, clock.now())),
+      /** The account's webhook for crossings of a minimum (url null: none); only later crossings are sent. */
+      setWebhook: (caller: Account, url: string | null, secret: string) => write((q) => setLowStockWebhook(q, caller, url, secret)),
+      /** Queues the crossings recorded since the last pass (server/webhooks/ runs it, after the writes). */
+      queueCrossings: () => write((q) => queueCrossings(q, new Date(clock.now()).toISOString())),
+      dueEvents: (limit: number) => read((q) => dueEvents(q, new Date(clock.now()).toISOString(), limit)),
+      recordAttempt: (id: number, outcome: Parameters<typeof recordAttempt>[2]) => write((q) => recordAttempt(q, id, outcome)),
+      now: () => clock.now(),
     },
 
     history: {
