@@ -28,3 +28,4 @@ export * from './sync-schemas.ts';
 export * from './labels.ts';
 // Reorder points and the low-stock list (docs/REORDER.md)
 export * from './reorder-schemas.ts';
+export * from './chart-schemas.ts';

@@ -3,11 +3,15 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import {
   HISTORY_EXPORT_PATH,
+  MAX_CHART_POINTS,
   MAY,
+  STOCK_CHART_PATH,
   STOCK_EXPORT_PATH,
   STOCK_HISTORY_PATH,
   historyPageSchema,
   historyQuerySchema,
+  stockChartQuerySchema,
+  stockChartSchema,
 } from '../../shared/index.ts';
 import { historyCsvChunks } from '../csv/history-csv.ts';
 import { stockCsvChunks } from '../csv/stock-csv.ts';
@@ -58,6 +62,23 @@ export const history: Resource = {
           headers: { 'Content-Disposition': 'attachment; filename="stock-history.csv"' },
         };
       },
+    }),
+    endpoint({
+      method: 'GET',
+      path: STOCK_CHART_PATH,
+      summary: "A barcode's stock over time",
+      roles: MAY.history,
+      description:
+        'Per warehouse, the quantity after each movement of the last 7, 30 or 90 days (or all), with what it was and why, and the ' +
+        `quantity the period began with. More than ${MAX_CHART_POINTS} movements are downsampled on the server: each equal run keeps its lowest ` +
+        'and highest point, the first and last always stay.',
+      query: { schema: stockChartQuerySchema },
+      responses: {
+        200: { description: 'The series.', schema: stockChartSchema },
+        400: { description: 'Invalid parameter.' },
+        404: { description: 'No such barcode in the account.' },
+      },
+      handler: async ({ store, caller, query }) => ({ body: await store.history.chart(caller, query) }),
     }),
   ],
 };

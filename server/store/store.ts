@@ -7,6 +7,7 @@ import type {
   CreateStocktakeBody,
   HistoryQuery,
   LowStockQuery,
+  StockChartQuery,
   PullPage,
   PushAnswer,
   ReorderPointRow,
@@ -35,6 +36,7 @@ import { type ExportCursor, exportWarehouseId, readStockExportPage } from './sto
 import { readBarcodeLabelsByGtin, readStockRecordsByGtin } from './gtin-lookup.ts';
 import { readStockHistory } from './stock-history.ts';
 import { readLowStockPage } from './low-stock.ts';
+import { readStockChart } from './stock-chart.ts';
 import { readReorderPoints, setReorderPoints } from './reorder-points.ts';
 import { dueEvents, queueCrossings, recordAttempt, setLowStockWebhook } from './low-stock-events.ts';
 import { listWarehouses, readStockRecords, warehousesOf } from './stock-read.ts';
@@ -261,6 +263,8 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
 
     history: {
       page: (caller: Account, query: HistoryQuery) => read((q) => readStockHistory(q, caller, query)),
+      /** A barcode's quantity over a period per warehouse, downsampled (store/stock-chart.ts). */
+      chart: (caller: Account, query: StockChartQuery) => read((q) => readStockChart(q, caller, query, clock.now())),
     },
 
     /** The audit log (audit.ts): read in pages; entries are written by the operations they record. */

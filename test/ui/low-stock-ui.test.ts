@@ -1,7 +1,8 @@
 // Reorder points and the low-stock list in the scanner UI (docs/REORDER.md), in a real Chromium
 // against the real server: a manager scans a barcode, types its minimum and target on the stock card
 // and saves (the server holds them); the card marks it low; the low-stock view lists it with what to
-// order, one warehouse or all, and downloads the CSV; a counter sees the mark but no form. The card and
+// order, one warehouse or all, and downloads the CSV; a counter sees the mark but no form; the card's
+// history draws the stock over time. The card (with its chart) and
 // the view at 1280 and 360 px are saved into $SCANNER_SHOTS_DIR, do not widen the page, and axe-core
 // finds nothing serious in them.
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -118,12 +119,30 @@ describe('reorder points and the low-stock list in the scanner UI', () => {
     await page.context().close();
   }, 60_000);
 
+  it("draws the mug's stock over time in its history: a point per movement, the table for screen readers, the periods", async () => {
+    const { page, keys } = await signedInPage(browser, server, 'north');
+    await keys.scan(MUG);
+    await expect.poll(() => card(page, MUG).getAttribute('data-state')).toBe('found');
+    await card(page, MUG).locator('[data-testid="stock-history"] summary').click();
+    const chart = card(page, MUG).getByTestId('stock-chart');
+    // The import's two quantities (Main 5, Backroom 0): one point each, in the SVG and in the table.
+    await expect.poll(() => chart.getByTestId('chart-point').count()).toBe(2);
+    expect(await chart.locator('[data-testid="chart-table"] tbody tr').count()).toBe(2);
+    expect(await chart.locator('[data-testid="chart-point"]').first().locator('title').textContent()).toMatch(/: 5 · set to 5 · import$/i);
+    await chart.locator('button[data-range="all"]').click();
+    await expect.poll(() => chart.locator('button[data-range="all"]').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => chart.getByTestId('chart-point').count()).toBe(2);
+    await page.context().close();
+  }, 60_000);
+
   it('shows the card and the low-stock view at 1280 and 360 px without widening the page, axe clean', async () => {
     mkdirSync(shotsDir, { recursive: true });
     for (const width of [1280, 360]) {
       const { page, keys } = await signedInPage(browser, server, 'north', { width, height: 860 });
       await keys.scan(MUG);
       await card(page, MUG).locator('[data-testid="reorder-mark"][data-low="true"]').waitFor();
+      await card(page, MUG).locator('[data-testid="stock-history"] summary').click();
+      await card(page, MUG).getByTestId('chart-point').first().waitFor();
       expect(await fullPageShot(page, path.join(shotsDir, `reorder-card-${width}.png`)), `card at ${width}`).toBe(0);
       expect(await seriousViolations(page), `card at ${width}`).toEqual([]);
       await page.goto(`${server.url}/#low-stock`);

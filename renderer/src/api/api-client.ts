@@ -10,6 +10,10 @@ import {
   LABELS_PDF_PATH,
   LABEL_CODES_PATH,
   LOW_STOCK_CSV_PATH,
+  STOCK_CHART_PATH,
+  type ChartRange,
+  type StockChart,
+  stockChartSchema,
   LOW_STOCK_PATH,
   REORDER_POINTS_PATH,
   MAX_BARCODES_PER_READ,
@@ -149,6 +153,8 @@ export interface ApiClient {
   /** One page (20 entries, newest first) of a barcode's stock changes; `cursor` pages back. */
   history(barcode: string, cursor?: string): Promise<HistoryPage>;
   stocktake: StocktakeCalls;
+  /** A barcode's stock over a period, per warehouse, downsampled by the server. */
+  stockChart(barcode: string, range: ChartRange): Promise<StockChart>;
   /** The reorder points of these barcodes (docs/REORDER.md), each with the quantity there and whether it is low. */
   reorderPoints(barcodes: readonly string[]): Promise<ReorderPoint[]>;
   /** Sets (or with `minimum: null` removes) reorder points; all rows or none. */
@@ -282,6 +288,8 @@ export function createApiClient(token: string): ApiClient {
         written(stocktakeCall(commitResultSchema, stocktakePath(id, 'commit'), 'POST', { zero_uncounted: zeroUncounted })),
     },
 
+    stockChart: (barcode, range) =>
+      requestJson(stockChartSchema, `${STOCK_CHART_PATH}?${new URLSearchParams({ barcode, range })}`, { token }),
     reorderPoints: async (barcodes) =>
       (await requestJson(reorderPointListSchema, REORDER_POINTS_PATH + barcodesQuery(barcodes), { token })).results,
     setReorderPoints: async (rows) =>

@@ -951,6 +951,44 @@ export const stocktakeTexts = {
 };
 
 /** The sync view and the indicator's words. */
+/** The stock-over-time chart in a barcode's history (docs/REORDER.md, "Stock over time"). */
+export const chartTexts = {
+  get title() {
+    return t('chart.title');
+  },
+  get period() {
+    return t('chart.period');
+  },
+  range: (range: string) =>
+    wordFor(range, {
+      '7d': () => t('chart.range7'),
+      '30d': () => t('chart.range30'),
+      '90d': () => t('chart.range90'),
+      all: () => t('chart.rangeAll'),
+    }),
+  get none() {
+    return t('chart.none');
+  },
+  get stock() {
+    return t('chart.stock');
+  },
+  downsampled: (shown: number, movements: number) => t('chart.downsampled', { shown: n(shown), movements: n(movements) }),
+  point: (when: string, quantity: string, what: string, source: string, reason: string | null, reference: string | null) =>
+    `${t('chart.point', { when, quantity, what, source })}${reference ? ` (${reference})` : ''}${reason ? `: ${reason}` : ''}`,
+  get when() {
+    return t('chart.when');
+  },
+  get where() {
+    return t('chart.where');
+  },
+  get quantity() {
+    return t('chart.quantity');
+  },
+  get what() {
+    return t('chart.what');
+  },
+};
+
 /** Reorder points on the stock card and the low-stock view (docs/REORDER.md). */
 export const reorderTexts = {
   get low() {

@@ -8,6 +8,7 @@ import { useSession } from '../api/session-context.tsx';
 import { formatInstant, formatNumber } from '../common/format.ts';
 import { historyTexts } from '../common/texts.ts';
 import { useSyncStatus } from '../sync/sync-status.tsx';
+import { StockChart } from './StockChart.tsx';
 
 export function StockHistory({ barcode, open }: { barcode: string; open?: boolean }) {
   const { client } = useSession();
@@ -15,6 +16,7 @@ export function StockHistory({ barcode, open }: { barcode: string; open?: boolea
   const [entries, setEntries] = useState<HistoryEntry[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [opened, setOpened] = useState(open ?? false);
 
   const load = (after?: string) => {
     setError(null);
@@ -32,9 +34,14 @@ export function StockHistory({ barcode, open }: { barcode: string; open?: boolea
       className="stock-history"
       data-testid="stock-history"
       open={open}
-      onToggle={(e) => (e.currentTarget.open ? load() : undefined)}
+      onToggle={(e) => {
+        if (!e.currentTarget.open) return;
+        setOpened(true);
+        load();
+      }}
     >
       <summary>{historyTexts.summary}</summary>
+      {opened ? <StockChart barcode={barcode} /> : null}
       {error ? <p className="error-text">{error}</p> : null}
       {entries === null ? null : entries.length === 0 ? (
         <p className="muted">{historyTexts.none}</p>

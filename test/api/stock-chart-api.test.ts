@@ -1,0 +1,120 @@
+// A barcode's stock over time (docs/REORDER.md, "Stock over time"): the chart's points are the stock
+// history's movements (quantity after, kind, why) per warehouse, within the period asked for, with the
+// quantity it began with; an item of 5,000 movements comes downsampled to at most MAX_CHART_POINTS
+// points that keep its first, last, lowest and highest.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADJUST_PATH,
+  INVENTORY_PATH,
+  MAX_CHART_POINTS,
+  STOCK_CHART_PATH,
+  STOCK_HISTORY_PATH,
+  type HistoryPage,
+  type StockChart,
+  stockChartSchema,
+} from '../../shared/index.ts';
+import { type TestServer, startTestServer } from '../support/test-server.ts';
+
+const MUG = '8690000000017';
+const PEN = '111';
+const DAY = 24 * 60 * 60 * 1000;
+
+describe("a barcode's stock over time", () => {
+  let server: TestServer;
+  // The catalogue is imported 40 days before "now"; the clock only moves forward, as time does.
+  let now = Date.parse('2026-03-22T10:00:00Z');
+  const get = async <T>(path: string, account = 'north'): Promise<T> => {
+    const res = await server.request('GET', path, { token: server.tokens[account] });
+    expect(res.status, path).toBe(200);
+    return (await res.json()) as T;
+  };
+  const chart = async (barcode: string, range: string, account = 'north') =>
+    stockChartSchema.parse(await get(`${STOCK_CHART_PATH}?barcode=${barcode}&range=${range}`, account));
+
+  beforeAll(async () => {
+    server = await startTestServer(undefined, { clock: { now: () => now } });
+    const write = (path: string, rows: unknown[]) => server.request('POST', path, { token: server.tokens.north, body: rows });
+    // An hour after the import: a sale; 10 days ago: a set; now: a delivery with a reason.
+    now += 60 * 60 * 1000;
+    await write(ADJUST_PATH, [{ barcode: MUG, warehouse_name: 'Main', delta: -1 }]);
+    now += 30 * DAY - 60 * 60 * 1000;
+    await write(INVENTORY_PATH, [{ barcode: MUG, warehouse_name: 'Main', quantity: 9 }]);
+    now += 10 * DAY;
+    await write(ADJUST_PATH, [{ barcode: MUG, warehouse_name: 'Backroom', delta: 4, reason: 'delivery', reference: 'PO-7' }]);
+  });
+  afterAll(() => server.stop());
+
+  it('draws every movement of the history, per warehouse, with what it was', async () => {
+    const history = (await get<HistoryPage>(`${STOCK_HISTORY_PATH}?barcode=${MUG}&limit=500`)).results.reverse();
+    const all = await chart(MUG, 'all');
+    const expected = [10, 11].map((warehouse) => {
+      const own = history.filter((h) => h.warehouse === warehouse);
+      return {
+        warehouse,
+        points: own.map((h) => ({
+          at: h.occurred_at,
+          quantity: h.new_quantity,
+          kind: h.kind,
+          value: h.value,
+          reason: h.reason,
+          reference: h.reference,
+        })),
+      };
+    });
+    expect(all.series.map((s) => ({ warehouse: s.warehouse, points: s.points.map(({ source: _, ...p }) => p) }))).toEqual(expected);
+    expect(all.series.every((s) => !s.downsampled && s.movements === s.points.length && s.start === null)).toBe(true);
+    expect(all.series.map((s) => s.warehouse_name)).toEqual(['Main', 'Backroom']);
+  });
+
+  it('keeps to the period asked for, starting from the quantity it began with', async () => {
+    const month = await chart(MUG, '30d');
+    const main = month.series.find((s) => s.warehouse === 10)!;
+    expect(main.start).toBe(4); // the import's 5, less the sale 40 days ago
+    expect(main.points.map((p) => [p.kind, p.quantity])).toEqual([['set', 9]]);
+    expect(month.since).toBe(new Date(now - 30 * DAY).toISOString());
+    const week = await chart(MUG, '7d');
+    expect(week.series.map((s) => [s.warehouse, s.start, s.points.length])).toEqual([
+      [10, 9, 0],
+      [11, 0, 1],
+    ]);
+    expect(week.series[1]!.points[0]).toMatchObject({ kind: 'adjust', value: 4, quantity: 4, reason: 'delivery', reference: 'PO-7' });
+  });
+
+  it('answers one figure without warehouses, and refuses what is not the caller’s', async () => {
+    const pen = await chart(PEN, 'all', 'kiosk');
+    expect(pen.series.map((s) => [s.warehouse, s.warehouse_name, s.points.map((p) => p.quantity)])).toEqual([[null, null, [7]]]);
+    expect((await server.request('GET', `${STOCK_CHART_PATH}?barcode=${PEN}`, { token: server.tokens.north })).status).toBe(404);
+    expect((await server.request('GET', `${STOCK_CHART_PATH}?barcode=${MUG}&range=1y`, { token: server.tokens.north })).status).toBe(400);
+  });
+
+  it('downsamples 5,000 movements on the server, keeping the first, the last, the lowest and the highest', async () => {
+    // 5,000 sales and deliveries of the shirt in Main over the last 5 days, written as the API would: 100 requests of 50 rows.
+    const quantities: number[] = [];
+    let quantity = 3;
+    for (let request = 0; request < 100; request++) {
+      const rows = Array.from({ length: 50 }, (_, i) => {
+        const k = request * 50 + i;
+        const delta = k === 2500 ? 900 : k === 3700 ? -1500 : k % 3 === 0 ? 2 : -1;
+        quantity += delta;
+        quantities.push(quantity);
+        return { barcode: '8690000000024', warehouse_name: 'Main', delta };
+      });
+      now += 60 * 60 * 1000;
+      const res = await server.request('POST', ADJUST_PATH, { token: server.tokens.north, body: rows });
+      expect(res.status).toBe(200);
+    }
+    const drawn: StockChart = await chart('8690000000024', '30d');
+    const main = drawn.series.find((s) => s.warehouse === 10)!;
+    expect(main.movements).toBe(5_000);
+    expect(main.downsampled).toBe(true);
+    expect(main.points.length).toBeLessThanOrEqual(MAX_CHART_POINTS);
+    expect(main.points.length).toBeGreaterThan(MAX_CHART_POINTS / 2);
+    const shown = main.points.map((p) => p.quantity);
+    expect(shown[0]).toBe(quantities[0]);
+    expect(shown.at(-1)).toBe(quantities.at(-1));
+    expect(Math.max(...shown)).toBe(Math.max(...quantities));
+    expect(Math.min(...shown)).toBe(Math.min(...quantities));
+    // In time order, and each point one of the movements.
+    expect(main.points.map((p) => p.at)).toEqual([...main.points.map((p) => p.at)].sort());
+  }, 60_000);
+});
