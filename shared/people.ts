@@ -159,6 +159,8 @@ export const AUDIT_ACTIONS = [
   'conflict.resolve',
   'sync.link',
   'sync.unlink',
+  'reorder_points.set',
+  'low_stock_webhook.set',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

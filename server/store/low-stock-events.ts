@@ -2,9 +2,10 @@
 // account, the crossings found in the stock history after the write (never inside it: a write never
 // waits for them), and the outbox each is delivered from at least once under its own id. Sending is
 // server/webhooks/ (HTTP stays out of the store).
-import type { Account } from './accounts.ts';
+import { actorOf, recordAudit } from './audit.ts';
 import type { Queries } from './engine.ts';
 import { NO_WAREHOUSE } from './schema.ts';
+import type { Caller } from './tokens.ts';
 
 /** Stock history rows looked through per account and pass: bounds one pass's read. */
 export const HISTORY_PER_PASS = 1000;
@@ -19,8 +20,10 @@ export interface DueEvent {
 }
 
 /** Sets (url null: removes) the account's webhook; only crossings after this are sent. */
-export async function setLowStockWebhook(q: Queries, account: Account, url: string | null, secret: string): Promise<void> {
+export async function setLowStockWebhook(q: Queries, account: Caller, url: string | null, secret: string): Promise<void> {
   await q.run(q.k.deleteFrom('low_stock_webhooks').where('account_id', '=', account.id));
+  // Who pointed the account's events where: the URL is recorded, never the secret.
+  await recordAudit(q, account.id, actorOf(account), { action: 'low_stock_webhook.set', subject: url ?? 'removed', detail: { url } });
   if (url === null) return;
   const last = await q.first(
     q.k

@@ -5,8 +5,10 @@
 import { type ReorderPoint, type ReorderPointRow, fieldMessages, syncMessages } from '../../shared/index.ts';
 import { badRequest, conflict } from '../errors.ts';
 import type { Account } from './accounts.ts';
+import { actorOf, recordAudit } from './audit.ts';
 import type { Queries } from './engine.ts';
 import { NO_WAREHOUSE } from './schema.ts';
+import type { Caller } from './tokens.ts';
 
 /** A reorder point to keep: `minimum` null removes it. */
 export interface ReorderLevel {
@@ -100,7 +102,7 @@ export async function readReorderPoints(q: Queries, account: Account, barcodes: 
  * warehouse (or a warehouse where the account has none, or none where it has) refuses the request
  * with every such problem, and nothing is written. Answers the reorder points of the rows' barcodes.
  */
-export async function setReorderPoints(q: Queries, account: Account, rows: readonly ReorderPointRow[]): Promise<ReorderPoint[]> {
+export async function setReorderPoints(q: Queries, account: Caller, rows: readonly ReorderPointRow[]): Promise<ReorderPoint[]> {
   const link = await q.first(q.k.selectFrom('sync_links').select('upstream_url').where('account_id', '=', account.id));
   if (link) throw conflict(syncMessages.linkedAccountReorderPoints(account.name, link.upstream_url), 'catalogue_from_upstream');
   const barcodes = [...new Set(rows.map((r) => r.barcode))];
@@ -135,10 +137,18 @@ export async function setReorderPoints(q: Queries, account: Account, rows: reado
       writes.push({ unitId, warehouseId, level: { minimum: row.minimum, target: row.minimum === null ? null : (row.target ?? null) } });
   });
   if (problems.length > 0) throw badRequest(`Nothing was written: ${problems.join('; ')}`, 'invalid_body');
-  let changed = false;
-  for (const { unitId, warehouseId, level } of writes) {
-    if (await writeReorderPoint(q, account.id, unitId, warehouseId, level)) changed = true;
+  const changed: ReorderPointRow[] = [];
+  for (const [i, { unitId, warehouseId, level }] of writes.entries()) {
+    if (await writeReorderPoint(q, account.id, unitId, warehouseId, level)) changed.push(rows[i]!);
   }
-  if (changed) await moveCatalogueVersion(q, account.id);
+  if (changed.length > 0) {
+    await moveCatalogueVersion(q, account.id);
+    // A change of the catalogue, not a movement: the audit log says who made it.
+    await recordAudit(q, account.id, actorOf(account), {
+      action: 'reorder_points.set',
+      subject: `${changed.length} reorder point${changed.length === 1 ? '' : 's'}`,
+      detail: { rows: changed },
+    });
+  }
   return readReorderPoints(q, account, barcodes);
 }

@@ -250,10 +250,10 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
     reorder: {
       points: (caller: Account, barcodes: readonly string[]) => read((q) => readReorderPoints(q, caller, barcodes)),
       /** All rows or none; refused on a follower, whose catalogue comes from its upstream. */
-      set: (caller: Account, rows: readonly ReorderPointRow[]) => write((q) => setReorderPoints(q, caller, rows)),
+      set: (caller: Caller, rows: readonly ReorderPointRow[]) => write((q) => setReorderPoints(q, caller, rows)),
       lowStockPage: (caller: Account, query: LowStockQuery) => read((q) => readLowStockPage(q, caller, query, clock.now())),
       /** The account's webhook for crossings of a minimum (url null: none); only later crossings are sent. */
-      setWebhook: (caller: Account, url: string | null, secret: string) => write((q) => setLowStockWebhook(q, caller, url, secret)),
+      setWebhook: (caller: Caller, url: string | null, secret: string) => write((q) => setLowStockWebhook(q, caller, url, secret)),
       /** Queues the crossings recorded since the last pass (server/webhooks/ runs it, after the writes). */
       queueCrossings: () => write((q) => queueCrossings(q, new Date(clock.now()).toISOString())),
       dueEvents: (limit: number) => read((q) => dueEvents(q, new Date(clock.now()).toISOString(), limit)),

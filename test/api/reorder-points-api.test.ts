@@ -77,6 +77,11 @@ describe('reorder points through the API', () => {
     // The same values again change nothing, so followers have nothing new to copy.
     expect((await post([{ barcode: '8690000000017', warehouse_name: 'Main', minimum: 5, target: 20 }])).status).toBe(200);
     expect(await version('north')).toBe(before + 1);
+    // The audit log says who changed the catalogue's reorder points, once: the repeat changed nothing.
+    const audited = await server.probe.all<{ actor: string; subject: string; detail: string }>(
+      "SELECT actor, subject, detail FROM audit_log WHERE action = 'reorder_points.set' ORDER BY id",
+    );
+    expect(audited.map((a) => [a.actor, a.subject, JSON.parse(a.detail).rows.length])).toEqual([['test', '3 reorder points', 3]]);
   });
 
   it('changes and removes a reorder point (minimum null)', async () => {
