@@ -27,10 +27,10 @@ import * as conflictGroups from './0026_conflict_groups.ts';
 import * as vectorHashes from './0027_vector_hashes.ts';
 import * as labelSettings from './0028_label_settings.ts';
 import * as syncFollowers from './0029_sync_followers.ts';
-import * as syncProblemCodes from './0033_sync_problem_codes.ts';
 import * as people from './0030_people.ts';
 import * as auditLog from './0031_audit_log.ts';
 import * as movementActors from './0032_movement_actors.ts';
+import * as syncProblemCodes from './0033_sync_problem_codes.ts';
 import * as reorderPoints from './0034_reorder_points.ts';
 
 /** All migrations by name; names sort in the order they run. */
@@ -54,10 +54,10 @@ export const migrations: Record<string, EngineMigration> = {
   '0027_vector_hashes': vectorHashes,
   '0028_label_settings': labelSettings,
   '0029_sync_followers': syncFollowers,
-  '0033_sync_problem_codes': syncProblemCodes,
   '0030_people': people,
   '0031_audit_log': auditLog,
   '0032_movement_actors': movementActors,
+  '0033_sync_problem_codes': syncProblemCodes,
   '0034_reorder_points': reorderPoints,
 };
 
