@@ -35,7 +35,8 @@
 //
 // Every child process (servers, CLI commands) and the cluster go on exit, on an error and on Ctrl-C.
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, copyFileSync, existsSync, fsyncSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyDatabase } from './copy-database.ts';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -140,20 +141,6 @@ async function cli(args: string[], env?: Record<string, string>): Promise<string
   return child.stdout().trim().split('\n').pop()!;
 }
 
-/** A database as it is on disk, flushed (bench/sync-round.ts does the same). */
-function copyDatabase(from: string, to: string): void {
-  for (const suffix of ['', '-wal', '-shm']) {
-    rmSync(to + suffix, { force: true });
-    if (!existsSync(from + suffix)) continue;
-    copyFileSync(from + suffix, to + suffix);
-    const fd = openSync(to + suffix, 'r+');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  }
-}
 const fileBytes = (file: string) => ['', '-wal'].reduce((sum, s) => sum + (existsSync(file + s) ? statSync(file + s).size : 0), 0);
 
 interface Instance {

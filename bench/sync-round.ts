@@ -11,7 +11,7 @@
 // two databases; the ceiling runs on copies of the upstream's database as it was before the round,
 // before the first round, between the rounds and after the last. Medians count: on a shared host
 // one round or one ceiling alone moved the ratio by ±0.05.
-import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, rmSync } from 'node:fs';
+import { copyDatabase } from './copy-database.ts';
 import net from 'node:net';
 import path from 'node:path';
 import { INVENTORY_PATH, MAX_MOVEMENTS_PER_BATCH } from '../shared/index.ts';
@@ -61,25 +61,6 @@ function freePort(): Promise<number> {
     });
   });
 }
-
-/**
- * A database as it is on disk, over whatever `to` held (no stale -wal of it left behind), flushed:
- * the kernel's writing back of a copy must not fall into the timed run that follows it, whose own
- * commits wait for the disk.
- */
-const copyDatabase = (from: string, to: string) => {
-  for (const suffix of ['', '-wal', '-shm']) {
-    rmSync(to + suffix, { force: true });
-    if (!existsSync(from + suffix)) continue;
-    copyFileSync(from + suffix, to + suffix);
-    const fd = openSync(to + suffix, 'r+');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  }
-};
 
 export async function benchSync(work: string, log: (text: string) => void, seed: number): Promise<SyncResult> {
   const catalogueFile = path.join(work, 'sync-catalogue.json');
