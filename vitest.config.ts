@@ -23,6 +23,8 @@ export const sqliteOnly: Record<string, string> = {
     '`restore` of a SQLite backup file: PostgreSQL is restored with `pg_restore`, outside the program',
   'test/store/concurrency.test.ts':
     'takes a SQLite online backup and runs `checkFile` in the middle of the load; its PostgreSQL counterpart is test/store/multi-process-writers.test.ts',
+  'test/store/group-commit-sqlite.test.ts':
+    "the SQLite engine's group commit (savepoints in one shared transaction, one writer); PostgreSQL groups concurrent commits in its own WAL flush",
   'test/store/kept-lookups-sqlite.test.ts':
     "the SQLite engine's own change detection (`PRAGMA data_version` across two connections); what is kept is tested on both in kept-lookups.test.ts",
   'test/launch/ui-server-sqlite-demo.test.ts':
