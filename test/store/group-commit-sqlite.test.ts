@@ -6,7 +6,7 @@
 // multi-process-writers) run unchanged over the same engine.
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GROUP_COMMIT_LIMIT, SqliteEngine } from '../../server/store/sqlite/sqlite-engine.ts';
+import { GROUP_COMMIT_LIMIT, GROUP_SLICE_MS, SqliteEngine } from '../../server/store/sqlite/sqlite-engine.ts';
 import { tempDir } from '../support/test-server.ts';
 
 let cleanup: (() => void)[] = [];
@@ -106,5 +106,31 @@ describe('group commit (SQLite)', () => {
     expect(await answers).toEqual(wanted);
     expect(engine.commits.groups - before.groups).toBe(2);
     expect(names()).toEqual(wanted);
+  });
+
+  it('a long group lets the event loop turn between its writes (new connections are accepted one per turn) and still commits once', async () => {
+    const { engine, names } = await openTwo();
+    try {
+      const before = { ...engine.commits };
+      const order: string[] = [];
+      // Each write takes longer than a slice, so the group yields after every one of them.
+      const slow = (name: string) =>
+        engine.write(async (q) => {
+          for (const until = performance.now() + GROUP_SLICE_MS; performance.now() < until;);
+          await q.run(q.k.insertInto('accounts').values({ name, warehouses_enabled: 0 }));
+          order.push(name);
+          return name;
+        });
+      const writes = Promise.all(['s1', 's2', 's3'].map(slow));
+      // Asked for after the writes: runs while the group is still open, between its writes.
+      await new Promise<void>((resolve) => setImmediate(() => setImmediate(() => (order.push('turn'), resolve()))));
+      await writes;
+      expect(order.indexOf('turn')).toBeGreaterThan(0);
+      expect(order.indexOf('turn')).toBeLessThan(3);
+      expect(engine.commits.groups - before.groups).toBe(1);
+      expect(names()).toEqual(['s1', 's2', 's3']);
+    } finally {
+      await engine.close();
+    }
   });
 });

@@ -39,6 +39,13 @@ const KEPT_LIMIT = 10_000;
 /** The most writes sharing one commit: a bound on how long a group holds the connection (and every read). */
 export const GROUP_COMMIT_LIMIT = 64;
 
+/**
+ * How long a group runs before it lets the event loop turn once (its transaction stays open; reads
+ * wait for it as for any write). libuv accepts one new connection per turn of the loop, so a group
+ * that held the loop for its whole length would let a burst of new connections in one per group.
+ */
+export const GROUP_SLICE_MS = 5;
+
 /** A write waiting for its group's commit. */
 interface QueuedWrite {
   work: (q: Queries) => Promise<unknown>;
@@ -239,7 +246,12 @@ export class SqliteEngine implements Engine, Queries {
       failAll(error, group);
       return [];
     }
+    let sliceStarted = performance.now();
     for (const [index, entry] of group.entries()) {
+      if (performance.now() - sliceStarted >= GROUP_SLICE_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStarted = performance.now();
+      }
       this.control.savepoint.run();
       try {
         const result = await insideTransaction.run(true, () => entry.work(this));
