@@ -72,8 +72,9 @@ export async function dryRunCatalogue(engine: Engine, clock: StoreClock, catalog
       const itemsBefore = await namesOf(q, 'items', itemIds);
       const variantsBefore = await namesOf(q, 'variants', variantIds);
       const last = await q.first(q.k.selectFrom('stock_history').select((eb) => eb.fn.max('id').as('id')));
+      const log = await MovementLog.open(q, clock);
       const changes: DryRunChanges = {
-        summary: await writeCatalogue(await MovementLog.open(q, clock), catalogue),
+        summary: await writeCatalogue(log, catalogue),
         newItems: [],
         renamedItems: [],
         newVariants: [],
@@ -90,7 +91,8 @@ export async function dryRunCatalogue(engine: Engine, clock: StoreClock, catalog
           else if (was !== variant.name) changes.renamedVariants.push({ id: variant.id, from: was, to: variant.name });
         }
       }
-      changes.quantityChanges = await q.all(
+      // Through the log's queries: the movements it still holds are written first.
+      changes.quantityChanges = await log.q.all(
         q.k
           .selectFrom('stock_history as h')
           .innerJoin('stock_units as u', 'u.id', 'h.unit_id')

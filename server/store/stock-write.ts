@@ -1,5 +1,5 @@
 // Writing stock: every quantity change made here goes through setQuantity (absolute), adjustQuantity
-// (a delta added in SQL) or countQuantity (a stocktake line), which record the movement in the same
+// (a delta) or countRows (a stocktake line), which record the movement in the same
 // transaction (movements/movement-log.ts). writeRows is the partial-success write of the update and adjust
 // endpoints and the stocktake commit: rows are checked (shared rules), looked up, decided (shared
 // rules), applied in request order, answered.
@@ -111,30 +111,13 @@ export type AdjustOutcome =
   /** The result would leave [MIN_QUANTITY, MAX_QUANTITY]: nothing was changed. */
   | { ok: false; currentQuantity: number };
 
-const addToQuantity = statement(
-  'stock.add',
-  (k, p: Param<{ unitId: number; warehouseId: number; delta: number; min: number; max: number }>) =>
-    k
-      .updateTable('stock')
-      .set((eb) => ({ quantity: eb('quantity', '+', p('delta')) }))
-      .where('unit_id', '=', p('unitId'))
-      .where('warehouse_id', '=', p('warehouseId'))
-      .where((eb) => eb.between(eb('quantity', '+', p('delta')), p('min'), p('max')))
-      .returning('quantity'),
-);
-
-const createQuantity = statement('stock.create', (k, p: Param<{ unitId: number; warehouseId: number; quantity: number }>) =>
-  k
-    .insertInto('stock')
-    .values({ unit_id: p('unitId'), warehouse_id: p('warehouseId'), quantity: p('quantity') })
-    .onConflict((oc) => oc.columns(['unit_id', 'warehouse_id']).doNothing())
-    .returning('quantity'),
-);
-
 /**
- * Adds `delta` to one quantity in SQL (`quantity = quantity + :delta`, never read-modify-write in
- * JavaScript), creating the stock definition when there was none, and records the `adjust`
- * movement. A result outside the allowed range changes nothing. Runs in the caller's transaction.
+ * Adds `delta` to one quantity, creating the stock definition when there was none, and records the
+ * `adjust` movement. A result outside the allowed range changes nothing. Runs in the caller's write
+ * transaction, the only writer of the database while it runs (engine.ts), so the quantity checked
+ * here is the one the movement adds to: no other write can come between them. The quantity is the
+ * one earlier rows of the same request left (movement-log.ts keeps it), and the movement is written
+ * with the request's other rows.
  */
 export async function adjustQuantity(
   log: MovementLog,
@@ -144,25 +127,10 @@ export async function adjustQuantity(
   delta: number,
   change: ChangeSource,
 ): Promise<AdjustOutcome> {
-  const { q } = log;
-  const updated = await q.first(addToQuantity, { unitId: unit.id, warehouseId, delta, min: MIN_QUANTITY, max: MAX_QUANTITY });
-  let oldQuantity: number | null;
-  let newQuantity: number;
-  if (updated) {
-    newQuantity = updated.quantity;
-    oldQuantity = newQuantity - delta;
-  } else {
-    // No row matched: either there is no stock definition yet (create it at `delta`), or the result
-    // is out of range. ON CONFLICT DO NOTHING keeps an existing row untouched in the second case.
-    const inserted =
-      delta >= MIN_QUANTITY && delta <= MAX_QUANTITY
-        ? await q.first(createQuantity, { unitId: unit.id, warehouseId, quantity: delta })
-        : undefined;
-    if (!inserted) return { ok: false, currentQuantity: (await log.quantity(unit.id, warehouseId)) ?? 0 };
-    oldQuantity = null;
-    newQuantity = inserted.quantity;
-  }
-  await log.record(accountId, unit, warehouseId, 'adjust', delta, change, { applied: { oldQuantity, newQuantity } });
+  const oldQuantity = await log.quantity(unit.id, warehouseId);
+  const newQuantity = (oldQuantity ?? 0) + delta;
+  if (newQuantity < MIN_QUANTITY || newQuantity > MAX_QUANTITY) return { ok: false, currentQuantity: oldQuantity ?? 0 };
+  await log.record(accountId, unit, warehouseId, 'adjust', delta, change, { current: oldQuantity });
   return { ok: true, oldQuantity, newQuantity };
 }
 
@@ -213,9 +181,14 @@ async function writeRows<Row extends RowTarget>(
     unitOf: (b: string) => units.get(b),
     warehouseOf: (n: string) => warehouses.get(n),
   };
+  const decisions = checks.map((check) => decideRow(check, lookups));
+  // The stored quantities of every row to apply, in one query: the rows then go on in memory, each
+  // seeing what the rows before it left, and their movements are written together (movement-log.ts).
+  await log.readQuantities(
+    decisions.flatMap((d) => (d.apply ? [{ unitId: d.unit.id, warehouseId: d.warehouse ? d.warehouse.id : NO_WAREHOUSE }] : [])),
+  );
   const outcomes: AppliedRow[] = [];
-  for (const [index, check] of checks.entries()) {
-    const decision = decideRow(check, lookups);
+  for (const [index, decision] of decisions.entries()) {
     outcomes.push(
       decision.apply ? await applyRow(decision.row, decision.unit, decision.warehouse, index) : { ok: false, errors: decision.errors },
     );
@@ -269,8 +242,9 @@ export function countRows(
 
 /**
  * The adjust endpoint's write (docs/POS.md), in the caller's transaction: the update's checks,
- * partial success and texts, but each row adds its `delta` atomically in SQL. A row whose result
- * would leave the allowed range is rejected under `delta` and changes nothing.
+ * partial success and texts, but each row adds its `delta` to the quantity the rows before it left
+ * (adjustQuantity). A row whose result would leave the allowed range is rejected under `delta` and
+ * changes nothing.
  */
 export function adjustRows(log: MovementLog, account: Account, rows: readonly unknown[], change: ChangeSource): Promise<UpdateResponse> {
   return writeRows(log, account, rows, checkRows(rows, account, checkAdjustRow), async (row, unit, warehouse) => {

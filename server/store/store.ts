@@ -143,11 +143,15 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
   const read = engine.read.bind(engine);
   // Wrong PINs are slowed per person of this database (pin-guard.ts).
   const pinGuard = createPinGuard();
-  /** A write that records movements: the log's clock and sequences are read once and its clock written back at the end. */
+  /**
+   * A write that records movements: the log's clock and sequences are read once, its movements
+   * written together, and its clock written back at the end. `q` is the log's (MovementLog.q), whose
+   * every statement sees the movements recorded before it.
+   */
   const writeMovements = <T>(work: (log: MovementLog, q: Queries) => Promise<T>) =>
     write(async (q) => {
       const log = await MovementLog.open(q, clock);
-      const result = await work(log, q);
+      const result = await work(log, log.q);
       await log.close();
       return result;
     });

@@ -115,6 +115,11 @@ const quantityOf = statement('movements.quantity', (k, p: Param<{ unitId: number
   k.selectFrom('stock').select('quantity').where('unit_id', '=', p('unitId')).where('warehouse_id', '=', p('warehouseId')),
 );
 
+/** Every stored quantity of several units (the stock's primary key leads with the unit). */
+const quantitiesOfUnits = statement('movements.quantitiesOfUnits', (k, p: Param<{ unitIds: number[] }>) =>
+  k.selectFrom('stock').select(['unit_id', 'warehouse_id', 'quantity']).where('unit_id', 'in', p.list('unitIds')),
+);
+
 const upsertQuantity = statement('movements.upsertQuantity', (k, p: Param<{ unitId: number; warehouseId: number; quantity: number }>) =>
   k
     .insertInto('stock')
@@ -143,30 +148,6 @@ type InsertParams = {
   createdAt: string;
   actor: string | null;
 };
-
-const insertMovement = statement('movements.insert', (k, p: Param<InsertParams>) =>
-  k.insertInto('stock_history').values({
-    account_id: p('accountId'),
-    unit_id: p('unitId'),
-    item_id: p('itemId'),
-    variant_id: p('variantId'),
-    warehouse_id: p('warehouseId'),
-    origin: p('origin'),
-    seq: p('seq'),
-    kind: p('kind'),
-    value: p('value'),
-    hlc: p('hlc'),
-    seen_vector: p('seenVector'),
-    old_quantity: p('oldQuantity'),
-    new_quantity: p('newQuantity'),
-    source: p('source'),
-    token_id: p('tokenId'),
-    reason: p('reason'),
-    reference: p('reference'),
-    created_at: p('createdAt'),
-    actor: p('actor'),
-  }),
-);
 
 /** Column by column, for `insertMovements`: one list per column, element i of each is row i. */
 type InsertColumns = { [K in keyof InsertParams]: InsertParams[K][] };
@@ -234,14 +215,15 @@ const upsertQuantities = statement('movements.upsertQuantities', (k, p: Param<St
 });
 
 /**
- * Rows go out in chunks of these lengths (37 rows as 16 + 16 + 4 + 1): each length is its own
- * compiled statement, so four of them serve every batch. Not longer: building and preparing a
- * statement of 256 rows made a process's first batch 20-40 ms slower, for no gain after it.
+ * Rows go out in statements of at most this many rows (a request's 50 rows in one, a batch of 500
+ * in eight): each length is its own compiled statement, prepared once per connection. Not longer:
+ * building and preparing a statement of 256 rows made a process's first batch 20-40 ms slower, for
+ * no gain after it.
  */
-const CHUNK_LENGTHS = [64, 16, 4, 1];
+const MAX_CHUNK_LENGTH = 64;
 
 function chunkLength(left: number): number {
-  return CHUNK_LENGTHS.find((length) => length <= left)!;
+  return Math.min(left, MAX_CHUNK_LENGTH);
 }
 
 /** Element `from` to `from + length` of every column of `rows`. */
@@ -487,8 +469,25 @@ const NOTHING_SEEN: SeenVector = Object.freeze({});
 
 const idOf = (m: MovementId) => `${m.origin}-${m.seq}`;
 
+/** `q`, each statement of which first writes what `log` holds unwritten (see MovementLog.q). */
+function flushingFirst(q: Queries, log: MovementLog): Queries {
+  const first = <T>(statement: () => Promise<T>): Promise<T> => (log.holdsUnwritten() ? log.flush().then(statement) : statement());
+  return {
+    k: q.k,
+    all: (target: never, params?: never) => first(() => q.all(target, params as never)),
+    first: (target: never, params?: never) => first(() => q.first(target, params as never)),
+    run: (target: never, params?: never) => first(() => q.run(target, params as never)),
+  };
+}
+
 export class MovementLog {
+  /**
+   * The transaction's queries for everything outside the log: each statement first writes what the
+   * log holds unwritten (`flush`), so no query of the caller's sees the history or the stock without it.
+   */
   readonly q: Queries;
+  /** The same transaction, for the log's own statements: each read of the history or the stock flushes first. */
+  private readonly db: Queries;
   readonly instance: string;
   private readonly clock: StoreClock;
   private last: Hlc | undefined;
@@ -514,18 +513,26 @@ export class MovementLog {
   /** The movements this transaction applied or recorded (`origin-seq`): a refused fold names one of them. */
   private readonly mine = new Set<string>();
   /**
-   * Movements of other instances applied on top of everything (the common case of a sync batch):
-   * their history rows and the quantities they leave, written together by `flush` — several rows
-   * per statement, each unit and warehouse's quantity once — before anything reads the history or
-   * the stock again.
+   * Movements applied on top of everything, recorded here (a request's rows) or of other instances
+   * (the common case of a sync batch): their history rows and the quantities they leave, written
+   * together by `flush` (several rows per statement, each unit and warehouse's quantity once) before
+   * anything reads the history or the stock again, and at the end (`close`).
    */
   private readonly unwrittenMovements: InsertParams[] = [];
   private readonly unwrittenQuantities = new Map<string, { unitId: number; warehouseId: number; quantity: number }>();
+  /**
+   * Quantities as this transaction leaves them (null: no stock definition), by `unit/warehouse`: read
+   * together (`readQuantities`) or one by one, and changed by every movement applied on top. Inside a
+   * write transaction the stock changes only through this log (engine.ts: one writer at a time), so
+   * what is known here is what the database holds once flushed.
+   */
+  private readonly quantities = new Map<string, number | null>();
   /** When this transaction records its movements (`created_at`). */
   readonly at: string;
 
   private constructor(q: Queries, instance: string, last: Hlc | undefined, clock: StoreClock) {
-    this.q = q;
+    this.db = q;
+    this.q = flushingFirst(q, this);
     this.instance = instance;
     this.last = last;
     this.clock = clock;
@@ -560,8 +567,8 @@ export class MovementLog {
   async close(): Promise<void> {
     await this.flush();
     if (this.lastChanged && this.last)
-      await this.q.run(
-        this.q.k
+      await this.db.run(
+        this.db.k
           .updateTable('instance')
           .set({ last_hlc: formatHlc(this.last) })
           .where('id', '=', this.instance),
@@ -570,7 +577,7 @@ export class MovementLog {
 
   private async nextSeq(accountId: number): Promise<number> {
     let next = this.nextSeqs.get(accountId);
-    if (next === undefined) next = Number((await this.q.first(lastSeq, { accountId, origin: this.instance }))?.seq ?? 0) + 1;
+    if (next === undefined) next = Number((await this.db.first(lastSeq, { accountId, origin: this.instance }))?.seq ?? 0) + 1;
     this.nextSeqs.set(accountId, next + 1);
     return next;
   }
@@ -582,14 +589,14 @@ export class MovementLog {
    */
   private async seenVector(accountId: number): Promise<number | null> {
     if (!this.seenVectors.has(accountId)) {
-      const row = await this.q.first(accountSeen, { accountId });
+      const row = await this.db.first(accountSeen, { accountId });
       let id = row?.seen_vector ?? null;
       if (row?.seen_stale) {
         await this.flush();
-        const vector = await heldVector(this.q, accountId);
+        const vector = await heldVector(this.db, accountId);
         delete vector[this.instance];
         id = await this.internVector(accountId, vector);
-        if (id !== null) await this.q.run(internedSeen, { accountId, id });
+        if (id !== null) await this.db.run(internedSeen, { accountId, id });
       }
       this.seenVectors.set(accountId, id);
     }
@@ -598,16 +605,43 @@ export class MovementLog {
 
   /** The stored quantity of a unit in a warehouse; null without a stock definition. */
   async quantity(unitId: number, warehouseId: number): Promise<number | null> {
+    const key = `${unitId}/${warehouseId}`;
+    const known = this.quantities.get(key);
+    if (known !== undefined) return known;
     await this.flush();
-    return (await this.q.first(quantityOf, { unitId, warehouseId }))?.quantity ?? null;
+    const quantity = (await this.db.first(quantityOf, { unitId, warehouseId }))?.quantity ?? null;
+    this.quantities.set(key, quantity);
+    return quantity;
+  }
+
+  /**
+   * Reads the quantities of several units and warehouses in one query per 500 units, for the rows of
+   * a request about to be applied: `quantity` then answers them (and the rows' guarded sets and range
+   * checks) without a query each.
+   */
+  async readQuantities(places: readonly { unitId: number; warehouseId: number }[]): Promise<void> {
+    const wanted = places.filter((place) => !this.quantities.has(`${place.unitId}/${place.warehouseId}`));
+    if (wanted.length === 0) return;
+    await this.flush();
+    const unitIds = [...new Set(wanted.map((place) => place.unitId))];
+    const stored = new Map<string, number>();
+    for (let i = 0; i < unitIds.length; i += 500) {
+      for (const row of await this.db.all(quantitiesOfUnits, { unitIds: unitIds.slice(i, i + 500) }))
+        stored.set(`${row.unit_id}/${row.warehouse_id}`, row.quantity);
+    }
+    for (const { unitId, warehouseId } of wanted) {
+      const key = `${unitId}/${warehouseId}`;
+      this.quantities.set(key, stored.get(key) ?? null);
+    }
   }
 
   /**
    * Records a movement made here (`options.current`: the stored quantity, when the caller has just
-   * read it). `set` and `adjust` happen now (the fold's newest step; an adjust is
-   * added in SQL by the caller through `applyAdjust`); `count` may carry the earlier time it was
-   * counted at (`hlc`), and is then folded in at that place. A set or count made here had seen
-   * everything this instance holds: it conflicts with nothing, and resolves its place's open group.
+   * read it). `set` and `adjust` happen now (the fold's newest step); `count` may carry the earlier
+   * time it was counted at (`hlc`), and is then folded in at that place. A set or count made here
+   * had seen everything this instance holds: it conflicts with nothing, and resolves its place's
+   * open group. A movement on top is left for `flush` (its history row and the quantity it leaves):
+   * a request's rows are written together.
    */
   async record(
     accountId: number,
@@ -616,9 +650,8 @@ export class MovementLog {
     kind: MovementKind,
     value: number,
     source: MovementSource,
-    options: { hlc?: string; applied?: Applied; current?: number | null } = {},
+    options: { hlc?: string; current?: number | null } = {},
   ): Promise<Applied> {
-    await this.flush();
     const hlc = options.hlc ?? this.nextHlc();
     const seq = await this.nextSeq(accountId);
     this.forget(unit.id, warehouseId);
@@ -628,12 +661,10 @@ export class MovementLog {
     const seenVector = isAbsolute(kind) ? await this.seenVector(accountId) : null;
     const late =
       (options.hlc !== undefined || (await this.behindAccount(accountId, hlc))) && (await this.isLate(unit.id, warehouseId, hlc));
-    let applied: Applied;
-    if (options.applied) applied = options.applied;
-    else if (late)
-      applied = { oldQuantity: null, newQuantity: value }; // refolded below
-    else applied = await this.applyOnTop(unit.id, warehouseId, kind, value, options.current);
-    await this.q.run(insertMovement, {
+    const applied = late
+      ? { oldQuantity: null, newQuantity: value } // refolded below
+      : await this.applyOnTop(unit.id, warehouseId, kind, value, options.current);
+    this.unwrittenMovements.push({
       accountId,
       unitId: unit.id,
       itemId: unit.itemId,
@@ -656,11 +687,11 @@ export class MovementLog {
     });
     if (late) return this.foldAgain({ accountId, unitId: unit.id, warehouseId }, hlc, { origin: this.instance, seq });
     if (isAbsolute(kind) && (await this.hasOpenGroups(accountId))) {
-      const { changes } = await this.q.run(resolveOpenGroup, { unitId: unit.id, warehouseId, origin: this.instance, seq, hlc });
+      const { changes } = await this.db.run(resolveOpenGroup, { unitId: unit.id, warehouseId, origin: this.instance, seq, hlc });
       // Deciding a conflict is an act of someone's, recorded in the audit log where it was decided.
       if (changes > 0)
         await recordAudit(
-          this.q,
+          this.db,
           accountId,
           { name: source.actor ?? source.source, tokenId: source.tokenId ?? null },
           {
@@ -677,7 +708,7 @@ export class MovementLog {
   private async hasOpenGroups(accountId: number): Promise<boolean> {
     let open = this.openGroups.get(accountId);
     if (open === undefined) {
-      open = (await this.q.first(anyOpenGroup, { accountId })) !== undefined;
+      open = (await this.db.first(anyOpenGroup, { accountId })) !== undefined;
       this.openGroups.set(accountId, open);
     }
     return open;
@@ -762,12 +793,7 @@ export class MovementLog {
     const newQuantity = foldStep(oldQuantity, movement.kind, movement.value);
     if (newQuantity < MIN_QUANTITY || newQuantity > MAX_QUANTITY) throw outOfRange(id, newQuantity);
     place.walk?.step(movement, seen);
-    if (newQuantity !== oldQuantity)
-      this.unwrittenQuantities.set(`${unit.id}/${movement.warehouseId}`, {
-        unitId: unit.id,
-        warehouseId: movement.warehouseId,
-        quantity: newQuantity,
-      });
+    if (newQuantity !== oldQuantity) this.leaveQuantity(unit.id, movement.warehouseId, newQuantity);
     this.unwrittenMovements.push(this.remoteRow(accountId, unit, movement, seenVector, { oldQuantity, newQuantity }));
     place.latest = movement.hlc;
     place.quantity = newQuantity;
@@ -794,7 +820,7 @@ export class MovementLog {
       this.stale.add(`${place.unitId}/${place.warehouseId}`);
     }
     if (applied) {
-      await this.q.run(seenMoved, { accountId });
+      await this.db.run(seenMoved, { accountId });
       this.seenVectors.delete(accountId);
     }
   }
@@ -830,22 +856,27 @@ export class MovementLog {
     };
   }
 
-  /** Writes what applyRemote left unwritten (see `unwrittenMovements`). */
+  /** Whether some movement or quantity waits for `flush`. */
+  holdsUnwritten(): boolean {
+    return this.unwrittenMovements.length > 0 || this.unwrittenQuantities.size > 0;
+  }
+
+  /** Writes the movements and quantities left unwritten (see `unwrittenMovements`). */
   async flush(): Promise<void> {
-    const rows = this.unwrittenMovements;
+    // Taken out before the first await: what is left unwritten meanwhile waits for the next flush.
+    const rows = this.unwrittenMovements.splice(0);
+    const quantities = [...this.unwrittenQuantities.values()];
+    this.unwrittenQuantities.clear();
     for (let from = 0; from < rows.length;) {
       const length = chunkLength(rows.length - from);
-      await this.q.run(insertMovements, columnsOf(rows, from, length));
+      await this.db.run(insertMovements, columnsOf(rows, from, length));
       from += length;
     }
-    rows.length = 0;
-    const quantities = [...this.unwrittenQuantities.values()];
     for (let from = 0; from < quantities.length;) {
       const length = chunkLength(quantities.length - from);
-      await this.q.run(upsertQuantities, columnsOf(quantities, from, length));
+      await this.db.run(upsertQuantities, columnsOf(quantities, from, length));
       from += length;
     }
-    this.unwrittenQuantities.clear();
   }
 
   /**
@@ -861,7 +892,7 @@ export class MovementLog {
    * latest timestamp then stands in for its own.
    */
   async preload(accountId: number, earliest: ReadonlyMap<number, string>): Promise<void> {
-    const { q } = this;
+    const q = this.db;
     await this.flush();
     if (!this.held.has(accountId)) this.held.set(accountId, await heldVector(q, accountId));
     const accountLatest = (await q.first(latestOfAccount, { accountId }))?.hlc ?? undefined;
@@ -923,7 +954,7 @@ export class MovementLog {
   /** A place read on its own (not by preload, or changed by a movement made here since). */
   private async readPlace(accountId: number, unitId: number, warehouseId: number): Promise<PlaceState> {
     await this.flush();
-    const { q } = this;
+    const q = this.db;
     const key = `${unitId}/${warehouseId}`;
     const open = await q.first(
       q.k
@@ -961,8 +992,8 @@ export class MovementLog {
   private async readWalk(place: PlaceState): Promise<ConflictWalk> {
     await this.flush();
     const where = { unitId: place.unitId, warehouseId: place.warehouseId };
-    const previous = await this.q.first(absoluteBefore, { ...where, hlc: END_OF_TIME });
-    const window = await this.q.all(movementsAfter, { ...where, hlc: previous?.hlc ?? '' });
+    const previous = await this.db.first(absoluteBefore, { ...where, hlc: END_OF_TIME });
+    const window = await this.db.all(movementsAfter, { ...where, hlc: previous?.hlc ?? '' });
     return new ConflictWalk(previous, window, place.open?.group ?? null);
   }
 
@@ -974,25 +1005,36 @@ export class MovementLog {
    */
   private async behindAccount(accountId: number, hlc: string): Promise<boolean> {
     let latest = this.accountLatest.get(accountId);
-    if (latest === undefined) this.accountLatest.set(accountId, (latest = (await this.q.first(latestOfAccount, { accountId }))?.hlc ?? ''));
+    if (latest === undefined) {
+      await this.flush();
+      this.accountLatest.set(accountId, (latest = (await this.db.first(latestOfAccount, { accountId }))?.hlc ?? ''));
+    }
     return latest > hlc;
   }
 
   /** True when some movement of the unit and warehouse is later than `hlc`. */
   private async isLate(unitId: number, warehouseId: number, hlc: string): Promise<boolean> {
-    const latest = await this.q.first(latestOfUnit, { unitId, warehouseId });
+    await this.flush();
+    const latest = await this.db.first(latestOfUnit, { unitId, warehouseId });
     return latest !== undefined && latest.hlc > hlc;
   }
 
   /**
-   * The newest step of the fold (foldStep). `current`: the stored quantity when the caller has just
-   * read it (or knows there is none).
+   * The newest step of the fold (foldStep), its quantity left for `flush`. `current`: the stored
+   * quantity when the caller has just read it (or knows there is none).
    */
   private async applyOnTop(unitId: number, warehouseId: number, kind: string, value: number, current?: number | null): Promise<Applied> {
     const oldQuantity = current !== undefined ? current : await this.quantity(unitId, warehouseId);
     const newQuantity = foldStep(oldQuantity, kind, value);
-    if (newQuantity !== oldQuantity) await this.q.run(upsertQuantity, { unitId, warehouseId, quantity: newQuantity });
+    if (newQuantity !== oldQuantity) this.leaveQuantity(unitId, warehouseId, newQuantity);
     return { oldQuantity, newQuantity };
+  }
+
+  /** A quantity changed on top, written by `flush`. */
+  private leaveQuantity(unitId: number, warehouseId: number, quantity: number): void {
+    const key = `${unitId}/${warehouseId}`;
+    this.unwrittenQuantities.set(key, { unitId, warehouseId, quantity });
+    this.quantities.set(key, quantity);
   }
 
   /**
@@ -1009,7 +1051,8 @@ export class MovementLog {
     from: string,
     mine?: MovementId,
   ): Promise<Applied> {
-    const { q } = this;
+    await this.flush();
+    const q = this.db;
     const where = { unitId: place.unitId, warehouseId: place.warehouseId };
     const open = await q.first(groupBefore, { ...where, hlc: from });
     const anchor = open && (open.open === 1 || (open.resolved_hlc !== null && open.resolved_hlc >= from)) ? open.first_hlc : from;
@@ -1044,6 +1087,7 @@ export class MovementLog {
       at += length;
     }
     if (quantity !== null) await q.run(upsertQuantity, { ...where, quantity });
+    this.quantities.delete(`${place.unitId}/${place.warehouseId}`);
     const stored = await q.all(groupsFrom, { ...where, hlc: anchor });
     const ids = new Map<ConflictGroup, number>();
     const byFirst = new Map(stored.map((g) => [`${g.first_origin}-${g.first_seq}`, g.id]));
@@ -1067,9 +1111,9 @@ export class MovementLog {
   ): Promise<void> {
     for (const group of groups) {
       const id = ids.get(group);
-      if (id !== undefined) await this.q.run(updateGroup, { id, ...groupParams(group) });
+      if (id !== undefined) await this.db.run(updateGroup, { id, ...groupParams(group) });
       else
-        await this.q.run(insertGroup, {
+        await this.db.run(insertGroup, {
           accountId: place.accountId,
           unitId: place.unitId,
           warehouseId: place.warehouseId,
@@ -1087,7 +1131,7 @@ export class MovementLog {
     if (id === null) return NOTHING_SEEN;
     let vector = this.vectorBodies.get(id);
     if (!vector) {
-      const body = (await this.q.first(vectorById, { id }))?.body;
+      const body = (await this.db.first(vectorById, { id }))?.body;
       vector = this.parsedVector(id, body ?? null);
     }
     return vector;
@@ -1121,8 +1165,8 @@ export class MovementLog {
     let id = this.vectorIds.get(key);
     if (id === undefined) {
       const hash = vectorHash(body);
-      id = (await this.q.all(vectorsByHash, { accountId, hash })).find((row) => row.body === body)?.id;
-      id ??= (await this.q.first(insertVector, { accountId, hash, body }))!.id;
+      id = (await this.db.all(vectorsByHash, { accountId, hash })).find((row) => row.body === body)?.id;
+      id ??= (await this.db.first(insertVector, { accountId, hash, body }))!.id;
       this.vectorIds.set(key, id);
     }
     const copy = { ...vector }; // the caller may change its object later
