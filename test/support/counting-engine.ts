@@ -8,6 +8,8 @@ export interface Tally {
   reads: number;
   writes: number;
   statements: number;
+  /** Of them, those run inside writes (a request's reads of its token and the like left out). */
+  writeStatements: number;
   rows: number;
   /** Most rows one statement returned. */
   maxRows: number;
@@ -15,12 +17,13 @@ export interface Tally {
   queries: { sql: string; parameters: readonly unknown[] }[];
 }
 
-export const emptyTally = (): Tally => ({ reads: 0, writes: 0, statements: 0, rows: 0, maxRows: 0, queries: [] });
+export const emptyTally = (): Tally => ({ reads: 0, writes: 0, statements: 0, writeStatements: 0, rows: 0, maxRows: 0, queries: [] });
 
 export function countingEngine(engine: Engine): { engine: Engine; tally: Tally; reset(): Tally } {
   let tally = emptyTally();
-  const note = (target: Compilable<unknown> | StatementDef<unknown, Params>, rows: number) => {
+  const note = (target: Compilable<unknown> | StatementDef<unknown, Params>, rows: number, inWrite: boolean) => {
     tally.statements++;
+    if (inWrite) tally.writeStatements++;
     tally.rows += rows;
     tally.maxRows = Math.max(tally.maxRows, rows);
     if (!('build' in target)) {
@@ -28,21 +31,21 @@ export function countingEngine(engine: Engine): { engine: Engine; tally: Tally; 
       tally.queries.push({ sql, parameters });
     }
   };
-  const wrap = (q: Queries): Queries => ({
+  const wrap = (q: Queries, inWrite = false): Queries => ({
     k: q.k,
     async all(target: any, params?: Params) {
       const rows = await q.all(target, params as never);
-      note(target, rows.length);
+      note(target, rows.length, inWrite);
       return rows;
     },
     async first(target: any, params?: Params) {
       const row = await q.first(target, params as never);
-      note(target, row === undefined ? 0 : 1);
+      note(target, row === undefined ? 0 : 1, inWrite);
       return row;
     },
     async run(target: any, params?: Params) {
       const changed = await q.run(target, params as never);
-      note(target, 0);
+      note(target, 0, inWrite);
       return changed;
     },
   });
@@ -55,7 +58,7 @@ export function countingEngine(engine: Engine): { engine: Engine; tally: Tally; 
     },
     write: (work, options) => {
       tally.writes++;
-      return engine.write((q) => work(wrap(q)), options);
+      return engine.write((q) => work(wrap(q, true)), options);
     },
     kept: (key, compute) => engine.kept(key, (q) => compute(wrap(q))),
     scratchKeys: (q) => engine.scratchKeys(q),
