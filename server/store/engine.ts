@@ -84,7 +84,11 @@ export interface Engine {
   readonly location: string;
   /** A consistent read: every query inside sees the same committed state. */
   read<T>(work: (q: Queries) => Promise<T>): Promise<T>;
-  /** One durable write transaction: all of it commits before this resolves, or none of it. */
+  /**
+   * One durable write transaction: all of it commits before this resolves, or none of it. Writes run
+   * one at a time, across every process on the database: nothing another write does comes between
+   * what this one reads and what it writes (a guarded set, an adjust's range check).
+   */
   write<T>(work: (q: Queries) => Promise<T>, options?: WriteOptions): Promise<T>;
   /**
    * `compute`'s answer, kept under `key` until the database changes (through this process or any

@@ -2,10 +2,10 @@
 // Reads run in a REPEATABLE READ READ ONLY transaction (one snapshot for all their queries) and run
 // side by side. Writes run in READ COMMITTED and first take one transaction-level advisory lock, so
 // that writes — from every server process on the database — happen one at a time, exactly as
-// SQLite's single writer: every guarantee the store's operations rely on (adjustments added in SQL,
-// guarded sets, Idempotency-Keys, stocktake increments, movement sequences without gaps, the
-// instance clock) holds across processes without retries. A connection lost mid-transaction
-// answers 503 and the write is not applied.
+// SQLite's single writer: every guarantee the store's operations rely on (adjustments and guarded
+// sets made on the quantity the transaction read, Idempotency-Keys, stocktake increments, movement
+// sequences without gaps, the instance clock) holds across processes without retries. A connection
+// lost mid-transaction answers 503 and the write is not applied.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   type Compilable,
