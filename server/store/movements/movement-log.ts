@@ -252,8 +252,37 @@ const insertVector = statement('movements.insertVector', (k, p: Param<{ accountI
     .returning('id'),
 );
 
-const accountSeen = statement('movements.accountSeen', (k, p: Param<{ accountId: number }>) =>
-  k.selectFrom('accounts').select(['seen_vector', 'seen_stale']).where('id', '=', p('accountId')),
+/**
+ * What a transaction's movements made here need to know of their account, in one query (a round trip
+ * each on PostgreSQL): its seen vector, the highest sequence this instance gave it, its latest
+ * timestamp, and whether it has an open conflict group.
+ */
+const accountState = statement('movements.accountState', (k, p: Param<{ accountId: number; origin: string }>) =>
+  k
+    .selectFrom('accounts as a')
+    .select((eb) => [
+      'a.seen_vector',
+      'a.seen_stale',
+      eb
+        .selectFrom('stock_history')
+        .select((h) => h.fn.max('seq').as('seq'))
+        .where('account_id', '=', p('accountId'))
+        .where('origin', '=', p('origin'))
+        .as('last_seq'),
+      eb
+        .selectFrom('stock_history')
+        .select((h) => h.fn.max('hlc').as('hlc'))
+        .where('account_id', '=', p('accountId'))
+        .as('latest_hlc'),
+      eb
+        .selectFrom('stock_conflict_groups')
+        .select('id')
+        .where('account_id', '=', p('accountId'))
+        .where('open', '=', 1)
+        .limit(1)
+        .as('open_group'),
+    ])
+    .where('a.id', '=', p('accountId')),
 );
 
 const internedSeen = statement('movements.internedSeen', (k, p: Param<{ accountId: number; id: number }>) =>
@@ -266,14 +295,6 @@ const internedSeen = statement('movements.internedSeen', (k, p: Param<{ accountI
 /** Movements of other instances arrived: the next set or count made here interns its seen vector again. */
 const seenMoved = statement('movements.seenMoved', (k, p: Param<{ accountId: number }>) =>
   k.updateTable('accounts').set({ seen_stale: 1 }).where('id', '=', p('accountId')).where('seen_stale', '=', 0),
-);
-
-const lastSeq = statement('movements.lastSeq', (k, p: Param<{ accountId: number; origin: string }>) =>
-  k
-    .selectFrom('stock_history')
-    .select((eb) => eb.fn.max('seq').as('seq'))
-    .where('account_id', '=', p('accountId'))
-    .where('origin', '=', p('origin')),
 );
 
 type PlaceParams = { unitId: number; warehouseId: number };
@@ -421,10 +442,6 @@ const resolveOpenGroup = statement(
       .where('open', '=', 1),
 );
 
-const anyOpenGroup = statement('movements.anyOpenGroup', (k, p: Param<{ accountId: number }>) =>
-  k.selectFrom('stock_conflict_groups').select('id').where('account_id', '=', p('accountId')).where('open', '=', 1).limit(1),
-);
-
 function groupParams(group: ConflictGroup): GroupParams {
   return {
     lastOrigin: group.last.origin,
@@ -494,6 +511,8 @@ export class MovementLog {
   private lastChanged = false;
   private readonly nextSeqs = new Map<number, number>();
   private readonly seenVectors = new Map<number, number | null>();
+  /** Per account: its seen vector as readAccount found it, until seenVector takes it. */
+  private readonly seenRows = new Map<number, { seen_vector: number | null; seen_stale: number }>();
   /** Vectors this transaction has read or interned: by id (parsed), and ids by account and body. */
   private readonly vectorBodies = new Map<number, Record<string, number>>();
   private readonly vectorIds = new Map<string, number>();
@@ -575,9 +594,22 @@ export class MovementLog {
       );
   }
 
+  /**
+   * Reads what the movements made here need of an account (accountState) the first time one of them
+   * needs any of it; what this transaction knows already is kept.
+   */
+  private async readAccount(accountId: number): Promise<void> {
+    await this.flush();
+    const row = await this.db.first(accountState, { accountId, origin: this.instance });
+    if (!this.nextSeqs.has(accountId)) this.nextSeqs.set(accountId, Number(row?.last_seq ?? 0) + 1);
+    if (!this.accountLatest.has(accountId)) this.accountLatest.set(accountId, row?.latest_hlc ?? '');
+    if (!this.openGroups.has(accountId)) this.openGroups.set(accountId, row?.open_group !== null && row?.open_group !== undefined);
+    if (row && !this.seenVectors.has(accountId)) this.seenRows.set(accountId, { seen_vector: row.seen_vector, seen_stale: row.seen_stale });
+  }
+
   private async nextSeq(accountId: number): Promise<number> {
-    let next = this.nextSeqs.get(accountId);
-    if (next === undefined) next = Number((await this.db.first(lastSeq, { accountId, origin: this.instance }))?.seq ?? 0) + 1;
+    if (!this.nextSeqs.has(accountId)) await this.readAccount(accountId);
+    const next = this.nextSeqs.get(accountId)!;
     this.nextSeqs.set(accountId, next + 1);
     return next;
   }
@@ -589,7 +621,9 @@ export class MovementLog {
    */
   private async seenVector(accountId: number): Promise<number | null> {
     if (!this.seenVectors.has(accountId)) {
-      const row = await this.db.first(accountSeen, { accountId });
+      if (!this.seenRows.has(accountId)) await this.readAccount(accountId);
+      const row = this.seenRows.get(accountId);
+      this.seenRows.delete(accountId);
       let id = row?.seen_vector ?? null;
       if (row?.seen_stale) {
         await this.flush();
@@ -706,12 +740,8 @@ export class MovementLog {
 
   /** Whether the account has an open conflict group: read once per transaction, so a write where none is open pays one query. */
   private async hasOpenGroups(accountId: number): Promise<boolean> {
-    let open = this.openGroups.get(accountId);
-    if (open === undefined) {
-      open = (await this.db.first(anyOpenGroup, { accountId })) !== undefined;
-      this.openGroups.set(accountId, open);
-    }
-    return open;
+    if (!this.openGroups.has(accountId)) await this.readAccount(accountId);
+    return this.openGroups.get(accountId)!;
   }
 
   /**
@@ -822,6 +852,7 @@ export class MovementLog {
     if (applied) {
       await this.db.run(seenMoved, { accountId });
       this.seenVectors.delete(accountId);
+      this.seenRows.delete(accountId);
     }
   }
 
@@ -1004,12 +1035,8 @@ export class MovementLog {
    * The account's latest is read once per transaction.
    */
   private async behindAccount(accountId: number, hlc: string): Promise<boolean> {
-    let latest = this.accountLatest.get(accountId);
-    if (latest === undefined) {
-      await this.flush();
-      this.accountLatest.set(accountId, (latest = (await this.db.first(latestOfAccount, { accountId }))?.hlc ?? ''));
-    }
-    return latest > hlc;
+    if (!this.accountLatest.has(accountId)) await this.readAccount(accountId);
+    return this.accountLatest.get(accountId)! > hlc;
   }
 
   /** True when some movement of the unit and warehouse is later than `hlc`. */

@@ -39,6 +39,7 @@ export const postgresSchemaNeeds: SchemaNeeds = {
 
 /** Every write takes this advisory lock first ("biv1"): one writer at a time on the database. */
 const WRITE_LOCK = 0x62697631;
+const LOCK_STATEMENT = `SELECT pg_advisory_xact_lock(${WRITE_LOCK})`;
 /** Committed writes announce themselves here, so every process drops what it keeps (engine.kept). */
 const CHANGES_CHANNEL = 'barcode_inventory_changes';
 const KEPT_LIMIT = 10_000;
@@ -230,14 +231,13 @@ export class PostgresEngine implements Engine {
     }
     let broken = false;
     try {
-      if (mode === 'read') await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      else {
-        await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
-        await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK]);
-      }
+      // A write's BEGIN and lock, and its NOTIFY and COMMIT, go in one round trip each (statements
+      // without parameters, in one message): the lock is held from the first to the last.
+      await client.query(
+        mode === 'read' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : `BEGIN ISOLATION LEVEL READ COMMITTED; ${LOCK_STATEMENT}`,
+      );
       const result = await insideTransaction.run(true, () => work(new ClientQueries(client, this.k, this.compiler, this.names)));
-      if (mode === 'write') await client.query(`NOTIFY ${CHANGES_CHANNEL}`);
-      await client.query('COMMIT');
+      await client.query(mode === 'write' ? `NOTIFY ${CHANGES_CHANNEL}; COMMIT` : 'COMMIT');
       if (mode === 'write') this.generation++;
       return result;
     } catch (error) {
