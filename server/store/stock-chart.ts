@@ -1,9 +1,10 @@
 // An item's stock over time (docs/REORDER.md, "Stock over time"): per warehouse, the quantity after
 // each movement of a period, read by one range of `stock_history_unit_hlc` per warehouse, and the
 // quantity the period began with. A period of more than MAX_CHART_POINTS movements is downsampled
-// here: its movements are cut into equal runs and each run keeps its lowest and highest point (the
-// first and the last movement always stay), so the line keeps its peaks and troughs and the client
-// never receives 100,000 points.
+// in the database: its movements are cut into equal runs and each run keeps its lowest and highest
+// point (the first and the last movement always stay), so the line keeps its peaks and troughs, and
+// neither the server nor the client ever holds 100,000 points.
+import { sql } from 'kysely';
 import { CHART_RANGE_DAYS, type ChartPoint, MAX_CHART_POINTS, type StockChart, type StockChartQuery } from '../../shared/index.ts';
 import { notFound } from '../errors.ts';
 import type { Account } from './accounts.ts';
@@ -13,23 +14,59 @@ import { NO_WAREHOUSE } from './schema.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** At most `max` points of `points`, in order: the first, the last, and each run's lowest and highest. */
-export function downsample<T extends { quantity: number }>(points: readonly T[], max: number): T[] {
-  if (points.length <= max) return [...points];
-  const runs = Math.floor((max - 2) / 2);
-  const kept = new Set<number>([0, points.length - 1]);
-  for (let r = 0; r < runs; r++) {
-    const from = Math.floor((r * points.length) / runs);
-    const to = Math.floor(((r + 1) * points.length) / runs);
-    let low = from;
-    let high = from;
-    for (let i = from; i < to; i++) {
-      if (points[i]!.quantity < points[low]!.quantity) low = i;
-      if (points[i]!.quantity > points[high]!.quantity) high = i;
-    }
-    kept.add(low).add(high);
-  }
-  return [...kept].sort((a, b) => a - b).map((i) => points[i]!);
+type ChartRow = {
+  hlc: string;
+  new_quantity: number;
+  kind: string;
+  value: number;
+  source: string;
+  reason: string | null;
+  reference: string | null;
+};
+
+/** How many runs a period of more than `max` movements is cut into: two points each, and the first and the last. */
+export const runsFor = (max: number) => Math.floor((max - 2) / 2);
+
+/**
+ * The points of a period of `total` movements (more than MAX_CHART_POINTS), picked in the database:
+ * the movements are numbered in time order (`i`), cut into `runs` equal runs (movement i is in run
+ * i × runs / total), and each run keeps its lowest and its highest (the first of each when several
+ * tie), with the first and the last movement of the period. One pass over the period's index range,
+ * two sorts within it; the server receives at most MAX_CHART_POINTS rows.
+ */
+function pickedPoints(q: Queries, place: { unitId: number; warehouseId: number }, since: string | null, total: number) {
+  const runs = runsFor(MAX_CHART_POINTS);
+  let numbered = q.k
+    .selectFrom('stock_history')
+    .select([
+      'hlc',
+      'new_quantity',
+      'kind',
+      'value',
+      'source',
+      'reason',
+      'reference',
+      sql<number>`row_number() over (order by hlc) - 1`.as('i'),
+    ])
+    .where('unit_id', '=', place.unitId)
+    .where('warehouse_id', '=', place.warehouseId);
+  if (since !== null) numbered = numbered.where('hlc', '>=', since);
+  const inRuns = q.k
+    .selectFrom(numbered.as('n'))
+    .selectAll('n')
+    .select(sql<number>`n.i * ${sql.lit(runs)} / ${sql.lit(total)}`.as('run'));
+  const ranked = q.k
+    .selectFrom(inRuns.as('r'))
+    .selectAll('r')
+    .select([
+      sql<number>`row_number() over (partition by r.run order by r.new_quantity, r.i)`.as('lowest'),
+      sql<number>`row_number() over (partition by r.run order by r.new_quantity desc, r.i)`.as('highest'),
+    ]);
+  return q.k
+    .selectFrom(ranked.as('p'))
+    .select(['p.hlc', 'p.new_quantity', 'p.kind', 'p.value', 'p.source', 'p.reason', 'p.reference'])
+    .where((eb) => eb.or([eb('p.lowest', '=', 1), eb('p.highest', '=', 1), eb('p.i', '=', 0), eb('p.i', '=', total - 1)]))
+    .orderBy('p.i');
 }
 
 export async function readStockChart(q: Queries, account: Account, query: StockChartQuery, now: number): Promise<StockChart> {
@@ -48,6 +85,14 @@ export async function readStockChart(q: Queries, account: Account, query: StockC
   );
   const series: StockChart['series'] = [];
   for (const { warehouse_id: warehouseId } of places) {
+    let counted = q.k
+      .selectFrom('stock_history')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('unit_id', '=', unit.id)
+      .where('warehouse_id', '=', warehouseId);
+    if (since !== null) counted = counted.where('hlc', '>=', since);
+    // The count is a walk of the index alone; a period too long to draw whole is picked in the database.
+    const total = Number((await q.first(counted))?.n ?? 0);
     let rows = q.k
       .selectFrom('stock_history')
       .select(['hlc', 'new_quantity', 'kind', 'value', 'source', 'reason', 'reference'])
@@ -55,7 +100,8 @@ export async function readStockChart(q: Queries, account: Account, query: StockC
       .where('warehouse_id', '=', warehouseId)
       .orderBy('hlc');
     if (since !== null) rows = rows.where('hlc', '>=', since);
-    const points: ChartPoint[] = (await q.all(rows)).map((r) => ({
+    const read: ChartRow[] = await q.all(total > MAX_CHART_POINTS ? pickedPoints(q, { unitId: unit.id, warehouseId }, since, total) : rows);
+    const points: ChartPoint[] = read.map((r) => ({
       at: new Date(parseHlc(r.hlc)?.wall ?? 0).toISOString(),
       quantity: r.new_quantity,
       kind: r.kind as ChartPoint['kind'],
@@ -77,14 +123,14 @@ export async function readStockChart(q: Queries, account: Account, query: StockC
               .orderBy('hlc', 'desc')
               .limit(1),
           );
-    if (points.length === 0 && before === undefined) continue;
+    if (total === 0 && before === undefined) continue;
     series.push({
       warehouse: warehouseId === NO_WAREHOUSE ? null : warehouseId,
       warehouse_name: warehouseId === NO_WAREHOUSE ? null : (names.get(warehouseId) ?? null),
       start: before?.new_quantity ?? null,
-      movements: points.length,
-      downsampled: points.length > MAX_CHART_POINTS,
-      points: downsample(points, MAX_CHART_POINTS),
+      movements: total,
+      downsampled: total > MAX_CHART_POINTS,
+      points,
     });
   }
   return { barcode: query.barcode, since: sinceMs === null ? null : new Date(sinceMs).toISOString(), series };
