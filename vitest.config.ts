@@ -11,6 +11,8 @@ import { defineConfig } from 'vitest/config';
 export const sqliteOnly: Record<string, string> = {
   'test/ui/low-stock-ui.test.ts':
     "the page's stock card mark, its minimum form and the low-stock view: the page, not the engine (the list and the reorder points run on both engines in test/api/low-stock-api.test.ts and reorder-points-api.test.ts)",
+  'test/ui/per-day-ui.test.ts':
+    "the page's movements per day and a chart's details line on tap and keys: the page, not the engine (the per-day answer runs on both engines in test/api/movements-per-day-api.test.ts)",
   'test/ui/labels-ui.test.ts':
     "the page's Print labels and the PDF it downloads; the labels' queries run on both engines in test/api/labels-api.test.ts",
   'test/ui/camera-scan.test.ts':
