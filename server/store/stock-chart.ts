@@ -5,7 +5,14 @@
 // point (the first and the last movement always stay), so the line keeps its peaks and troughs, and
 // neither the server nor the client ever holds 100,000 points.
 import { sql } from 'kysely';
-import { CHART_RANGE_DAYS, type ChartPoint, MAX_CHART_POINTS, type StockChart, type StockChartQuery } from '../../shared/index.ts';
+import {
+  CHART_RANGE_DAYS,
+  type ChartPoint,
+  MAX_CHART_POINTS,
+  MIN_QUANTITY,
+  type StockChart,
+  type StockChartQuery,
+} from '../../shared/index.ts';
 import { notFound } from '../errors.ts';
 import type { Account } from './accounts.ts';
 import type { Queries } from './engine.ts';
@@ -27,46 +34,58 @@ type ChartRow = {
 /** How many runs a period of more than `max` movements is cut into: two points each, and the first and the last. */
 export const runsFor = (max: number) => Math.floor((max - 2) / 2);
 
+// A movement's place in its run's order, packed into one integer so that min() and max() find the
+// lowest and the highest point of a run in one aggregating pass: (quantity − MIN_QUANTITY) × PACK +
+// its number (the first of equal quantities wins), exact in 64 bits for every quantity the API takes
+// and up to PACK movements in a period.
+const PACK = 1_000_000_000;
+
 /**
  * The points of a period of `total` movements (more than MAX_CHART_POINTS), picked in the database:
  * the movements are numbered in time order (`i`), cut into `runs` equal runs (movement i is in run
- * i × runs / total), and each run keeps its lowest and its highest (the first of each when several
- * tie), with the first and the last movement of the period. One pass over the period's index range,
- * two sorts within it; the server receives at most MAX_CHART_POINTS rows.
+ * ⌊i × runs / total⌋), and each run keeps its lowest and its highest (the first of each when several
+ * tie), with the first and the last movement of the period. One statement: the period's movements
+ * numbered once (their id and quantity only), one aggregating pass over them for each run's two
+ * numbers, and the picked ones joined back to the history by id; the server receives at most
+ * MAX_CHART_POINTS rows.
  */
 function pickedPoints(q: Queries, place: { unitId: number; warehouseId: number }, since: string | null, total: number) {
   const runs = runsFor(MAX_CHART_POINTS);
-  let numbered = q.k
-    .selectFrom('stock_history')
-    .select([
-      'hlc',
-      'new_quantity',
-      'kind',
-      'value',
-      'source',
-      'reason',
-      'reference',
-      sql<number>`row_number() over (order by hlc) - 1`.as('i'),
-    ])
-    .where('unit_id', '=', place.unitId)
-    .where('warehouse_id', '=', place.warehouseId);
-  if (since !== null) numbered = numbered.where('hlc', '>=', since);
-  const inRuns = q.k
-    .selectFrom(numbered.as('n'))
-    .selectAll('n')
-    .select(sql<number>`n.i * ${sql.lit(runs)} / ${sql.lit(total)}`.as('run'));
-  const ranked = q.k
-    .selectFrom(inRuns.as('r'))
-    .selectAll('r')
-    .select([
-      sql<number>`row_number() over (partition by r.run order by r.new_quantity, r.i)`.as('lowest'),
-      sql<number>`row_number() over (partition by r.run order by r.new_quantity desc, r.i)`.as('highest'),
-    ]);
+  const key = sql`(cast(n.new_quantity as bigint) + ${sql.lit(-MIN_QUANTITY)}) * ${sql.lit(PACK)}`;
   return q.k
-    .selectFrom(ranked.as('p'))
-    .select(['p.hlc', 'p.new_quantity', 'p.kind', 'p.value', 'p.source', 'p.reason', 'p.reference'])
-    .where((eb) => eb.or([eb('p.lowest', '=', 1), eb('p.highest', '=', 1), eb('p.i', '=', 0), eb('p.i', '=', total - 1)]))
-    .orderBy('p.i');
+    .with(
+      (cte) => cte('n').materialized(),
+      (k) => {
+        let rows = k
+          .selectFrom('stock_history')
+          .select(['id', 'new_quantity', sql<number>`row_number() over (order by hlc) - 1`.as('i')])
+          .where('unit_id', '=', place.unitId)
+          .where('warehouse_id', '=', place.warehouseId);
+        if (since !== null) rows = rows.where('hlc', '>=', since);
+        return rows;
+      },
+    )
+    .with('e', (k) =>
+      k
+        .selectFrom('n')
+        .select([
+          sql<number>`min(${key} + n.i) % ${sql.lit(PACK)}`.as('lowest'),
+          sql<number>`${sql.lit(PACK - 1)} - max(${key} + ${sql.lit(PACK - 1)} - n.i) % ${sql.lit(PACK)}`.as('highest'),
+        ])
+        .groupBy(sql`n.i * ${sql.lit(runs)} / ${sql.lit(total)}`),
+    )
+    .selectFrom('n')
+    .innerJoin('stock_history as h', 'h.id', 'n.id')
+    .select(['h.hlc', 'h.new_quantity', 'h.kind', 'h.value', 'h.source', 'h.reason', 'h.reference'])
+    .where((eb) =>
+      eb.or([
+        eb('n.i', 'in', eb.selectFrom('e').select('e.lowest')),
+        eb('n.i', 'in', eb.selectFrom('e').select('e.highest')),
+        eb('n.i', '=', 0),
+        eb('n.i', '=', total - 1),
+      ]),
+    )
+    .orderBy('n.i');
 }
 
 export async function readStockChart(q: Queries, account: Account, query: StockChartQuery, now: number): Promise<StockChart> {
