@@ -7,6 +7,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { LoadGenerator, LoadResult } from './load.ts';
 import type { PostgresResult } from './postgres.ts';
+import { type ReportsResult, renderReports, reportTargetRows } from './reports-scale.ts';
 import { type SyncResult, median, quantitiesRatio, syncRatio } from './sync-round.ts';
 
 export interface SizeResult {
@@ -56,6 +57,8 @@ export interface BenchResults {
   sizes: SizeResult[];
   /** The sync row (bench/sync-round.ts), with when and how it ran: `--only sync` measures it alone. */
   sync?: SyncResult & { command: string; date: string; machine: Machine };
+  /** The reports rows (bench/reports-scale.ts): `--only reports` measures them alone. */
+  reports?: ReportsResult;
   /** The PostgreSQL rows (bench/postgres.ts): `--engine postgres` measures them alone, every other run keeps them. */
   postgres?: PostgresResult & { machine: Machine };
 }
@@ -157,6 +160,7 @@ export function renderReport(bench: BenchResults): string {
     out.push(
       `| Sync round of ${fmt(sync.movements)} movements (push, apply, pull) | ${ratio(syncRatio(sync))} of ceiling | ≥ ${TARGETS.syncRatio}× | ${verdict(syncRatio(sync) >= TARGETS.syncRatio)} |`,
     );
+  if (bench.reports) out.push(...reportTargetRows(bench.reports));
   if (largest.barcodes < 1_000_000)
     out.push('', `The largest catalogue of this run has ${largest.label} barcodes; the targets name 1M (\`--sizes 10k,100k,1m\`).`);
   out.push('');
@@ -263,6 +267,8 @@ export function renderReport(bench: BenchResults): string {
     }
     out.push('');
   }
+
+  if (bench.reports) out.push(...renderReports(bench.reports));
 
   if (bench.postgres)
     out.push(
