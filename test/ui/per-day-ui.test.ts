@@ -173,5 +173,14 @@ describe('movements per day in the scanner UI', () => {
       expect(await seriousViolations(page), `per day at ${width}`).toEqual([]);
       await page.context().close();
     }
+    // German's longer words at a phone's width.
+    const { page } = await signedInPage(browser, server, 'north', { width: 360, height: 860 }, undefined, 'de-DE');
+    await page.goto(`${server.url}/#per-day`);
+    await expect.poll(() => page.getByTestId('per-day-bar').count()).toBe(30);
+    await tapAt(page.getByTestId('per-day-svg'), 0.9);
+    await expect.poll(() => page.getByTestId('chart-details').textContent()).toContain('Nettoänderung');
+    expect(await fullPageShot(page, path.join(shotsDir, 'per-day-360-de.png')), 'per day at 360 in German').toBe(0);
+    expect(await seriousViolations(page), 'per day at 360 in German').toEqual([]);
+    await page.context().close();
   }, 90_000);
 });

@@ -12,25 +12,20 @@ export const CHART_HEIGHT = 220;
 export const CHART_PAD = { left: 64, right: 12, top: 16, bottom: 16 };
 export const CHART_COLOURS = ['#1f5fbf', '#b3141b', '#0b7a35', '#7a4f00'];
 
-/** The vertical position of value `v` on a chart whose values run from `low` to `high`. */
-export const valueY = (v: number, low: number, high: number) =>
-  CHART_PAD.top + (1 - (v - low) / (high - low)) * (CHART_HEIGHT - CHART_PAD.top - CHART_PAD.bottom);
+/** The vertical position of value `v` on a chart `height` high whose values run from `low` to `high`. */
+export const valueY = (v: number, low: number, high: number, height = CHART_HEIGHT) =>
+  CHART_PAD.top + (1 - (v - low) / (high - low)) * (height - CHART_PAD.top - CHART_PAD.bottom);
 
 /** The zero line and the highest and lowest values, left of the plot. */
-export function ValueAxis({ low, high }: { low: number; high: number }) {
+export function ValueAxis({ low, high, height = CHART_HEIGHT }: { low: number; high: number; height?: number }) {
+  const y = (v: number) => valueY(v, low, high, height);
   return (
     <>
-      <line
-        x1={CHART_PAD.left}
-        x2={CHART_WIDTH - CHART_PAD.right}
-        y1={valueY(0, low, high)}
-        y2={valueY(0, low, high)}
-        className="chart-zero"
-      />
-      <text x={CHART_PAD.left - 8} y={valueY(high, low, high) + 8} textAnchor="end" className="chart-label">
+      <line x1={CHART_PAD.left} x2={CHART_WIDTH - CHART_PAD.right} y1={y(0)} y2={y(0)} className="chart-zero" />
+      <text x={CHART_PAD.left - 8} y={y(high) + 8} textAnchor="end" className="chart-label">
         {formatNumber(high)}
       </text>
-      <text x={CHART_PAD.left - 8} y={valueY(low, low, high) + 4} textAnchor="end" className="chart-label">
+      <text x={CHART_PAD.left - 8} y={y(low) + 4} textAnchor="end" className="chart-label">
         {formatNumber(low)}
       </text>
     </>
@@ -48,10 +43,15 @@ export function nearestIndex(event: MouseEvent<SVGSVGElement>, xs: readonly numb
 }
 
 /** The chart's drawing: hidden from screen readers (the table beside it says the same), tappable. */
-export function ChartSvg(props: { onPick: (event: MouseEvent<SVGSVGElement>) => void; testId: string; children: ReactNode }) {
+export function ChartSvg(props: {
+  onPick: (event: MouseEvent<SVGSVGElement>) => void;
+  testId: string;
+  height?: number;
+  children: ReactNode;
+}) {
   return (
     <svg
-      viewBox={`0 0 ${CHART_WIDTH} ${CHART_HEIGHT}`}
+      viewBox={`0 0 ${CHART_WIDTH} ${props.height ?? CHART_HEIGHT}`}
       className="chart-svg"
       aria-hidden="true"
       data-testid={props.testId}

@@ -6,22 +6,15 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import { type MovementsPerDay, PER_DAY_PERIODS } from '../../../shared/index.ts';
 import { useSession } from '../api/session-context.tsx';
-import {
-  CHART_PAD as PAD,
-  CHART_WIDTH as WIDTH,
-  CHART_HEIGHT as HEIGHT,
-  ChartDetails,
-  ChartSvg,
-  ValueAxis,
-  nearestIndex,
-  valueY,
-} from '../common/chart-parts.tsx';
+import { CHART_PAD as PAD, CHART_WIDTH as WIDTH, ChartDetails, ChartSvg, ValueAxis, nearestIndex, valueY } from '../common/chart-parts.tsx';
 import { formatDate, formatDifference, formatNumber } from '../common/format.ts';
 import { chartTexts, perDayTexts as texts } from '../common/texts.ts';
 import { TopBar } from '../common/TopBar.tsx';
 import { usePerDayRoute } from './low-stock-route.ts';
 import { WarehouseFilter, useViewFailure } from './view-parts.tsx';
 
+/** Taller than a card's stock chart: on a phone the bars of 30 days need the height. */
+const HEIGHT = 300;
 const SOLD = '#b3141b';
 const RECEIVED = '#0b7a35';
 const COUNTED = '#1f5fbf';
@@ -58,7 +51,7 @@ export function PerDayScreen({ onSignOut }: { onSignOut: (message?: string) => v
   const low = Math.min(-1, ...list.map((d) => Math.min(-d.sales.quantity, d.net)));
   const band = (WIDTH - PAD.left - PAD.right) / Math.max(1, list.length);
   const centre = (i: number) => PAD.left + band * (i + 0.5);
-  const y = (v: number) => valueY(v, low, high);
+  const y = (v: number) => valueY(v, low, high, HEIGHT);
   const bar = Math.max(2, Math.min(24, band * 0.7));
   const shown = picked === null ? undefined : list[picked];
 
@@ -89,6 +82,7 @@ export function PerDayScreen({ onSignOut }: { onSignOut: (message?: string) => v
               {formatDate(answer.from)} – {formatDate(answer.to)}
             </p>
             <ChartSvg
+              height={HEIGHT}
               testId="per-day-svg"
               onPick={(event) =>
                 setPicked(
@@ -108,7 +102,7 @@ export function PerDayScreen({ onSignOut }: { onSignOut: (message?: string) => v
                   className="chart-picked-band"
                 />
               ) : null}
-              <ValueAxis low={low} high={high} />
+              <ValueAxis low={low} high={high} height={HEIGHT} />
               {list.map((d, i) => (
                 <g key={d.date} data-testid="per-day-bar" data-date={d.date}>
                   {d.receipts.quantity > 0 ? (
