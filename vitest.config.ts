@@ -73,6 +73,7 @@ export const noDatabase: Record<string, string> = {
   'test/shared/actor-form.test.ts': 'reads actor texts in memory',
   'test/cli/cli-node-version.test.ts': 'the command on a Node without type stripping stops before it opens anything',
   'test/http/compiled-check.test.ts': 'the compiled body check against zod, on values in memory',
+  'test/http/turn-budget.test.ts': "the turn budget's middleware on its own, against the event loop",
   'test/labels/label-symbols.test.ts': 'labels rendered from values in memory and decoded back: no catalogue is read',
   'test/launch/electron-security-settings.test.ts': "the desktop window's settings, read from the shell's source",
   'test/pos/pos-shared.test.ts': 'the POS row checks in shared/',
