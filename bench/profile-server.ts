@@ -41,7 +41,7 @@ try {
   await stopChild(server);
 }
 console.log(
-  `POST 50 rows, ${connections} connections: ${result.perSecond.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms`,
+  `${workload === 'post' ? 'POST 50 rows' : 'GET 50 barcodes'}, ${connections} connections: ${result.perSecond.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms`,
 );
 
 interface ProfileNode {
