@@ -14,6 +14,8 @@ export interface SizeResult {
   barcodes: number;
   catalogueBytes: number;
   databaseBytes: number;
+  /** The database file right after the import, before any load run wrote to it. */
+  importedBytes?: number;
   import: { seconds: number; cpuSeconds: number; rowsPerSecond: number; maxRssKb: number };
   coldStartMs: number;
   responseBytes: { get: number; post: number };
@@ -72,14 +74,16 @@ export const TARGETS = {
   /** POST 50 rows at 32 connections: p99 at most this many times p50. */
   postTail: 3,
   growth: 1.3,
-  importRowsPerSecond: 20_000,
+  importRowsPerSecond: 25_000,
+  /** The database right after importing 1M barcodes (issue 30). */
+  importedDatabaseMb: 600,
   importRssMb: 300,
   coldStartMs: 1500,
   serverRssMb: 150,
   /** A measured rate within this factor of the load generator's own ceiling may be the generator's limit. */
   generatorMargin: 3,
   /** One sync round of 10,000 movements against inserting the same rows straight into the history table. */
-  syncRatio: 0.5,
+  syncRatio: 0.8,
 };
 
 export function machineInfo(): Machine {
@@ -171,11 +175,18 @@ export function renderReport(bench: BenchResults): string {
   out.push(
     `| Server peak RSS under 32-connection load, ${largest.label} | ${fmt(largest.server.peakRssKb / 1024)} MB | ≤ ${TARGETS.serverRssMb} MB | ${verdict(largest.server.peakRssKb / 1024 <= TARGETS.serverRssMb)} |`,
   );
-  const sync = bench.sync;
-  if (sync)
+  if (largest.importedBytes !== undefined)
     out.push(
-      `| Sync round of ${fmt(sync.movements)} movements (push, apply, pull) | ${ratio(syncRatio(sync))} of ceiling | ≥ ${TARGETS.syncRatio}× | ${verdict(syncRatio(sync) >= TARGETS.syncRatio)} |`,
+      `| Database right after the import, ${largest.label} barcodes | ${fmt(largest.importedBytes / 1e6)} MB | ≤ ${fmt(TARGETS.importedDatabaseMb)} MB | ${verdict(largest.importedBytes / 1e6 <= TARGETS.importedDatabaseMb)} |`,
     );
+  const sync = bench.sync;
+  if (sync) {
+    // Issue 30: against the ceiling that writes what the round writes, the history rows and the quantities.
+    const against = quantitiesRatio(sync) ?? syncRatio(sync);
+    out.push(
+      `| Sync round of ${fmt(sync.movements)} movements (push, apply, pull) | ${ratio(against)} of ${sync.quantitiesCeilingMs ? 'the ceiling writing the same rows and quantities' : 'the ceiling writing the rows (no quantities ceiling in this run)'} | ≥ ${TARGETS.syncRatio}× | ${verdict(against >= TARGETS.syncRatio)} |`,
+    );
+  }
   if (largest.barcodes < 1_000_000)
     out.push('', `The largest catalogue of this run has ${largest.label} barcodes; the targets name 1M (\`--sizes 10k,100k,1m\`).`);
   out.push('');
@@ -185,7 +196,7 @@ export function renderReport(bench: BenchResults): string {
     const s = size.server;
     out.push(`## ${size.label} barcodes`, '');
     out.push(
-      `Catalogue ${fmt(size.catalogueBytes / 1e6, 1)} MB, database ${fmt(size.databaseBytes / 1e6, 1)} MB; answers of ${fmt(size.responseBytes.get)} bytes (GET) and ${fmt(size.responseBytes.post)} bytes (POST).`,
+      `Catalogue ${fmt(size.catalogueBytes / 1e6, 1)} MB, database ${size.importedBytes === undefined ? '' : `${fmt(size.importedBytes / 1e6, 1)} MB right after the import, `}${fmt(size.databaseBytes / 1e6, 1)} MB after the load runs; answers of ${fmt(size.responseBytes.get)} bytes (GET) and ${fmt(size.responseBytes.post)} bytes (POST).`,
       '',
     );
     out.push(
@@ -277,7 +288,7 @@ export function renderReport(bench: BenchResults): string {
     );
     if (withQuantities !== undefined) {
       out.push(
-        `- Ceiling with the quantities (the same script, \`quantities\`): the same rows, and in each batch's transaction the quantity each unit and warehouse of the batch is left with, one prepared upsert each: everything the round writes durably, with no reads, no HTTP and no fold, run just before each pass of the ceiling above. The target (≥ ${TARGETS.syncRatio}×) is against the ceiling above; this row shows how much of the gap is the quantities (docs/SYNC.md, "Performance").`,
+        `- Ceiling with the quantities (the same script, \`quantities\`): the same rows, and in each batch's transaction the quantity each unit and warehouse of the batch is left with, one prepared upsert each: everything the round writes durably, with no reads, no HTTP and no fold, run just before each pass of the ceiling above. The target (≥ ${TARGETS.syncRatio}×, issue 30) is against this ceiling, which writes everything the round writes; the row above, against the history rows alone, was issue 13's target (docs/SYNC.md, "Performance").`,
       );
     }
     out.push('');

@@ -98,6 +98,7 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
     exitCode: number;
   };
   if (stats.exitCode !== 0) throw new Error(`import failed:\n${imported.stdout}\n${imported.stderr}`);
+  const importedBytes = statSync(dbFile).size;
   const token = (await runNode([CLI, 'token', 'create', '--account', WAREHOUSE_ACCOUNT, '--label', 'bench', '--db', dbFile])).stdout
     .trim()
     .split('\n')
@@ -227,6 +228,7 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
     barcodes,
     catalogueBytes: generated.bytes,
     databaseBytes: statSync(dbFile).size,
+    importedBytes,
     import: { seconds: stats.seconds, cpuSeconds: stats.cpuSeconds, rowsPerSecond: barcodes / stats.seconds, maxRssKb: stats.maxRssKb },
     coldStartMs,
     responseBytes: { get: getBody.length, post: postBody.length },
