@@ -104,6 +104,7 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
     exitCode: number;
   };
   if (stats.exitCode !== 0) throw new Error(`import failed:\n${imported.stdout}\n${imported.stderr}`);
+  const importedBytes = statSync(dbFile).size;
   const token = (await runNode([CLI, 'token', 'create', '--account', WAREHOUSE_ACCOUNT, '--label', 'bench', '--db', dbFile])).stdout
     .trim()
     .split('\n')
@@ -118,7 +119,7 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
   // The storage ceiling is measured before and after the server runs, with no server running: the
   // disk's fsync time and the other tenants of a shared machine vary over minutes, and the mean of
   // the two passes brackets the conditions the server ran in.
-  const storage = async (kind: 'read' | 'write', pass: number) => {
+  const storage = async (kind: 'read' | 'write' | 'write-grouped', pass: number) => {
     const args = [dbFile, kind, String(STORAGE_SECONDS), String(generated.warehouseBarcodes), String(SEED + 4 + pass)];
     const { stdout } = await runNode([path.join(ROOT, 'bench', 'storage-ceiling.ts'), ...args]);
     return (JSON.parse(stdout.trim().split('\n').pop()!) as { perSecond: number }).perSecond;
@@ -129,7 +130,12 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
     return (JSON.parse(stdout.trim().split('\n').pop()!) as { perSecond: number }).perSecond;
   };
   log(`${label}: storage ceiling (in-process better-sqlite3, ${STORAGE_SECONDS} s each) and the server's own read path in a loop`);
-  const firstPass = { read: await storage('read', 0), write: await storage('write', 0), serverRead: await serverReadLoop(0) };
+  const firstPass = {
+    read: await storage('read', 0),
+    write: await storage('write', 0),
+    writeGrouped: await storage('write-grouped', 0),
+    serverRead: await serverReadLoop(0),
+  };
 
   log(`${label}: cold start of the server`);
   const started = performance.now();
@@ -220,6 +226,7 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
   log(`${label}: storage ceiling again (the mean of the two passes counts)`);
   const storageRead = (firstPass.read + (await storage('read', 1))) / 2;
   const storageWrite = (firstPass.write + (await storage('write', 1))) / 2;
+  const storageWriteGrouped = (firstPass.writeGrouped + (await storage('write-grouped', 1))) / 2;
   const serverRead = (firstPass.serverRead + (await serverReadLoop(1))) / 2;
 
   const result: SizeResult = {
@@ -227,13 +234,14 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
     barcodes,
     catalogueBytes: generated.bytes,
     databaseBytes: statSync(dbFile).size,
+    importedBytes,
     import: { seconds: stats.seconds, cpuSeconds: stats.cpuSeconds, rowsPerSecond: barcodes / stats.seconds, maxRssKb: stats.maxRssKb },
     coldStartMs,
     responseBytes: { get: getBody.length, post: postBody.length },
     server: loads,
     http,
     generator: generatorCeiling,
-    storage: { read: storageRead, write: storageWrite, serverReadLoop: serverRead },
+    storage: { read: storageRead, write: storageWrite, writeGrouped: storageWriteGrouped, serverReadLoop: serverRead },
     withoutMemoryMeasures,
   };
   if (!values.keep) {

@@ -1,8 +1,10 @@
 // The storage ceiling: better-sqlite3 in one process, no HTTP, doing the work of one request as
 // fast as it can be done, in a tight loop. Read: the same 50 lookups in one prepared statement,
 // building the same answer and JSON.stringify of it. Write: the same durable 50-row transaction
-// (BEGIN IMMEDIATE, stock upserts and their history rows — each a movement with its origin, sequence
-// and timestamp, as docs/SYNC.md has them — COMMIT) with the same pragmas.
+// (BEGIN IMMEDIATE, stock upserts and their history rows — each a movement with its origin, sequence,
+// timestamp and actor, as docs/SYNC.md has them — COMMIT) with the same pragmas. Write-grouped: the
+// same requests, GROUP of them in one durable transaction (what group commit can at best reach when
+// 32 connections write together); its rate counts requests, not transactions.
 // Prints one JSON line: {"kind", "perSecond", "iterations", "seconds", "bytes"}.
 import BetterSqlite3 from 'better-sqlite3';
 import { fieldMessages } from '../shared/index.ts';
@@ -13,8 +15,10 @@ import { mulberry32 } from './random.ts';
 import { BARCODES_PER_GET, ROWS_PER_POST, readBarcodes, updateRows } from './workloads.ts';
 
 const [dbFile, kind, secondsText, warehouseBarcodesText, seedText] = process.argv.slice(2);
-if (!dbFile || (kind !== 'read' && kind !== 'write'))
-  throw new Error('usage: storage-ceiling.ts <db> read|write <seconds> <warehouseBarcodes> <seed>');
+if (!dbFile || (kind !== 'read' && kind !== 'write' && kind !== 'write-grouped'))
+  throw new Error('usage: storage-ceiling.ts <db> read|write|write-grouped <seconds> <warehouseBarcodes> <seed>');
+/** Requests per transaction of write-grouped: the load's connections. */
+const GROUP = 32;
 const seconds = Number(secondsText);
 const warehouseBarcodes = Number(warehouseBarcodesText);
 const random = mulberry32(Number(seedText));
@@ -76,11 +80,11 @@ const upsert = sqlite.prepare(
   'INSERT INTO stock (unit_id, warehouse_id, quantity) VALUES (?, ?, ?) ON CONFLICT (unit_id, warehouse_id) DO UPDATE SET quantity = excluded.quantity',
 );
 const history = sqlite.prepare(
-  `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, seen_vector, old_quantity, new_quantity, source, token_id, reason, reference, created_at)
-   VALUES (?, ?, ?, ?, ?, ?, ?, 'set', ?, ?, ?, ?, ?, 'api', 1, NULL, NULL, ?)`,
+  `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, seen_vector, old_quantity, new_quantity, source, token_id, actor, reason, reference, created_at)
+   VALUES (?, ?, ?, ?, ?, ?, ?, 'set', ?, ?, ?, ?, ?, 'api', 1, 'token 1', NULL, NULL, ?)`,
 );
 type Unit = { id: number; barcode: string; item_id: number; variant_id: number | null };
-const write = sqlite.transaction((rows: ReturnType<typeof updateRows>) => {
+const writeOne = (rows: ReturnType<typeof updateRows>) => {
   const units = new Map((findUnits.all(account.id, ...rows.map((r) => r.barcode)) as Unit[]).map((u) => [u.barcode, u]));
   const warehouses = new Map((findWarehouses.all(account.id) as { id: number; name: string }[]).map((w) => [w.name, w]));
   const at = new Date().toISOString();
@@ -118,16 +122,24 @@ const write = sqlite.transaction((rows: ReturnType<typeof updateRows>) => {
     });
   }
   return JSON.stringify({ results, errors: [] });
-});
+};
+const write = sqlite.transaction(writeOne);
+const writeGroup = sqlite.transaction((group: ReturnType<typeof updateRows>[]) => group.map(writeOne).join(''));
 
 // Writes never repeat a request (a repeated row changes nothing and skips the fsync).
-const POOL = kind === 'read' ? 2000 : 8000;
+const POOL = kind === 'read' ? 2000 : kind === 'write' ? 8000 : 32_000;
 const pool =
   kind === 'read'
     ? Array.from({ length: POOL }, () => readBarcodes(random, warehouseBarcodes))
     : Array.from({ length: POOL }, () => updateRows(random, warehouseBarcodes));
-const once = (i: number) =>
-  kind === 'read' ? readOnce(pool[i % POOL] as string[]) : write.immediate(pool[i % POOL] as ReturnType<typeof updateRows>);
+type Rows = ReturnType<typeof updateRows>;
+/** One iteration; its `requests` count towards the rate. */
+const once = (i: number): { bytes: number; requests: number } => {
+  if (kind === 'read') return { bytes: readOnce(pool[i % POOL] as string[]).length, requests: 1 };
+  if (kind === 'write') return { bytes: write.immediate(pool[i % POOL] as Rows).length, requests: 1 };
+  const group = Array.from({ length: GROUP }, (_, j) => pool[(i * GROUP + j) % POOL] as Rows);
+  return { bytes: writeGroup.immediate(group).length, requests: GROUP };
+};
 
 // Warm up (statement caches, JIT, the WAL file grown to its working size), then measure.
 let next = 0;
@@ -137,8 +149,9 @@ let bytes = 0;
 const started = performance.now();
 const until = started + seconds * 1000;
 while (performance.now() < until) {
-  bytes += once(next++).length;
-  iterations++;
+  const done = once(next++);
+  bytes += done.bytes;
+  iterations += done.requests;
 }
 const elapsed = (performance.now() - started) / 1000;
 sqlite.close();

@@ -41,7 +41,7 @@ describe('bench ceilings on the current schema', () => {
     return JSON.parse(stdout.trim().split('\n').pop()!) as { iterations: number; perSecond: number };
   };
 
-  it.each(['read', 'write'])('storage-ceiling.ts %s runs and reports', async (kind) => {
+  it.each(['read', 'write', 'write-grouped'])('storage-ceiling.ts %s runs and reports', async (kind) => {
     const result = await report('storage-ceiling.ts', [db, kind, '0.2', String(warehouseBarcodes), '7']);
     expect(result.iterations).toBeGreaterThan(0);
     expect(result.perSecond).toBeGreaterThan(0);

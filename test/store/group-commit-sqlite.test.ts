@@ -1,0 +1,136 @@
+// Group commit on SQLite (issue 30): writes asked for together share one durable COMMIT, each in its
+// own savepoint. What must hold: a write is answered only once its commit is visible to another
+// connection; a failing write fails alone and leaves nothing; a storage fault in the middle of a
+// group leaves exactly the writes that were acknowledged; writes asked for just before close() still
+// commit. The crash, SIGKILL and concurrency proofs (crash-durability, concurrency,
+// multi-process-writers) run unchanged over the same engine.
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { GROUP_COMMIT_LIMIT, GROUP_SLICE_MS, SqliteEngine } from '../../server/store/sqlite/sqlite-engine.ts';
+import { tempDir } from '../support/test-server.ts';
+
+let cleanup: (() => void)[] = [];
+afterEach(() => {
+  for (const undo of cleanup.reverse()) undo();
+  cleanup = [];
+});
+
+async function openTwo() {
+  const { dir, remove } = tempDir();
+  const file = `${dir}/group.db`;
+  const engine = await SqliteEngine.open(file);
+  const observer = new BetterSqlite3(file, { readonly: true });
+  cleanup.push(remove, () => observer.close());
+  const names = () => (observer.prepare('SELECT name FROM accounts ORDER BY name').pluck().all() as string[]).sort();
+  return { engine, names };
+}
+
+const addAccount = (engine: SqliteEngine, name: string) =>
+  engine.write(async (q) => {
+    await q.run(q.k.insertInto('accounts').values({ name, warehouses_enabled: 0 }));
+    return name;
+  });
+
+describe('group commit (SQLite)', () => {
+  it('writes asked for in one turn share one commit, and each is answered only after it is visible to another connection', async () => {
+    const { engine, names } = await openTwo();
+    try {
+      const before = { ...engine.commits };
+      const seenAtAnswer: string[][] = [];
+      const wanted = Array.from({ length: 10 }, (_, i) => `shop-${String(i).padStart(2, '0')}`);
+      const answers = await Promise.all(
+        wanted.map((name) =>
+          addAccount(engine, name).then((answered) => {
+            seenAtAnswer.push(names());
+            return answered;
+          }),
+        ),
+      );
+      expect(answers).toEqual(wanted);
+      expect(engine.commits.groups - before.groups).toBe(1);
+      expect(engine.commits.writes - before.writes).toBe(10);
+      // Every answer came after the commit: the other connection already saw all ten.
+      for (const seen of seenAtAnswer) expect(seen).toEqual(wanted);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('a failing write fails alone: its own changes are rolled back, the others commit', async () => {
+    const { engine, names } = await openTwo();
+    try {
+      const results = await Promise.allSettled([
+        addAccount(engine, 'a'),
+        engine.write(async (q) => {
+          await q.run(q.k.insertInto('accounts').values({ name: 'half', warehouses_enabled: 0 }));
+          throw new Error('refused after its first statement');
+        }),
+        addAccount(engine, 'a'), // the unique name: a constraint error of its own
+        addAccount(engine, 'c'),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+      expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/refused after its first statement/);
+      expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/UNIQUE/);
+      expect(names()).toEqual(['a', 'c']);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('a storage fault under one write of a group fails that write only; the others run again and commit', async () => {
+    const { engine, names } = await openTwo();
+    try {
+      const pages = engine.sqlite.pragma('page_count', { simple: true }) as number;
+      engine.sqlite.pragma(`max_page_count = ${pages + 2}`);
+      const big = 'x'.repeat(64 * 1024); // more than two pages: SQLITE_FULL
+      const results = await Promise.allSettled([addAccount(engine, 'before'), addAccount(engine, big), addAccount(engine, 'after')]);
+      // SQLite rolls the whole transaction back on SQLITE_FULL: the big write fails with the storage
+      // error (503), the two others run again without it and commit.
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/unavailable/);
+      expect(names()).toEqual(['after', 'before']);
+      engine.sqlite.pragma(`max_page_count = 1073741823`);
+      expect(await addAccount(engine, 'later')).toBe('later');
+      expect(names()).toEqual(['after', 'before', 'later']);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('a group holds at most GROUP_COMMIT_LIMIT writes; writes asked for just before close() still commit', async () => {
+    const { engine, names } = await openTwo();
+    const before = { ...engine.commits };
+    const wanted = Array.from({ length: GROUP_COMMIT_LIMIT + 1 }, (_, i) => `n${String(i).padStart(3, '0')}`);
+    const answers = Promise.all(wanted.map((name) => addAccount(engine, name)));
+    await engine.close();
+    expect(await answers).toEqual(wanted);
+    expect(engine.commits.groups - before.groups).toBe(2);
+    expect(names()).toEqual(wanted);
+  });
+
+  it('a long group lets the event loop turn between its writes (new connections are accepted one per turn) and still commits once', async () => {
+    const { engine, names } = await openTwo();
+    try {
+      const before = { ...engine.commits };
+      const order: string[] = [];
+      // Each write takes longer than a slice, so the group yields after every one of them.
+      const slow = (name: string) =>
+        engine.write(async (q) => {
+          for (const until = performance.now() + GROUP_SLICE_MS; performance.now() < until;);
+          await q.run(q.k.insertInto('accounts').values({ name, warehouses_enabled: 0 }));
+          order.push(name);
+          return name;
+        });
+      const writes = Promise.all(['s1', 's2', 's3'].map(slow));
+      // Asked for after the writes: runs while the group is still open, between its writes.
+      await new Promise<void>((resolve) => setImmediate(() => setImmediate(() => (order.push('turn'), resolve()))));
+      await writes;
+      expect(order.indexOf('turn')).toBeGreaterThan(0);
+      expect(order.indexOf('turn')).toBeLessThan(3);
+      expect(engine.commits.groups - before.groups).toBe(1);
+      expect(names()).toEqual(['s1', 's2', 's3']);
+    } finally {
+      await engine.close();
+    }
+  });
+});
