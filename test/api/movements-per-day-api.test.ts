@@ -13,9 +13,13 @@ import {
   PER_DAY_KINDS,
   STOCK_HISTORY_PATH,
   STOCKTAKES_PATH,
+  movementsPerDayQuerySchema,
   movementsPerDaySchema,
   stocktakePath,
 } from '../../shared/index.ts';
+import type { Engine } from '../../server/store/engine.ts';
+import { providerFor } from '../../server/store/engines.ts';
+import { readMovementsPerDay } from '../../server/store/movements-per-day.ts';
 import { type TestServer, exampleCatalogue, startTestServer } from '../support/test-server.ts';
 
 const MUG = '8690000000017';
@@ -170,6 +174,27 @@ describe('movements per day', () => {
     expect(await foreign.json()).toMatchObject({ code: 'invalid_query', detail: 'No warehouse with id 20 in this account.' });
     const none = await server.request('GET', `${MOVEMENTS_PER_DAY_PATH}?warehouse=10`, { token: server.tokens.kiosk });
     expect(none.status).toBe(400);
+  });
+
+  it('reads a long period in stretches, each its own read, and answers the same', async () => {
+    const caller = (await server.store.tokens.authenticate(server.tokens.north!))!;
+    const engine = await providerFor(server.dbFile).open(server.dbFile);
+    try {
+      let reads = 0;
+      const read: Engine['read'] = (work) => (reads++, engine.read(work));
+      const query = movementsPerDayQuerySchema.parse({ from: '2026-03-01', to: '2026-03-15' });
+      const now = Date.parse('2026-03-15T10:00:00Z');
+      const whole = await readMovementsPerDay(read, caller, query, now);
+      expect(reads).toBe(1); // the period holds fewer movements than a stretch
+      const movements = PER_DAY_KINDS.reduce((sum, kind) => sum + whole.totals[kind].movements, 0);
+      for (const stretch of [1, 3, 7]) {
+        reads = 0;
+        expect(await readMovementsPerDay(read, caller, query, now, stretch)).toEqual(whole);
+        expect(reads).toBe(Math.ceil(movements / stretch));
+      }
+    } finally {
+      await engine.close();
+    }
   });
 
   it('refuses a bad period with a 400 that names the parameter', async () => {
