@@ -2,6 +2,7 @@
 // name, and writes the sorted list to $LOADED_PACKAGES_FILE on SIGUSR2 (test/launch/lazy-packages).
 import { writeFileSync } from 'node:fs';
 import { registerHooks } from 'node:module';
+import process from 'node:process';
 
 const seen = new Set();
 registerHooks({
