@@ -25,8 +25,7 @@ export const sqliteOnly: Record<string, string> = {
     '`restore` of a SQLite backup file: PostgreSQL is restored with `pg_restore`, outside the program',
   'test/store/concurrency.test.ts':
     'takes a SQLite online backup and runs `checkFile` in the middle of the load; its PostgreSQL counterpart is test/store/multi-process-writers.test.ts',
-  'test/launch/lazy-packages.test.ts':
-    'a server on a SQLite file must not load the PostgreSQL driver; on PostgreSQL it needs it',
+  'test/launch/lazy-packages.test.ts': 'a server on a SQLite file must not load the PostgreSQL driver; on PostgreSQL it needs it',
   'test/store/group-commit-sqlite.test.ts':
     "the SQLite engine's group commit (savepoints in one shared transaction, one writer); PostgreSQL groups concurrent commits in its own WAL flush",
   'test/store/kept-lookups-sqlite.test.ts':

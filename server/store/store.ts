@@ -268,7 +268,8 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
       /** A barcode's quantity over a period per warehouse, downsampled (store/stock-chart.ts). */
       chart: (caller: Account, query: StockChartQuery) => read((q) => readStockChart(q, caller, query, clock.now())),
       /** A warehouse's (or the account's) sales, receipts, counts and sets per day of a period (store/movements-per-day.ts). */
-      perDay: (caller: Account, query: MovementsPerDayQuery, stretch?: number) => readMovementsPerDay(read, caller, query, clock.now(), stretch),
+      perDay: (caller: Account, query: MovementsPerDayQuery, stretch?: number) =>
+        readMovementsPerDay(read, caller, query, clock.now(), stretch),
     },
 
     /** The audit log (audit.ts): read in pages; entries are written by the operations they record. */
