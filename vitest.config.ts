@@ -11,6 +11,8 @@ import { defineConfig } from 'vitest/config';
 export const sqliteOnly: Record<string, string> = {
   'test/ui/low-stock-ui.test.ts':
     "the page's stock card mark, its minimum form and the low-stock view: the page, not the engine (the list and the reorder points run on both engines in test/api/low-stock-api.test.ts and reorder-points-api.test.ts)",
+  'test/ui/per-day-ui.test.ts':
+    "the page's movements per day and a chart's details line on tap and keys: the page, not the engine (the per-day answer runs on both engines in test/api/movements-per-day-api.test.ts)",
   'test/ui/labels-ui.test.ts':
     "the page's Print labels and the PDF it downloads; the labels' queries run on both engines in test/api/labels-api.test.ts",
   'test/ui/camera-scan.test.ts':
@@ -23,6 +25,7 @@ export const sqliteOnly: Record<string, string> = {
     '`restore` of a SQLite backup file: PostgreSQL is restored with `pg_restore`, outside the program',
   'test/store/concurrency.test.ts':
     'takes a SQLite online backup and runs `checkFile` in the middle of the load; its PostgreSQL counterpart is test/store/multi-process-writers.test.ts',
+  'test/launch/lazy-packages.test.ts': 'a server on a SQLite file must not load the PostgreSQL driver; on PostgreSQL it needs it',
   'test/store/group-commit-sqlite.test.ts':
     "the SQLite engine's group commit (savepoints in one shared transaction, one writer); PostgreSQL groups concurrent commits in its own WAL flush",
   'test/store/kept-lookups-sqlite.test.ts':
@@ -73,6 +76,7 @@ export const noDatabase: Record<string, string> = {
   'test/shared/actor-form.test.ts': 'reads actor texts in memory',
   'test/cli/cli-node-version.test.ts': 'the command on a Node without type stripping stops before it opens anything',
   'test/http/compiled-check.test.ts': 'the compiled body check against zod, on values in memory',
+  'test/http/turn-budget.test.ts': "the turn budget's middleware on its own, against the event loop",
   'test/labels/label-symbols.test.ts': 'labels rendered from values in memory and decoded back: no catalogue is read',
   'test/launch/electron-security-settings.test.ts': "the desktop window's settings, read from the shell's source",
   'test/pos/pos-shared.test.ts': 'the POS row checks in shared/',

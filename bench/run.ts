@@ -11,6 +11,9 @@
 //   --no-install-wrk      do not try `apt-get install wrk` when wrk is missing
 //   --only sync           only the sync row (bench/sync-round.ts, a minute or two): the other figures are
 //                         kept from the last run's BENCHMARKS.json and the report rewritten; --only sizes skips it
+//   --only reports        only the reports rows (bench/reports-scale.ts: a low-stock page, the chart of an item
+//                         of 100,000 movements, movements per day) on a catalogue of the largest --sizes; the
+//                         other figures are kept from the last run's BENCHMARKS.json. A full run measures them too
 //   --engine postgres     only the PostgreSQL rows (bench/postgres.ts: the 10k catalogue on a throwaway
 //                         cluster, GET and POST at 1 and 32 connections, its ceilings; a few minutes): the
 //                         other figures are kept from the last run's BENCHMARKS.json, and every other run
@@ -27,6 +30,7 @@ import { type BenchResults, type SizeResult, machineInfo, renderReport } from '.
 import { WITHOUT_NODE_FLAGS_ENV } from '../server/launch/node-flags.ts';
 import { benchSync } from './sync-round.ts';
 import { benchPostgres } from './postgres.ts';
+import { benchReports } from './reports-scale.ts';
 import { DEFAULT_POOL_SIZE } from '../server/store/postgres/postgres-engine.ts';
 import { getRequests, mixedRequests, postRequests } from './workloads.ts';
 
@@ -51,14 +55,15 @@ if (values['render-only']) {
   console.log(`rewrote ${path.relative(ROOT, values.out)} from ${path.relative(ROOT, values.out.replace(/\.md$/, '.json'))}`);
   process.exit(0);
 }
-if (values.only !== undefined && values.only !== 'sync' && values.only !== 'sizes')
-  throw new Error(`--only ${values.only}: use --only sync or --only sizes`);
+if (values.only !== undefined && values.only !== 'sync' && values.only !== 'sizes' && values.only !== 'reports')
+  throw new Error(`--only ${values.only}: use --only sync, --only sizes or --only reports`);
+const reportsOnly = values.only === 'reports';
 if (values.engine !== 'sqlite' && values.engine !== 'postgres')
   throw new Error(`--engine ${values.engine}: use --engine sqlite (the default) or --engine postgres`);
 if (values.engine === 'postgres' && values.only !== undefined)
   throw new Error('--engine postgres measures the PostgreSQL rows alone: leave out --only');
 const postgresOnly = values.engine === 'postgres';
-const sizes = values.only === 'sync' || postgresOnly ? [] : values.sizes.split(',').map(parseSize);
+const sizes = values.only === 'sync' || reportsOnly || postgresOnly ? [] : values.sizes.split(',').map(parseSize);
 const seconds = Number(values.seconds);
 const SEED = 7;
 const STORAGE_SECONDS = 3;
@@ -74,7 +79,8 @@ const t0 = performance.now();
 const work = mkdtempSync(path.join(tmpdir(), 'bi-bench-'));
 const startMachine = machineInfo();
 const jsonOut = values.out.replace(/\.md$/, '.json');
-const previous = values.only === 'sync' || postgresOnly ? (JSON.parse(readFileSync(jsonOut, 'utf8')) as BenchResults) : undefined;
+const previous =
+  values.only === 'sync' || reportsOnly || postgresOnly ? (JSON.parse(readFileSync(jsonOut, 'utf8')) as BenchResults) : undefined;
 // A full run keeps the PostgreSQL figures of the last `--engine postgres` run.
 const lastPostgres = existsSync(jsonOut) ? (JSON.parse(readFileSync(jsonOut, 'utf8')) as BenchResults).postgres : undefined;
 const generator = previous?.loadGenerator ?? chooseLoadGenerator({ install: !values['no-install-wrk'], log });
@@ -98,6 +104,7 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
     exitCode: number;
   };
   if (stats.exitCode !== 0) throw new Error(`import failed:\n${imported.stdout}\n${imported.stderr}`);
+  const importedBytes = statSync(dbFile).size;
   const token = (await runNode([CLI, 'token', 'create', '--account', WAREHOUSE_ACCOUNT, '--label', 'bench', '--db', dbFile])).stdout
     .trim()
     .split('\n')
@@ -227,6 +234,7 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
     barcodes,
     catalogueBytes: generated.bytes,
     databaseBytes: statSync(dbFile).size,
+    importedBytes,
     import: { seconds: stats.seconds, cpuSeconds: stats.cpuSeconds, rowsPerSecond: barcodes / stats.seconds, maxRssKb: stats.maxRssKb },
     coldStartMs,
     responseBytes: { get: getBody.length, post: postBody.length },
@@ -244,6 +252,10 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
   return result;
 }
 
+/** The reports rows on a catalogue of the largest size asked for (bench/reports-scale.ts). */
+const benchReportsOf = (command: string) =>
+  benchReports({ dir: work, barcodes: Math.max(...values.sizes.split(',').map(parseSize)), seed: SEED, command, log });
+
 try {
   const results: SizeResult[] = [];
   for (const size of sizes) results.push(await benchSize(size));
@@ -252,6 +264,8 @@ try {
   if (postgresOnly) {
     const measured = await benchPostgres({ work, log, load, seconds, seed: SEED, poolSize: DEFAULT_POOL_SIZE, command });
     bench = { ...previous!, postgres: { ...measured, machine: startMachine, loadAverageAfter: machineInfo().loadAverage } };
+  } else if (reportsOnly) {
+    bench = { ...previous!, reports: await benchReportsOf(command) };
   } else {
     const sync =
       values.only === 'sizes'
@@ -269,6 +283,7 @@ try {
           loadAverageAfter: machineInfo().loadAverage,
           sizes: results,
           ...(sync ? { sync } : {}),
+          ...(values.only === 'sizes' ? {} : { reports: await benchReportsOf(command) }),
           ...(lastPostgres ? { postgres: lastPostgres } : {}),
         };
   }

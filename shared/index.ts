@@ -29,3 +29,4 @@ export * from './labels.ts';
 // Reorder points and the low-stock list (docs/REORDER.md)
 export * from './reorder-schemas.ts';
 export * from './chart-schemas.ts';
+export * from './per-day-schemas.ts';

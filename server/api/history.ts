@@ -4,12 +4,16 @@ import { z } from 'zod';
 import {
   HISTORY_EXPORT_PATH,
   MAX_CHART_POINTS,
+  MAX_PER_DAY_DAYS,
   MAY,
+  MOVEMENTS_PER_DAY_PATH,
   STOCK_CHART_PATH,
   STOCK_EXPORT_PATH,
   STOCK_HISTORY_PATH,
   historyPageSchema,
   historyQuerySchema,
+  movementsPerDayQuerySchema,
+  movementsPerDaySchema,
   stockChartQuerySchema,
   stockChartSchema,
 } from '../../shared/index.ts';
@@ -79,6 +83,23 @@ export const history: Resource = {
         404: { description: 'No such barcode in the account.' },
       },
       handler: async ({ store, caller, query }) => ({ body: await store.history.chart(caller, query) }),
+    }),
+    endpoint({
+      method: 'GET',
+      path: MOVEMENTS_PER_DAY_PATH,
+      summary: 'Movements per day of a warehouse',
+      roles: MAY.history,
+      description:
+        'For each calendar day of a period (the last `days` days, or `from` to `to`; at most ' +
+        `${MAX_PER_DAY_DAYS}), the sales (adjusts out), receipts (adjusts in), counts and sets of one warehouse or of the whole account: ` +
+        'how many and what they moved, and the net change of stock. Days run from midnight at `utc_offset`. Aggregated in the database ' +
+        'over one index range of the movement log; every day of the period is listed, those without movements with zeros.',
+      query: { schema: movementsPerDayQuerySchema },
+      responses: {
+        200: { description: 'One entry per day, and the totals.', schema: movementsPerDaySchema },
+        400: { description: 'Invalid parameter, or a warehouse the account does not have.' },
+      },
+      handler: async ({ store, caller, query }) => ({ body: await store.history.perDay(caller, query) }),
     }),
   ],
 };

@@ -15,9 +15,8 @@ import {
 } from '../../shared/index.ts';
 import { conflict } from '../errors.ts';
 import { labelJob } from '../labels/label-document.ts';
-import { labelPdf } from '../labels/label-pdf.ts';
+import { labelPdf, labelZpl } from '../labels/label-renderers.ts';
 import { sendToPrinter } from '../labels/label-printer.ts';
-import { labelZpl } from '../labels/label-zpl.ts';
 import { type QueryInput, type Resource, endpoint } from './endpoint.ts';
 import type { LabelQuery } from '../../shared/index.ts';
 

@@ -8,6 +8,7 @@ import type {
   HistoryQuery,
   LowStockQuery,
   StockChartQuery,
+  MovementsPerDayQuery,
   PullPage,
   PushAnswer,
   ReorderPointRow,
@@ -37,6 +38,7 @@ import { readBarcodeLabelsByGtin, readStockRecordsByGtin } from './gtin-lookup.t
 import { readStockHistory } from './stock-history.ts';
 import { readLowStockPage } from './low-stock.ts';
 import { readStockChart } from './stock-chart.ts';
+import { readMovementsPerDay } from './movements-per-day.ts';
 import { readReorderPoints, setReorderPoints } from './reorder-points.ts';
 import { dueEvents, queueCrossings, recordAttempt, setLowStockWebhook } from './low-stock-events.ts';
 import { listWarehouses, readStockRecords, warehousesOf } from './stock-read.ts';
@@ -269,6 +271,9 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
       page: (caller: Account, query: HistoryQuery) => read((q) => readStockHistory(q, caller, query)),
       /** A barcode's quantity over a period per warehouse, downsampled (store/stock-chart.ts). */
       chart: (caller: Account, query: StockChartQuery) => read((q) => readStockChart(q, caller, query, clock.now())),
+      /** A warehouse's (or the account's) sales, receipts, counts and sets per day of a period (store/movements-per-day.ts). */
+      perDay: (caller: Account, query: MovementsPerDayQuery, stretch?: number) =>
+        readMovementsPerDay(read, caller, query, clock.now(), stretch),
     },
 
     /** The audit log (audit.ts): read in pages; entries are written by the operations they record. */

@@ -1,8 +1,8 @@
 // The query plans of the paged lists of paged-lists.test.ts, as SQLite makes them: every page a range
-// of an index, no sort of the whole table. SQLite-only: EXPLAIN QUERY PLAN and its wording; the
+// of an index, no sort of the whole table; and the movements per day, one range of a history index. SQLite-only: EXPLAIN QUERY PLAN and its wording; the
 // bounds on reads, statements and rows per page are checked on both engines in paged-lists.test.ts.
 import { describe, expect, it } from 'vitest';
-import { LOW_STOCK_PATH, STOCKTAKES_PATH, STOCK_EXPORT_PATH } from '../../shared/index.ts';
+import { LOW_STOCK_PATH, MOVEMENTS_PER_DAY_PATH, STOCKTAKES_PATH, STOCK_EXPORT_PATH } from '../../shared/index.ts';
 import { useLargeDatabase } from '../support/large-database.ts';
 
 describe('query plans of paged lists on a large database', () => {
@@ -84,5 +84,29 @@ describe('query plans of paged lists on a large database', () => {
     const planned = await plansOf(`${STOCKTAKES_PATH}${session}/counts.csv`);
     expect(planned.filter((line) => /TEMP B-TREE|^SCAN (l|stocktake_lines)\b/.test(line))).toEqual([]);
     expect(planned.some((line) => line.includes('stocktake_lines_session_order'))).toBe(true);
+  });
+
+  it('counts the movements per day by one range of a history index: the warehouse, or the account', async () => {
+    const planOf = async (target: string) => {
+      large.counting.reset();
+      const response = await large.get(target);
+      expect(response.status).toBe(200);
+      await response.text();
+      const grouped = large.counting.tally.queries.filter((q) => q.sql.includes('group by'));
+      expect(grouped).toHaveLength(1);
+      return (await large.probe.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${grouped[0]!.sql}`, ...grouped[0]!.parameters)).map(
+        (p) => p.detail,
+      );
+    };
+    const warehouse = await planOf(`${MOVEMENTS_PER_DAY_PATH}?warehouse=1&days=90`);
+    expect(warehouse.filter((line) => /^SCAN /.test(line))).toEqual([]);
+    expect(warehouse).toContainEqual(
+      expect.stringMatching(/^SEARCH h USING INDEX stock_history_warehouse_hlc \(warehouse_id=\? AND hlc>\? AND hlc<\?\)$/),
+    );
+    const account = await planOf(`${MOVEMENTS_PER_DAY_PATH}?days=90`);
+    expect(account.filter((line) => /^SCAN /.test(line))).toEqual([]);
+    expect(account).toContainEqual(
+      expect.stringMatching(/^SEARCH h USING (COVERING )?INDEX stock_history_account_hlc \(account_id=\? AND hlc>\? AND hlc<\?\)$/),
+    );
   });
 });

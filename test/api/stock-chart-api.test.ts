@@ -1,7 +1,8 @@
 // A barcode's stock over time (docs/REORDER.md, "Stock over time"): the chart's points are the stock
 // history's movements (quantity after, kind, why) per warehouse, within the period asked for, with the
 // quantity it began with; an item of 5,000 movements comes downsampled to at most MAX_CHART_POINTS
-// points that keep its first, last, lowest and highest.
+// points that keep its first, last, lowest and highest; the points the database picks from 30,000
+// movements are those the documented rule picks from the history, computed here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADJUST_PATH,
@@ -13,6 +14,7 @@ import {
   type StockChart,
   stockChartSchema,
 } from '../../shared/index.ts';
+import { probeDatabase } from '../support/database-probe.ts';
 import { type TestServer, startTestServer } from '../support/test-server.ts';
 
 const MUG = '8690000000017';
@@ -116,5 +118,64 @@ describe("a barcode's stock over time", () => {
     expect(Math.min(...shown)).toBe(Math.min(...quantities));
     // In time order, and each point one of the movements.
     expect(main.points.map((p) => p.at)).toEqual([...main.points.map((p) => p.at)].sort());
+  }, 60_000);
+
+  it('picks the points of 30,000 movements in the database, as the rule says when applied to the history', async () => {
+    // 30,000 movements of the shirt in the Backroom, a minute apart up to now, with quantities that
+    // tie often (so which of equal points a run keeps matters), written straight into the history.
+    const TOTAL = 30_000;
+    const probe = probeDatabase(server.dbFile);
+    try {
+      const unit = (await probe.first<{ id: number; account_id: number; item_id: number; variant_id: number }>(
+        "SELECT id, account_id, item_id, variant_id FROM stock_units WHERE barcode = '8690000000024'",
+      ))!;
+      const first = now - TOTAL * 60_000;
+      await probe.run(
+        `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${TOTAL - 1})
+         INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, old_quantity, new_quantity, source, created_at)
+         SELECT ?, ?, ?, ?, 11, 'generated', 1 + n.i, 'set', (n.i * 7919) % 613, '000' || (${first} + n.i * 60000) || '-00000-generated', NULL, (n.i * 7919) % 613, 'api', '2026-01-01T00:00:00.000Z'
+         FROM n`,
+        unit.account_id,
+        unit.id,
+        unit.item_id,
+        unit.variant_id,
+      );
+      const history = await probe.all<{ hlc: string; new_quantity: number }>(
+        'SELECT hlc, new_quantity FROM stock_history WHERE unit_id = ? AND warehouse_id = 11 ORDER BY hlc',
+        unit.id,
+      );
+      // The rule of docs/REORDER.md on the history itself: movement i of n (in time order) is in run
+      // ⌊i × runs / n⌋; each run keeps its first lowest and first highest point, and the period its
+      // first and last movement.
+      const expected = (rows: typeof history) => {
+        const runs = Math.floor((MAX_CHART_POINTS - 2) / 2);
+        const lowest = new Map<number, number>();
+        const highest = new Map<number, number>();
+        rows.forEach((row, i) => {
+          const run = Math.floor((i * runs) / rows.length);
+          const q = Number(row.new_quantity);
+          if (!lowest.has(run) || q < Number(rows[lowest.get(run)!]!.new_quantity)) lowest.set(run, i);
+          if (!highest.has(run) || q > Number(rows[highest.get(run)!]!.new_quantity)) highest.set(run, i);
+        });
+        const kept = new Set([0, rows.length - 1, ...lowest.values(), ...highest.values()]);
+        return [...kept]
+          .sort((a, b) => a - b)
+          .map((i) => [new Date(Number(rows[i]!.hlc.slice(0, 16))).toISOString(), Number(rows[i]!.new_quantity)]);
+      };
+      const all = (await chart('8690000000024', 'all')).series.find((s) => s.warehouse === 11)!;
+      expect(all).toMatchObject({ movements: TOTAL, downsampled: true, start: null });
+      expect(all.points.map((p) => [p.at, p.quantity])).toEqual(expected(history));
+      expect(all.points.length).toBeLessThanOrEqual(MAX_CHART_POINTS);
+      expect(all.points.every((p) => p.kind === 'set' && p.source === 'api')).toBe(true);
+      // A week of it: the runs are cut from the week's movements alone, and it starts from the one before.
+      const since = `000${now - 7 * DAY}`;
+      const week = (await chart('8690000000024', '7d')).series.find((s) => s.warehouse === 11)!;
+      const inWeek = history.filter((h) => h.hlc >= since);
+      expect(week.movements).toBe(inWeek.length);
+      expect(week.start).toBe(Number(history[history.length - inWeek.length - 1]!.new_quantity));
+      expect(week.points.map((p) => [p.at, p.quantity])).toEqual(expected(inWeek));
+    } finally {
+      await probe.close();
+    }
   }, 60_000);
 });

@@ -3,7 +3,8 @@
 // noticing: after the sync migrations made stock_history.origin NOT NULL, `npm run bench` failed at
 // its first write ceiling for days. Each runs here for a moment on a small generated database; no
 // figure is checked (timings never belong in a test), only that it works and reports. So is
-// memory-phases.ts, the tool behind bench/NOTES.md's memory figures.
+// memory-phases.ts, the tool behind bench/NOTES.md's memory figures, and reports-scale.ts, the
+// reports rows, which writes its own history.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -72,6 +73,21 @@ describe('bench ceilings on the current schema', () => {
     expect(figures['zeroing commit: lines']).toBeGreaterThan(3);
     expect(figures.openLines).toBe(50);
     expect(figures['open session, the changes after one scan: answer']).toBeLessThan(figures['open session, every line: answer']!);
+  });
+
+  it('reports-scale.ts builds its history and reports every row with what it answered', async () => {
+    const { stdout } = await run(process.execPath, [bench('reports-scale.ts'), '--barcodes', '600', '--chart-movements', '2000'], {
+      timeout: 60_000,
+    });
+    const result = JSON.parse(stdout.trim().split('\n').pop()!) as {
+      reorderPoints: number;
+      rows: Record<string, { medianMs: number; answer: string }>;
+    };
+    expect(result.reorderPoints).toBeGreaterThan(0);
+    expect(Object.keys(result.rows)).toHaveLength(7);
+    // The chart of the long-lived unit is downsampled; the movements per day count what was added.
+    expect(result.rows.chartAll!.answer).toMatch(/^\d+ points of 2,001 movements$/);
+    expect(result.rows.perDay90Warehouse!.answer).toMatch(/^90 days, [\d,]+ movements$/);
   });
 
   it('server-read-loop.ts runs and reports', async () => {

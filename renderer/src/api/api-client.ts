@@ -14,6 +14,9 @@ import {
   type ChartRange,
   type StockChart,
   stockChartSchema,
+  MOVEMENTS_PER_DAY_PATH,
+  type MovementsPerDay,
+  movementsPerDaySchema,
   LOW_STOCK_PATH,
   REORDER_POINTS_PATH,
   MAX_BARCODES_PER_READ,
@@ -155,6 +158,8 @@ export interface ApiClient {
   stocktake: StocktakeCalls;
   /** A barcode's stock over a period, per warehouse, downsampled by the server. */
   stockChart(barcode: string, range: ChartRange): Promise<StockChart>;
+  /** Sales, receipts, counts and sets per day of the last `days` days, days from midnight on this device's clock. */
+  movementsPerDay(query: { warehouse?: number; days: number }): Promise<MovementsPerDay>;
   /** The reorder points of these barcodes (docs/REORDER.md), each with the quantity there and whether it is low. */
   reorderPoints(barcodes: readonly string[]): Promise<ReorderPoint[]>;
   /** Sets (or with `minimum: null` removes) reorder points; all rows or none. */
@@ -290,6 +295,17 @@ export function createApiClient(token: string): ApiClient {
 
     stockChart: (barcode, range) =>
       requestJson(stockChartSchema, `${STOCK_CHART_PATH}?${new URLSearchParams({ barcode, range })}`, { token }),
+    movementsPerDay: ({ warehouse, days }) =>
+      requestJson(
+        movementsPerDaySchema,
+        `${MOVEMENTS_PER_DAY_PATH}?${new URLSearchParams({
+          days: String(days),
+          // The device's offset now: a period across a change of summer time counts its days by today's.
+          utc_offset: String(-new Date().getTimezoneOffset()),
+          ...(warehouse === undefined ? {} : { warehouse: String(warehouse) }),
+        })}`,
+        { token },
+      ),
     reorderPoints: async (barcodes) =>
       (await requestJson(reorderPointListSchema, REORDER_POINTS_PATH + barcodesQuery(barcodes), { token })).results,
     setReorderPoints: async (rows) =>

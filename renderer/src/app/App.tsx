@@ -14,6 +14,7 @@ import { type SwitchPrompt, SwitchAccountPrompt } from './SwitchAccountPrompt.ts
 import { StocktakeRouter } from '../stocktake/StocktakeScreen.tsx';
 import { SyncRouter } from '../sync/SyncScreen.tsx';
 import { LowStockRouter } from '../low-stock/LowStockScreen.tsx';
+import { PerDayRouter } from '../low-stock/PerDayScreen.tsx';
 import { SyncStatusProvider } from '../sync/sync-status.tsx';
 import { takeSignInCode } from './signin-link.ts';
 import { loadPersonToken, loadToken, savePersonToken, saveToken } from './account-storage.ts';
@@ -33,7 +34,7 @@ type State =
   /** A shared scanner (a token of role device): a person signed in on it by badge or PIN, or nobody yet. */
   | { kind: 'shared'; device: Session; person: Session | null; message: SharedMessage; busy: boolean };
 
-/** The signed-in views: stocktakes on #stocktake…, sync on #sync, people on #people (admins), low stock on #low-stock, the scanner elsewhere. */
+/** The signed-in views: stocktakes on #stocktake…, sync on #sync, people on #people (admins), low stock on #low-stock, movements per day on #per-day, the scanner elsewhere. */
 function SignedInViews({ onSignOut }: { onSignOut: (message?: string) => void }) {
   return (
     <SyncStatusProvider>
@@ -45,7 +46,12 @@ function SignedInViews({ onSignOut }: { onSignOut: (message?: string) => void })
             otherwise={
               <PeopleRouter
                 onSignOut={onSignOut}
-                otherwise={<LowStockRouter onSignOut={onSignOut} otherwise={<ScannerScreen onSignOut={onSignOut} />} />}
+                otherwise={
+                  <LowStockRouter
+                    onSignOut={onSignOut}
+                    otherwise={<PerDayRouter onSignOut={onSignOut} otherwise={<ScannerScreen onSignOut={onSignOut} />} />}
+                  />
+                }
               />
             }
           />

@@ -1,15 +1,15 @@
 // The one top bar of every signed-in view: the app, the account (its title says the role signed in;
-// the settings show it too), the view switch (scanner, stocktake; low stock while it is open), the view's own controls, and Sign
+// the settings show it too), the view switch (scanner, stocktake; low stock while it or the movements per day are open), the view's own controls, and Sign
 // out. One bar, so every view looks like the same app; at 1280 px it keeps one row of controls.
 import { type ReactNode, useState } from 'react';
 import { MAY } from '../../../shared/index.ts';
 import { useMay, useSession } from '../api/session-context.tsx';
-import { LOW_STOCK_HREF } from '../low-stock/low-stock-route.ts';
+import { LOW_STOCK_HREF, PER_DAY_HREF } from '../low-stock/low-stock-route.ts';
 import { SyncIndicator } from '../sync/SyncIndicator.tsx';
 import { useSyncStatus } from '../sync/sync-status.tsx';
 import { appTexts, peopleTexts, roleTexts } from './texts.ts';
 
-export type AppView = 'scanner' | 'stocktake' | 'sync' | 'people' | 'low-stock';
+export type AppView = 'scanner' | 'stocktake' | 'sync' | 'people' | 'low-stock' | 'per-day';
 
 /** `primary`: controls kept on the bar on a phone too (the camera, the scanner there); `actions` open from the menu on a phone. */
 export function TopBar(props: { view: AppView; onSignOut: () => void; children?: ReactNode; primary?: ReactNode; actions?: ReactNode }) {
@@ -50,7 +50,10 @@ export function TopBar(props: { view: AppView; onSignOut: () => void; children?:
         {link('stocktake', '#stocktake', appTexts.stocktakeNav, 'stocktake-nav')}
         {managesPeople ? link('people', '#people', peopleTexts.nav, 'people-nav') : null}
         {/* Opened from Look up (the scanner's bar has no room for a fourth link at 1280 px); shown here while open. */}
-        {props.view === 'low-stock' ? link('low-stock', LOW_STOCK_HREF, appTexts.lowStockNav, 'low-stock-nav') : null}
+        {props.view === 'low-stock' || props.view === 'per-day'
+          ? link('low-stock', LOW_STOCK_HREF, appTexts.lowStockNav, 'low-stock-nav')
+          : null}
+        {props.view === 'per-day' ? link('per-day', PER_DAY_HREF, appTexts.perDayNav, 'per-day-nav') : null}
       </nav>
       {props.children}
       {props.primary}

@@ -64,6 +64,9 @@ export const appTexts = {
   get lowStockNav() {
     return t('app.lowStockNav');
   },
+  get perDayNav() {
+    return t('app.perDayNav');
+  },
   get signOut() {
     return t('app.signOut');
   },
@@ -987,7 +990,60 @@ export const chartTexts = {
   get what() {
     return t('chart.what');
   },
+  get previous() {
+    return t('chart.previous');
+  },
+  get next() {
+    return t('chart.next');
+  },
+  get pickHint() {
+    return t('chart.pickHint');
+  },
 };
+
+/** A warehouse's movements per day (docs/REORDER.md, "Movements per day"). */
+export const perDayTexts = {
+  get title() {
+    return t('perDay.title');
+  },
+  get intro() {
+    return t('perDay.intro');
+  },
+  get day() {
+    return t('perDay.date');
+  },
+  get sold() {
+    return t('perDay.sold');
+  },
+  get received() {
+    return t('perDay.received');
+  },
+  get counts() {
+    return t('perDay.counts');
+  },
+  get sets() {
+    return t('perDay.sets');
+  },
+  get net() {
+    return t('perDay.net');
+  },
+  get totals() {
+    return t('perDay.totals');
+  },
+  /** One day as the details line says it; the movements' numbers choose the plural words. */
+  details: (date: string, d: { sales: Tally; receipts: Tally; counts: Tally; sets: Tally; net: number }) =>
+    t('perDay.details', {
+      date,
+      sold: n(d.sales.quantity),
+      sales: d.sales.movements,
+      received: n(d.receipts.quantity),
+      receipts: d.receipts.movements,
+      counts: d.counts.movements,
+      sets: d.sets.movements,
+      net: formatDifference(d.net),
+    }),
+};
+type Tally = { movements: number; quantity: number };
 
 /** Reorder points on the stock card and the low-stock view (docs/REORDER.md). */
 export const reorderTexts = {

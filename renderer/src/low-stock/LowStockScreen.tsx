@@ -1,13 +1,13 @@
 // The low-stock view (`#low-stock`, docs/REORDER.md): everything at or below its minimum, most urgent
 // first, with what to order; one warehouse or all; more pages on demand; the same list as CSV for the
 // supplier. The numbers a person orders by are large and come first on a phone.
-import { type ReactNode, useCallback, useEffect, useState } from 'react';
-import type { LowStockEntry, Warehouse } from '../../../shared/index.ts';
-import { ApiError } from '../api/request-json.ts';
-import { useSession } from '../api/session-context.tsx';
-import { appTexts, reorderTexts as texts } from '../common/texts.ts';
+import { type ReactNode, useEffect, useState } from 'react';
+import { type LowStockEntry, MAY } from '../../../shared/index.ts';
+import { useMay, useSession } from '../api/session-context.tsx';
+import { perDayTexts, reorderTexts as texts } from '../common/texts.ts';
 import { TopBar } from '../common/TopBar.tsx';
-import { useLowStockRoute } from './low-stock-route.ts';
+import { PER_DAY_HREF, useLowStockRoute } from './low-stock-route.ts';
+import { WarehouseFilter, useViewFailure } from './view-parts.tsx';
 
 /** The low-stock view on `#low-stock`, `otherwise` elsewhere. */
 export function LowStockRouter({ onSignOut, otherwise }: { onSignOut: (message?: string) => void; otherwise: ReactNode }) {
@@ -24,23 +24,11 @@ function download(file: Blob, name: string): void {
 
 export function LowStockScreen({ onSignOut }: { onSignOut: (message?: string) => void }) {
   const { client, account } = useSession();
-  const [warehouses, setWarehouses] = useState<Warehouse[]>([]);
   const [warehouse, setWarehouse] = useState<number | undefined>(undefined);
   const [entries, setEntries] = useState<LowStockEntry[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-
-  const failed = useCallback(
-    (error: unknown) => {
-      if (error instanceof ApiError && error.unauthorized) onSignOut(appTexts.signedOut(error.message));
-      else setProblem((error as Error).message);
-    },
-    [onSignOut],
-  );
-
-  useEffect(() => {
-    if (account.warehouses_enabled) client.warehouses().then(setWarehouses, failed);
-  }, [client, account.warehouses_enabled, failed]);
+  const { problem, setProblem, failed } = useViewFailure(onSignOut);
+  const mayReadHistory = useMay()(MAY.history);
 
   useEffect(() => {
     let current = true;
@@ -54,7 +42,7 @@ export function LowStockScreen({ onSignOut }: { onSignOut: (message?: string) =>
     return () => {
       current = false;
     };
-  }, [client, warehouse, failed]);
+  }, [client, warehouse, failed, setProblem]);
 
   const more = () => {
     if (next === null) return;
@@ -76,23 +64,7 @@ export function LowStockScreen({ onSignOut }: { onSignOut: (message?: string) =>
           </p>
         ) : null}
         <div className="low-stock-controls">
-          {account.warehouses_enabled ? (
-            <label>
-              {appTexts.warehouse}{' '}
-              <select
-                data-testid="low-stock-warehouse"
-                value={warehouse ?? ''}
-                onChange={(e) => setWarehouse(e.target.value === '' ? undefined : Number(e.target.value))}
-              >
-                <option value="">{texts.allWarehouses}</option>
-                {warehouses.map((w) => (
-                  <option key={w.id} value={w.id}>
-                    {w.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-          ) : null}
+          <WarehouseFilter value={warehouse} onChange={setWarehouse} failed={failed} testId="low-stock-warehouse" />
           <button
             type="button"
             data-testid="low-stock-csv"
@@ -100,6 +72,12 @@ export function LowStockScreen({ onSignOut }: { onSignOut: (message?: string) =>
           >
             {texts.csv}
           </button>
+          {/* What moved each day is read from the history: managers'. */}
+          {mayReadHistory ? (
+            <a href={PER_DAY_HREF} data-testid="per-day-link">
+              {perDayTexts.title}
+            </a>
+          ) : null}
         </div>
         {entries === null ? (
           <p className="muted">{texts.loading}</p>

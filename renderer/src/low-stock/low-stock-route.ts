@@ -1,17 +1,8 @@
-// The low-stock view lives at `#low-stock`, like the sync view at `#sync`: a reload or a second tab
-// opens it again, and the browser's Back returns to the scanner.
-import { useEffect, useState } from 'react';
+// The low-stock view lives at `#low-stock`, the movements per day at `#per-day` (common/hash-route.ts).
+import { useHashRoute } from '../common/hash-route.ts';
 
 export const LOW_STOCK_HREF = '#low-stock';
+export const PER_DAY_HREF = '#per-day';
 
-const isLowStockHash = (hash: string) => /^#low-stock\/?$/.test(hash);
-
-export function useLowStockRoute(): boolean {
-  const [shown, setShown] = useState(() => isLowStockHash(window.location.hash));
-  useEffect(() => {
-    const onChange = () => setShown(isLowStockHash(window.location.hash));
-    window.addEventListener('hashchange', onChange);
-    return () => window.removeEventListener('hashchange', onChange);
-  }, []);
-  return shown;
-}
+export const useLowStockRoute = (): boolean => useHashRoute('low-stock');
+export const usePerDayRoute = (): boolean => useHashRoute('per-day');

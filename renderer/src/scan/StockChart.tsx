@@ -1,27 +1,35 @@
 // An item's stock over time in its history (docs/REORDER.md, "Stock over time"): one line per
 // warehouse of the quantity after each movement, the last 7, 30 or 90 days or all, each movement a
-// point that says when, how many and why when hovered or tapped (its title), counts drawn as squares.
+// point that says when, how many and why: in its title on hover, and in the details line under the
+// chart when tapped or stepped to with the arrows (common/chart-parts.tsx); counts drawn as squares.
 // Plain SVG: a few hundred points at most (the server downsamples) need no chart library. The same
 // figures are a table for screen readers.
 import { useEffect, useState } from 'react';
 import { CHART_RANGES, type ChartRange, type StockChart as Chart } from '../../../shared/index.ts';
 import { useSession } from '../api/session-context.tsx';
+import {
+  CHART_COLOURS as COLOURS,
+  CHART_PAD as PAD,
+  CHART_WIDTH as WIDTH,
+  ChartDetails,
+  ChartSvg,
+  ValueAxis,
+  nearestIndex,
+  valueY,
+} from '../common/chart-parts.tsx';
 import { formatDateTime, formatNumber } from '../common/format.ts';
 import { chartTexts as texts, historyTexts } from '../common/texts.ts';
-
-const WIDTH = 640;
-const HEIGHT = 220;
-const PAD = { left: 64, right: 12, top: 16, bottom: 16 };
-const COLOURS = ['#1f5fbf', '#b3141b', '#0b7a35', '#7a4f00'];
 
 export function StockChart({ barcode }: { barcode: string }) {
   const { client } = useSession();
   const [range, setRange] = useState<ChartRange>('30d');
   const [chart, setChart] = useState<Chart | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [picked, setPicked] = useState<number | null>(null);
   useEffect(() => {
     let current = true;
     setError(null);
+    setPicked(null);
     client.stockChart(barcode, range).then(
       (answer) => current && setChart(answer),
       (e: unknown) => current && setError((e as Error).message),
@@ -39,7 +47,24 @@ export function StockChart({ barcode }: { barcode: string }) {
   const low = Math.min(0, ...quantities);
   const high = Math.max(1, ...quantities);
   const x = (t: number) => PAD.left + ((t - from) / (to - from)) * (WIDTH - PAD.left - PAD.right);
-  const y = (q: number) => PAD.top + (1 - (q - low) / (high - low)) * (HEIGHT - PAD.top - PAD.bottom);
+  const y = (q: number) => valueY(q, low, high);
+  const titleOf = (p: Chart['series'][number]['points'][number]) =>
+    texts.point(
+      formatDateTime(p.at),
+      formatNumber(p.quantity),
+      historyTexts.kind(p.kind, p.value),
+      historyTexts.source(p.source),
+      p.reason,
+      p.reference,
+    );
+  // Every point of every warehouse in time order: what a tap or the arrows pick from.
+  const picks = series
+    .flatMap((s, i) => s.points.map((p, j) => ({ series: i, index: j, point: p, at: Date.parse(p.at) })))
+    .sort((a, b) => a.at - b.at);
+  const shown = picked === null ? undefined : picks[picked];
+  const details = shown
+    ? `${series.length > 1 ? `${series[shown.series]!.warehouse_name ?? texts.stock}: ` : ''}${titleOf(shown.point)}`
+    : null;
 
   return (
     <section className="stock-chart" data-testid="stock-chart" aria-label={texts.title}>
@@ -54,14 +79,18 @@ export function StockChart({ barcode }: { barcode: string }) {
       {chart && series.every((s) => s.points.length === 0) ? <p className="muted">{texts.none}</p> : null}
       {chart && series.some((s) => s.points.length > 0) ? (
         <>
-          <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="chart-svg" aria-hidden="true" data-testid="chart-svg">
-            <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(0)} y2={y(0)} className="chart-zero" />
-            <text x={PAD.left - 8} y={y(high) + 8} textAnchor="end" className="chart-label">
-              {formatNumber(high)}
-            </text>
-            <text x={PAD.left - 8} y={y(low) + 4} textAnchor="end" className="chart-label">
-              {formatNumber(low)}
-            </text>
+          <ChartSvg
+            testId="chart-svg"
+            onPick={(event) =>
+              setPicked(
+                nearestIndex(
+                  event,
+                  picks.map((p) => x(p.at)),
+                ),
+              )
+            }
+          >
+            <ValueAxis low={low} high={high} />
             {series.map((s, i) => {
               const colour = COLOURS[i % COLOURS.length]!;
               // A step line: the quantity holds until the next movement.
@@ -79,14 +108,7 @@ export function StockChart({ barcode }: { barcode: string }) {
                 <g key={s.warehouse ?? 0} data-warehouse={s.warehouse_name ?? ''}>
                   <polyline points={steps.join(' ')} fill="none" stroke={colour} strokeWidth={2.5} />
                   {s.points.map((p, j) => {
-                    const title = texts.point(
-                      formatDateTime(p.at),
-                      formatNumber(p.quantity),
-                      historyTexts.kind(p.kind, p.value),
-                      historyTexts.source(p.source),
-                      p.reason,
-                      p.reference,
-                    );
+                    const title = titleOf(p);
                     const cx = x(Date.parse(p.at));
                     const cy = y(p.quantity);
                     return p.kind === 'count' ? (
@@ -102,7 +124,19 @@ export function StockChart({ barcode }: { barcode: string }) {
                 </g>
               );
             })}
-          </svg>
+            {shown ? (
+              <circle
+                cx={x(shown.at)}
+                cy={y(shown.point.quantity)}
+                r={12}
+                fill="none"
+                stroke="#1c1c1c"
+                strokeWidth={3}
+                data-testid="chart-picked"
+              />
+            ) : null}
+          </ChartSvg>
+          <ChartDetails count={picks.length} picked={picked} onPick={setPicked} text={details} />
           <ul className="chart-legend">
             {series.map((s, i) => (
               <li key={s.warehouse ?? 0}>

@@ -15,27 +15,16 @@ import {
   PostgresDialect,
   PostgresIntrospector,
   PostgresQueryCompiler,
-  sql,
 } from 'kysely';
 import pg from 'pg';
 import { storageUnavailable } from '../../errors.ts';
 import { StatementCompiler, positionalValues } from '../compiled-statements.ts';
-import type { SchemaNeeds } from '../engine-provider.ts';
 import type { Changed, Engine, EngineIntegrity, Params, Queries, ScratchKeys, StatementDef, WriteOptions } from '../engine.ts';
 import { runMigrations } from '../migrations/registry.ts';
 import type { Schema } from '../schema.ts';
 import { PostgresScratchKeys } from './scratch-keys.ts';
-
-/** What the migrations need to know of PostgreSQL (engine-provider.ts). */
-export const postgresSchemaNeeds: SchemaNeeds = {
-  autoId: 'identity',
-  // The database's locale would order text by language rules, in which punctuation may not count.
-  bytewiseCollation: 'C',
-  textBytes: (column) => sql<number>`octet_length(${sql.ref(column)})`,
-  // Commits from other processes (and from psql) are announced by triggers: CHANGES_CHANNEL below.
-  changeNotices: 'notify-triggers',
-  keyedTables: false,
-};
+import { displayLocation } from './display-location.ts';
+import { postgresSchemaNeeds } from './schema-needs.ts';
 
 /** Every write takes this advisory lock first ("biv1"): one writer at a time on the database. */
 const WRITE_LOCK = 0x62697631;
@@ -82,17 +71,6 @@ function postgresBuilder(): Kysely<Schema> {
       createQueryCompiler: () => new PostgresQueryCompiler(),
     },
   });
-}
-
-/** The location as people see it: the URL without its password. */
-export function displayLocation(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'postgres://(unreadable URL)';
-  }
 }
 
 /**

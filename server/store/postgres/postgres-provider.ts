@@ -5,14 +5,19 @@ import { badRequest } from '../../errors.ts';
 import type { EngineProvider } from '../engine-provider.ts';
 import { createStore } from '../store.ts';
 import { dumpDatabase } from './backup.ts';
-import { PostgresEngine, displayLocation, postgresSchemaNeeds } from './postgres-engine.ts';
+import { displayLocation } from './display-location.ts';
+import { postgresSchemaNeeds } from './schema-needs.ts';
+
+// The driver (`pg`) and the engine load when a PostgreSQL database is opened, not with the program:
+// a server on SQLite keeps them out of its memory.
+const postgresEngine = async () => (await import('./postgres-engine.ts')).PostgresEngine;
 
 export const postgresProvider: EngineProvider<'postgres'> = {
   kind: 'postgres',
   name: 'PostgreSQL',
   matches: (location) => /^postgres(ql)?:\/\//i.test(location),
   displayLocation,
-  open: (location, options = {}) => PostgresEngine.open(location, options),
+  open: async (location, options = {}) => (await postgresEngine()).open(location, options),
   async backup(location, target) {
     const { bytes } = dumpDatabase(location, target);
     return { detail: `pg_dump custom format, ${bytes} bytes; restore with pg_restore, see docs/DEPLOY.md` };
@@ -22,7 +27,7 @@ export const postgresProvider: EngineProvider<'postgres'> = {
   },
   // PostgreSQL checks its own pages and foreign keys: the store's checks run through an open store.
   async check(location) {
-    const store = createStore(await PostgresEngine.open(location));
+    const store = createStore(await (await postgresEngine()).open(location));
     try {
       return await store.check();
     } finally {

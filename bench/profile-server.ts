@@ -1,16 +1,20 @@
-// Where a POST's time goes (issue 30): a real `serve` on a generated catalogue, started with
-// `--cpu-prof`, under POST load from the bench's load generator, then the profile's self time by
-// function, heaviest first. Not part of `npm run bench` (a profile slows what it measures); run
-// `node bench/profile-writes.ts [barcodes=10000] [connections=32] [seconds=5]` and read the top.
+// Where a request's time goes (issue 30): a real `serve` on a generated catalogue, started with
+// `--cpu-prof`, under the bench's POST (50 rows) or GET (50 barcodes) load from its load generator,
+// then the profile's self time by function, heaviest first. Not part of `npm run bench` (a profile
+// slows what it measures); run `node bench/profile-server.ts post|get [barcodes=10000]
+// [connections=32] [seconds=5]` and read the top.
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { WAREHOUSE_ACCOUNT, generateCatalogue } from '../test/support/catalogue-generator.ts';
 import { chooseLoadGenerator, runLoad } from './load.ts';
 import { CLI, ROOT, runNode, startNode, stopChild, waitForUrl } from './processes.ts';
-import { postRequests } from './workloads.ts';
+import { getRequests, postRequests } from './workloads.ts';
 
-const [barcodes = 10_000, connections = 32, seconds = 5] = process.argv.slice(2).map(Number);
+const [workload = 'post', ...numbers] = process.argv.slice(2);
+if (workload !== 'post' && workload !== 'get') throw new Error('usage: profile-server.ts post|get [barcodes] [connections] [seconds]');
+const [barcodes = 10_000, connections = 32, seconds = 5] = numbers.map(Number);
+const requestsOf = workload === 'post' ? postRequests : getRequests;
 const work = mkdtempSync(path.join(tmpdir(), 'bi-profile-'));
 const catalogueFile = path.join(work, 'catalogue.json');
 const dbFile = path.join(work, 'inventory.db');
@@ -31,13 +35,13 @@ const generator = process.env.PROFILE_AUTOCANNON
 let result;
 try {
   const url = await waitForUrl(server);
-  await runLoad(generator, { url, token, requests: postRequests(generated.warehouseBarcodes, 1), connections, seconds: 1 });
-  result = await runLoad(generator, { url, token, requests: postRequests(generated.warehouseBarcodes, 2), connections, seconds });
+  await runLoad(generator, { url, token, requests: requestsOf(generated.warehouseBarcodes, 1), connections, seconds: 1 });
+  result = await runLoad(generator, { url, token, requests: requestsOf(generated.warehouseBarcodes, 2), connections, seconds });
 } finally {
   await stopChild(server);
 }
 console.log(
-  `POST 50 rows, ${connections} connections: ${result.perSecond.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms`,
+  `${workload === 'post' ? 'POST 50 rows' : 'GET 50 barcodes'}, ${connections} connections: ${result.perSecond.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms`,
 );
 
 interface ProfileNode {
