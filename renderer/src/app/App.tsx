@@ -12,16 +12,13 @@ import { ScannerScreen } from './ScannerScreen.tsx';
 import { SignInScreen } from './SignInScreen.tsx';
 import { type SwitchPrompt, SwitchAccountPrompt } from './SwitchAccountPrompt.tsx';
 import { StocktakeRouter } from '../stocktake/StocktakeScreen.tsx';
-import { SyncRouter } from '../sync/SyncScreen.tsx';
-import { LowStockRouter } from '../low-stock/LowStockScreen.tsx';
-import { PerDayRouter } from '../low-stock/PerDayScreen.tsx';
+import { LowStockRouter, PeopleRouter, PerDayRouter, SyncRouter } from './lazy-views.tsx';
 import { SyncStatusProvider } from '../sync/sync-status.tsx';
 import { takeSignInCode } from './signin-link.ts';
 import { loadPersonToken, loadToken, savePersonToken, saveToken } from './account-storage.ts';
 import type { Locale } from '../common/i18n.ts';
 import { appTexts, peopleTexts, roleTexts, signInTexts } from '../common/texts.ts';
 import { BadgeScanContext } from '../scan/scan-capture.ts';
-import { PeopleRouter } from '../people/PeopleScreen.tsx';
 import { PersonSignInScreen } from '../people/PersonSignInScreen.tsx';
 import { deviceClient } from '../people/people-client.ts';
 

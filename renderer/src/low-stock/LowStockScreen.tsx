@@ -1,18 +1,13 @@
 // The low-stock view (`#low-stock`, docs/REORDER.md): everything at or below its minimum, most urgent
 // first, with what to order; one warehouse or all; more pages on demand; the same list as CSV for the
 // supplier. The numbers a person orders by are large and come first on a phone.
-import { type ReactNode, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { type LowStockEntry, MAY } from '../../../shared/index.ts';
 import { useMay, useSession } from '../api/session-context.tsx';
 import { perDayTexts, reorderTexts as texts } from '../common/texts.ts';
 import { TopBar } from '../common/TopBar.tsx';
-import { PER_DAY_HREF, useLowStockRoute } from './low-stock-route.ts';
+import { PER_DAY_HREF } from './low-stock-route.ts';
 import { WarehouseFilter, useViewFailure } from './view-parts.tsx';
-
-/** The low-stock view on `#low-stock`, `otherwise` elsewhere. */
-export function LowStockRouter({ onSignOut, otherwise }: { onSignOut: (message?: string) => void; otherwise: ReactNode }) {
-  return useLowStockRoute() ? <LowStockScreen onSignOut={onSignOut} /> : <>{otherwise}</>;
-}
 
 function download(file: Blob, name: string): void {
   const link = document.createElement('a');

@@ -3,14 +3,13 @@
 // and what was sold down, the net change a dot, counts and quantities set marked above; a tap on a day
 // or the arrows say the day in words (common/chart-parts.tsx); the totals of the period; the same
 // figures as a table for screen readers.
-import { type ReactNode, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { type MovementsPerDay, PER_DAY_PERIODS } from '../../../shared/index.ts';
 import { useSession } from '../api/session-context.tsx';
 import { CHART_PAD as PAD, CHART_WIDTH as WIDTH, ChartDetails, ChartSvg, ValueAxis, nearestIndex, valueY } from '../common/chart-parts.tsx';
 import { formatDate, formatDifference, formatNumber } from '../common/format.ts';
 import { chartTexts, perDayTexts as texts } from '../common/texts.ts';
 import { TopBar } from '../common/TopBar.tsx';
-import { usePerDayRoute } from './low-stock-route.ts';
 import { WarehouseFilter, useViewFailure } from './view-parts.tsx';
 
 /** Taller than a card's stock chart: on a phone the bars of 30 days need the height. */
@@ -19,11 +18,6 @@ const SOLD = '#b3141b';
 const RECEIVED = '#0b7a35';
 const COUNTED = '#1f5fbf';
 const SET = '#7a4f00';
-
-/** The movements per day on `#per-day`, `otherwise` elsewhere. */
-export function PerDayRouter({ onSignOut, otherwise }: { onSignOut: (message?: string) => void; otherwise: ReactNode }) {
-  return usePerDayRoute() ? <PerDayScreen onSignOut={onSignOut} /> : <>{otherwise}</>;
-}
 
 export function PerDayScreen({ onSignOut }: { onSignOut: (message?: string) => void }) {
   const { client } = useSession();

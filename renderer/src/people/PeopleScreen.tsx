@@ -1,36 +1,16 @@
 // The People view (`#people`, admins only; docs/UI.md, "Shared scanners"): add a person with a role, a
 // badge to print and/or a PIN; change a role; revoke a lost badge in one click, print a new one; revoke
 // a person; and how soon an idle shared scanner signs its person out.
-import { type FormEvent, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
-import { MAY, PERSON_ROLES, type Person, type PersonRole } from '../../../shared/index.ts';
+import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
+import { PERSON_ROLES, type Person, type PersonRole } from '../../../shared/index.ts';
 import { ApiError } from '../api/request-json.ts';
-import { useMay, useSession } from '../api/session-context.tsx';
+import { useSession } from '../api/session-context.tsx';
 import { formatDate } from '../common/format.ts';
 import { appTexts, peopleTexts as texts, roleTexts } from '../common/texts.ts';
 import { TopBar } from '../common/TopBar.tsx';
 import { BadgeCard } from './BadgeCard.tsx';
 import { peopleClient } from './people-client.ts';
 import { PinField } from './PinField.tsx';
-
-export const PEOPLE_HREF = '#people';
-const isPeopleHash = (hash: string) => /^#people\/?$/.test(hash);
-
-function usePeopleRoute(): boolean {
-  const [shown, setShown] = useState(() => isPeopleHash(window.location.hash));
-  useEffect(() => {
-    const onChange = () => setShown(isPeopleHash(window.location.hash));
-    window.addEventListener('hashchange', onChange);
-    return () => window.removeEventListener('hashchange', onChange);
-  }, []);
-  return shown;
-}
-
-/** The People view on `#people` for a role that may manage people, `otherwise` elsewhere. */
-export function PeopleRouter({ onSignOut, otherwise }: { onSignOut: (message?: string) => void; otherwise: ReactNode }) {
-  const shown = usePeopleRoute();
-  const may = useMay()(MAY.people);
-  return shown && may ? <PeopleScreen onSignOut={onSignOut} /> : <>{otherwise}</>;
-}
 
 type Notice = { tone: 'ok' | 'error'; text: string } | null;
 

@@ -4,20 +4,14 @@
 // them, and a way to decide: keep one of the two, or
 // type the quantity counted. Deciding records a new set through the ordinary update endpoint, which
 // resolves the conflict here at once and everywhere after the next sync (docs/SYNC.md, "Conflicts").
-import { type FormEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { type BarcodeLabel, type Conflict, MAY, type SyncNowAnswer, type SyncStatus } from '../../../shared/index.ts';
 import { ApiError } from '../api/request-json.ts';
 import { useMay, useSession } from '../api/session-context.tsx';
 import { formatDateTime, formatInstant, formatSince } from '../common/format.ts';
 import { appTexts, friendlyErrors, historyTexts, roleTexts, syncTexts as texts } from '../common/texts.ts';
 import { TopBar } from '../common/TopBar.tsx';
-import { useSyncRoute } from './sync-route.ts';
 import { useSyncStatus } from './sync-status.tsx';
-
-/** The sync view on `#sync`, `otherwise` (the scanner) elsewhere. */
-export function SyncRouter({ onSignOut, otherwise }: { onSignOut: (message?: string) => void; otherwise: ReactNode }) {
-  return useSyncRoute() ? <SyncScreen onSignOut={onSignOut} /> : <>{otherwise}</>;
-}
 
 export function SyncScreen({ onSignOut }: { onSignOut: (message?: string) => void }) {
   const { client } = useSession();
