@@ -7,7 +7,7 @@ import { useMay, useSession } from '../api/session-context.tsx';
 import { perDayTexts, reorderTexts as texts } from '../common/texts.ts';
 import { TopBar } from '../common/TopBar.tsx';
 import { PER_DAY_HREF } from './low-stock-route.ts';
-import { WarehouseFilter, useViewFailure } from './view-parts.tsx';
+import { ViewHeading, WarehouseFilter, useViewFailure } from './view-parts.tsx';
 
 function download(file: Blob, name: string): void {
   const link = document.createElement('a');
@@ -51,13 +51,7 @@ export function LowStockScreen({ onSignOut }: { onSignOut: (message?: string) =>
     <div className="app low-stock-view">
       <TopBar view="low-stock" onSignOut={() => onSignOut()} />
       <main className="content">
-        <h2 className="view-title">{texts.title}</h2>
-        <p className="muted">{texts.intro}</p>
-        {problem ? (
-          <p className="notice notice-error" role="alert" data-testid="low-stock-problem">
-            {problem}
-          </p>
-        ) : null}
+        <ViewHeading title={texts.title} intro={texts.intro} problem={problem} problemTestId="low-stock-problem" />
         <div className="low-stock-controls">
           <WarehouseFilter value={warehouse} onChange={setWarehouse} failed={failed} testId="low-stock-warehouse" />
           <button

@@ -10,7 +10,7 @@ import { CHART_PAD as PAD, CHART_WIDTH as WIDTH, ChartDetails, ChartSvg, ValueAx
 import { formatDate, formatDifference, formatNumber } from '../common/format.ts';
 import { chartTexts, perDayTexts as texts } from '../common/texts.ts';
 import { TopBar } from '../common/TopBar.tsx';
-import { WarehouseFilter, useViewFailure } from './view-parts.tsx';
+import { ViewHeading, WarehouseFilter, useViewFailure } from './view-parts.tsx';
 
 /** Taller than a card's stock chart: on a phone the bars of 30 days need the height. */
 const HEIGHT = 300;
@@ -53,13 +53,7 @@ export function PerDayScreen({ onSignOut }: { onSignOut: (message?: string) => v
     <div className="app per-day-view">
       <TopBar view="per-day" onSignOut={() => onSignOut()} />
       <main className="content">
-        <h2 className="view-title">{texts.title}</h2>
-        <p className="muted">{texts.intro}</p>
-        {problem ? (
-          <p className="notice notice-error" role="alert" data-testid="per-day-problem">
-            {problem}
-          </p>
-        ) : null}
+        <ViewHeading title={texts.title} intro={texts.intro} problem={problem} problemTestId="per-day-problem" />
         <div className="low-stock-controls">
           <WarehouseFilter value={warehouse} onChange={setWarehouse} failed={failed} testId="per-day-warehouse" />
           <div className="chart-ranges" role="group" aria-label={chartTexts.period}>

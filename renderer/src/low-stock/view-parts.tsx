@@ -1,5 +1,6 @@
 // What the low-stock view and the movements per day share: the account's warehouses as a filter
-// ("All warehouses" or one), and a failure shown on the view (a token no longer valid signs out).
+// ("All warehouses" or one), the view's heading, and a failure shown on the view (a token no
+// longer valid signs out).
 import { useCallback, useEffect, useState } from 'react';
 import type { Warehouse } from '../../../shared/index.ts';
 import { ApiError } from '../api/request-json.ts';
@@ -17,6 +18,21 @@ export function useViewFailure(onSignOut: (message?: string) => void) {
     [onSignOut],
   );
   return { problem, setProblem, failed };
+}
+
+/** A view's title, what it shows, and its problem when it has one (`problemTestId` names the notice). */
+export function ViewHeading(props: { title: string; intro: string; problem: string | null; problemTestId: string }) {
+  return (
+    <>
+      <h2 className="view-title">{props.title}</h2>
+      <p className="muted">{props.intro}</p>
+      {props.problem ? (
+        <p className="notice notice-error" role="alert" data-testid={props.problemTestId}>
+          {props.problem}
+        </p>
+      ) : null}
+    </>
+  );
 }
 
 /** "All warehouses" or one of the account's; nothing for an account without warehouses. */
