@@ -482,6 +482,9 @@ const landsOnTop = (place: PlaceState, hlc: string) => place.latest === undefine
 /** Later than every timestamp (`9` sorts after every digit of a wall clock). */
 const END_OF_TIME = '9';
 
+/** How many places' quantities a transaction keeps in memory: far more than a request or a sync batch touches. */
+const QUANTITIES_KEPT = 10_000;
+
 const NOTHING_SEEN: SeenVector = Object.freeze({});
 
 const idOf = (m: MovementId) => `${m.origin}-${m.seq}`;
@@ -529,8 +532,14 @@ export class MovementLog {
   private readonly held = new Map<number, Record<string, number>>();
   /** Per account: whether it has an open conflict group (read once, for the sets and counts made here). */
   private readonly openGroups = new Map<number, boolean>();
-  /** The movements this transaction applied or recorded (`origin-seq`): a refused fold names one of them. */
-  private readonly mine = new Set<string>();
+  /**
+   * Per account: the first sequence this transaction gave a movement made here. Every one made here
+   * from it on is this transaction's (sequences are gapless): a refused fold names one of them without
+   * a set that grows with an import's million movements.
+   */
+  private readonly firstSeqs = new Map<number, number>();
+  /** The movements of other instances this transaction applied (`origin-seq`): at most a batch of them. */
+  private readonly appliedRemote = new Set<string>();
   /**
    * Movements applied on top of everything, recorded here (a request's rows) or of other instances
    * (the common case of a sync batch): their history rows and the quantities they leave, written
@@ -543,7 +552,8 @@ export class MovementLog {
    * Quantities as this transaction leaves them (null: no stock definition), by `unit/warehouse`: read
    * together (`readQuantities`) or one by one, and changed by every movement applied on top. Inside a
    * write transaction the stock changes only through this log (engine.ts: one writer at a time), so
-   * what is known here is what the database holds once flushed.
+   * what is known here is what the database holds once flushed. A cache, not a record: emptied when
+   * it reaches QUANTITIES_KEPT places (an import touches a million), a forgotten one is read again.
    */
   private readonly quantities = new Map<string, number | null>();
   /** When this transaction records its movements (`created_at`). */
@@ -611,6 +621,7 @@ export class MovementLog {
     if (!this.nextSeqs.has(accountId)) await this.readAccount(accountId);
     const next = this.nextSeqs.get(accountId)!;
     this.nextSeqs.set(accountId, next + 1);
+    if (!this.firstSeqs.has(accountId)) this.firstSeqs.set(accountId, next);
     return next;
   }
 
@@ -644,7 +655,7 @@ export class MovementLog {
     if (known !== undefined) return known;
     await this.flush();
     const quantity = (await this.db.first(quantityOf, { unitId, warehouseId }))?.quantity ?? null;
-    this.quantities.set(key, quantity);
+    this.knowQuantity(key, quantity);
     return quantity;
   }
 
@@ -665,7 +676,7 @@ export class MovementLog {
     }
     for (const { unitId, warehouseId } of wanted) {
       const key = `${unitId}/${warehouseId}`;
-      this.quantities.set(key, stored.get(key) ?? null);
+      this.knowQuantity(key, stored.get(key) ?? null);
     }
   }
 
@@ -689,7 +700,6 @@ export class MovementLog {
     const hlc = options.hlc ?? this.nextHlc();
     const seq = await this.nextSeq(accountId);
     this.forget(unit.id, warehouseId);
-    this.mine.add(idOf({ origin: this.instance, seq }));
     const held = this.held.get(accountId);
     if (held) held[this.instance] = Math.max(held[this.instance] ?? 0, seq);
     const seenVector = isAbsolute(kind) ? await this.seenVector(accountId) : null;
@@ -736,6 +746,13 @@ export class MovementLog {
         );
     }
     return applied;
+  }
+
+  /** Whether this transaction recorded or applied the movement `id` of the account. */
+  private isMine(accountId: number, movement: MovementId, id: string): boolean {
+    if (movement.origin !== this.instance) return this.appliedRemote.has(id);
+    const first = this.firstSeqs.get(accountId);
+    return first !== undefined && movement.seq >= first;
   }
 
   /** Whether the account has an open conflict group: read once per transaction, so a write where none is open pays one query. */
@@ -807,7 +824,7 @@ export class MovementLog {
     seen: SeenVector,
   ): void {
     const id = idOf(movement);
-    this.mine.add(id);
+    this.appliedRemote.add(id);
     if (place.earliest === undefined || movement.hlc < place.earliest) place.earliest = movement.hlc;
     if (movement.seq > (held[movement.origin] ?? 0)) held[movement.origin] = movement.seq;
     if (place.late || !landsOnTop(place, movement.hlc)) {
@@ -1061,6 +1078,12 @@ export class MovementLog {
   private leaveQuantity(unitId: number, warehouseId: number, quantity: number): void {
     const key = `${unitId}/${warehouseId}`;
     this.unwrittenQuantities.set(key, { unitId, warehouseId, quantity });
+    this.knowQuantity(key, quantity);
+  }
+
+  /** Keeps a quantity known (see `quantities`): what is unwritten stays in `unwrittenQuantities` until flushed. */
+  private knowQuantity(key: string, quantity: number | null): void {
+    if (this.quantities.size >= QUANTITIES_KEPT && !this.quantities.has(key)) this.quantities.clear();
     this.quantities.set(key, quantity);
   }
 
@@ -1100,7 +1123,7 @@ export class MovementLog {
       const before = quantity;
       quantity = foldStep(before, row.kind, row.value);
       if (row.hlc >= from) {
-        if (this.mine.has(id)) named = id;
+        if (this.isMine(place.accountId, row, id)) named = id;
         if (quantity < MIN_QUANTITY || quantity > MAX_QUANTITY) throw outOfRange(named ?? id, quantity);
       }
       if (row.old_quantity !== before || row.new_quantity !== quantity)
