@@ -100,7 +100,8 @@ export async function setQuantity(
 ): Promise<number | null> {
   let current = options.current;
   if (options.onlyIfChanged) {
-    current ??= await log.quantity(unit.id, warehouseId);
+    // `null` is a known answer (no stock definition), not a missing one: read only when undefined.
+    if (current === undefined) current = await log.quantity(unit.id, warehouseId);
     if (current === quantity) return current;
   }
   return (await log.record(accountId, unit, warehouseId, 'set', quantity, change, current !== undefined ? { current } : {})).oldQuantity;
