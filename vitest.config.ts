@@ -59,6 +59,12 @@ export const sqliteOnly: Record<string, string> = {
     'what a refused catalogue file says (JSON position, CSV separator and quotes, all problems at once), into a SQLite file: the refusal comes before any write',
   'test/cli/cli-says-which-database.test.ts':
     'the database a command names and the empty SQLite file a failed `sync link` must not leave: files by path',
+  'test/ui/sync-ui.test.ts':
+    "the page's sync indicator, the offline stocktake and the conflict resolved from the keyboard, across two linked servers: the page, not the engine (sync rounds, conflicts and their resolution run on both engines in test/sync/, and a minute per engine on 2 cores)",
+  'test/ui/people-ui.test.ts':
+    "the page's shared-scanner sign-in by badge and PIN and the people admin: the page, not the engine (people, badges and PINs run on both engines in test/api/people-api.test.ts and test/http/signout-and-idle-expiry.test.ts)",
+  'test/ui/roles-ui.test.ts':
+    'what the page shows each role: the page, not the engine (what each role may call runs on both engines in test/api/roles.test.ts)',
   'test/ui/signin-switch.test.ts':
     "the page's sign-in and account switch; tokens on both engines are in test/http/signout-and-idle-expiry.test.ts",
 };
