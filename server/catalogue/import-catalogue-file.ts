@@ -250,7 +250,9 @@ async function streamInto(
   }
 
   // Every problem at once, as the README promises: the rules across fields ran for every item whose
-  // own structure was right, so their findings stand beside the structural ones.
+  // own structure was right, so their findings stand beside the structural ones. The writer's come
+  // once its last chunk of items is written.
+  if (writing()) await writer.writePending();
   const problems = [...schemaProblems, ...crossProblems, ...(schemaProblems.length + crossProblems.length === 0 ? writer.problems : [])];
   if (problems.length > 0) throw catalogueRefused(problems);
   return writer.summary;

@@ -19,7 +19,7 @@ import { recordAudit } from '../audit.ts';
 import { MAX_QUANTITY, MIN_QUANTITY, syncMessages } from '../../../shared/index.ts';
 import { apiError } from '../../errors.ts';
 import { sql } from 'kysely';
-import { type Param, type Queries, statement } from '../engine.ts';
+import { type Param, type Queries, chunkLength, columnsOf, statement } from '../engine.ts';
 import type { StockConflictGroupTable } from '../schema.ts';
 import { heldVector } from '../sync/held-vector.ts';
 import {
@@ -152,7 +152,7 @@ type InsertParams = {
 /** Column by column, for `insertMovements`: one list per column, element i of each is row i. */
 type InsertColumns = { [K in keyof InsertParams]: InsertParams[K][] };
 
-/** Several movements in one INSERT (compiled once per chunk length: see CHUNK_LENGTHS). */
+/** Several movements in one INSERT (compiled once per chunk length: see chunkLength in engine.ts). */
 const insertMovements = statement('movements.insertMany', (k, p: Param<InsertColumns>) => {
   const column = <K extends keyof InsertParams>(name: K) => p.list(name) as unknown as InsertParams[K][];
   const c = {
@@ -213,29 +213,6 @@ const upsertQuantities = statement('movements.upsertQuantities', (k, p: Param<St
     .values(unitIds.map((_, i) => ({ unit_id: unitIds[i]!, warehouse_id: warehouseIds[i]!, quantity: quantities[i]! })))
     .onConflict((oc) => oc.columns(['unit_id', 'warehouse_id']).doUpdateSet((eb) => ({ quantity: eb.ref('excluded.quantity') })));
 });
-
-/**
- * Rows go out in statements of at most this many rows (a request's 50 rows in one, a batch of 500
- * in eight): each length is its own compiled statement, prepared once per connection. Not longer:
- * building and preparing a statement of 256 rows made a process's first batch 20-40 ms slower, for
- * no gain after it.
- */
-const MAX_CHUNK_LENGTH = 64;
-
-function chunkLength(left: number): number {
-  return Math.min(left, MAX_CHUNK_LENGTH);
-}
-
-/** Element `from` to `from + length` of every column of `rows`. */
-function columnsOf<R extends Record<string, unknown>>(rows: readonly R[], from: number, length: number): { [K in keyof R]: R[K][] } {
-  const columns = {} as { [K in keyof R]: R[K][] };
-  for (const name of Object.keys(rows[from]!) as (keyof R)[]) {
-    const values = new Array<R[keyof R]>(length);
-    for (let i = 0; i < length; i++) values[i] = rows[from + i]![name];
-    columns[name] = values;
-  }
-  return columns;
-}
 
 const vectorById = statement('movements.vectorById', (k, p: Param<{ id: number }>) =>
   k.selectFrom('sync_vectors').select('body').where('id', '=', p('id')),
@@ -339,7 +316,7 @@ type Step = { id: number; oldQuantity: number | null; newQuantity: number };
 
 /**
  * The before/after quantities of several history rows in one UPDATE (a CASE on the id; compiled
- * once per chunk length, see CHUNK_LENGTHS): a refold rewrites every step after a movement in the
+ * once per chunk length, see chunkLength in engine.ts): a refold rewrites every step after a movement in the
  * past, thousands on a long history, which one statement per row made a PostgreSQL round trip each.
  * The casts type the parameters for PostgreSQL, where a CASE of bare parameters would be text.
  */
