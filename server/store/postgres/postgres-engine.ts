@@ -199,7 +199,7 @@ export class PostgresEngine implements Engine {
     }
   }
 
-  private async transaction<T>(mode: 'read' | 'write', work: (q: Queries) => Promise<T>): Promise<T> {
+  private async transaction<T>(mode: 'read' | 'write', work: (q: Queries) => Promise<T>, bulk = false): Promise<T> {
     refuseNesting();
     let client: pg.PoolClient;
     try {
@@ -211,8 +211,14 @@ export class PostgresEngine implements Engine {
     try {
       // A write's BEGIN and lock, and its NOTIFY and COMMIT, go in one round trip each (statements
       // without parameters, in one message): the lock is held from the first to the last.
+      // A bulk write plans each statement with its values (plan_cache_mode): its tables grow from
+      // nothing while it runs, and a prepared statement's generic plan, made when they were empty,
+      // scanned every barcode of the account for each chunk of an import (31 ms a chunk at 30k,
+      // more with every chunk: 100k barcodes took 378 s).
       await client.query(
-        mode === 'read' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : `BEGIN ISOLATION LEVEL READ COMMITTED; ${LOCK_STATEMENT}`,
+        mode === 'read'
+          ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'
+          : `BEGIN ISOLATION LEVEL READ COMMITTED; ${LOCK_STATEMENT}${bulk ? '; SET LOCAL plan_cache_mode = force_custom_plan' : ''}`,
       );
       const result = await insideTransaction.run(true, () => work(new ClientQueries(client, this.k, this.compiler, this.names)));
       await client.query(mode === 'write' ? `NOTIFY ${CHANGES_CHANNEL}; COMMIT` : 'COMMIT');
@@ -235,7 +241,7 @@ export class PostgresEngine implements Engine {
   }
 
   async write<T>(work: (q: Queries) => Promise<T>, options: WriteOptions = {}): Promise<T> {
-    const result = await this.transaction('write', work);
+    const result = await this.transaction('write', work, options.bulk);
     // After a bulk write (a catalogue import) the planner's statistics are refreshed at once: until
     // autovacuum's ANALYZE runs (up to a minute later), a 50-barcode read of a freshly imported
     // account scans all its barcodes (22 ms instead of 0.6 ms on 10k, bench/NOTES-postgres.md).
