@@ -93,24 +93,40 @@ class ClientQueries implements Queries {
   private readonly compiler: StatementCompiler;
   private readonly names: Map<string, string>;
 
-  constructor(client: pg.PoolClient, k: Kysely<Schema>, compiler: StatementCompiler, names: Map<string, string>) {
+  /**
+   * A bulk write's reads are planned with their values, each time (an unnamed statement): its
+   * tables grow from nothing while it runs, and a named statement's generic plan, made while they
+   * were empty, scanned every barcode of the account for each chunk of an import (31 ms a lookup
+   * at 30k barcodes and rising: 100k took 378 s). Its writes keep their prepared plans: planning a
+   * 64-row INSERT each time doubled its cost.
+   */
+  private readonly planReadsEachTime: boolean;
+  /**
+   * A bulk write's statistics, taken inside it as it grows (after 256 writes, 1,024, 4,096, …: a few
+   * ANALYZEs however large; ANALYZE counts the rows this transaction inserted): without them the
+   * planner took a table it had never analysed for a small one, and looked a chunk's 64 barcodes up
+   * by scanning every unit of the account (11 ms a lookup at 80k barcodes, and rising).
+   */
+  private writes = 0;
+  private analyzeAt = 256;
+
+  constructor(client: pg.PoolClient, k: Kysely<Schema>, compiler: StatementCompiler, names: Map<string, string>, bulk = false) {
     this.client = client;
     this.k = k;
     this.compiler = compiler;
     this.names = names;
+    this.planReadsEachTime = bulk;
   }
 
   private async execute(target: Compilable<unknown> | StatementDef<unknown, Params>, params: Params | undefined): Promise<pg.QueryResult> {
     if ('build' in target) {
       const compiled = this.compiler.compile(target, params ?? {});
+      const values = withoutNulInLookups(compiled.sql, positionalValues(compiled, params ?? {}));
+      if (this.planReadsEachTime && /^\s*select\b/i.test(compiled.sql)) return this.client.query(compiled.sql, values);
       // A named statement is prepared once per connection by pg and reused from then on.
       let name = this.names.get(compiled.sql);
       if (!name) this.names.set(compiled.sql, (name = `s${this.names.size + 1}`));
-      return this.client.query({
-        name,
-        text: compiled.sql,
-        values: withoutNulInLookups(compiled.sql, positionalValues(compiled, params ?? {})),
-      });
+      return this.client.query({ name, text: compiled.sql, values });
     }
     const { sql, parameters } = target.compile();
     return this.client.query(sql, withoutNulInLookups(sql, parameters as unknown[]));
@@ -125,7 +141,12 @@ class ClientQueries implements Queries {
   }
 
   async run(target: Compilable<unknown> | StatementDef<unknown, Params>, params?: Params): Promise<Changed> {
-    return { changes: (await this.execute(target, params)).rowCount ?? 0 };
+    const changes = (await this.execute(target, params)).rowCount ?? 0;
+    if (this.planReadsEachTime && ++this.writes >= this.analyzeAt) {
+      this.analyzeAt *= 4;
+      await this.client.query('ANALYZE');
+    }
+    return { changes };
   }
 }
 
@@ -211,16 +232,10 @@ export class PostgresEngine implements Engine {
     try {
       // A write's BEGIN and lock, and its NOTIFY and COMMIT, go in one round trip each (statements
       // without parameters, in one message): the lock is held from the first to the last.
-      // A bulk write plans each statement with its values (plan_cache_mode): its tables grow from
-      // nothing while it runs, and a prepared statement's generic plan, made when they were empty,
-      // scanned every barcode of the account for each chunk of an import (31 ms a chunk at 30k,
-      // more with every chunk: 100k barcodes took 378 s).
       await client.query(
-        mode === 'read'
-          ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'
-          : `BEGIN ISOLATION LEVEL READ COMMITTED; ${LOCK_STATEMENT}${bulk ? '; SET LOCAL plan_cache_mode = force_custom_plan' : ''}`,
+        mode === 'read' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : `BEGIN ISOLATION LEVEL READ COMMITTED; ${LOCK_STATEMENT}`,
       );
-      const result = await insideTransaction.run(true, () => work(new ClientQueries(client, this.k, this.compiler, this.names)));
+      const result = await insideTransaction.run(true, () => work(new ClientQueries(client, this.k, this.compiler, this.names, bulk)));
       await client.query(mode === 'write' ? `NOTIFY ${CHANGES_CHANNEL}; COMMIT` : 'COMMIT');
       if (mode === 'write') this.generation++;
       return result;
