@@ -3,7 +3,7 @@
 // serve the whole-document schema and the streaming file import. First uses are remembered as
 // small integers rather than path arrays: a million-barcode catalogue must fit in little memory.
 import type { CatalogueAccountHeader, CatalogueItem, CatalogueReorderEntry, CatalogueStockEntry } from './catalogue-schema.ts';
-import { type FirstUses, MemoryFirstUses } from './first-uses.ts';
+import { type FirstUse, type FirstUses, MemoryFirstUses } from './first-uses.ts';
 
 export type Path = (string | number)[];
 export type ReportIssue = (path: Path, message: string) => void;
@@ -62,7 +62,21 @@ export class CatalogueChecker {
     this.nextItemBase = Math.max(this.nextItemBase, ordinal + 1);
     const itemPath: Path = ['accounts', account.index, 'items', i];
 
-    const firstItem = await this.uses.claim('item', item.id, ordinal);
+    // Every key of the item first, in the order they come (one call: one round trip on PostgreSQL),
+    // then the rules in that order, each duplicate in its place.
+    const barcodes = { barcodesOfAccount: account.index };
+    const uses: FirstUse[] = [{ kind: 'item', key: item.id, code: ordinal }];
+    if (item.barcode !== undefined) uses.push({ kind: barcodes, key: item.barcode, code: ordinal });
+    for (const [j, variant] of (item.variants ?? []).entries()) {
+      const variantOrdinal = this.variantItem.length;
+      this.variantItem.push(ordinal);
+      this.variantIndex.push(j);
+      uses.push({ kind: 'variant', key: variant.id, code: variantOrdinal });
+      uses.push({ kind: barcodes, key: variant.barcode, code: -(variantOrdinal + 1) });
+    }
+    const firsts = await this.uses.claimAll(uses);
+    let next = 0;
+    const firstItem = firsts[next++];
     if (firstItem !== undefined) this.duplicate([...itemPath, 'id'], 'item id', item.id, [...this.itemPath(firstItem), 'id']);
     if ((item.barcode === undefined) === (item.variants === undefined)) {
       this.report(itemPath, 'an item has either "barcode" (it holds stock itself) or "variants", not both and not neither');
@@ -71,18 +85,15 @@ export class CatalogueChecker {
       this.report([...itemPath, 'stock'], 'an item with variants holds no stock itself; give stock per variant');
     if (item.variants && item.reorder)
       this.report([...itemPath, 'reorder'], 'an item with variants holds no stock itself; give reorder points per variant');
-    if (item.barcode !== undefined) await this.uniqueBarcode(item.barcode, ordinal, [...itemPath, 'barcode']);
+    if (item.barcode !== undefined) this.barcodeUsed(item.barcode, firsts[next++], [...itemPath, 'barcode']);
     this.checkStock(item.stock, [...itemPath, 'stock']);
     this.checkReorder(item.reorder, [...itemPath, 'reorder']);
     for (const [j, variant] of (item.variants ?? []).entries()) {
       const variantPath: Path = [...itemPath, 'variants', j];
-      const variantOrdinal = this.variantItem.length;
-      this.variantItem.push(ordinal);
-      this.variantIndex.push(j);
-      const firstVariant = await this.uses.claim('variant', variant.id, variantOrdinal);
+      const firstVariant = firsts[next++];
       if (firstVariant !== undefined)
         this.duplicate([...variantPath, 'id'], 'variant id', variant.id, [...this.variantPath(firstVariant), 'id']);
-      await this.uniqueBarcode(variant.barcode, -(variantOrdinal + 1), [...variantPath, 'barcode']);
+      this.barcodeUsed(variant.barcode, firsts[next++], [...variantPath, 'barcode']);
       this.checkStock(variant.stock, [...variantPath, 'stock']);
       this.checkReorder(variant.reorder, [...variantPath, 'reorder']);
     }
@@ -124,8 +135,8 @@ export class CatalogueChecker {
     });
   }
 
-  private async uniqueBarcode(barcode: string, code: number, path: Path): Promise<void> {
-    const first = await this.uses.claim({ barcodesOfAccount: this.account!.index }, barcode, code);
+  /** `first`: the code of the barcode's first use when this one is not the first. */
+  private barcodeUsed(barcode: string, first: number | undefined, path: Path): void {
     if (first !== undefined)
       this.duplicate(
         path,

@@ -81,10 +81,20 @@ export interface Queries {
   run<P extends Params>(statement: StatementDef<unknown, P>, params: P): Promise<Changed>;
 }
 
+export interface ScratchClaim {
+  kind: number;
+  key: string | number;
+  code: number;
+}
+
 /** Keys of a large import that must be unique, kept outside JavaScript's heap (a scratch table). */
 export interface ScratchKeys {
-  /** Records `code` as the first use of (`kind`, `key`); when it was used before, returns that first code. */
-  claim(kind: number, key: string | number, code: number): Promise<number | undefined>;
+  /**
+   * Records each claim's `code` as the first use of its (`kind`, `key`), in order; for each, the
+   * first code when the key was used before (by an earlier claim of the same call too), else
+   * undefined. An item's keys go together: one round trip for them on PostgreSQL, not one each.
+   */
+  claimAll(claims: readonly ScratchClaim[]): Promise<(number | undefined)[]>;
   drop(): Promise<void>;
 }
 

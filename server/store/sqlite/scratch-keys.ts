@@ -1,7 +1,7 @@
 // An import's scratch table of keys on SQLite: a TEMP table of this connection (on disk during a
 // bulk write, see withTemporaryTablesOnDisk), so a million barcodes never sit in JavaScript maps.
 import type BetterSqlite3 from 'better-sqlite3';
-import type { ScratchKeys } from '../engine.ts';
+import type { ScratchClaim, ScratchKeys } from '../engine.ts';
 
 export class SqliteScratchKeys implements ScratchKeys {
   private readonly sqlite: BetterSqlite3.Database;
@@ -20,9 +20,10 @@ export class SqliteScratchKeys implements ScratchKeys {
     this.select = sqlite.prepare('SELECT code FROM temp.scratch_keys WHERE kind = ? AND key = ?').pluck();
   }
 
-  async claim(kind: number, key: string | number, code: number): Promise<number | undefined> {
-    if (this.insert.run(kind, key, code).changes === 1) return undefined;
-    return this.select.get(kind, key) as number;
+  async claimAll(claims: readonly ScratchClaim[]): Promise<(number | undefined)[]> {
+    return claims.map(({ kind, key, code }) =>
+      this.insert.run(kind, key, code).changes === 1 ? undefined : (this.select.get(kind, key) as number),
+    );
   }
 
   async drop(): Promise<void> {
