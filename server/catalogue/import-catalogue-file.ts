@@ -11,6 +11,7 @@ import type { ScratchKeys } from '../store/engine.ts';
 import type { Store } from '../store/store.ts';
 import { CatalogueChecker, type Path, formatPath } from './catalogue-checks.ts';
 import {
+  type CatalogueItem,
   catalogueAccountHeaderSchema,
   catalogueAccountSchema,
   catalogueItemSchema,
@@ -32,6 +33,8 @@ export interface FileImportOptions {
 }
 
 const CHUNK_BYTES = 1 << 20;
+/** Ids and barcodes the checker claims at a time (CatalogueChecker.queueItem): a few statements, not one per key. */
+const CHECK_USES = 512;
 const PROGRESS_EVERY_MS = 1000;
 const HEADER_KEYS = ['name', 'warehouses_enabled', 'warehouses'] as const;
 
@@ -94,7 +97,18 @@ async function streamInto(
   let account: AccountState | undefined;
   let sawRoot = false;
 
+  /**
+   * Items whose rules are queued in the checker: handed to the writer once `settle` has reported
+   * their problems (so the writer takes exactly the items of a file without problems so far).
+   */
+  const checking: { state: AccountState; item: CatalogueItem; i: number }[] = [];
+  const settle = async () => {
+    await checker.settle();
+    for (const { state, item, i } of checking.splice(0)) if (state.writable && writing()) await writer.writeItem(item, i);
+  };
+
   const checkHeader = async (state: AccountState, value: unknown) => {
+    await settle(); // the items before it, and their problems, come first
     const header = catalogueAccountHeaderSchema.safeParse(value);
     if (!header.success) return schemaIssues(header.error.issues, ['accounts', state.index]);
     state.headerValid = true;
@@ -112,8 +126,9 @@ async function streamInto(
       if (!item.success) return;
     }
     if (!state.headerValid) return;
-    await checker.checkItem(item.data, i);
-    if (state.writable && writing()) await writer.writeItem(item.data, i);
+    checker.queueItem(item.data, i);
+    checking.push({ state, item: item.data, i });
+    if (checker.queuedUses >= CHECK_USES) await settle();
   };
 
   /** The header is complete once name, scenario and (in the warehouse scenario) warehouses were read. */
@@ -131,6 +146,7 @@ async function streamInto(
   };
 
   const onAccountEnd = async (a: number, value: unknown) => {
+    await settle();
     const state =
       account && account.index === a ? account : { index: a, checkedKeys: undefined, headerValid: false, writable: false, pending: [] };
     account = undefined;
@@ -252,6 +268,7 @@ async function streamInto(
   // Every problem at once, as the README promises: the rules across fields ran for every item whose
   // own structure was right, so their findings stand beside the structural ones. The writer's come
   // once its last chunk of items is written.
+  await settle();
   if (writing()) await writer.writePending();
   const problems = [...schemaProblems, ...crossProblems, ...(schemaProblems.length + crossProblems.length === 0 ? writer.problems : [])];
   if (problems.length > 0) throw catalogueRefused(problems);
