@@ -128,6 +128,28 @@ const setUnitBarcode = statement('import.setUnitBarcode', (k, p: Param<{ id: num
     .where('id', '=', p('id')),
 );
 
+const reorderOfUnits = statement('import.reorderOfUnits', (k, p: Param<{ unitIds: number[] }>) =>
+  k.selectFrom('reorder_points').select(['unit_id', 'warehouse_id', 'minimum', 'target']).where('unit_id', 'in', p.list('unitIds')),
+);
+const insertReorderPoints = statement(
+  'import.insertReorderPoints',
+  (k, p: Param<{ accountId: number; unitId: number[]; warehouseId: number[]; minimum: number[]; target: (number | null)[] }>) => {
+    const unitIds = p.list('unitId') as unknown as number[];
+    const warehouseIds = p.list('warehouseId') as unknown as number[];
+    const minimums = p.list('minimum') as unknown as number[];
+    const targets = p.list('target') as unknown as (number | null)[];
+    return k.insertInto('reorder_points').values(
+      unitIds.map((_, i) => ({
+        unit_id: unitIds[i]!,
+        warehouse_id: warehouseIds[i]!,
+        account_id: p('accountId'),
+        minimum: minimums[i]!,
+        target: targets[i]!,
+      })),
+    );
+  },
+);
+
 /** Items are written this many barcodes at a time (an item's own and its variants'): see writeChunk. */
 export const CHUNK_BARCODES = 512;
 
@@ -458,7 +480,7 @@ export class CatalogueWriter {
       ),
     );
     for (const { unit, isNew, stock } of placed) await this.applyStock(unit as StockUnit, isNew, stock);
-    for (const { unit, reorder } of placed) await this.applyReorder(unit as StockUnit, reorder);
+    await this.applyReorder(placed);
   }
 
   /** The warehouse of a stock entry or reorder point; undefined only after a warehouse problem already reported. */
@@ -495,16 +517,41 @@ export class CatalogueWriter {
     }
   }
 
-  /** Sets the unit's reorder points the catalogue names; an import leaves the others (from upstream, finish() removes them). */
-  private async applyReorder(unit: StockUnit, reorder: CatalogueReorderEntry[] | undefined): Promise<void> {
+  /**
+   * Sets the reorder points the chunk's units name (writeReorderPoint's rules, in one read and
+   * multi-row inserts per chunk; a changed one is updated on its own); an import leaves the others
+   * (from upstream, finish() removes them).
+   */
+  private async applyReorder(placed: readonly Placed[]): Promise<void> {
+    const { q } = this;
     const account = this.account!;
-    for (const entry of reorder ?? []) {
-      const warehouseId = this.warehouseOf(entry);
-      if (warehouseId === undefined) continue; // only after a warehouse problem already reported
-      this.handedDown.get(account.id)?.add(`${unit.id}:${warehouseId}`);
-      if (await writeReorderPoint(this.q, account.id, unit.id, warehouseId, { minimum: entry.minimum, target: entry.target ?? null }))
+    const wanted = placed.filter(({ reorder }) => reorder !== undefined && reorder.length > 0);
+    if (wanted.length === 0) return;
+    const known = new Map<string, { minimum: number; target: number | null }>();
+    await inChunks([...new Set(wanted.filter(({ isNew }) => !isNew).map(({ unit }) => unit.id!))], async (unitIds) => {
+      for (const row of await q.all(reorderOfUnits, { unitIds })) known.set(`${row.unit_id}:${row.warehouse_id}`, row);
+    });
+    const inserts = new Map<string, { unitId: number; warehouseId: number; minimum: number; target: number | null }>();
+    for (const { unit, reorder } of wanted) {
+      for (const entry of reorder!) {
+        const warehouseId = this.warehouseOf(entry);
+        if (warehouseId === undefined) continue; // only after a warehouse problem already reported
+        const key = `${unit.id}:${warehouseId}`;
+        this.handedDown.get(account.id)?.add(key);
+        const level = { minimum: entry.minimum, target: entry.target ?? null };
+        const existing = known.get(key);
+        if (existing && existing.minimum === level.minimum && existing.target === level.target) continue;
+        known.set(key, level);
         this.changedAccounts.add(account.id);
+        const inserted = inserts.get(key);
+        if (inserted) Object.assign(inserted, level);
+        else if (existing) await writeReorderPoint(q, account.id, unit.id!, warehouseId, level);
+        else inserts.set(key, { unitId: unit.id!, warehouseId, ...level });
+      }
     }
+    await inChunks([...inserts.values()], async (rows) => {
+      await q.run(insertReorderPoints, { accountId: account.id, ...columnsOf(rows, 0, rows.length) });
+    });
   }
 
   /** `isNew`: the unit was inserted just now, so it holds no stock anywhere yet (no quantity to read). */

@@ -16,7 +16,10 @@ import { type DatabaseProbe, probeDatabase } from '../support/database-probe.ts'
 import { dropDatabase, newDatabase } from '../support/test-engine.ts';
 import { tempDir } from '../support/test-server.ts';
 
-/** `barcodes` barcodes: every fourth item has two variants, the others a barcode; stock in one or both warehouses. */
+/**
+ * `barcodes` barcodes: every fourth item has two variants, the others a barcode; stock in one or both
+ * warehouses, and a reorder point for every fifth barcode.
+ */
 function catalogueOf(barcodes: number, { name = 'north', quantity = 0 } = {}): Catalogue {
   const items: Record<string, unknown>[] = [];
   let b = 0;
@@ -25,11 +28,12 @@ function catalogueOf(barcodes: number, { name = 'north', quantity = 0 } = {}): C
     { warehouse: 'Main', quantity: (n + quantity) % 50 },
     ...(n % 3 === 0 ? [{ warehouse: 'Back', quantity: (n + quantity + 1) % 50 }] : []),
   ];
+  const reorder = (n: number) => (n % 5 === 0 ? { reorder: [{ warehouse: 'Main', minimum: 5, target: 20 }] } : {});
   for (let id = 1; b < barcodes; id++) {
     if (id % 4 === 0 && b + 2 <= barcodes) {
-      const variants = [0, 1].map(() => ({ id: variantId++, name: `Size ${b}`, barcode: `V${b}`, stock: stock(b++) }));
+      const variants = [0, 1].map(() => ({ id: variantId++, name: `Size ${b}`, barcode: `V${b}`, ...reorder(b), stock: stock(b++) }));
       items.push({ id, name: `Shirt ${id}`, variants });
-    } else items.push({ id, name: `Article ${id}`, barcode: `P${b}`, stock: stock(b++) });
+    } else items.push({ id, name: `Article ${id}`, barcode: `P${b}`, ...reorder(b), stock: stock(b++) });
   }
   return {
     accounts: [
@@ -86,9 +90,10 @@ describe('a catalogue import in chunks', () => {
     // Per chunk, each kind of statement takes at most one per MAX_CHUNK_LENGTH values: looking up
     // items, variants, the units of items and of variants, barcodes; inserting items, variants,
     // units, reading their ids back; the stock (at most two entries per barcode here) read, its
-    // history rows and its quantities written. About 75 for a chunk of new items here.
+    // history rows and its quantities written; the reorder points read and inserted. About 75 for a
+    // chunk of new items here.
     const perKind = Math.ceil(CHUNK_BARCODES / MAX_CHUNK_LENGTH);
-    const mostPerChunk = 9 * perKind + 3 * 2 * perKind;
+    const mostPerChunk = 11 * perKind + 3 * 2 * perKind;
     /** The account, its warehouses, the log's state, the audit entry, the versions, the clock. */
     const fixed = 30;
 
@@ -107,6 +112,7 @@ describe('a catalogue import in chunks', () => {
     expect(rewritten.writeStatements).toBeLessThanOrEqual(mostPerChunk * chunks + fixed);
     expect(await count('SELECT count(*) AS n FROM stock_units')).toBe(barcodes);
     expect(await count('SELECT count(*) AS n FROM stock_history')).toBe(first.quantitiesChanged);
+    expect(await count('SELECT count(*) AS n FROM reorder_points')).toBe(Math.ceil(barcodes / 5));
 
     // Every quantity moved: the stock read per chunk, its history rows and quantities written.
     const moved = await store.catalogue.write(await parseCatalogue(catalogueOf(barcodes, { quantity: 7 })));
