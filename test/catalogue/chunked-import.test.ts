@@ -89,7 +89,7 @@ describe('a catalogue import in chunks', () => {
     const chunks = Math.ceil(barcodes / CHUNK_BARCODES);
     // Per chunk, each kind of statement takes at most one per MAX_CHUNK_LENGTH values: looking up
     // items, variants, the units of items and of variants, barcodes; inserting items, variants,
-    // units, reading their ids back; the stock (at most two entries per barcode here) read, its
+    // units (their ids returned); the stock (at most two entries per barcode here) read, its
     // history rows and its quantities written; the reorder points read and inserted. About 75 for a
     // chunk of new items here.
     const perKind = Math.ceil(CHUNK_BARCODES / MAX_CHUNK_LENGTH);
