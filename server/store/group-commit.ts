@@ -52,7 +52,7 @@ export interface GroupTransaction {
   mayRetry(): boolean;
 }
 
-/** Runs async work one piece at a time, in the order it was asked for (an engine's groups, one after the other). */
+/** Runs async work one piece at a time, in the order it was asked for (SQLite's transactions on its one connection). */
 export class Serial {
   private tail: Promise<unknown> = Promise.resolve();
   run<T>(work: () => Promise<T>): Promise<T> {
@@ -69,38 +69,59 @@ export interface CommitCounts {
 }
 
 /**
- * Collects the writes asked for in one turn of the event loop into groups, and hands each group,
- * once, to `commit` (which runs it with `commitGroup` on a transaction of its engine).
+ * Collects the writes asked for into groups and hands each group to `commit`, one group at a time:
+ * while one runs, the writes asked for meanwhile wait and form the next (at most GROUP_COMMIT_LIMIT
+ * each). Waiting for the running group, not only for the end of the turn, is what makes groups form
+ * on PostgreSQL, where a group awaits the network: with a group started every turn, 615 writes under
+ * 32 connections made 594 groups.
  */
 export class WriteGroups {
-  private forming: QueuedWrite[] | undefined;
-  private readonly commit: (group: QueuedWrite[]) => void;
+  private waiting: QueuedWrite[] = [];
+  private running = false;
+  private scheduled = false;
+  private readonly commit: (group: QueuedWrite[]) => Promise<void>;
+  private readonly drainedWaiters: (() => void)[] = [];
 
-  constructor(commit: (group: QueuedWrite[]) => void) {
+  constructor(commit: (group: QueuedWrite[]) => Promise<void>) {
     this.commit = commit;
   }
 
   add<T>(work: (q: Queries) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      if (!this.forming) {
-        const group: QueuedWrite[] = (this.forming = []);
-        // After this turn's I/O callbacks: every request that arrived with this one joins the group.
-        setImmediate(() => this.start(group));
-      }
-      this.forming.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      if (this.forming.length >= GROUP_COMMIT_LIMIT) this.start(this.forming);
+      this.waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.schedule();
     });
   }
 
-  /** Starts the group being formed now (on close: writes already asked for still commit). */
-  flush(): void {
-    if (this.forming) this.start(this.forming);
+  /** Resolves once every write asked for so far has been committed or refused (on close). */
+  drained(): Promise<void> {
+    if (!this.running && this.waiting.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.drainedWaiters.push(resolve));
   }
 
-  private start(group: QueuedWrite[]): void {
-    if (this.forming !== group) return; // already started
-    this.forming = undefined;
-    this.commit(group);
+  private schedule(): void {
+    if (this.running || this.scheduled) return;
+    this.scheduled = true;
+    // After this turn's I/O callbacks: every request that arrived with this one joins the group.
+    setImmediate(() => {
+      this.scheduled = false;
+      this.startNext();
+    });
+  }
+
+  private startNext(): void {
+    if (this.running) return;
+    if (this.waiting.length === 0) {
+      for (const resolve of this.drainedWaiters.splice(0)) resolve();
+      return;
+    }
+    const group = this.waiting.splice(0, GROUP_COMMIT_LIMIT);
+    this.running = true;
+    void this.commit(group).finally(() => {
+      this.running = false;
+      if (this.waiting.length > 0) this.schedule();
+      else for (const resolve of this.drainedWaiters.splice(0)) resolve();
+    });
   }
 }
 

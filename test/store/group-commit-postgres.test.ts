@@ -3,7 +3,8 @@
 // What must hold: a write is answered only once its commit is visible to another connection; a
 // failing write (an error of its own, or a constraint) fails alone and leaves nothing; a connection
 // lost under a write fails that write with a 503 and the others of its group run again on another
-// connection and commit exactly once; writes asked for just before close() still commit. The crash
+// connection and commit exactly once; writes asked for while a group runs form the next group; writes
+// asked for just before close() still commit. The crash
 // (SIGKILL) and multi-process proofs (crash-durability, multi-process-writers) run unchanged over it.
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -51,6 +52,30 @@ describe('group commit (PostgreSQL)', () => {
       expect(engine.commits.writes - before.writes).toBe(10);
       // Every answer came after the commit: the other connection already saw all ten.
       for (const seen of seenAtAnswer) expect(seen).toEqual(wanted);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('writes asked for while a group runs wait for it and form the next group together, whatever turn they came in', async () => {
+    const { engine, names } = await openTwo();
+    try {
+      const before = { ...engine.commits };
+      const slow = engine.write(async (q) => {
+        await q.run(q.k.insertInto('accounts').values({ name: 'slow', warehouses_enabled: 0 }));
+        await q.first(q.k.selectNoFrom((eb) => eb.fn('pg_sleep', [eb.val(0.2)]).as('slept')));
+      });
+      // Five writes, each asked for in a turn of its own while the slow one's group is running.
+      const later: Promise<string>[] = [];
+      for (let i = 0; i < 5; i++) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        later.push(addAccount(engine, `later-${i}`));
+      }
+      await slow;
+      await Promise.all(later);
+      expect(engine.commits.groups - before.groups).toBe(2);
+      expect(engine.commits.writes - before.writes).toBe(6);
+      expect(await names()).toEqual(['later-0', 'later-1', 'later-2', 'later-3', 'later-4', 'slow']);
     } finally {
       await engine.close();
     }

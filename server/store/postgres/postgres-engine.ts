@@ -29,7 +29,7 @@ import type { Schema } from '../schema.ts';
 import { PostgresScratchKeys } from './scratch-keys.ts';
 import { displayLocation } from './display-location.ts';
 import { postgresSchemaNeeds } from './schema-needs.ts';
-import { type CommitCounts, type GroupTransaction, Serial, WriteGroups, commitGroup } from '../group-commit.ts';
+import { type CommitCounts, type GroupTransaction, WriteGroups, commitGroup } from '../group-commit.ts';
 
 /** Every write takes this advisory lock first ("biv1"): one writer at a time on the database. */
 const WRITE_LOCK = 0x62697631;
@@ -160,10 +160,7 @@ export class PostgresEngine implements Engine {
   /** Durable write commits so far, and the writes they carried (for tests and the bench's report). */
   readonly commits: CommitCounts = { groups: 0, writes: 0 };
   /** Writes asked for together; this process's groups run one after the other, each on one connection. */
-  private readonly groups = new WriteGroups((group) => {
-    void this.writers.run(() => commitGroup(() => this.groupTransaction(), group, this.commits));
-  });
-  private readonly writers = new Serial();
+  private readonly groups = new WriteGroups((group) => commitGroup(() => this.groupTransaction(), group, this.commits));
 
   private constructor(url: string, pool: pg.Pool) {
     this.url = url;
@@ -382,9 +379,8 @@ export class PostgresEngine implements Engine {
   }
 
   close(): Promise<void> {
-    this.groups.flush(); // writes already asked for still commit
     return (this.closing ??= (async () => {
-      await this.writers.run(async () => undefined);
+      await this.groups.drained(); // writes already asked for still commit
       this.listening = false;
       await this.listener?.end().catch(() => undefined);
       await this.pool.end();

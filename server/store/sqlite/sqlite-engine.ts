@@ -78,9 +78,9 @@ export class SqliteEngine implements Engine, Queries {
   /** Durable write commits so far, and the writes they carried (for tests and the bench's report). */
   readonly commits: CommitCounts = { groups: 0, writes: 0 };
   /** Writes asked for together, each group run on the connection in its turn. */
-  private readonly groups = new WriteGroups((group) => {
-    void this.serial.run(() => commitGroup(async () => this.groupTransaction(), group, this.commits));
-  });
+  private readonly groups = new WriteGroups((group) =>
+    this.serial.run(() => commitGroup(async () => this.groupTransaction(), group, this.commits)),
+  );
   private closing: Promise<void> | undefined;
 
   private constructor(location: string, sqlite: BetterSqlite3.Database) {
@@ -253,12 +253,14 @@ export class SqliteEngine implements Engine, Queries {
   }
 
   close(): Promise<void> {
-    this.groups.flush(); // writes already asked for still commit
-    return (this.closing ??= this.serial.run(async () => {
-      this.bySql.clear();
-      this.prepared.clear();
-      this.keptValues.clear();
-      if (this.sqlite.open) this.sqlite.close();
-    }));
+    // Writes already asked for still commit, then the connection closes.
+    return (this.closing ??= this.groups.drained().then(() =>
+      this.serial.run(async () => {
+        this.bySql.clear();
+        this.prepared.clear();
+        this.keptValues.clear();
+        if (this.sqlite.open) this.sqlite.close();
+      }),
+    ));
   }
 }
