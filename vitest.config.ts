@@ -82,6 +82,7 @@ export const postgresOnly: Record<string, string> = {
 export const noDatabase: Record<string, string> = {
   'test/api/read-answer.test.ts': 'builds read answers from values in memory',
   'test/shared/actor-form.test.ts': 'reads actor texts in memory',
+  'test/shared/time-zone.test.ts': "time zones' offsets and day starts, from the runtime's Intl",
   'test/cli/cli-node-version.test.ts': 'the command on a Node without type stripping stops before it opens anything',
   'test/http/compiled-check.test.ts': 'the compiled body check against zod, on values in memory',
   'test/http/turn-budget.test.ts': "the turn budget's middleware on its own, against the event loop",
