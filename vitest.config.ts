@@ -27,7 +27,7 @@ export const sqliteOnly: Record<string, string> = {
     'takes a SQLite online backup and runs `checkFile` in the middle of the load; its PostgreSQL counterpart is test/store/multi-process-writers.test.ts',
   'test/launch/lazy-packages.test.ts': 'a server on a SQLite file must not load the PostgreSQL driver; on PostgreSQL it needs it',
   'test/store/group-commit-sqlite.test.ts':
-    "the SQLite engine's group commit (savepoints in one shared transaction, one writer); PostgreSQL groups concurrent commits in its own WAL flush",
+    "the SQLite engine's side of group commit (a full disk in the middle of a group, the loop turning within one); PostgreSQL's is test/store/group-commit-postgres.test.ts",
   'test/store/kept-lookups-sqlite.test.ts':
     "the SQLite engine's own change detection (`PRAGMA data_version` across two connections); what is kept is tested on both in kept-lookups.test.ts",
   'test/launch/ui-server-sqlite-demo.test.ts':
@@ -74,12 +74,15 @@ export const postgresOnly: Record<string, string> = {
   'test/store/postgres-import-statistics.test.ts': "PostgreSQL's planner statistics after a bulk import",
   'test/store/postgres-connection-loss.test.ts': 'a PostgreSQL server ending the connections of a store that closes them',
   'test/store/postgres-check-and-backup.test.ts': "`check` and `backup` of a PostgreSQL database (`pg_dump`), the engine's own tools",
+  'test/store/group-commit-postgres.test.ts':
+    "the PostgreSQL engine's group commit (savepoints on one connection, a connection ended by the server); SQLite's is test/store/group-commit-sqlite.test.ts",
 };
 
 /** Files that open no database: they run once, in the `sqlite` project; an engine would change nothing in them. */
 export const noDatabase: Record<string, string> = {
   'test/api/read-answer.test.ts': 'builds read answers from values in memory',
   'test/shared/actor-form.test.ts': 'reads actor texts in memory',
+  'test/shared/time-zone.test.ts': "time zones' offsets and day starts, from the runtime's Intl",
   'test/cli/cli-node-version.test.ts': 'the command on a Node without type stripping stops before it opens anything',
   'test/http/compiled-check.test.ts': 'the compiled body check against zod, on values in memory',
   'test/http/turn-budget.test.ts': "the turn budget's middleware on its own, against the event loop",

@@ -4,8 +4,8 @@
 // the same joins as bench/storage-ceiling.ts, in the engine's read transaction (REPEATABLE READ READ
 // ONLY), building the same answer and JSON.stringify of it. Write: the same 50-row transaction in the
 // engine's write shape (READ COMMITTED, the one-writer advisory lock, unit and warehouse lookups,
-// old quantity, upsert, history row, COMMIT), durable (the cluster runs fsync=on,
-// synchronous_commit=on). Prints one JSON line: {"kind", "concurrency", "perSecond", "iterations", "seconds", "bytes"}.
+// the old quantities, then the upserts and history rows, set-based as the server writes them since
+// issue 30, COMMIT), durable (the cluster runs fsync=on, synchronous_commit=on). Prints one JSON line: {"kind", "concurrency", "perSecond", "iterations", "seconds", "bytes"}.
 import pg from 'pg';
 import { fieldMessages } from '../shared/index.ts';
 import { WAREHOUSE_ACCOUNT } from '../test/support/catalogue-generator.ts';
@@ -33,15 +33,6 @@ const READ_STOCK = {
 const FIND_UNITS = {
   name: 'bench-find-units',
   text: `SELECT id, barcode, item_id, variant_id FROM stock_units WHERE account_id = $1 AND barcode IN (${marks(ROWS_PER_POST)})`,
-};
-const UPSERT = {
-  name: 'bench-upsert',
-  text: 'INSERT INTO stock (unit_id, warehouse_id, quantity) VALUES ($1, $2, $3) ON CONFLICT (unit_id, warehouse_id) DO UPDATE SET quantity = excluded.quantity',
-};
-const HISTORY = {
-  name: 'bench-history',
-  text: `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, old_quantity, new_quantity, source, token_id, reason, reference, created_at)
-   VALUES ($1, $2, $3, $4, $5, $6, $7, 'set', $8, $9, $10, $8, 'api', 1, NULL, NULL, $11)`,
 };
 type Row = [string, number, number | null, number | null, number | null, string | null];
 type Unit = { id: number; barcode: string; item_id: number; variant_id: number | null };
@@ -92,54 +83,99 @@ async function readOnce(client: pg.Client, barcodes: string[]): Promise<string> 
   return JSON.stringify(response);
 }
 
+/** The stored quantities of the request's places, in one statement. */
+const OLD_QUANTITIES = {
+  name: 'bench-old-quantities',
+  text: `SELECT s.unit_id, s.warehouse_id, s.quantity FROM stock s
+     JOIN unnest($1::integer[], $2::integer[]) AS p(unit_id, warehouse_id) ON s.unit_id = p.unit_id AND s.warehouse_id = p.warehouse_id`,
+};
+/** The changed quantities, in one statement (a request names each place once: distinct barcodes). */
+const UPSERT_MANY = {
+  name: 'bench-upsert-many',
+  text: `INSERT INTO stock (unit_id, warehouse_id, quantity) SELECT * FROM unnest($1::integer[], $2::integer[], $3::integer[])
+     ON CONFLICT (unit_id, warehouse_id) DO UPDATE SET quantity = excluded.quantity`,
+};
+/** Their history rows, in one statement. */
+const HISTORY_MANY = {
+  name: 'bench-history-many',
+  text: `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, old_quantity, new_quantity, source, token_id, reason, reference, created_at)
+     SELECT $1, h.unit_id, h.item_id, h.variant_id, h.warehouse_id, $2, h.seq, 'set', h.value, h.hlc, h.old_quantity, h.value, 'api', 1, NULL, NULL, $3
+     FROM unnest($4::integer[], $5::integer[], $6::integer[], $7::integer[], $8::integer[], $9::integer[], $10::text[], $11::integer[])
+       AS h(unit_id, item_id, variant_id, warehouse_id, seq, value, hlc, old_quantity)`,
+};
+
+/**
+ * The write, set-based as the server writes on PostgreSQL (server/store/movements/movement-log.ts):
+ * the quantities read in one statement, the changes applied in memory, then one upsert and one
+ * history INSERT for all of them. Statements that do not wait on each other's answers are queued
+ * together, so the JavaScript does not take a turn of the loop between them.
+ */
 async function writeOnce(client: pg.Client, rows: ReturnType<typeof updateRows>): Promise<string> {
-  await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+  const begun = [
+    client.query('BEGIN ISOLATION LEVEL READ COMMITTED'),
+    client.query({ name: 'bench-lock', text: 'SELECT pg_advisory_xact_lock($1)', values: [WRITE_LOCK] }),
+  ];
   try {
-    await client.query({ name: 'bench-lock', text: 'SELECT pg_advisory_xact_lock($1)', values: [WRITE_LOCK] });
-    const units = new Map(
-      (await client.query<Unit>({ ...FIND_UNITS, values: [account.id, ...rows.map((r) => r.barcode)] })).rows.map((u) => [u.barcode, u]),
-    );
-    const warehouses = new Map(
+    const [found, named] = await Promise.all([
+      client.query<Unit>({ ...FIND_UNITS, values: [account.id, ...rows.map((r) => r.barcode)] }),
+      client.query<{ id: number; name: string }>({
+        name: 'bench-warehouses',
+        text: 'SELECT id, name FROM warehouses WHERE account_id = $1',
+        values: [account.id],
+      }),
+      ...begun,
+    ]);
+    const units = new Map(found.rows.map((u) => [u.barcode, u]));
+    const warehouses = new Map(named.rows.map((w) => [w.name, w]));
+    const places = rows.map((row) => ({
+      unit: units.get(row.barcode)!,
+      warehouse: warehouses.get(row.warehouse_name)!,
+      quantity: row.quantity,
+    }));
+    const stored = new Map(
       (
-        await client.query<{ id: number; name: string }>({
-          name: 'bench-warehouses',
-          text: 'SELECT id, name FROM warehouses WHERE account_id = $1',
-          values: [account.id],
+        await client.query<{ unit_id: number; warehouse_id: number; quantity: number }>({
+          ...OLD_QUANTITIES,
+          values: [places.map((p) => p.unit.id), places.map((p) => p.warehouse.id)],
         })
-      ).rows.map((w) => [w.name, w]),
+      ).rows.map((r) => [`${r.unit_id}/${r.warehouse_id}`, r.quantity]),
     );
     const at = new Date().toISOString();
-    const results: object[] = [];
-    for (const [index, row] of rows.entries()) {
-      const unit = units.get(row.barcode)!;
-      const warehouse = warehouses.get(row.warehouse_name)!;
-      const before = (
-        await client.query<{ quantity: number }>({
-          name: 'bench-old',
-          text: 'SELECT quantity FROM stock WHERE unit_id = $1 AND warehouse_id = $2',
-          values: [unit.id, warehouse.id],
-        })
-      ).rows[0]?.quantity;
-      if (before !== row.quantity) {
-        await client.query({ ...UPSERT, values: [unit.id, warehouse.id, row.quantity] });
-        const hlc = `${String(Date.now()).padStart(16, '0')}-${String(index).padStart(5, '0')}-${origin}`;
-        await client.query({
-          ...HISTORY,
-          values: [account.id, unit.id, unit.item_id, unit.variant_id, warehouse.id, origin, ++seq, row.quantity, hlc, before ?? null, at],
-        });
-      }
-      results.push({
-        item: unit.item_id,
-        liquid_stock: unit.variant_id,
-        barcode: unit.barcode,
-        quantity: row.quantity,
-        warehouse: warehouse.id,
-        warehouse_name: warehouse.name,
-      });
-    }
-    await client.query('COMMIT');
+    const changed = places
+      .map((place, index) => ({ ...place, index, before: stored.get(`${place.unit.id}/${place.warehouse.id}`) ?? null }))
+      .filter((place) => place.before !== place.quantity);
+    const results = places.map(({ unit, warehouse, quantity }) => ({
+      item: unit.item_id,
+      liquid_stock: unit.variant_id,
+      barcode: unit.barcode,
+      quantity,
+      warehouse: warehouse.id,
+      warehouse_name: warehouse.name,
+    }));
+    const column = <T>(pick: (place: (typeof changed)[number]) => T) => changed.map(pick);
+    await Promise.all([
+      client.query({ ...UPSERT_MANY, values: [column((p) => p.unit.id), column((p) => p.warehouse.id), column((p) => p.quantity)] }),
+      client.query({
+        ...HISTORY_MANY,
+        values: [
+          account.id,
+          origin,
+          at,
+          column((p) => p.unit.id),
+          column((p) => p.unit.item_id),
+          column((p) => p.unit.variant_id),
+          column((p) => p.warehouse.id),
+          column(() => ++seq),
+          column((p) => p.quantity),
+          column((p) => `${String(Date.now()).padStart(16, '0')}-${String(p.index).padStart(5, '0')}-${origin}`),
+          column((p) => p.before),
+        ],
+      }),
+      client.query('COMMIT'),
+    ]);
     return JSON.stringify({ results, errors: [] });
   } catch (error) {
+    await Promise.allSettled(begun);
     await client.query('ROLLBACK');
     throw error;
   }

@@ -30,3 +30,4 @@ export * from './labels.ts';
 export * from './reorder-schemas.ts';
 export * from './chart-schemas.ts';
 export * from './per-day-schemas.ts';
+export * from './time-zone.ts';

@@ -4,6 +4,7 @@
 // the period (at most MAX_PER_DAY_DAYS), whatever the number of movements.
 import { z } from 'zod';
 import { API_BASE } from './api-paths.ts';
+import { MAX_TIME_ZONE_LENGTH, dateIn, isTimeZone } from './time-zone.ts';
 
 export const MOVEMENTS_PER_DAY_PATH = `${API_BASE}/stock-history/per-day/`;
 export const MAX_PER_DAY_DAYS = 366;
@@ -17,10 +18,14 @@ export const MAX_UTC_OFFSET = 840;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const dateSchema = z.iso.date();
 
-/** The period a query asks for, as the first and last calendar day (both included, YYYY-MM-DD) at its UTC offset. */
-export function perDayPeriod(query: { days?: number; from?: string; to?: string; utc_offset: number }, nowMs: number) {
+/** The period a query asks for, as the first and last calendar day (both included, YYYY-MM-DD) on the shop's clock. */
+export function perDayPeriod(
+  query: { days?: number; from?: string; to?: string; utc_offset: number; time_zone?: string | undefined },
+  nowMs: number,
+) {
   if (query.from !== undefined && query.to !== undefined) return { from: query.from, to: query.to };
-  const today = new Date(nowMs + query.utc_offset * 60_000).toISOString().slice(0, 10);
+  const today =
+    query.time_zone !== undefined ? dateIn(query.time_zone, nowMs) : new Date(nowMs + query.utc_offset * 60_000).toISOString().slice(0, 10);
   const days = query.days ?? DEFAULT_PER_DAY_DAYS;
   return { from: addDays(today, 1 - days), to: today };
 }
@@ -52,7 +57,17 @@ export const movementsPerDayQuerySchema = z
       .min(MIN_UTC_OFFSET)
       .max(MAX_UTC_OFFSET)
       .default(0)
-      .describe("The shop's clock in minutes east of UTC (Istanbul: 180); a day runs from its midnight there. Default 0 (UTC)."),
+      .describe(
+        "The shop's clock in minutes east of UTC (Istanbul: 180); a day runs from its midnight there. Default 0 (UTC). Ignored when `time_zone` is given.",
+      ),
+    time_zone: z
+      .string()
+      .max(MAX_TIME_ZONE_LENGTH)
+      .refine(isTimeZone, { message: 'Not a time zone: give an IANA name such as Europe/Berlin, or UTC.' })
+      .optional()
+      .describe(
+        "The shop's time zone, an IANA name (`Europe/Berlin`); a day runs from its midnight there, summer time included (a period across a change of the clocks counts every hour on its own day). Wins over `utc_offset`.",
+      ),
   })
   .refine((q) => (q.from === undefined) === (q.to === undefined), { message: 'Give both from and to, or neither.', path: ['to'] })
   .refine((q) => q.days === undefined || q.from === undefined, { message: 'Give days, or from and to, not both.', path: ['days'] })
@@ -96,6 +111,7 @@ export const movementsPerDaySchema = z
     from: z.string(),
     to: z.string(),
     utc_offset: z.number().int(),
+    time_zone: z.string().nullable().describe('The time zone asked for; null when the days ran at `utc_offset`.'),
     days: z.array(perDaySchema).describe('Every day of the period, oldest first, days without movements included.'),
     totals: z.strictObject(dayFields),
   })

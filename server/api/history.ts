@@ -92,7 +92,7 @@ export const history: Resource = {
       description:
         'For each calendar day of a period (the last `days` days, or `from` to `to`; at most ' +
         `${MAX_PER_DAY_DAYS}), the sales (adjusts out), receipts (adjusts in), counts and sets of one warehouse or of the whole account: ` +
-        'how many and what they moved, and the net change of stock. Days run from midnight at `utc_offset`. Aggregated in the database ' +
+        'how many and what they moved, and the net change of stock. Days run from midnight in `time_zone` (summer time included), or at `utc_offset`. Aggregated in the database ' +
         'over one index range of the movement log; every day of the period is listed, those without movements with zeros.',
       query: { schema: movementsPerDayQuerySchema },
       responses: {

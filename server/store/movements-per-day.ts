@@ -16,9 +16,12 @@ import {
   type MovementsPerDayQuery,
   type PerDay,
   type PerDayKind,
+  type OffsetStretch,
   addDays,
   daysBetween,
+  offsetStretches,
   perDayPeriod,
+  startOfDay,
 } from '../../shared/index.ts';
 import { badRequest } from '../errors.ts';
 import type { Account } from './accounts.ts';
@@ -57,14 +60,23 @@ export async function readMovementsPerDay(
     warehouseName = known.name;
   }
   const { from, to } = perDayPeriod(query, now);
-  const offsetMs = query.utc_offset * 60_000;
-  // The period's first midnight and the midnight after its last day, on the shop's clock, as timestamps.
-  const startMs = Date.parse(`${from}T00:00:00Z`) - offsetMs;
-  const endMs = Date.parse(`${to}T00:00:00Z`) + DAY_MS - offsetMs;
+  // The period's first midnight and the midnight after its last day, on the shop's clock, as instants;
+  // in a time zone, cut where its offset changes (summer time), each piece read at its own offset.
+  const afterLast = addDays(to, 1);
+  const stretches: OffsetStretch[] =
+    query.time_zone !== undefined
+      ? offsetStretches(query.time_zone, startOfDay(query.time_zone, from), startOfDay(query.time_zone, afterLast))
+      : [
+          {
+            fromMs: Date.parse(`${from}T00:00:00Z`) - query.utc_offset * 60_000,
+            untilMs: Date.parse(`${afterLast}T00:00:00Z`) - query.utc_offset * 60_000,
+            offsetMinutes: query.utc_offset,
+          },
+        ];
 
   // The day of a movement: its timestamp's wall time (the first 16 digits) on the shop's clock, in
   // whole days since 1970. Integer division in both engines (bigint / integer).
-  const day = sql<number>`(cast(substr(h.hlc, 1, 16) as bigint) + ${sql.lit(offsetMs)}) / ${sql.lit(DAY_MS)}`;
+  const dayAt = (offsetMs: number) => sql<number>`(cast(substr(h.hlc, 1, 16) as bigint) + ${sql.lit(offsetMs)}) / ${sql.lit(DAY_MS)}`;
   const kind = sql<PerDayKind>`case when h.kind = 'adjust' and h.value < 0 then 'sales' when h.kind = 'adjust' then 'receipts' when h.kind = 'count' then 'counts' else 'sets' end`;
   const inPeriod = (q: Queries, fromHlc: string, untilHlc: string) => {
     let movements = q.k
@@ -75,10 +87,10 @@ export async function readMovementsPerDay(
     if (query.warehouse !== undefined) movements = movements.where('h.warehouse_id', '=', query.warehouse);
     return movements;
   };
-  const tally = (q: Queries, fromHlc: string, untilHlc: string) =>
+  const tally = (q: Queries, fromHlc: string, untilHlc: string, offsetMs: number) =>
     inPeriod(q, fromHlc, untilHlc)
       .select([
-        day.as('day'),
+        dayAt(offsetMs).as('day'),
         kind.as('kind'),
         sql<number>`count(*)`.as('movements'),
         // Units sold or received for adjusts; the change a count or set made, in fold order.
@@ -87,7 +99,7 @@ export async function readMovementsPerDay(
         ),
         sql<number>`sum(h.new_quantity - coalesce(h.old_quantity, 0))`.as('net'),
       ])
-      .groupBy([day, kind]);
+      .groupBy([dayAt(offsetMs), kind]);
   /**
    * Where the next stretch ends: the timestamp `stretch` movements on, or the period's end. A walk of
    * the index alone: a warehouse (checked above to be the account's) needs no look at the rows.
@@ -103,16 +115,18 @@ export async function readMovementsPerDay(
   const firstDay = Math.round(Date.parse(`${from}T00:00:00Z`) / DAY_MS);
   const totals = emptyDay(from);
   const rows: Awaited<ReturnType<ReturnType<typeof tally>['execute']>> = [];
-  const endHlc = hlcFloor(endMs);
-  for (let cursor = hlcFloor(startMs); cursor < endHlc;) {
-    const from = cursor;
-    const stretchRead = await read(async (q) => {
-      const until = await stretchEnd(q, from, endHlc);
-      return { until, rows: await q.all(tally(q, from, until)) };
-    });
-    rows.push(...stretchRead.rows);
-    cursor = stretchRead.until;
-    if (cursor < endHlc) await new Promise<void>((resolve) => setImmediate(resolve)); // the other requests' turn
+  for (const { fromMs, untilMs, offsetMinutes } of stretches) {
+    const endHlc = hlcFloor(untilMs);
+    for (let cursor = hlcFloor(fromMs); cursor < endHlc;) {
+      const from = cursor;
+      const stretchRead = await read(async (q) => {
+        const until = await stretchEnd(q, from, endHlc);
+        return { until, rows: await q.all(tally(q, from, until, offsetMinutes * 60_000)) };
+      });
+      rows.push(...stretchRead.rows);
+      cursor = stretchRead.until;
+      if (cursor < endHlc) await new Promise<void>((resolve) => setImmediate(resolve)); // the other requests' turn
+    }
   }
   for (const row of rows) {
     const entry = days[Number(row.day) - firstDay];
@@ -134,6 +148,7 @@ export async function readMovementsPerDay(
     from,
     to,
     utc_offset: query.utc_offset,
+    time_zone: query.time_zone ?? null,
     days,
     totals: total,
   };

@@ -257,7 +257,8 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
       points: (caller: Account, barcodes: readonly string[]) => read((q) => readReorderPoints(q, caller, barcodes)),
       /** All rows or none; refused on a follower, whose catalogue comes from its upstream. */
       set: (caller: Caller, rows: readonly ReorderPointRow[]) => write((q) => setReorderPoints(q, caller, rows)),
-      lowStockPage: (caller: Account, query: LowStockQuery) => read((q) => readLowStockPage(q, caller, query, clock.now())),
+      /** One page, the reorder points walked in stretches, each its own read (store/low-stock.ts). */
+      lowStockPage: (caller: Account, query: LowStockQuery) => readLowStockPage(read, caller, query, clock.now()),
       /** The account's webhook for crossings of a minimum (url null: none); only later crossings are sent. */
       setWebhook: (caller: Caller, url: string | null, secret: string) => write((q) => setLowStockWebhook(q, caller, url, secret)),
       /** Queues the crossings recorded since the last pass (server/webhooks/ runs it, after the writes). */

@@ -15,6 +15,10 @@ import {
   REORDER_POINTS_PATH,
   lowStockPageSchema,
 } from '../../shared/index.ts';
+import type { Engine } from '../../server/store/engine.ts';
+import { providerFor } from '../../server/store/engines.ts';
+import { readLowStockPage } from '../../server/store/low-stock.ts';
+import { lowStockQuerySchema } from '../../shared/index.ts';
 import { seededRandom } from '../support/seeded-random.ts';
 import { type TestServer, startTestServer } from '../support/test-server.ts';
 
@@ -187,6 +191,36 @@ describe('the low-stock list', () => {
     const { entries, pages } = await allPages('', 7);
     expect(pages).toBe(Math.ceil(expectedList().length / 7));
     expect(asExpected(entries)).toEqual(expectedList());
+  });
+
+  it('walks the reorder points in stretches, each its own read, and answers the same pages', async () => {
+    const caller = (await server.store.tokens.authenticate(server.tokens.shop!))!;
+    const engine = await providerFor(server.dbFile).open(server.dbFile);
+    try {
+      let reads = 0;
+      const read: Engine['read'] = (work) => (reads++, engine.read(work));
+      const now = server.store.reorder.now();
+      const points = places.filter((p) => p.minimum !== undefined).length;
+      for (const [query, where] of [
+        [{ limit: 7 }, undefined],
+        [{ limit: 500, warehouse: WAREHOUSES[1]!.id }, WAREHOUSES[1]!.id],
+      ] as const) {
+        const parsed = lowStockQuerySchema.parse(query);
+        const whole = await readLowStockPage(read, caller, parsed, now);
+        const second = whole.nextCursor ? await readLowStockPage(read, caller, { ...parsed, cursor: whole.nextCursor }, now) : undefined;
+        const inWarehouse = where === undefined ? points : places.filter((p) => p.minimum !== undefined && p.warehouse.id === where).length;
+        for (const stretch of [1, 3, 7]) {
+          reads = 0;
+          expect(await readLowStockPage(read, caller, parsed, now, stretch)).toEqual(whole);
+          // One read per stretch (one more when the last stretch ends on the last point), one to check a warehouse.
+          const stretches = Math.floor(inWarehouse / stretch) + 1;
+          expect(reads).toBe(stretches + (where === undefined ? 0 : 1));
+          if (second) expect(await readLowStockPage(read, caller, { ...parsed, cursor: whole.nextCursor! }, now, stretch)).toEqual(second);
+        }
+      }
+    } finally {
+      await engine.close();
+    }
   });
 
   it('filters by warehouse, and refuses a warehouse the account does not have', async () => {

@@ -208,6 +208,8 @@ describe('movements per day', () => {
       ['days=7&from=2026-03-01&to=2026-03-02', /days: Give days, or from and to, not both/],
       ['from=2026-02-30&to=2026-03-02', /from/],
       ['utc_offset=900', /utc_offset/],
+      ['time_zone=Mars/Olympus_Mons', /time_zone: Not a time zone/],
+      [`time_zone=${'A'.repeat(65)}`, /time_zone/],
       ['warehouse=main', /warehouse/],
     ];
     for (const [query, detail] of bad) {
@@ -216,6 +218,85 @@ describe('movements per day', () => {
       const body = (await res.json()) as { code: string; detail: string };
       expect(body.code, query).toBe('invalid_query');
       expect(body.detail, query).toMatch(detail);
+    }
+  });
+});
+
+describe('movements per day in a time zone, across changes of summer time', () => {
+  let server: TestServer;
+  let now = Date.parse('2026-03-20T08:00:00Z');
+  const BERLIN = 'Europe/Berlin';
+  /** The calendar day of an instant in a zone, by the runtime's own Intl: the oracle, not the code under test. */
+  const localDate = (iso: string, timeZone: string) =>
+    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(Date.parse(iso));
+  // Sales at the hours around midnight in Berlin, on both sides of the spring change (2026-03-29,
+  // 02:00 CET becomes 03:00 CEST) and of the autumn one (2026-10-25, 03:00 CEST becomes 02:00 CET).
+  const sales = [
+    '2026-03-28T22:30:00Z', // 23:30 CET on the 28th
+    '2026-03-28T23:30:00Z', // 00:30 CET on the 29th
+    '2026-03-29T22:30:00Z', // 00:30 CEST on the 30th (at a fixed +01:00: 23:30 on the 29th)
+    '2026-03-30T21:30:00Z', // 23:30 CEST on the 30th
+    '2026-10-24T21:30:00Z', // 23:30 CEST on the 24th
+    '2026-10-24T22:30:00Z', // 00:30 CEST on the 25th (at a fixed +01:00: 23:30 on the 24th)
+    '2026-10-25T23:30:00Z', // 00:30 CET on the 26th (at a fixed +02:00: 01:30 on the 26th)
+    '2026-10-26T22:30:00Z', // 23:30 CET on the 26th (at a fixed +02:00: 00:30 on the 27th)
+  ];
+
+  beforeAll(async () => {
+    server = await startTestServer(catalogue(), { clock: { now: () => now } });
+    for (const at of sales) {
+      now = Date.parse(at);
+      const res = await server.request('POST', ADJUST_PATH, {
+        token: server.tokens.north,
+        body: [{ barcode: MUG, warehouse_name: 'Main', delta: -1 }],
+      });
+      expect(res.status).toBe(200);
+    }
+    now = Date.parse('2026-10-27T10:00:00Z');
+  });
+  afterAll(() => server.stop());
+
+  const perDay = async (query: string): Promise<MovementsPerDay> => {
+    const res = await server.request('GET', `${MOVEMENTS_PER_DAY_PATH}?warehouse=10&${query}`, { token: server.tokens.north });
+    expect(res.status, await res.clone().text()).toBe(200);
+    return movementsPerDaySchema.parse(await res.json());
+  };
+  const salesByDay = (answer: MovementsPerDay) =>
+    Object.fromEntries(answer.days.filter((d) => d.sales.movements > 0).map((d) => [d.date, d.sales.movements]));
+  const expected = (from: string, to: string) => {
+    const byDay: Record<string, number> = {};
+    for (const at of sales) {
+      const date = localDate(at, BERLIN);
+      if (date >= from && date <= to) byDay[date] = (byDay[date] ?? 0) + 1;
+    }
+    return byDay;
+  };
+
+  it('counts each sale on its calendar day in the zone, on both sides of a change of the clocks', async () => {
+    const spring = await perDay(`from=2026-03-27&to=2026-03-31&time_zone=${BERLIN}`);
+    expect(spring).toMatchObject({ time_zone: BERLIN, from: '2026-03-27', to: '2026-03-31' });
+    expect(salesByDay(spring)).toEqual(expected('2026-03-27', '2026-03-31'));
+    expect(salesByDay(spring)).toEqual({ '2026-03-28': 1, '2026-03-29': 1, '2026-03-30': 2 });
+    const autumn = await perDay(`from=2026-10-23&to=2026-10-27&time_zone=${BERLIN}`);
+    expect(salesByDay(autumn)).toEqual({ '2026-10-24': 1, '2026-10-25': 1, '2026-10-26': 2 });
+    // One period across both changes: every sale once, on its day.
+    const year = await perDay(`from=2026-03-20&to=2026-10-27&time_zone=${BERLIN}`);
+    expect(salesByDay(year)).toEqual(expected('2026-03-20', '2026-10-27'));
+    expect(year.totals.sales.movements).toBe(sales.length);
+    // A fixed offset cannot be right on both sides: winter's +01:00 misplaces the summer midnights.
+    const fixed = await perDay('from=2026-03-27&to=2026-03-31&utc_offset=60');
+    expect(fixed.time_zone).toBeNull();
+    expect(salesByDay(fixed)).toEqual({ '2026-03-28': 1, '2026-03-29': 2, '2026-03-30': 1 });
+  });
+
+  it("ends the last days on today's date in the zone", async () => {
+    now = Date.parse('2026-10-26T23:30:00Z'); // 00:30 on the 27th in Berlin, still the 26th in UTC
+    try {
+      const answer = await perDay(`days=3&time_zone=${BERLIN}`);
+      expect(answer).toMatchObject({ from: '2026-10-25', to: '2026-10-27' });
+      expect(salesByDay(answer)).toEqual(expected('2026-10-25', '2026-10-27'));
+    } finally {
+      now = Date.parse('2026-10-27T10:00:00Z');
     }
   });
 });

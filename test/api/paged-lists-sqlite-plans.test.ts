@@ -50,11 +50,10 @@ describe('query plans of paged lists on a large database', () => {
       expect(planned, target).toContainEqual(
         expect.stringMatching(/^SEARCH h USING INDEX stock_history_unit_hlc \(unit_id=\? AND warehouse_id=\? AND hlc>\?\)$/),
       );
-      // The sort is of the low candidates only, the reorder points' walk bounding it.
-      expect(
-        planned.filter((line) => line.includes('TEMP B-TREE')),
-        target,
-      ).toEqual(['USE TEMP B-TREE FOR ORDER BY']);
+      // The sort is of the low candidates only, one per stretch of reorder points, the walk bounding it.
+      const sorts = planned.filter((line) => line.includes('TEMP B-TREE'));
+      expect(sorts.length, target).toBeGreaterThanOrEqual(1);
+      expect(new Set(sorts), target).toEqual(new Set(['USE TEMP B-TREE FOR ORDER BY']));
     }
     expect(await plansOf(`${LOW_STOCK_PATH}?limit=100&warehouse=2`)).toContainEqual(
       expect.stringMatching(/^SEARCH r USING (COVERING )?INDEX reorder_points_account \(account_id=\? AND warehouse_id=\?\)$/),

@@ -6,7 +6,8 @@
 // multi-process-writers) run unchanged over the same engine.
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GROUP_COMMIT_LIMIT, GROUP_SLICE_MS, SqliteEngine } from '../../server/store/sqlite/sqlite-engine.ts';
+import { GROUP_COMMIT_LIMIT, GROUP_SLICE_MS } from '../../server/store/group-commit.ts';
+import { SqliteEngine } from '../../server/store/sqlite/sqlite-engine.ts';
 import { tempDir } from '../support/test-server.ts';
 
 let cleanup: (() => void)[] = [];

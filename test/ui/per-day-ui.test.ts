@@ -117,7 +117,7 @@ describe('movements per day in the scanner UI', () => {
     await expect.poll(() => page.getByTestId('per-day-bar').count()).toBe(7);
     const week = await expected(page, 'days=7');
     const details = page.getByTestId('chart-details');
-    expect(await details.textContent()).toMatch(/^Tap the chart/);
+    expect(await details.textContent()).toMatch(/^Click or tap the chart/);
     // The last of seven bands is the right end of the chart.
     await tapAt(page.getByTestId('per-day-svg'), 0.97);
     await expect.poll(() => details.getAttribute('data-picked')).toBe('6');

@@ -81,11 +81,18 @@ import {
   undoResultSchema,
   updateResponseSchema,
   warehouseListSchema,
+  isTimeZone,
 } from '../../../shared/index.ts';
 import { apiTexts } from '../common/texts.ts';
 import { ApiError, requestFile, requestJson } from './request-json.ts';
 
 /** Exchanges a one-time code of a sign-in link for the account's token; the only call made before sign-in. */
+/** The device's IANA time zone (`Europe/Berlin`), when the browser names one the server can check. */
+function deviceTimeZone(): string | undefined {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return zone && isTimeZone(zone) ? zone : undefined;
+}
+
 export function redeemSignInCode(code: string): Promise<SignInResponse> {
   return requestJson(signInResponseSchema, SIGNIN_PATH, { method: 'POST', body: { code } });
 }
@@ -300,8 +307,10 @@ export function createApiClient(token: string): ApiClient {
         movementsPerDaySchema,
         `${MOVEMENTS_PER_DAY_PATH}?${new URLSearchParams({
           days: String(days),
-          // The device's offset now: a period across a change of summer time counts its days by today's.
+          // The device's time zone, so a period across a change of summer time counts each hour on
+          // its own day; its offset now for a browser that names none.
           utc_offset: String(-new Date().getTimezoneOffset()),
+          ...(deviceTimeZone() ? { time_zone: deviceTimeZone()! } : {}),
           ...(warehouse === undefined ? {} : { warehouse: String(warehouse) }),
         })}`,
         { token },

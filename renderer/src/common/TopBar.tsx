@@ -25,7 +25,12 @@ export function TopBar(props: { view: AppView; onSignOut: () => void; children?:
     </a>
   );
   return (
-    <header className="topbar" data-sync={sync?.state ?? 'unknown'} data-menu={menuOpen ? 'open' : 'closed'}>
+    <header
+      className="topbar"
+      data-sync={sync?.state ?? 'unknown'}
+      data-menu={menuOpen ? 'open' : 'closed'}
+      data-controls={props.children || props.primary ? 'some' : 'none'}
+    >
       <div className="topbar-id">
         <h1>{appTexts.title}</h1>
         {account.person ? (

@@ -6,6 +6,10 @@
 // sets made on the quantity the transaction read, Idempotency-Keys, stocktake increments, movement
 // sequences without gaps, the instance clock) holds across processes without retries. A connection
 // lost mid-transaction answers 503 and the write is not applied.
+// Group commit (group-commit.ts): the lock makes writes one at a time, so PostgreSQL never gets to
+// share one WAL flush between two commits; writes a process is asked for in the same turn of the
+// event loop therefore share one transaction on one connection, each in its own savepoint, and one
+// COMMIT. A lost connection fails the write it was running; the others run again on another.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   type Compilable,
@@ -25,10 +29,14 @@ import type { Schema } from '../schema.ts';
 import { PostgresScratchKeys } from './scratch-keys.ts';
 import { displayLocation } from './display-location.ts';
 import { postgresSchemaNeeds } from './schema-needs.ts';
+import { type CommitCounts, type GroupTransaction, WriteGroups, commitGroup } from '../group-commit.ts';
 
 /** Every write takes this advisory lock first ("biv1"): one writer at a time on the database. */
 const WRITE_LOCK = 0x62697631;
 const LOCK_STATEMENT = `SELECT pg_advisory_xact_lock(${WRITE_LOCK})`;
+const BEGIN_WRITE = `BEGIN ISOLATION LEVEL READ COMMITTED; ${LOCK_STATEMENT}`;
+const SAVEPOINT = 'SAVEPOINT one_write';
+const RELEASE = 'RELEASE SAVEPOINT one_write';
 /** Committed writes announce themselves here, so every process drops what it keeps (engine.kept). */
 const CHANGES_CHANNEL = 'barcode_inventory_changes';
 const KEPT_LIMIT = 10_000;
@@ -170,6 +178,10 @@ export class PostgresEngine implements Engine {
   private listening = false;
   private closing: Promise<void> | undefined;
   private readonly url: string;
+  /** Durable write commits so far, and the writes they carried (for tests and the bench's report). */
+  readonly commits: CommitCounts = { groups: 0, writes: 0 };
+  /** Writes asked for together; this process's groups run one after the other, each on one connection. */
+  private readonly groups = new WriteGroups((group) => commitGroup(() => this.groupTransaction(), group, this.commits));
 
   private constructor(url: string, pool: pg.Pool) {
     this.url = url;
@@ -232,9 +244,7 @@ export class PostgresEngine implements Engine {
     try {
       // A write's BEGIN and lock, and its NOTIFY and COMMIT, go in one round trip each (statements
       // without parameters, in one message): the lock is held from the first to the last.
-      await client.query(
-        mode === 'read' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : `BEGIN ISOLATION LEVEL READ COMMITTED; ${LOCK_STATEMENT}`,
-      );
+      await client.query(mode === 'read' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : BEGIN_WRITE);
       const result = await insideTransaction.run(true, () => work(new ClientQueries(client, this.k, this.compiler, this.names, bulk)));
       await client.query(mode === 'write' ? `NOTIFY ${CHANGES_CHANNEL}; COMMIT` : 'COMMIT');
       if (mode === 'write') this.generation++;
@@ -256,12 +266,84 @@ export class PostgresEngine implements Engine {
   }
 
   async write<T>(work: (q: Queries) => Promise<T>, options: WriteOptions = {}): Promise<T> {
-    const result = await this.transaction('write', work, options.bulk);
-    // After a bulk write (a catalogue import) the planner's statistics are refreshed at once: until
-    // autovacuum's ANALYZE runs (up to a minute later), a 50-barcode read of a freshly imported
-    // account scans all its barcodes (22 ms instead of 0.6 ms on 10k, bench/NOTES-postgres.md).
-    if (options.bulk) await this.analyze();
+    refuseNesting();
+    if (!options.bulk) return this.groups.add(work);
+    // A bulk write (a catalogue import) is large enough on its own; it keeps its transaction to itself.
+    const result = await this.transaction('write', work, true);
+    // After it the planner's statistics are refreshed at once: until autovacuum's ANALYZE runs (up
+    // to a minute later), a 50-barcode read of a freshly imported account scans all its barcodes
+    // (22 ms instead of 0.6 ms on 10k, bench/NOTES-postgres.md).
+    await this.analyze();
     return result;
+  }
+
+  /**
+   * A write transaction on a connection of its own, as group commit drives it (group-commit.ts).
+   * Round trips are saved where statements need no answer in between: BEGIN, the lock and the first
+   * savepoint go in one message, a write's release with the next one's savepoint, and the last
+   * release with NOTIFY and COMMIT; a group of one write costs what a lone transaction did.
+   */
+  private async groupTransaction(): Promise<GroupTransaction> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw translate(error);
+    }
+    let marked = false; // a savepoint was just set with BEGIN
+    let releasePending = false; // the last write succeeded; its savepoint is released with the next message
+    let ended = false;
+    const end = (broken: boolean) => {
+      if (ended) return;
+      ended = true;
+      client.release(broken || undefined);
+    };
+    const withRelease = (text: string) => {
+      const message = releasePending ? `${RELEASE}; ${text}` : text;
+      releasePending = false;
+      return message;
+    };
+    const queries = new ClientQueries(client, this.k, this.compiler, this.names);
+    return {
+      begin: async () => {
+        await client.query(`${BEGIN_WRITE}; ${SAVEPOINT}`);
+        marked = true;
+      },
+      savepoint: async () => {
+        if (marked) marked = false;
+        else await client.query(withRelease(SAVEPOINT));
+      },
+      release: async () => {
+        releasePending = true;
+      },
+      undoWrite: async () => {
+        try {
+          await client.query('ROLLBACK TO SAVEPOINT one_write');
+          releasePending = true;
+          return true;
+        } catch {
+          return false; // the connection is gone, and the transaction with it
+        }
+      },
+      commit: async () => {
+        await client.query(withRelease(`NOTIFY ${CHANGES_CHANNEL}; COMMIT`));
+        this.generation++;
+        end(false);
+      },
+      abandon: async () => {
+        if (ended) return;
+        let broken = false;
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          broken = true;
+        }
+        end(broken);
+      },
+      run: (work) => insideTransaction.run(true, () => work(queries)),
+      translate,
+      mayRetry: () => this.closing === undefined,
+    };
   }
 
   private async analyze(): Promise<void> {
@@ -319,6 +401,7 @@ export class PostgresEngine implements Engine {
 
   close(): Promise<void> {
     return (this.closing ??= (async () => {
+      await this.groups.drained(); // writes already asked for still commit
       this.listening = false;
       await this.listener?.end().catch(() => undefined);
       await this.pool.end();

@@ -4,14 +4,10 @@
 // transaction or read at a time on the connection, in arrival order, so an await inside a
 // transaction can never let another request's statements into it.
 //
-// Group commit: SQLite has one writer, and a durable COMMIT costs an fsync, which is most of a small
-// write's time. Writes asked for in the same turn of the event loop (the requests that arrived while
-// the previous commit was flushing) run one after the other inside ONE transaction, each in its own
-// savepoint, and share one COMMIT; each is answered only after that COMMIT is on disk. A write that
-// fails is rolled back to its savepoint and fails alone; the others still commit. When SQLite rolls
-// the whole transaction back under one write (a storage fault), that write fails and the others run
-// again in a new transaction. A failed COMMIT fails every write of the group: none of them was
-// acknowledged, so nothing acknowledged is lost.
+// Group commit (group-commit.ts): SQLite has one writer, and writes asked for in the same turn of
+// the event loop share one transaction and one durable COMMIT, each in its own savepoint. When SQLite
+// rolls the whole transaction back under one write (a storage fault), that write fails and the
+// others run again in a new transaction.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import BetterSqlite3 from 'better-sqlite3';
 import { type Compilable, DummyDriver, Kysely, SqliteAdapter, SqliteDialect, SqliteIntrospector, SqliteQueryCompiler, sql } from 'kysely';
@@ -23,6 +19,7 @@ import type { Schema } from '../schema.ts';
 import { translateSqliteError } from './faults.ts';
 import { BUSY_TIMEOUT_MS, applyPragmas, withTemporaryTablesOnDisk } from './pragmas.ts';
 import { SqliteScratchKeys } from './scratch-keys.ts';
+import { type CommitCounts, type GroupTransaction, Serial, WriteGroups, commitGroup } from '../group-commit.ts';
 
 /** What the migrations need to know of SQLite (engine-provider.ts). */
 export const sqliteSchemaNeeds: SchemaNeeds = {
@@ -36,33 +33,6 @@ export const sqliteSchemaNeeds: SchemaNeeds = {
 
 const STATEMENT_CACHE_LIMIT = 1000;
 const KEPT_LIMIT = 10_000;
-/** The most writes sharing one commit: a bound on how long a group holds the connection (and every read). */
-export const GROUP_COMMIT_LIMIT = 64;
-
-/**
- * How long a group runs before it lets the event loop turn once (its transaction stays open; reads
- * wait for it as for any write). libuv accepts one new connection per turn of the loop, so a group
- * that held the loop for its whole length would let a burst of new connections in one per group.
- */
-export const GROUP_SLICE_MS = 5;
-
-/** A write waiting for its group's commit. */
-interface QueuedWrite {
-  work: (q: Queries) => Promise<unknown>;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
-}
-
-/** Runs async work one piece at a time, in the order it was asked for. */
-class Serial {
-  private tail: Promise<unknown> = Promise.resolve();
-  run<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(work);
-    this.tail = result.catch(() => undefined);
-    return result;
-  }
-}
-
 /** Marks the async work running inside a transaction, to refuse a nested one (it would wait for itself forever). */
 const insideTransaction = new AsyncLocalStorage<true>();
 
@@ -105,10 +75,12 @@ export class SqliteEngine implements Engine, Queries {
     'beginWrite' | 'beginRead' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackToSavepoint',
     BetterSqlite3.Statement
   >;
-  /** The writes of the group not yet started, sharing the next commit. */
-  private forming: QueuedWrite[] | undefined;
   /** Durable write commits so far, and the writes they carried (for tests and the bench's report). */
-  readonly commits = { groups: 0, writes: 0 };
+  readonly commits: CommitCounts = { groups: 0, writes: 0 };
+  /** Writes asked for together, each group run on the connection in its turn. */
+  private readonly groups = new WriteGroups((group) =>
+    this.serial.run(() => commitGroup(async () => this.groupTransaction(), group, this.commits)),
+  );
   private closing: Promise<void> | undefined;
 
   private constructor(location: string, sqlite: BetterSqlite3.Database) {
@@ -205,82 +177,36 @@ export class SqliteEngine implements Engine, Queries {
     // A bulk write (an import) is large enough on its own; it keeps its transaction to itself.
     if (options.bulk)
       return this.serial.run(() => withTemporaryTablesOnDisk(this.sqlite, () => this.inTransaction(this.control.beginWrite, work)));
-    return new Promise<T>((resolve, reject) => {
-      if (!this.forming) {
-        const group: QueuedWrite[] = (this.forming = []);
-        // After this turn's I/O callbacks: every request that arrived with this one joins the group.
-        setImmediate(() => this.startGroup(group));
-      }
-      this.forming.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      if (this.forming.length >= GROUP_COMMIT_LIMIT) this.startGroup(this.forming);
-    });
+    return this.groups.add(work);
   }
 
-  /** Queues `group` on the connection (once); writes asked for from now on form the next group. */
-  private startGroup(group: QueuedWrite[]): void {
-    if (this.forming !== group) return; // already queued
-    this.forming = undefined;
-    void this.serial.run(() => this.commitGroup(group));
-  }
-
-  private async commitGroup(group: QueuedWrite[]): Promise<void> {
-    let pending = group;
-    while (pending.length > 0) pending = await this.tryGroup(pending);
-  }
-
-  /**
-   * Runs `group` in one transaction and commits it. Returns the writes to run again: when SQLite
-   * rolled the whole transaction back under one write (a full disk, an I/O error), that write fails
-   * and the others, none of them acknowledged, start over without it (a write may run again from
-   * the start: engine.ts).
-   */
-  private async tryGroup(group: readonly QueuedWrite[]): Promise<QueuedWrite[]> {
-    const done: { entry: QueuedWrite; result: unknown }[] = [];
-    const failAll = (error: unknown, entries: readonly QueuedWrite[]) => {
-      if (this.sqlite.open && this.sqlite.inTransaction) this.control.rollback.run();
-      for (const entry of entries) entry.reject(translateSqliteError(error));
-    };
-    try {
-      this.control.beginWrite.run();
-    } catch (error) {
-      failAll(error, group);
-      return [];
-    }
-    let sliceStarted = performance.now();
-    for (const [index, entry] of group.entries()) {
-      if (performance.now() - sliceStarted >= GROUP_SLICE_MS) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        sliceStarted = performance.now();
-      }
-      this.control.savepoint.run();
-      try {
-        const result = await insideTransaction.run(true, () => entry.work(this));
-        this.control.release.run();
-        done.push({ entry, result });
-      } catch (error) {
-        if (!this.sqlite.open || !this.sqlite.inTransaction) {
-          entry.reject(translateSqliteError(error));
-          return this.sqlite.open ? [...done.map((d) => d.entry), ...group.slice(index + 1)] : [];
+  /** The connection's write transaction, as group commit drives it (group-commit.ts). */
+  private groupTransaction(): GroupTransaction {
+    const { sqlite, control } = this;
+    const open = () => sqlite.open && sqlite.inTransaction;
+    return {
+      begin: async () => void control.beginWrite.run(),
+      savepoint: async () => void control.savepoint.run(),
+      release: async () => void control.release.run(),
+      undoWrite: async () => {
+        // Under a storage fault SQLite has rolled the whole transaction back already.
+        if (!open()) return false;
+        control.rollbackToSavepoint.run();
+        control.release.run();
+        return true;
+      },
+      commit: async () => void control.commit.run(),
+      abandon: async () => {
+        try {
+          if (open()) control.rollback.run();
+        } catch {
+          // Rolled back already, or the connection is gone: nothing is left to end.
         }
-        this.control.rollbackToSavepoint.run();
-        this.control.release.run();
-        entry.reject(translateSqliteError(error));
-      }
-    }
-    try {
-      this.control.commit.run();
-    } catch (error) {
-      // Which write made the commit fail cannot be told: none of them is acknowledged.
-      failAll(
-        error,
-        done.map((d) => d.entry),
-      );
-      return [];
-    }
-    this.commits.groups++;
-    this.commits.writes += done.length;
-    for (const { entry, result } of done) entry.resolve(result);
-    return [];
+      },
+      run: (work) => insideTransaction.run(true, () => work(this)),
+      translate: translateSqliteError,
+      mayRetry: () => sqlite.open,
+    };
   }
 
   private async inTransaction<T>(begin: BetterSqlite3.Statement, work: (q: Queries) => Promise<T>): Promise<T> {
@@ -327,12 +253,14 @@ export class SqliteEngine implements Engine, Queries {
   }
 
   close(): Promise<void> {
-    if (this.forming) this.startGroup(this.forming); // writes already asked for still commit
-    return (this.closing ??= this.serial.run(async () => {
-      this.bySql.clear();
-      this.prepared.clear();
-      this.keptValues.clear();
-      if (this.sqlite.open) this.sqlite.close();
-    }));
+    // Writes already asked for still commit, then the connection closes.
+    return (this.closing ??= this.groups.drained().then(() =>
+      this.serial.run(async () => {
+        this.bySql.clear();
+        this.prepared.clear();
+        this.keptValues.clear();
+        if (this.sqlite.open) this.sqlite.close();
+      }),
+    ));
   }
 }
