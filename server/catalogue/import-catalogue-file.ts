@@ -20,6 +20,7 @@ import {
 } from './catalogue-schema.ts';
 import { ScratchFirstUses } from './first-uses.ts';
 import { catalogueRefused } from '../store/catalogue-writer.ts';
+import { ProblemList } from '../store/problem-list.ts';
 
 export interface ImportProgress {
   bytesRead: number;
@@ -55,7 +56,7 @@ interface AccountState {
 
 /**
  * Reads, validates and writes a catalogue file in one transaction; throws a CatalogueRefusal listing
- * every problem, or a 400 saying the file cannot be read or is not JSON.
+ * the first problems and counting all, or a 400 saying the file cannot be read or is not JSON.
  */
 export async function importCatalogueFile(store: Store, file: string, options: FileImportOptions = {}): Promise<ImportSummary> {
   let fd: number;
@@ -81,19 +82,19 @@ async function streamInto(
   totalBytes: number,
   options: FileImportOptions,
 ): Promise<ImportSummary> {
-  const schemaProblems: string[] = [];
-  const crossProblems: string[] = [];
+  const schemaProblems = new ProblemList();
+  const crossProblems = new ProblemList();
   const schemaIssues = (issues: readonly z.core.$ZodIssue[], prefix: Path) => {
     for (const issue of issues) {
-      schemaProblems.push(`${formatPath([...prefix, ...(issue.path as Path)])}: ${issue.message}`);
+      schemaProblems.add(`${formatPath([...prefix, ...(issue.path as Path)])}: ${issue.message}`);
     }
   };
   const checker = new CatalogueChecker(
-    (path, message) => crossProblems.push(`${formatPath(path)}: ${message}`),
+    (path, message) => crossProblems.add(`${formatPath(path)}: ${message}`),
     new ScratchFirstUses(scratch),
   );
   /** Writing stops at the first problem of the file itself: the import will be refused anyway. */
-  const writing = () => schemaProblems.length === 0 && crossProblems.length === 0;
+  const writing = () => schemaProblems.count === 0 && crossProblems.count === 0;
   let account: AccountState | undefined;
   let sawRoot = false;
 
@@ -182,7 +183,7 @@ async function streamInto(
       isObject(value) &&
       value.warehouses_enabled === false
     ) {
-      crossProblems.push(`${formatPath(['accounts', a, 'warehouses'])}: an account with warehouses_enabled false has no warehouses`);
+      crossProblems.add(`${formatPath(['accounts', a, 'warehouses'])}: an account with warehouses_enabled false has no warehouses`);
     }
   };
 
@@ -265,13 +266,16 @@ async function streamInto(
     throw badRequest(`${file} is not valid JSON at line ${line}, column ${column}: ${reason}`);
   }
 
-  // Every problem at once, as the README promises: the rules across fields ran for every item whose
-  // own structure was right, so their findings stand beside the structural ones. The writer's come
-  // once its last chunk of items is written.
+  // Every problem at once, as the README promises (the first MAX_PROBLEMS_LISTED listed, all counted):
+  // the rules across fields ran for every item whose own structure was right, so their findings stand
+  // beside the structural ones. The writer's come once its last chunk of items is written.
   await settle();
   if (writing()) await writer.writePending();
-  const problems = [...schemaProblems, ...crossProblems, ...(schemaProblems.length + crossProblems.length === 0 ? writer.problems : [])];
-  if (problems.length > 0) throw catalogueRefused(problems);
+  const problems = new ProblemList();
+  problems.addAll(schemaProblems.listed, schemaProblems.count);
+  problems.addAll(crossProblems.listed, crossProblems.count);
+  if (problems.count === 0) problems.addAll(writer.problems.listed, writer.problems.count);
+  if (problems.count > 0) throw catalogueRefused(problems.listed, problems.count);
   return writer.summary;
 }
 

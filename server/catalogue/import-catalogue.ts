@@ -3,6 +3,7 @@
 // streams with the same rules; the writing is the store's (store/catalogue-writer.ts).
 import type { z } from 'zod';
 import { catalogueRefused } from '../store/catalogue-writer.ts';
+import { ProblemList } from '../store/problem-list.ts';
 import { CatalogueChecker, formatPath } from './catalogue-checks.ts';
 import {
   type Catalogue,
@@ -12,22 +13,24 @@ import {
   withoutUnknownKeys,
 } from './catalogue-schema.ts';
 
+const describe = (issue: z.core.$ZodIssue) => `${formatPath(issue.path)}: ${issue.message}`;
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const describe = (issues: readonly z.core.$ZodIssue[]) => issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
 
 /**
  * Validates a parsed JSON document against the catalogue format, structure first, then the rules
  * across fields (unique ids and barcodes, stock that fits the scenario), which also run when the
- * structure is wrong only by unknown keys. Throws a CatalogueRefusal listing every problem.
+ * structure is wrong only by unknown keys. Throws a CatalogueRefusal that lists the first problems
+ * (problem-list.ts) and counts all of them.
  */
 export async function parseCatalogue(document: unknown): Promise<Catalogue> {
   const parsed = catalogueSchema.safeParse(document);
-  const problems = parsed.success ? [] : describe(parsed.error.issues);
+  const problems = new ProblemList();
+  if (!parsed.success) for (const issue of parsed.error.issues) problems.add(describe(issue));
   let catalogue = parsed.success ? parsed.data : undefined;
   if (!parsed.success && parsed.error.issues.every((issue) => issue.code === 'unrecognized_keys')) {
     catalogue = catalogueSchema.safeParse(withoutUnknownKeys(document, parsed.error.issues)).data;
   }
-  const checker = new CatalogueChecker((path, message) => problems.push(`${formatPath(path)}: ${message}`));
+  const checker = new CatalogueChecker((path, message) => problems.add(`${formatPath(path)}: ${message}`));
   if (catalogue) {
     for (const [a, account] of catalogue.accounts.entries()) {
       checker.checkAccount(account, a);
@@ -49,6 +52,6 @@ export async function parseCatalogue(document: unknown): Promise<Catalogue> {
       }
     }
   }
-  if (problems.length > 0) throw catalogueRefused(problems);
+  if (problems.count > 0) throw catalogueRefused(problems.listed, problems.count);
   return catalogue!;
 }

@@ -82,7 +82,7 @@ export function registerCsvCommands(program: Command): void {
         if (options.dryRun) {
           const report = await dryRunCatalogueImport(store, conversion);
           console.log(formatDryRun(file, options.account, rows.length, report));
-          if (report.problems.length > 0) process.exitCode = 1;
+          if (report.problemCount > 0) process.exitCode = 1;
           return;
         }
         progress?.('writing');

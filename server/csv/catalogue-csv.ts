@@ -1,6 +1,7 @@
 // Importing a catalogue from CSV (one row per barcode and warehouse): the rows are checked one by one,
-// every bad line is reported with its line number, then they are turned into the JSON catalogue's
-// structure and go through the same validation and import (server/catalogue), all or nothing.
+// every bad line is reported with its line number (the first thousand listed, all counted), then
+// they are turned into the JSON catalogue's structure and go through the same validation and import
+// (server/catalogue), all or nothing.
 // A dry run does the real import inside a transaction that is rolled back, and reports what it did.
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
@@ -9,6 +10,7 @@ import { MAX_BARCODE_LENGTH, fieldMessages, findControlCharacter, findUnsafeChar
 import type { Catalogue } from '../catalogue/catalogue-schema.ts';
 import { parseCatalogue } from '../catalogue/import-catalogue.ts';
 import { type ImportSummary, catalogueRefused, isCatalogueRefusal } from '../store/catalogue-writer.ts';
+import { ProblemList, unlistedProblems } from '../store/problem-list.ts';
 import type { Store } from '../store/store.ts';
 import { fromSpreadsheetText } from './spreadsheet-cells.ts';
 import { CATALOGUE_CSV_COLUMNS } from './stock-csv.ts';
@@ -107,8 +109,13 @@ export async function readCatalogueCsv(file: string, progress?: ProgressReporter
 export interface CsvConversion {
   /** The catalogue of the good rows (undefined when even those do not make one). */
   catalogue: Catalogue | undefined;
-  /** `line 7: quantity: A valid integer is required.` — every bad line, in file order. A real import refuses the file when there is any. */
+  /**
+   * `line 7: quantity: A valid integer is required.` — the first bad lines (MAX_PROBLEMS_LISTED), in file
+   * order. A real import refuses the file when there is any.
+   */
   problems: string[];
+  /** How many problems in all, listed or not. */
+  problemCount: number;
   /** Line of each (barcode, warehouse) stock entry, to point the dry-run report at the file. */
   lineOfStock: Map<string, number>;
   /** Catalogue path (`items[3]`, `items[3].variants[0]`) → the line it came from. */
@@ -149,7 +156,7 @@ function reorderLevel(cell: string | undefined, field: string, bad: (field: stri
 
 /** Turns checked CSV rows into the catalogue structure of one existing account. */
 export async function csvToCatalogue(store: Store, accountName: string, rows: readonly CsvRow[]): Promise<CsvConversion> {
-  const problems: string[] = [];
+  const problems = new ProblemList();
   const lineOfStock = new Map<string, number>();
   const lineOfReorder = new Map<string, number>();
   const account = await store.accounts.find(accountName);
@@ -157,6 +164,7 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
     return {
       catalogue: undefined,
       problems: [`account: no account named "${accountName}"; create it (and its warehouses) with a JSON catalogue first`],
+      problemCount: 1,
       lineOfStock,
       lineOfPath: new Map(),
     };
@@ -182,8 +190,8 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
   const units = new Map<string, Unit>();
 
   for (const { line, cells } of rows) {
-    const bad = (field: string, message: string) => problems.push(`line ${line}: ${field}: ${message}`);
-    const before = problems.length;
+    const bad = (field: string, message: string) => problems.add(`line ${line}: ${field}: ${message}`);
+    const before = problems.count;
     const itemId = positiveId(cells.item_id ?? '');
     if (itemId === undefined) bad('item_id', 'A valid integer is required.');
     const itemName = (cells.item_name ?? '').trim();
@@ -225,7 +233,7 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
     } else if (warehouse !== '') {
       bad('warehouse', `account "${account.name}" has no warehouses; leave this column empty`);
     }
-    if (problems.length > before || itemId === undefined || variantId === undefined) continue;
+    if (problems.count > before || itemId === undefined || variantId === undefined) continue;
 
     // Consistency with the rows before: one name per item, one unit per barcode, one entry per warehouse.
     let item = items.get(itemId);
@@ -335,15 +343,20 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
     ],
   };
   try {
-    return { catalogue: await parseCatalogue(document), problems, lineOfStock, lineOfPath };
+    return {
+      catalogue: await parseCatalogue(document),
+      problems: [...problems.listed],
+      problemCount: problems.count,
+      lineOfStock,
+      lineOfPath,
+    };
   } catch (error) {
     if (isCatalogueRefusal(error)) {
-      return {
-        catalogue: undefined,
-        problems: [...problems, ...error.problems.map((p) => inFileTerms(p, lineOfPath))],
-        lineOfStock,
-        lineOfPath,
-      };
+      problems.addAll(
+        error.problems.map((p) => inFileTerms(p, lineOfPath)),
+        error.problemCount,
+      );
+      return { catalogue: undefined, problems: [...problems.listed], problemCount: problems.count, lineOfStock, lineOfPath };
     }
     throw error;
   }
@@ -359,7 +372,10 @@ export interface QuantityChange {
 
 export interface DryRunReport {
   summary: ImportSummary | null;
+  /** The first problems (MAX_PROBLEMS_LISTED), in file order. */
   problems: string[];
+  /** How many problems in all, listed or not. */
+  problemCount: number;
   newItems: { id: number; name: string }[];
   renamedItems: { id: number; from: string; to: string }[];
   newVariants: { id: number; name: string }[];
@@ -372,6 +388,7 @@ export async function dryRunCatalogueImport(store: Store, conversion: CsvConvers
   const report: DryRunReport = {
     summary: null,
     problems: [...conversion.problems],
+    problemCount: conversion.problemCount,
     newItems: [],
     renamedItems: [],
     newVariants: [],
@@ -388,18 +405,29 @@ export async function dryRunCatalogueImport(store: Store, conversion: CsvConvers
     }));
   } catch (error) {
     if (!isCatalogueRefusal(error)) throw error;
-    report.problems.push(...error.problems.map((p) => inFileTerms(p, conversion.lineOfPath)));
+    const problems = new ProblemList();
+    problems.addAll(conversion.problems, conversion.problemCount);
+    problems.addAll(
+      error.problems.map((p) => inFileTerms(p, conversion.lineOfPath)),
+      error.problemCount,
+    );
+    report.problems = [...problems.listed];
+    report.problemCount = problems.count;
   }
   return report;
 }
 
-/** The real run: all rows or none. Throws a CatalogueRefusal listing every bad line. */
+/** The real run: all rows or none. Throws a CatalogueRefusal listing the first bad lines and counting all. */
 export async function importCatalogueCsv(store: Store, conversion: CsvConversion): Promise<ImportSummary> {
-  if (!conversion.catalogue || conversion.problems.length > 0) throw catalogueRefused(conversion.problems);
+  if (!conversion.catalogue || conversion.problemCount > 0) throw catalogueRefused(conversion.problems, conversion.problemCount);
   try {
     return await store.catalogue.write(conversion.catalogue);
   } catch (error) {
-    if (isCatalogueRefusal(error)) throw catalogueRefused(error.problems.map((p) => inFileTerms(p, conversion.lineOfPath)));
+    if (isCatalogueRefusal(error))
+      throw catalogueRefused(
+        error.problems.map((p) => inFileTerms(p, conversion.lineOfPath)),
+        error.problemCount,
+      );
     throw error;
   }
 }
@@ -417,9 +445,11 @@ export function formatDryRun(file: string, accountName: string, rows: number, re
     out.push(`  ${at}${change.barcode}${where}: ${change.old_quantity ?? '(none)'} -> ${change.new_quantity}`);
   }
   for (const problem of report.problems) out.push(`  problem: ${problem}`);
+  const more = unlistedProblems(report.problems.length, report.problemCount);
+  if (more !== undefined) out.push(`  ${more}`);
   out.push(
-    `${rows} row(s); ${report.quantityChanges.length} quantit${report.quantityChanges.length === 1 ? 'y' : 'ies'} would change${report.problems.length > 0 ? ' (good rows only: fix the problems first, the import takes all or nothing)' : ''}; ` +
-      `${report.newItems.length} new item(s), ${report.newVariants.length} new variant(s); ${report.problems.length} problem(s).`,
+    `${rows} row(s); ${report.quantityChanges.length} quantit${report.quantityChanges.length === 1 ? 'y' : 'ies'} would change${report.problemCount > 0 ? ' (good rows only: fix the problems first, the import takes all or nothing)' : ''}; ` +
+      `${report.newItems.length} new item(s), ${report.newVariants.length} new variant(s); ${report.problemCount} problem(s).`,
   );
   return out.join('\n');
 }

@@ -18,6 +18,7 @@ import { writeReorderPoint } from './reorder-points.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 import { type Actor, commandLineActor, recordAudit } from './audit.ts';
 import { type StockUnit, setQuantity } from './stock-write.ts';
+import { ProblemList, formatCount, unlistedProblems } from './problem-list.ts';
 
 export interface ImportSummary {
   accounts: number;
@@ -29,16 +30,26 @@ export interface ImportSummary {
   quantitiesChanged: number;
 }
 
-/** A refused catalogue: every problem, each naming its place (`accounts[0].items[3].barcode: …`); nothing was written. */
-export type CatalogueRefusal = ApiError & { problems: string[] };
+/**
+ * A refused catalogue: its first problems (MAX_PROBLEMS_LISTED at most, problem-list.ts), each naming
+ * its place (`accounts[0].items[3].barcode: …`), and how many there were in all; nothing was written.
+ */
+export type CatalogueRefusal = ApiError & { problems: string[]; problemCount: number };
 
-export function catalogueRefused(problems: string[]): CatalogueRefusal {
+/**
+ * The refusal of a catalogue with `problemCount` problems, of which `problems` are the first, in file
+ * order (a ProblemList's `listed` and `count`). Its message says the total, lists those, and says how
+ * many more there were: a file with a million bad rows must not become a message of a million lines.
+ */
+export function catalogueRefused(problems: readonly string[], problemCount: number = problems.length): CatalogueRefusal {
+  const more = unlistedProblems(problems.length, problemCount);
   const error = apiError(
     400,
-    `The catalogue was refused (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was written:\n${problems.map((p) => `  ${p}`).join('\n')}`,
+    `The catalogue was refused (${formatCount(problemCount)} problem${problemCount === 1 ? '' : 's'}); nothing was written:\n` +
+      [...problems, ...(more === undefined ? [] : [more])].map((line) => `  ${line}`).join('\n'),
     { code: 'catalogue_refused' },
   );
-  return Object.assign(error, { problems });
+  return Object.assign(error, { problems: [...problems], problemCount });
 }
 
 export function isCatalogueRefusal(error: unknown): error is CatalogueRefusal {
@@ -183,7 +194,8 @@ interface Placed {
 
 export class CatalogueWriter {
   readonly summary: ImportSummary = { accounts: 0, warehouses: 0, items: 0, variants: 0, barcodes: 0, quantitiesChanged: 0 };
-  readonly problems: string[] = [];
+  /** Conflicts with what the database holds, in file order (bounded: problem-list.ts). */
+  readonly problems = new ProblemList();
   private readonly log: MovementLog;
   private readonly q: Queries;
   private readonly change: { source: string; actor: string };
@@ -238,11 +250,11 @@ export class CatalogueWriter {
         ? undefined
         : await q.first(q.k.selectFrom('sync_links').select('upstream_url').where('account_id', '=', existing.id));
       if (link) {
-        this.problems.push(`${path}.name: ${syncMessages.linkedAccountImport(account.name, link.upstream_url)}`);
+        this.problems.add(`${path}.name: ${syncMessages.linkedAccountImport(account.name, link.upstream_url)}`);
         return false;
       }
       if ((existing.warehouses_enabled === 1) !== account.warehouses_enabled) {
-        this.problems.push(
+        this.problems.add(
           `${path}.warehouses_enabled: account "${account.name}" already exists with warehouses_enabled ${existing.warehouses_enabled === 1}; changing the scenario of an account is not supported`,
         );
         return false;
@@ -264,14 +276,14 @@ export class CatalogueWriter {
       this.summary.warehouses++;
       const owner = await q.first(q.k.selectFrom('warehouses').select(['account_id', 'name']).where('id', '=', w.id));
       if (owner && owner.account_id !== accountId) {
-        this.problems.push(`${path}.warehouses[${i}].id: warehouse id ${w.id} belongs to another account`);
+        this.problems.add(`${path}.warehouses[${i}].id: warehouse id ${w.id} belongs to another account`);
         continue;
       }
       const sameName = await q.first(
         q.k.selectFrom('warehouses').select('id').where('account_id', '=', accountId).where('name', '=', w.name),
       );
       if (sameName && sameName.id !== w.id) {
-        this.problems.push(`${path}.warehouses[${i}].name: warehouse "${w.name}" already exists with id ${sameName.id}`);
+        this.problems.add(`${path}.warehouses[${i}].name: warehouse "${w.name}" already exists with id ${sameName.id}`);
         continue;
       }
       if (!owner) await q.run(q.k.insertInto('warehouses').values({ id: w.id, account_id: accountId, name: w.name }));
@@ -374,7 +386,7 @@ export class CatalogueWriter {
     const upsertUnit = (barcode: string, itemId: number, variantId: number | null, where: string, holder: ChunkUnit | undefined) => {
       const taken = byBarcode.get(barcode);
       if (taken && taken !== holder) {
-        this.problems.push(`${where}: barcode "${barcode}" already belongs to another item or variant of account "${account.name}"`);
+        this.problems.add(`${where}: barcode "${barcode}" already belongs to another item or variant of account "${account.name}"`);
         return undefined;
       }
       summary.barcodes++;
@@ -400,7 +412,7 @@ export class CatalogueWriter {
       const itemPath = `${account.path}.items[${i}]`;
       const owner = items.get(item.id);
       if (owner && owner.account_id !== account.id) {
-        this.problems.push(`${itemPath}.id: item id ${item.id} belongs to another account`);
+        this.problems.add(`${itemPath}.id: item id ${item.id} belongs to another account`);
         continue;
       }
       if (!owner) {
@@ -424,7 +436,7 @@ export class CatalogueWriter {
         summary.variants++;
         const vOwner = variants.get(variant.id);
         if (vOwner && vOwner.item_id !== item.id) {
-          this.problems.push(`${variantPath}.id: variant id ${variant.id} belongs to another item`);
+          this.problems.add(`${variantPath}.id: variant id ${variant.id} belongs to another item`);
           continue;
         }
         if (!vOwner) {
@@ -583,7 +595,7 @@ export async function writeCatalogue(
     }
   }
   await writer.writePending();
-  if (writer.problems.length > 0) throw catalogueRefused(writer.problems);
+  if (writer.problems.count > 0) throw catalogueRefused(writer.problems.listed, writer.problems.count);
   await writer.finish();
   return writer.summary;
 }
