@@ -13,7 +13,7 @@ export const errorCodes = {
   invalid_idempotency_key: 'The Idempotency-Key header is not 1 to 255 visible ASCII characters.',
   signin_code_invalid: 'The sign-in code was already used, has expired, or is mistyped.',
   resolution_of_known_barcode: 'A resolution (ignored, kept) was given for a line of a known barcode.',
-  catalogue_refused: 'The catalogue has problems; `detail` lists every one; nothing was written.',
+  catalogue_refused: 'The catalogue has problems; `detail` says how many and lists the first 1,000; nothing was written.',
   badge_malformed: 'The badge sent to sign a person in is not whole (a scan cut short): scan it again.',
   badge_unknown: "The badge works nowhere here: replaced, revoked, or another account's.",
   pin_wrong: 'The PIN is not the chosen person’s.',
