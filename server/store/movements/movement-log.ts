@@ -471,6 +471,7 @@ function flushingFirst(q: Queries, log: MovementLog): Queries {
   const first = <T>(statement: () => Promise<T>): Promise<T> => (log.holdsUnwritten() ? log.flush().then(statement) : statement());
   return {
     k: q.k,
+    rowsPerStatement: q.rowsPerStatement,
     all: (target: never, params?: never) => first(() => q.all(target, params as never)),
     first: (target: never, params?: never) => first(() => q.first(target, params as never)),
     run: (target: never, params?: never) => first(() => q.run(target, params as never)),
@@ -893,12 +894,12 @@ export class MovementLog {
     const quantities = [...this.unwrittenQuantities.values()];
     this.unwrittenQuantities.clear();
     for (let from = 0; from < rows.length;) {
-      const length = chunkLength(rows.length - from);
+      const length = chunkLength(rows.length - from, this.db);
       await this.db.run(insertMovements, columnsOf(rows, from, length));
       from += length;
     }
     for (let from = 0; from < quantities.length;) {
-      const length = chunkLength(quantities.length - from);
+      const length = chunkLength(quantities.length - from, this.db);
       await this.db.run(upsertQuantities, columnsOf(quantities, from, length));
       from += length;
     }
@@ -1109,7 +1110,7 @@ export class MovementLog {
       walk.step(row, isAbsolute(row.kind) ? this.parsedVector(row.seen_vector, row.body) : NOTHING_SEEN);
     }
     for (let at = 0; at < rewritten.length;) {
-      const length = chunkLength(rewritten.length - at);
+      const length = chunkLength(rewritten.length - at, q);
       await q.run(rewriteSteps, columnsOf(rewritten, at, length));
       at += length;
     }

@@ -23,7 +23,17 @@ import {
 import pg from 'pg';
 import { storageUnavailable } from '../../errors.ts';
 import { StatementCompiler, positionalValues } from '../compiled-statements.ts';
-import type { Changed, Engine, EngineIntegrity, Params, Queries, ScratchKeys, StatementDef, WriteOptions } from '../engine.ts';
+import {
+  BULK_CHUNK_LENGTH,
+  type Changed,
+  type Engine,
+  type EngineIntegrity,
+  type Params,
+  type Queries,
+  type ScratchKeys,
+  type StatementDef,
+  type WriteOptions,
+} from '../engine.ts';
 import { runMigrations } from '../migrations/registry.ts';
 import type { Schema } from '../schema.ts';
 import { PostgresScratchKeys } from './scratch-keys.ts';
@@ -117,6 +127,8 @@ class ClientQueries implements Queries {
    */
   private writes = 0;
   private analyzeAt = 256;
+  /** A bulk write's multi-row statements are longer: here each one is a round trip (engine.ts, BULK_CHUNK_LENGTH). */
+  readonly rowsPerStatement: number | undefined;
 
   constructor(client: pg.PoolClient, k: Kysely<Schema>, compiler: StatementCompiler, names: Map<string, string>, bulk = false) {
     this.client = client;
@@ -124,6 +136,7 @@ class ClientQueries implements Queries {
     this.compiler = compiler;
     this.names = names;
     this.planReadsEachTime = bulk;
+    this.rowsPerStatement = bulk ? BULK_CHUNK_LENGTH : undefined;
   }
 
   private async execute(target: Compilable<unknown> | StatementDef<unknown, Params>, params: Params | undefined): Promise<pg.QueryResult> {
