@@ -88,6 +88,19 @@ export interface Queries {
   run<P extends Params>(statement: StatementDef<unknown, P>, params: P): Promise<Changed>;
   /** The most rows (and list values) a statement carries in this transaction: MAX_CHUNK_LENGTH when unset. */
   readonly rowsPerStatement?: number;
+  /**
+   * Set inside a group of writes that share one transaction (group-commit.ts): what a write leaves
+   * for the next writes of the same transaction, and work done once just before it commits.
+   */
+  readonly group?: GroupShare;
+}
+
+/** See Queries.group. Belongs to one transaction: a group run again after a lost transaction gets a new one. */
+export interface GroupShare {
+  /** Values by key, for the rest of the transaction (a value a failed write changed is still valid, or it must not go here). */
+  readonly values: Map<string, unknown>;
+  /** Runs `work` once before the COMMIT, however many writes asked for it under `key` (the last one asked wins). */
+  beforeCommit(key: string, work: (q: Queries) => Promise<unknown>): void;
 }
 
 export interface ScratchClaim {

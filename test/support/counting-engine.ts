@@ -33,6 +33,9 @@ export function countingEngine(engine: Engine): { engine: Engine; tally: Tally; 
   };
   const wrap = (q: Queries, inWrite = false): Queries => ({
     k: q.k,
+    // What the engine says of its transaction goes through unchanged: the counts are of the real thing.
+    rowsPerStatement: q.rowsPerStatement,
+    group: q.group,
     async all(target: any, params?: Params) {
       const rows = await q.all(target, params as never);
       note(target, rows.length, inWrite);

@@ -466,12 +466,23 @@ const NOTHING_SEEN: SeenVector = Object.freeze({});
 
 const idOf = (m: MovementId) => `${m.origin}-${m.seq}`;
 
+/** The instance's clock as the writes of one group transaction leave it (Queries.group). */
+interface SharedClock {
+  instance: string;
+  last: Hlc | undefined;
+}
+const SHARED_CLOCK = 'movement-log clock';
+
+const writeClock = (q: Queries, instance: string, last: Hlc) =>
+  q.run(q.k.updateTable('instance').set({ last_hlc: formatHlc(last) }).where('id', '=', instance));
+
 /** `q`, each statement of which first writes what `log` holds unwritten (see MovementLog.q). */
 function flushingFirst(q: Queries, log: MovementLog): Queries {
   const first = <T>(statement: () => Promise<T>): Promise<T> => (log.holdsUnwritten() ? log.flush().then(statement) : statement());
   return {
     k: q.k,
     rowsPerStatement: q.rowsPerStatement,
+    group: q.group,
     all: (target: never, params?: never) => first(() => q.all(target, params as never)),
     first: (target: never, params?: never) => first(() => q.first(target, params as never)),
     run: (target: never, params?: never) => first(() => q.run(target, params as never)),
@@ -546,11 +557,18 @@ export class MovementLog {
     this.at = new Date(clock.now()).toISOString();
   }
 
-  /** Opens the log of the transaction `q`: the instance's identity and clock as the database holds them. */
+  /**
+   * Opens the log of the transaction `q`: the instance's identity and clock as the database holds
+   * them, or, for a later write of a group sharing one transaction, as the writes before it left them.
+   */
   static async open(q: Queries, clock: StoreClock): Promise<MovementLog> {
+    const shared = q.group?.values.get(SHARED_CLOCK) as SharedClock | undefined;
+    if (shared) return new MovementLog(q, shared.instance, shared.last, clock);
     const row = await q.first(q.k.selectFrom('instance').select(['id', 'last_hlc']));
     if (!row) throw new Error('this database has no instance identity (migration 0007_movements did not run)');
-    return new MovementLog(q, row.id, row.last_hlc ? parseHlc(row.last_hlc) : undefined, clock);
+    const last = row.last_hlc ? parseHlc(row.last_hlc) : undefined;
+    q.group?.values.set(SHARED_CLOCK, { instance: row.id, last } satisfies SharedClock);
+    return new MovementLog(q, row.id, last, clock);
   }
 
   /** The next timestamp of this instance: later than everything it has made or seen. */
@@ -570,16 +588,18 @@ export class MovementLog {
     this.lastChanged = true;
   }
 
-  /** Writes the clock back; the transaction's last step. */
+  /**
+   * Writes the clock back; the transaction's last step. In a group sharing one transaction, once
+   * before its COMMIT: the clock only moves forward, so a later write's, or one a failed write left,
+   * is as good.
+   */
   async close(): Promise<void> {
     await this.flush();
-    if (this.lastChanged && this.last)
-      await this.db.run(
-        this.db.k
-          .updateTable('instance')
-          .set({ last_hlc: formatHlc(this.last) })
-          .where('id', '=', this.instance),
-      );
+    if (!this.lastChanged || !this.last) return;
+    const shared = this.db.group?.values.get(SHARED_CLOCK) as SharedClock | undefined;
+    if (!shared) return void (await writeClock(this.db, this.instance, this.last));
+    shared.last = this.last;
+    this.db.group!.beforeCommit(SHARED_CLOCK, (q) => writeClock(q, shared.instance, shared.last!));
   }
 
   /**
