@@ -466,6 +466,15 @@ const NOTHING_SEEN: SeenVector = Object.freeze({});
 
 const idOf = (m: MovementId) => `${m.origin}-${m.seq}`;
 
+/**
+ * Quantities the caller read through `MovementLog.q` in the same transaction: every stock row of
+ * each unit in `units`, by `unit/warehouse` (a place of those units not in `quantities` has none).
+ */
+export interface StoredStock {
+  units: ReadonlySet<number>;
+  quantities: ReadonlyMap<string, number>;
+}
+
 /** The instance's clock as the writes of one group transaction leave it (Queries.group). */
 interface SharedClock {
   instance: string;
@@ -662,8 +671,15 @@ export class MovementLog {
    * a request about to be applied: `quantity` then answers them (and the rows' guarded sets and range
    * checks) without a query each.
    */
-  async readQuantities(places: readonly { unitId: number; warehouseId: number }[]): Promise<void> {
-    const wanted = places.filter((place) => !this.quantities.has(`${place.unitId}/${place.warehouseId}`));
+  async readQuantities(places: readonly { unitId: number; warehouseId: number }[], read?: StoredStock): Promise<void> {
+    let wanted = places.filter((place) => !this.quantities.has(`${place.unitId}/${place.warehouseId}`));
+    if (read) {
+      for (const { unitId, warehouseId } of wanted) {
+        const key = `${unitId}/${warehouseId}`;
+        if (read.units.has(unitId)) this.knowQuantity(key, read.quantities.get(key) ?? null);
+      }
+      wanted = wanted.filter((place) => !read.units.has(place.unitId));
+    }
     if (wanted.length === 0) return;
     await this.flush();
     const unitIds = [...new Set(wanted.map((place) => place.unitId))];
