@@ -166,10 +166,10 @@ const insertReorderPoints = statement(
 /** Items are written this many barcodes at a time (an item's own and its variants'): see writeChunk. */
 export const CHUNK_BARCODES = 512;
 
-/** Runs `each` on `values` MAX_CHUNK_LENGTH at a time (each length its own compiled statement). */
-async function inChunks<T>(values: readonly T[], each: (chunk: T[]) => Promise<void>): Promise<void> {
+/** Runs `each` on `values` as many at a time as a statement of `q` carries (each length its own compiled statement). */
+async function inChunks<T>(q: Queries, values: readonly T[], each: (chunk: T[]) => Promise<void>): Promise<void> {
   for (let from = 0; from < values.length;) {
-    const length = chunkLength(values.length - from);
+    const length = chunkLength(values.length - from, q);
     await each(values.slice(from, from + length));
     from += length;
   }
@@ -334,7 +334,7 @@ export class CatalogueWriter {
 
     // What the database holds.
     const items = new Map<number, { account_id: number; name: string }>();
-    await inChunks(
+    await inChunks(q, 
       chunk.map(({ item }) => item.id),
       async (ids) => {
         for (const row of await q.all(itemsById, { ids })) items.set(row.id, row);
@@ -342,7 +342,7 @@ export class CatalogueWriter {
     );
     const variantIds = chunk.flatMap(({ item }) => (item.variants ?? []).map((v) => v.id));
     const variants = new Map<number, { item_id: number; name: string }>();
-    await inChunks(variantIds, async (ids) => {
+    await inChunks(q, variantIds, async (ids) => {
       for (const row of await q.all(variantsById, { ids })) variants.set(row.id, row);
     });
     // One object per unit, however it was found: a holder and a barcode's unit compare by identity.
@@ -353,21 +353,21 @@ export class CatalogueWriter {
       return unit;
     };
     const ofItem = new Map<number, ChunkUnit>();
-    await inChunks(
+    await inChunks(q, 
       chunk.filter(({ item }) => item.barcode !== undefined && items.has(item.id)).map(({ item }) => item.id),
       async (itemIds) => {
         for (const row of await q.all(unitsOfItems, { accountId: account.id, itemIds })) ofItem.set(row.item_id, unitOf(row));
       },
     );
     const ofVariant = new Map<number, ChunkUnit>();
-    await inChunks(
+    await inChunks(q, 
       variantIds.filter((id) => variants.has(id)),
       async (ids) => {
         for (const row of await q.all(unitsOfVariants, { variantIds: ids })) ofVariant.set(row.variant_id!, unitOf(row));
       },
     );
     const byBarcode = new Map<string, ChunkUnit>();
-    await inChunks(
+    await inChunks(q, 
       chunk.flatMap(({ item }) => [...(item.barcode === undefined ? [] : [item.barcode]), ...(item.variants ?? []).map((v) => v.barcode)]),
       async (barcodes) => {
         for (const row of await q.all(unitsByBarcode, { accountId: account.id, barcodes })) byBarcode.set(row.barcode, unitOf(row));
@@ -462,14 +462,14 @@ export class CatalogueWriter {
     }
 
     // The writes: renames of units before the new units, which may take a barcode one of them gave up.
-    await inChunks(newItems, (rows) => q.run(insertItems, { accountId: account.id, ...columnsOf(rows, 0, rows.length) }).then(() => {}));
+    await inChunks(q, newItems, (rows) => q.run(insertItems, { accountId: account.id, ...columnsOf(rows, 0, rows.length) }).then(() => {}));
     for (const [id, name] of renamedItems) await q.run(renameItem, { id, name });
-    await inChunks(newVariants, (rows) =>
+    await inChunks(q, newVariants, (rows) =>
       q.run(insertVariants, { accountId: account.id, ...columnsOf(rows, 0, rows.length) }).then(() => {}),
     );
     for (const [id, name] of renamedVariants) await q.run(renameVariant, { id, name });
     for (const rename of renamedUnits) await q.run(setUnitBarcode, rename);
-    await inChunks(newUnits, async (rows) => {
+    await inChunks(q, newUnits, async (rows) => {
       const ids = new Map<string, number>();
       for (const row of await q.all(insertUnits, {
         accountId: account.id,
@@ -541,7 +541,7 @@ export class CatalogueWriter {
     const wanted = placed.filter(({ reorder }) => reorder !== undefined && reorder.length > 0);
     if (wanted.length === 0) return;
     const known = new Map<string, { minimum: number; target: number | null }>();
-    await inChunks([...new Set(wanted.filter(({ isNew }) => !isNew).map(({ unit }) => unit.id!))], async (unitIds) => {
+    await inChunks(q, [...new Set(wanted.filter(({ isNew }) => !isNew).map(({ unit }) => unit.id!))], async (unitIds) => {
       for (const row of await q.all(reorderOfUnits, { unitIds })) known.set(`${row.unit_id}:${row.warehouse_id}`, row);
     });
     const inserts = new Map<string, { unitId: number; warehouseId: number; minimum: number; target: number | null }>();
@@ -562,7 +562,7 @@ export class CatalogueWriter {
         else inserts.set(key, { unitId: unit.id!, warehouseId, ...level });
       }
     }
-    await inChunks([...inserts.values()], async (rows) => {
+    await inChunks(q, [...inserts.values()], async (rows) => {
       await q.run(insertReorderPoints, { accountId: account.id, ...columnsOf(rows, 0, rows.length) });
     });
   }

@@ -49,8 +49,15 @@ export function statement<R, P extends Params>(name: string, build: (k: Kysely<S
  */
 export const MAX_CHUNK_LENGTH = 64;
 
-export function chunkLength(left: number): number {
-  return Math.min(left, MAX_CHUNK_LENGTH);
+/**
+ * Rows per statement in a bulk write on PostgreSQL (ClientQueries): there each statement is a round
+ * trip and a bind, and an import of 100k ran 12% faster with 512 than with 64 (bench/NOTES-postgres.md).
+ */
+export const BULK_CHUNK_LENGTH = 512;
+
+/** How many of `left` rows the next statement of `q` carries. */
+export function chunkLength(left: number, q: Pick<Queries, 'rowsPerStatement'>): number {
+  return Math.min(left, q.rowsPerStatement ?? MAX_CHUNK_LENGTH);
 }
 
 /** Element `from` to `from + length` of every column of `rows`. */
@@ -79,6 +86,21 @@ export interface Queries {
   first<R, P extends Params>(statement: StatementDef<R, P>, params: P): Promise<R | undefined>;
   run(query: Compilable<unknown>): Promise<Changed>;
   run<P extends Params>(statement: StatementDef<unknown, P>, params: P): Promise<Changed>;
+  /** The most rows (and list values) a statement carries in this transaction: MAX_CHUNK_LENGTH when unset. */
+  readonly rowsPerStatement?: number;
+  /**
+   * Set inside a group of writes that share one transaction (group-commit.ts): what a write leaves
+   * for the next writes of the same transaction, and work done once just before it commits.
+   */
+  readonly group?: GroupShare;
+}
+
+/** See Queries.group. Belongs to one transaction: a group run again after a lost transaction gets a new one. */
+export interface GroupShare {
+  /** Values by key, for the rest of the transaction (a value a failed write changed is still valid, or it must not go here). */
+  readonly values: Map<string, unknown>;
+  /** Runs `work` once before the COMMIT, however many writes asked for it under `key` (the last one asked wins). */
+  beforeCommit(key: string, work: (q: Queries) => Promise<unknown>): void;
 }
 
 export interface ScratchClaim {

@@ -9,7 +9,7 @@
 // start: engine.ts). A failed COMMIT fails every write of the group: none was acknowledged, so
 // nothing acknowledged is lost. What differs between engines is only how a transaction is begun,
 // marked and ended: `GroupTransaction`.
-import type { Queries } from './engine.ts';
+import type { GroupShare, Queries } from './engine.ts';
 
 /** The most writes sharing one commit: a bound on how long a group holds the writer (and, on SQLite, every read). */
 export const GROUP_COMMIT_LIMIT = 64;
@@ -50,6 +50,26 @@ export interface GroupTransaction {
   translate(error: unknown): unknown;
   /** Whether writes left without a transaction may be tried again (false once the store is closed). */
   mayRetry(): boolean;
+}
+
+/**
+ * What the writes of one group transaction share (Queries.group). The movement log keeps the
+ * instance's clock here: read by the first write, written once before the COMMIT, not read and
+ * written by each write (two of a PostgreSQL write's ten round trips).
+ */
+export class TransactionShare implements GroupShare {
+  readonly values = new Map<string, unknown>();
+  private readonly finishing = new Map<string, (q: Queries) => Promise<unknown>>();
+
+  beforeCommit(key: string, work: (q: Queries) => Promise<unknown>): void {
+    this.finishing.set(key, work);
+  }
+
+  /** Runs what was asked for before the COMMIT; each engine's GroupTransaction.commit calls it first. */
+  async finish(q: Queries): Promise<void> {
+    for (const work of this.finishing.values()) await work(q);
+    this.finishing.clear();
+  }
 }
 
 /** Runs async work one piece at a time, in the order it was asked for (SQLite's transactions on its one connection). */

@@ -20,7 +20,7 @@ import {
 } from '../../shared/index.ts';
 import type { Account } from './accounts.ts';
 import { type Param, type Queries, statement } from './engine.ts';
-import type { Applied, MovementLog } from './movements/movement-log.ts';
+import type { Applied, MovementLog, StoredStock } from './movements/movement-log.ts';
 import { findUnitsByGtin } from './gtin-lookup.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 
@@ -64,6 +64,35 @@ export async function findUnits(
     units.set(row.barcode, { id: row.id, barcode: row.barcode, itemId: row.item_id, variantId: row.variant_id });
   }
   return units;
+}
+
+// The units of a request's barcodes with every quantity they hold, in one statement: the quantities
+// are what its rows change next (MovementLog.readQuantities takes them as read), and on PostgreSQL
+// each statement is a round trip on the writer's connection, which every write waits for.
+const unitsWithStock = statement('stock.unitsWithStock', (k, p: Param<{ accountId: number; barcodes: string[] }>) =>
+  k
+    .selectFrom('stock_units as u')
+    .leftJoin('stock as s', 's.unit_id', 'u.id')
+    .select(['u.id', 'u.barcode', 'u.item_id', 'u.variant_id', 's.warehouse_id', 's.quantity'])
+    .where('u.account_id', '=', p('accountId'))
+    .where('u.barcode', 'in', p.list('barcodes')),
+);
+
+/** The units of `barcodes` (as findUnits), and what they hold, as MovementLog.readQuantities takes it. */
+async function findUnitsWithStock(
+  q: Queries,
+  accountId: number,
+  barcodes: readonly string[],
+): Promise<{ units: Map<string, StockUnit>; stock: StoredStock }> {
+  const units = new Map<string, StockUnit>();
+  const stock = { units: new Set<number>(), quantities: new Map<string, number>() };
+  if (barcodes.length === 0) return { units, stock };
+  for (const row of await q.all(unitsWithStock, { accountId, barcodes: [...new Set(barcodes)] })) {
+    if (!units.has(row.barcode)) units.set(row.barcode, { id: row.id, barcode: row.barcode, itemId: row.item_id, variantId: row.variant_id });
+    stock.units.add(row.id);
+    if (row.warehouse_id !== null && row.quantity !== null) stock.quantities.set(`${row.id}/${row.warehouse_id}`, row.quantity);
+  }
+  return { units, stock };
 }
 
 const warehousesByName = statement('stock.warehousesNamed', (k, p: Param<{ accountId: number; names: string[] }>) =>
@@ -173,7 +202,9 @@ async function writeRows<Row extends RowTarget>(
   applyRow: (row: Row, unit: StockUnit, warehouse: NamedWarehouse | null, index: number) => Promise<AppliedRow>,
 ): Promise<UpdateResponse> {
   const keys = lookupKeys(checks);
-  const units = await findUnits(log.q, account.id, keys.barcodes, account.gtinEquivalence);
+  const { units, stock } = account.gtinEquivalence
+    ? { units: await findUnits(log.q, account.id, keys.barcodes, true), stock: undefined }
+    : await findUnitsWithStock(log.q, account.id, keys.barcodes);
   const warehouses = account.warehousesEnabled
     ? await findWarehouses(log.q, account.id, keys.warehouseNames)
     : new Map<string, NamedWarehouse>();
@@ -183,10 +214,12 @@ async function writeRows<Row extends RowTarget>(
     warehouseOf: (n: string) => warehouses.get(n),
   };
   const decisions = checks.map((check) => decideRow(check, lookups));
-  // The stored quantities of every row to apply, in one query: the rows then go on in memory, each
-  // seeing what the rows before it left, and their movements are written together (movement-log.ts).
+  // The stored quantities of every row to apply (read with the units, or in one query): the rows then
+  // go on in memory, each seeing what the rows before it left, and their movements are written
+  // together (movement-log.ts).
   await log.readQuantities(
     decisions.flatMap((d) => (d.apply ? [{ unitId: d.unit.id, warehouseId: d.warehouse ? d.warehouse.id : NO_WAREHOUSE }] : [])),
+    stock,
   );
   const outcomes: AppliedRow[] = [];
   for (const [index, decision] of decisions.entries()) {

@@ -33,6 +33,13 @@ export function countingEngine(engine: Engine): { engine: Engine; tally: Tally; 
   };
   const wrap = (q: Queries, inWrite = false): Queries => ({
     k: q.k,
+    // What the engine says of its transaction goes through unchanged: the counts are of the real thing.
+    rowsPerStatement: q.rowsPerStatement,
+    // A group's work before its COMMIT (the instance clock) is counted as the write's own.
+    group: q.group && {
+      values: q.group.values,
+      beforeCommit: (key, work) => q.group!.beforeCommit(key, (inner) => work(wrap(inner, inWrite))),
+    },
     async all(target: any, params?: Params) {
       const rows = await q.all(target, params as never);
       note(target, rows.length, inWrite);

@@ -466,11 +466,32 @@ const NOTHING_SEEN: SeenVector = Object.freeze({});
 
 const idOf = (m: MovementId) => `${m.origin}-${m.seq}`;
 
+/**
+ * Quantities the caller read through `MovementLog.q` in the same transaction: every stock row of
+ * each unit in `units`, by `unit/warehouse` (a place of those units not in `quantities` has none).
+ */
+export interface StoredStock {
+  units: ReadonlySet<number>;
+  quantities: ReadonlyMap<string, number>;
+}
+
+/** The instance's clock as the writes of one group transaction leave it (Queries.group). */
+interface SharedClock {
+  instance: string;
+  last: Hlc | undefined;
+}
+const SHARED_CLOCK = 'movement-log clock';
+
+const writeClock = (q: Queries, instance: string, last: Hlc) =>
+  q.run(q.k.updateTable('instance').set({ last_hlc: formatHlc(last) }).where('id', '=', instance));
+
 /** `q`, each statement of which first writes what `log` holds unwritten (see MovementLog.q). */
 function flushingFirst(q: Queries, log: MovementLog): Queries {
   const first = <T>(statement: () => Promise<T>): Promise<T> => (log.holdsUnwritten() ? log.flush().then(statement) : statement());
   return {
     k: q.k,
+    rowsPerStatement: q.rowsPerStatement,
+    group: q.group,
     all: (target: never, params?: never) => first(() => q.all(target, params as never)),
     first: (target: never, params?: never) => first(() => q.first(target, params as never)),
     run: (target: never, params?: never) => first(() => q.run(target, params as never)),
@@ -545,11 +566,18 @@ export class MovementLog {
     this.at = new Date(clock.now()).toISOString();
   }
 
-  /** Opens the log of the transaction `q`: the instance's identity and clock as the database holds them. */
+  /**
+   * Opens the log of the transaction `q`: the instance's identity and clock as the database holds
+   * them, or, for a later write of a group sharing one transaction, as the writes before it left them.
+   */
   static async open(q: Queries, clock: StoreClock): Promise<MovementLog> {
+    const shared = q.group?.values.get(SHARED_CLOCK) as SharedClock | undefined;
+    if (shared) return new MovementLog(q, shared.instance, shared.last, clock);
     const row = await q.first(q.k.selectFrom('instance').select(['id', 'last_hlc']));
     if (!row) throw new Error('this database has no instance identity (migration 0007_movements did not run)');
-    return new MovementLog(q, row.id, row.last_hlc ? parseHlc(row.last_hlc) : undefined, clock);
+    const last = row.last_hlc ? parseHlc(row.last_hlc) : undefined;
+    q.group?.values.set(SHARED_CLOCK, { instance: row.id, last } satisfies SharedClock);
+    return new MovementLog(q, row.id, last, clock);
   }
 
   /** The next timestamp of this instance: later than everything it has made or seen. */
@@ -569,16 +597,18 @@ export class MovementLog {
     this.lastChanged = true;
   }
 
-  /** Writes the clock back; the transaction's last step. */
+  /**
+   * Writes the clock back; the transaction's last step. In a group sharing one transaction, once
+   * before its COMMIT: the clock only moves forward, so a later write's, or one a failed write left,
+   * is as good.
+   */
   async close(): Promise<void> {
     await this.flush();
-    if (this.lastChanged && this.last)
-      await this.db.run(
-        this.db.k
-          .updateTable('instance')
-          .set({ last_hlc: formatHlc(this.last) })
-          .where('id', '=', this.instance),
-      );
+    if (!this.lastChanged || !this.last) return;
+    const shared = this.db.group?.values.get(SHARED_CLOCK) as SharedClock | undefined;
+    if (!shared) return void (await writeClock(this.db, this.instance, this.last));
+    shared.last = this.last;
+    this.db.group!.beforeCommit(SHARED_CLOCK, (q) => writeClock(q, shared.instance, shared.last!));
   }
 
   /**
@@ -641,8 +671,15 @@ export class MovementLog {
    * a request about to be applied: `quantity` then answers them (and the rows' guarded sets and range
    * checks) without a query each.
    */
-  async readQuantities(places: readonly { unitId: number; warehouseId: number }[]): Promise<void> {
-    const wanted = places.filter((place) => !this.quantities.has(`${place.unitId}/${place.warehouseId}`));
+  async readQuantities(places: readonly { unitId: number; warehouseId: number }[], read?: StoredStock): Promise<void> {
+    let wanted = places.filter((place) => !this.quantities.has(`${place.unitId}/${place.warehouseId}`));
+    if (read) {
+      for (const { unitId, warehouseId } of wanted) {
+        const key = `${unitId}/${warehouseId}`;
+        if (read.units.has(unitId)) this.knowQuantity(key, read.quantities.get(key) ?? null);
+      }
+      wanted = wanted.filter((place) => !read.units.has(place.unitId));
+    }
     if (wanted.length === 0) return;
     await this.flush();
     const unitIds = [...new Set(wanted.map((place) => place.unitId))];
@@ -893,12 +930,12 @@ export class MovementLog {
     const quantities = [...this.unwrittenQuantities.values()];
     this.unwrittenQuantities.clear();
     for (let from = 0; from < rows.length;) {
-      const length = chunkLength(rows.length - from);
+      const length = chunkLength(rows.length - from, this.db);
       await this.db.run(insertMovements, columnsOf(rows, from, length));
       from += length;
     }
     for (let from = 0; from < quantities.length;) {
-      const length = chunkLength(quantities.length - from);
+      const length = chunkLength(quantities.length - from, this.db);
       await this.db.run(upsertQuantities, columnsOf(quantities, from, length));
       from += length;
     }
@@ -1109,7 +1146,7 @@ export class MovementLog {
       walk.step(row, isAbsolute(row.kind) ? this.parsedVector(row.seen_vector, row.body) : NOTHING_SEEN);
     }
     for (let at = 0; at < rewritten.length;) {
-      const length = chunkLength(rewritten.length - at);
+      const length = chunkLength(rewritten.length - at, q);
       await q.run(rewriteSteps, columnsOf(rewritten, at, length));
       at += length;
     }

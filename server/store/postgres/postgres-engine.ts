@@ -23,13 +23,23 @@ import {
 import pg from 'pg';
 import { storageUnavailable } from '../../errors.ts';
 import { StatementCompiler, positionalValues } from '../compiled-statements.ts';
-import type { Changed, Engine, EngineIntegrity, Params, Queries, ScratchKeys, StatementDef, WriteOptions } from '../engine.ts';
+import {
+  BULK_CHUNK_LENGTH,
+  type Changed,
+  type Engine,
+  type EngineIntegrity,
+  type Params,
+  type Queries,
+  type ScratchKeys,
+  type StatementDef,
+  type WriteOptions,
+} from '../engine.ts';
 import { runMigrations } from '../migrations/registry.ts';
 import type { Schema } from '../schema.ts';
 import { PostgresScratchKeys } from './scratch-keys.ts';
 import { displayLocation } from './display-location.ts';
 import { postgresSchemaNeeds } from './schema-needs.ts';
-import { type CommitCounts, type GroupTransaction, WriteGroups, commitGroup } from '../group-commit.ts';
+import { type CommitCounts, type GroupTransaction, TransactionShare, WriteGroups, commitGroup } from '../group-commit.ts';
 
 /** Every write takes this advisory lock first ("biv1"): one writer at a time on the database. */
 const WRITE_LOCK = 0x62697631;
@@ -117,13 +127,24 @@ class ClientQueries implements Queries {
    */
   private writes = 0;
   private analyzeAt = 256;
+  /** A bulk write's multi-row statements are longer: here each one is a round trip (engine.ts, BULK_CHUNK_LENGTH). */
+  readonly rowsPerStatement: number | undefined;
+  readonly group: TransactionShare | undefined;
 
-  constructor(client: pg.PoolClient, k: Kysely<Schema>, compiler: StatementCompiler, names: Map<string, string>, bulk = false) {
+  constructor(
+    client: pg.PoolClient,
+    k: Kysely<Schema>,
+    compiler: StatementCompiler,
+    names: Map<string, string>,
+    { bulk = false, group }: { bulk?: boolean; group?: TransactionShare } = {},
+  ) {
     this.client = client;
     this.k = k;
     this.compiler = compiler;
     this.names = names;
     this.planReadsEachTime = bulk;
+    this.rowsPerStatement = bulk ? BULK_CHUNK_LENGTH : undefined;
+    this.group = group;
   }
 
   private async execute(target: Compilable<unknown> | StatementDef<unknown, Params>, params: Params | undefined): Promise<pg.QueryResult> {
@@ -245,7 +266,7 @@ export class PostgresEngine implements Engine {
       // A write's BEGIN and lock, and its NOTIFY and COMMIT, go in one round trip each (statements
       // without parameters, in one message): the lock is held from the first to the last.
       await client.query(mode === 'read' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : BEGIN_WRITE);
-      const result = await insideTransaction.run(true, () => work(new ClientQueries(client, this.k, this.compiler, this.names, bulk)));
+      const result = await insideTransaction.run(true, () => work(new ClientQueries(client, this.k, this.compiler, this.names, { bulk })));
       await client.query(mode === 'write' ? `NOTIFY ${CHANGES_CHANNEL}; COMMIT` : 'COMMIT');
       if (mode === 'write') this.generation++;
       return result;
@@ -303,7 +324,8 @@ export class PostgresEngine implements Engine {
       releasePending = false;
       return message;
     };
-    const queries = new ClientQueries(client, this.k, this.compiler, this.names);
+    const share = new TransactionShare();
+    const queries = new ClientQueries(client, this.k, this.compiler, this.names, { group: share });
     return {
       begin: async () => {
         await client.query(`${BEGIN_WRITE}; ${SAVEPOINT}`);
@@ -326,6 +348,7 @@ export class PostgresEngine implements Engine {
         }
       },
       commit: async () => {
+        await insideTransaction.run(true, () => share.finish(queries));
         await client.query(withRelease(`NOTIFY ${CHANGES_CHANNEL}; COMMIT`));
         this.generation++;
         end(false);

@@ -55,7 +55,7 @@ export class PostgresScratchKeys implements ScratchKeys {
     // too: the first is inserted) is not returned. Those are the duplicates, rare: read one by one.
     const inserted = new Set<string>();
     for (let from = 0; from < rows.length;) {
-      const length = chunkLength(rows.length - from);
+      const length = chunkLength(rows.length - from, q);
       for (const row of await q.all(claimKeys, columnsOf(rows, from, length))) inserted.add(`${row.kind} ${row.key}`);
       from += length;
     }

@@ -19,7 +19,7 @@ import type { Schema } from '../schema.ts';
 import { translateSqliteError } from './faults.ts';
 import { BUSY_TIMEOUT_MS, applyPragmas, withTemporaryTablesOnDisk } from './pragmas.ts';
 import { SqliteScratchKeys } from './scratch-keys.ts';
-import { type CommitCounts, type GroupTransaction, Serial, WriteGroups, commitGroup } from '../group-commit.ts';
+import { type CommitCounts, type GroupTransaction, Serial, TransactionShare, WriteGroups, commitGroup } from '../group-commit.ts';
 
 /** What the migrations need to know of SQLite (engine-provider.ts). */
 export const sqliteSchemaNeeds: SchemaNeeds = {
@@ -184,6 +184,15 @@ export class SqliteEngine implements Engine, Queries {
   private groupTransaction(): GroupTransaction {
     const { sqlite, control } = this;
     const open = () => sqlite.open && sqlite.inTransaction;
+    const share = new TransactionShare();
+    // The engine's own queries, with what the group's writes share.
+    const queries: Queries = {
+      k: this.k,
+      all: this.all.bind(this) as Queries['all'],
+      first: this.first.bind(this) as Queries['first'],
+      run: this.run.bind(this) as Queries['run'],
+      group: share,
+    };
     return {
       begin: async () => void control.beginWrite.run(),
       savepoint: async () => void control.savepoint.run(),
@@ -195,7 +204,10 @@ export class SqliteEngine implements Engine, Queries {
         control.release.run();
         return true;
       },
-      commit: async () => void control.commit.run(),
+      commit: async () => {
+        await insideTransaction.run(true, () => share.finish(queries));
+        control.commit.run();
+      },
       abandon: async () => {
         try {
           if (open()) control.rollback.run();
@@ -203,7 +215,7 @@ export class SqliteEngine implements Engine, Queries {
           // Rolled back already, or the connection is gone: nothing is left to end.
         }
       },
-      run: (work) => insideTransaction.run(true, () => work(this)),
+      run: (work) => insideTransaction.run(true, () => work(queries)),
       translate: translateSqliteError,
       mayRetry: () => sqlite.open,
     };
