@@ -24,16 +24,18 @@ export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1'];
 
 /**
  * The catalogue import: a little more young generation than the server, for its throughput, and a
- * 256 MB old generation. Its live heap is about 28 MB at 1M rows; without a cap V8 lets garbage pile
- * up to 290-325 MB RSS before a full collection, with it a 1M-row import peaks at 186-194 MB. The
- * price is collection work: 59.4 s against 56.4 s on a quiet host, 71-74 s against 59-63 s beside
- * another load (bench/NOTES.md). Safe because what the import keeps in JavaScript stays small:
- * first uses live in the scratch table, the movement log's cache is emptied at 10,000 places, and a
- * refused catalogue keeps its first 1,000 problems and a count (server/store/problem-list.ts), so a
- * file of a million bad rows is refused rather than run out of memory. (Items given before their
- * account's header are held until it is read, as the README warns.)
+ * capped old generation. Its live heap is about 28 MB at 1M rows; with V8's default limit here (4 GB)
+ * garbage piles up to 295-303 MB RSS before a full collection. Any cap up to 1 GB makes V8 grow the
+ * heap more carefully: at 1M rows 256 MB gave 191-215 MB peak in 58-59 s, 512 MB 195-197 MB in
+ * 57-58 s, 1 GB 202-209 MB in 54-59 s, 2 GB 299 MB, against 295-303 MB in 51-55 s without (runs
+ * alternated on one host, bench/NOTES.md). 1 GB: the same saving, and room for what an import may
+ * rightly hold (items given before their account's header are held until it is read, as the README
+ * warns). What else it keeps in JavaScript stays small: first uses live in the scratch table, the
+ * movement log's cache is emptied at 10,000 places, and a refused catalogue keeps its first 1,000
+ * problems and a count (server/store/problem-list.ts), so a file of a million bad rows is refused
+ * rather than run out of memory.
  */
-export const IMPORT_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--max-old-space-size=256'];
+export const IMPORT_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--max-old-space-size=1024'];
 
 /** The flags a `barcode-inventory` command line needs: the first word that is not an option names the command. */
 export function nodeFlagsForCommand(args: readonly string[]): readonly string[] {

@@ -24,8 +24,8 @@ describe('node flags of the commands', () => {
   });
 
   it("caps the import's old generation at 256 MB (its problem list is bounded), unless the user sized it", () => {
-    expect(IMPORT_NODE_FLAGS).toEqual(['--max-semi-space-size=4', '--max-old-space-size=256']);
-    expect(missingNodeFlags(IMPORT_NODE_FLAGS, [], '--max-old-space-size=1024')).toEqual(['--max-semi-space-size=4']);
+    expect(IMPORT_NODE_FLAGS).toEqual(['--max-semi-space-size=4', '--max-old-space-size=1024']);
+    expect(missingNodeFlags(IMPORT_NODE_FLAGS, [], '--max-old-space-size=512')).toEqual(['--max-semi-space-size=4']);
   });
 
   it('never adds a flag the process already has by name, on its command line or in NODE_OPTIONS', () => {
