@@ -148,7 +148,9 @@ export interface Engine {
   /**
    * `compute`'s answer, kept under `key` until the database changes (through this process or any
    * other): for the small lookups every request repeats (a token, an account's warehouses).
-   * `undefined` is never kept. Runs `compute` in its own read when the value is not kept.
+   * `undefined` is never kept. Runs `compute` in its own read when the value is not kept; `compute`
+   * runs ONE statement (a second throws: oneStatement), which sees one committed state on its own,
+   * so PostgreSQL runs it without BEGIN and COMMIT: one round trip, not three, on every request.
    */
   kept<T>(key: string, compute: (q: Queries) => Promise<T>): Promise<T>;
   /** A scratch table for an import's uniqueness checks, inside the transaction `q` (dropped at its end). */
@@ -157,4 +159,19 @@ export interface Engine {
   checkIntegrity(): Promise<EngineIntegrity>;
   /** Lets in-flight work finish, then releases the database. Safe to call twice. */
   close(): Promise<void>;
+}
+
+/** `q` for work that runs one statement (Engine.kept): a second one is a mistake of the caller, refused. */
+export function oneStatement(q: Queries): Queries {
+  let ran = false;
+  const once = () => {
+    if (ran) throw new Error('engine.kept runs one statement; this compute ran a second one');
+    ran = true;
+  };
+  return {
+    k: q.k,
+    all: ((target: never, params?: never) => (once(), q.all(target, params as never))) as Queries['all'],
+    first: ((target: never, params?: never) => (once(), q.first(target, params as never))) as Queries['first'],
+    run: ((target: never, params?: never) => (once(), q.run(target, params as never))) as Queries['run'],
+  };
 }

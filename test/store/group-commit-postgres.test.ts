@@ -154,4 +154,24 @@ describe('group commit (PostgreSQL)', () => {
     expect(engine.commits.groups - before.groups).toBe(2);
     expect(await names()).toEqual(wanted);
   });
+  it('a kept lookup is one query on the server, without BEGIN and COMMIT', async () => {
+    const { engine } = await openTwo();
+    const sent: string[] = [];
+    const original = pg.Client.prototype.query;
+    try {
+      // Observes what the engine's connections send; every query still goes to the real server.
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
+        if (text) sent.push(text);
+        return (original as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof original;
+      const value = await engine.kept('count', (q) => q.first(q.k.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n'))));
+      expect(Number(value!.n)).toBe(0);
+    } finally {
+      pg.Client.prototype.query = original;
+      await engine.close();
+    }
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/^select count\(\*\)/i);
+  });
 });

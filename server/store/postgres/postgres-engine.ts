@@ -25,6 +25,7 @@ import { storageUnavailable } from '../../errors.ts';
 import { StatementCompiler, positionalValues } from '../compiled-statements.ts';
 import {
   BULK_CHUNK_LENGTH,
+  oneStatement,
   type Changed,
   type Engine,
   type EngineIntegrity,
@@ -377,9 +378,30 @@ export class PostgresEngine implements Engine {
     }
   }
 
+  /** One statement, outside any transaction (engine.ts, kept): it sees one committed state on its own. */
+  private async readOneStatement<T>(work: (q: Queries) => Promise<T>): Promise<T> {
+    refuseNesting();
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw translate(error);
+    }
+    let failed = false;
+    try {
+      return await insideTransaction.run(true, () => work(oneStatement(new ClientQueries(client, this.k, this.compiler, this.names))));
+    } catch (error) {
+      failed = true;
+      throw translate(error);
+    } finally {
+      // After a failure the connection may be gone or mid-way: a new one is cheaper than finding out.
+      client.release(failed || undefined);
+    }
+  }
+
   async kept<T>(key: string, compute: (q: Queries) => Promise<T>): Promise<T> {
     refuseNesting();
-    if (!this.listening) return this.read(compute);
+    if (!this.listening) return this.readOneStatement(compute);
     if (this.keptGeneration !== this.generation || this.keptValues.size >= KEPT_LIMIT) {
       this.keptValues.clear();
       this.keptGeneration = this.generation;
@@ -387,7 +409,7 @@ export class PostgresEngine implements Engine {
     const kept = this.keptValues.get(key) as T | undefined;
     if (kept !== undefined) return kept;
     const generation = this.generation;
-    const value = await this.read(compute);
+    const value = await this.readOneStatement(compute);
     // Kept only if no commit was announced meanwhile: the value belongs to the generation it was read in.
     if (value !== undefined && this.generation === generation && this.keptGeneration === generation) this.keptValues.set(key, value);
     return value;

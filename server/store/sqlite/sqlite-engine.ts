@@ -13,7 +13,17 @@ import BetterSqlite3 from 'better-sqlite3';
 import { type Compilable, DummyDriver, Kysely, SqliteAdapter, SqliteDialect, SqliteIntrospector, SqliteQueryCompiler, sql } from 'kysely';
 import { type CompiledStatement, StatementCompiler, positionalValues } from '../compiled-statements.ts';
 import type { SchemaNeeds } from '../engine-provider.ts';
-import type { Changed, Engine, EngineIntegrity, Params, Queries, ScratchKeys, StatementDef, WriteOptions } from '../engine.ts';
+import {
+  type Changed,
+  type Engine,
+  type EngineIntegrity,
+  type Params,
+  type Queries,
+  type ScratchKeys,
+  type StatementDef,
+  type WriteOptions,
+  oneStatement,
+} from '../engine.ts';
 import { runMigrations } from '../migrations/registry.ts';
 import type { Schema } from '../schema.ts';
 import { translateSqliteError } from './faults.ts';
@@ -244,7 +254,7 @@ export class SqliteEngine implements Engine, Queries {
     }
     const kept = this.keptValues.get(key) as T | undefined;
     if (kept !== undefined) return kept;
-    const value = await this.read(compute);
+    const value = await this.read((q) => compute(oneStatement(q)));
     // Kept only if nothing changed meanwhile: the value belongs to the marks it was computed under.
     if (value !== undefined && this.keptAt.dataVersion === dataVersion && this.keptAt.totalChanges === totalChanges)
       this.keptValues.set(key, value);
