@@ -17,10 +17,16 @@ export const WITHOUT_NODE_FLAGS_ENV = 'BARCODE_INVENTORY_NO_NODE_FLAGS';
 
 /**
  * The server: V8 grows each young-generation semi-space up to 16 MB under the promise churn of 32
- * concurrent requests. 1 MB semi-spaces keep the peak RSS of the 1M bench under 150 MB
- * (docs/BENCHMARKS.md compares the same server without them, in the same run).
+ * concurrent requests; 1 MB semi-spaces keep that down (docs/BENCHMARKS.md compares the same server
+ * without the flags, in the same run). And a capped old generation: with V8's default limit (4 GB on
+ * a 24 GB host) it lets the heap grow by large factors between full collections, and the malloc'd
+ * memory tied to it waits with it. On the 1M database under the bench's loads
+ * (bench/memory-phases.ts), peak RSS 234 MB without a cap, 220 MB at 2 GB, 158 MB at 1 GB, 148 MB at
+ * 512 MB, at the same request rates (bench/NOTES.md). 512 MB is ten times what the server holds
+ * live under load (about 30-50 MB): every list is paged, a sync push is at most 500 movements,
+ * reports are read in stretches, so no request needs more.
  */
-export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1'];
+export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--max-old-space-size=512'];
 
 /**
  * The catalogue import: a little more young generation than the server, for its throughput, and a
