@@ -43,10 +43,38 @@ export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', 
  */
 export const IMPORT_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--max-old-space-size=1024'];
 
-/** The flags a `barcode-inventory` command line needs: the first word that is not an option names the command. */
-export function nodeFlagsForCommand(args: readonly string[]): readonly string[] {
+/**
+ * The server on PostgreSQL: no old-generation cap. The `pg` driver allocates more per request, and
+ * under a cap of 512 MB or 1 GB the collections cost its request rate 15-25% (POST at 32 connections
+ * 145-162 against 184-185 req/s, GET 877-997 against 1,196; bench/NOTES.md), while the memory target
+ * the cap serves is the SQLite server's.
+ */
+export const POSTGRES_SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1'];
+
+/** The database a command line names (`--database X`, `--database=X`, or the same of `--db`), as cli/database-option.ts reads it. */
+function databaseArgument(args: readonly string[]): string | undefined {
+  const given = (name: string) => {
+    for (const [i, arg] of args.entries()) {
+      if (arg === name) return args[i + 1];
+      if (arg.startsWith(`${name}=`)) return arg.slice(name.length + 1);
+    }
+    return undefined;
+  };
+  return given('--database') ?? given('--db');
+}
+
+/**
+ * The flags a `barcode-inventory` command line needs: the first word that is not an option names the
+ * command; the server's also depend on its database (the option, else BARCODE_INVENTORY_DATABASE).
+ * Read from the arguments alone: nothing may be loaded before the restart.
+ */
+export function nodeFlagsForCommand(args: readonly string[], env: NodeJS.ProcessEnv = process.env): readonly string[] {
   const command = args.find((arg) => !arg.startsWith('-'));
-  if (command === 'serve') return SERVER_NODE_FLAGS;
+  if (command === 'serve') {
+    const database = databaseArgument(args) ?? env.BARCODE_INVENTORY_DATABASE ?? '';
+    // The same test as the PostgreSQL provider's (store/postgres/postgres-provider.ts, `matches`).
+    return /^postgres(ql)?:\/\//i.test(database) ? POSTGRES_SERVER_NODE_FLAGS : SERVER_NODE_FLAGS;
+  }
   if (command === 'import') return IMPORT_NODE_FLAGS;
   return [];
 }

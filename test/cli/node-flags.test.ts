@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   IMPORT_NODE_FLAGS,
+  POSTGRES_SERVER_NODE_FLAGS,
   SERVER_NODE_FLAGS,
   WITHOUT_NODE_FLAGS_ENV,
   missingNodeFlags,
@@ -17,7 +18,19 @@ import { tempDir } from '../support/test-server.ts';
 
 describe('node flags of the commands', () => {
   it('serve and import get their flags, other commands none', () => {
-    expect(nodeFlagsForCommand(['serve', '--db', 'x.db'])).toEqual(SERVER_NODE_FLAGS);
+    expect(nodeFlagsForCommand(['serve', '--db', 'x.db'], {})).toEqual(SERVER_NODE_FLAGS);
+    // On PostgreSQL the server runs without the old-generation cap, however the database is named.
+    expect(SERVER_NODE_FLAGS).toContain('--max-old-space-size=512');
+    expect(POSTGRES_SERVER_NODE_FLAGS).toEqual(['--max-semi-space-size=1']);
+    expect(nodeFlagsForCommand(['serve', '--database', 'postgres://u@h/db'], {})).toEqual(POSTGRES_SERVER_NODE_FLAGS);
+    expect(nodeFlagsForCommand(['serve', '--database=postgresql://u@h/db'], {})).toEqual(POSTGRES_SERVER_NODE_FLAGS);
+    expect(nodeFlagsForCommand(['serve'], { BARCODE_INVENTORY_DATABASE: 'postgres://u@h/db' })).toEqual(POSTGRES_SERVER_NODE_FLAGS);
+    expect(nodeFlagsForCommand(['serve', '--database', 'shop.db'], { BARCODE_INVENTORY_DATABASE: 'postgres://u@h/db' })).toEqual(
+      SERVER_NODE_FLAGS,
+    );
+    expect(nodeFlagsForCommand(['serve', '--db', 'shop.db'], { BARCODE_INVENTORY_DATABASE: 'postgres://u@h/db' })).toEqual(
+      SERVER_NODE_FLAGS,
+    );
     expect(nodeFlagsForCommand(['import', 'catalogue.json'])).toEqual(IMPORT_NODE_FLAGS);
     expect(nodeFlagsForCommand(['token', 'create'])).toEqual([]);
     expect(nodeFlagsForCommand(['--help'])).toEqual([]);
