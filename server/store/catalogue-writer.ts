@@ -334,7 +334,8 @@ export class CatalogueWriter {
 
     // What the database holds.
     const items = new Map<number, { account_id: number; name: string }>();
-    await inChunks(q, 
+    await inChunks(
+      q,
       chunk.map(({ item }) => item.id),
       async (ids) => {
         for (const row of await q.all(itemsById, { ids })) items.set(row.id, row);
@@ -353,21 +354,24 @@ export class CatalogueWriter {
       return unit;
     };
     const ofItem = new Map<number, ChunkUnit>();
-    await inChunks(q, 
+    await inChunks(
+      q,
       chunk.filter(({ item }) => item.barcode !== undefined && items.has(item.id)).map(({ item }) => item.id),
       async (itemIds) => {
         for (const row of await q.all(unitsOfItems, { accountId: account.id, itemIds })) ofItem.set(row.item_id, unitOf(row));
       },
     );
     const ofVariant = new Map<number, ChunkUnit>();
-    await inChunks(q, 
+    await inChunks(
+      q,
       variantIds.filter((id) => variants.has(id)),
       async (ids) => {
         for (const row of await q.all(unitsOfVariants, { variantIds: ids })) ofVariant.set(row.variant_id!, unitOf(row));
       },
     );
     const byBarcode = new Map<string, ChunkUnit>();
-    await inChunks(q, 
+    await inChunks(
+      q,
       chunk.flatMap(({ item }) => [...(item.barcode === undefined ? [] : [item.barcode]), ...(item.variants ?? []).map((v) => v.barcode)]),
       async (barcodes) => {
         for (const row of await q.all(unitsByBarcode, { accountId: account.id, barcodes })) byBarcode.set(row.barcode, unitOf(row));

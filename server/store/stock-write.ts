@@ -88,7 +88,8 @@ async function findUnitsWithStock(
   const stock = { units: new Set<number>(), quantities: new Map<string, number>() };
   if (barcodes.length === 0) return { units, stock };
   for (const row of await q.all(unitsWithStock, { accountId, barcodes: [...new Set(barcodes)] })) {
-    if (!units.has(row.barcode)) units.set(row.barcode, { id: row.id, barcode: row.barcode, itemId: row.item_id, variantId: row.variant_id });
+    if (!units.has(row.barcode))
+      units.set(row.barcode, { id: row.id, barcode: row.barcode, itemId: row.item_id, variantId: row.variant_id });
     stock.units.add(row.id);
     if (row.warehouse_id !== null && row.quantity !== null) stock.quantities.set(`${row.id}/${row.warehouse_id}`, row.quantity);
   }

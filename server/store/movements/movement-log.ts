@@ -483,7 +483,12 @@ interface SharedClock {
 const SHARED_CLOCK = 'movement-log clock';
 
 const writeClock = (q: Queries, instance: string, last: Hlc) =>
-  q.run(q.k.updateTable('instance').set({ last_hlc: formatHlc(last) }).where('id', '=', instance));
+  q.run(
+    q.k
+      .updateTable('instance')
+      .set({ last_hlc: formatHlc(last) })
+      .where('id', '=', instance),
+  );
 
 /** `q`, each statement of which first writes what `log` holds unwritten (see MovementLog.q). */
 function flushingFirst(q: Queries, log: MovementLog): Queries {
