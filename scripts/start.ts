@@ -11,10 +11,12 @@ import module, { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Launched } from '../server/launch/launch.ts';
-import { SERVER_NODE_FLAGS, restartWithNodeFlags } from '../server/launch/node-flags.ts';
+import { nodeFlagsForCommand, restartWithNodeFlags } from '../server/launch/node-flags.ts';
 
 module.enableCompileCache?.();
-restartWithNodeFlags(SERVER_NODE_FLAGS);
+// The flags `serve` would get on the database BARCODE_INVENTORY_DATABASE names (none: the default file).
+const serverFlags = nodeFlagsForCommand(['serve']);
+restartWithNodeFlags(serverFlags);
 const { BUILT_UI_DIR, hasBuiltUi } = await import('../server/http/static-ui.ts');
 const { DEFAULT_PORT, launch } = await import('../server/launch/launch.ts');
 
@@ -88,7 +90,7 @@ async function main(): Promise<void> {
 
   const startedAt = Date.now();
   // Electron's main process reads V8 flags only from its own command line (app.commandLine is too late for it).
-  const child = spawn(found.binary, [`--js-flags=${SERVER_NODE_FLAGS.join(' ')}`, root], { stdio: 'inherit' });
+  const child = spawn(found.binary, [`--js-flags=${serverFlags.join(' ')}`, root], { stdio: 'inherit' });
   const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
   process.on('SIGINT', forward('SIGINT'));
   process.on('SIGTERM', forward('SIGTERM'));
