@@ -12,7 +12,7 @@ import { openEngine } from '../../server/store/open-store.ts';
 import { createStore } from '../../server/store/store.ts';
 import { countingEngine } from '../support/counting-engine.ts';
 import { barcodes, generatedCatalogue } from '../support/generated-catalogue.ts';
-import { createDatabase, databaseLocation, dropDatabase } from '../support/test-engine.ts';
+import { dropDatabase, newDatabase } from '../support/test-engine.ts';
 import { tempDir } from '../support/test-server.ts';
 
 describe('the instance clock in a group of writes', () => {
@@ -25,8 +25,7 @@ describe('the instance clock in a group of writes', () => {
   beforeAll(async () => {
     const dir = tempDir();
     remove = dir.remove;
-    location = databaseLocation(dir.dir);
-    await createDatabase(location);
+    location = await newDatabase(dir.dir);
     engine = await openEngine(location);
     await createStore(engine).catalogue.write(
       await parseCatalogue(generatedCatalogue([{ name: 'north', warehouses: [], barcodes: barcodes('C', 10), quantity: 5 }])),

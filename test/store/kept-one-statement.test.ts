@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../server/store/engine.ts';
 import { openEngine } from '../../server/store/open-store.ts';
-import { createDatabase, databaseLocation, dropDatabase } from '../support/test-engine.ts';
+import { dropDatabase, newDatabase } from '../support/test-engine.ts';
 import { tempDir } from '../support/test-server.ts';
 
 describe('engine.kept runs one statement', () => {
@@ -17,8 +17,7 @@ describe('engine.kept runs one statement', () => {
   beforeAll(async () => {
     const dir = tempDir();
     remove = dir.remove;
-    location = databaseLocation(dir.dir);
-    await createDatabase(location);
+    location = await newDatabase(dir.dir);
     engine = await openEngine(location);
     await engine.write((q) => q.run(q.k.insertInto('accounts').values({ name: 'north', warehouses_enabled: 0 })));
   });

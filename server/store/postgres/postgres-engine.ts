@@ -254,14 +254,18 @@ export class PostgresEngine implements Engine {
     }
   }
 
-  private async transaction<T>(mode: 'read' | 'write', work: (q: Queries) => Promise<T>, bulk = false): Promise<T> {
-    refuseNesting();
-    let client: pg.PoolClient;
+  /** A pooled connection; a failure to get one is said as the store's (a 503 when the server is down). */
+  private async connection(): Promise<pg.PoolClient> {
     try {
-      client = await this.pool.connect();
+      return await this.pool.connect();
     } catch (error) {
       throw translate(error);
     }
+  }
+
+  private async transaction<T>(mode: 'read' | 'write', work: (q: Queries) => Promise<T>, bulk = false): Promise<T> {
+    refuseNesting();
+    const client = await this.connection();
     let broken = false;
     try {
       // A write's BEGIN and lock, and its NOTIFY and COMMIT, go in one round trip each (statements
@@ -306,12 +310,7 @@ export class PostgresEngine implements Engine {
    * release with NOTIFY and COMMIT; a group of one write costs what a lone transaction did.
    */
   private async groupTransaction(): Promise<GroupTransaction> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw translate(error);
-    }
+    const client = await this.connection();
     let marked = false; // a savepoint was just set with BEGIN
     let releasePending = false; // the last write succeeded; its savepoint is released with the next message
     let ended = false;
@@ -381,12 +380,7 @@ export class PostgresEngine implements Engine {
   /** One statement, outside any transaction (engine.ts, kept): it sees one committed state on its own. */
   private async readOneStatement<T>(work: (q: Queries) => Promise<T>): Promise<T> {
     refuseNesting();
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw translate(error);
-    }
+    const client = await this.connection();
     let failed = false;
     try {
       return await insideTransaction.run(true, () => work(oneStatement(new ClientQueries(client, this.k, this.compiler, this.names))));
@@ -425,12 +419,7 @@ export class PostgresEngine implements Engine {
   async checkIntegrity(): Promise<EngineIntegrity> {
     // PostgreSQL enforces foreign keys and checks its own pages (data checksums; amcheck for the
     // operator): what is left to check here is that the database answers and the schema is whole.
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw translate(error);
-    }
+    const client = await this.connection();
     try {
       const { rows } = await client.query<{ table_name: string }>(
         'SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()',
