@@ -1,8 +1,10 @@
 // Whole-database checks: the engine's own (structure, foreign keys) and the store's rule that the
 // stock history agrees with the stock (the latest movement of every stock figure, in fold order,
-// left its quantity). Used by `barcode-inventory check`, after backup and restore, and by the tests.
+// left its quantity), and that every movement's order key is its timestamp's (what the history's
+// indexes order by, movements/hlc.ts). Used by `barcode-inventory check`, after backup and restore, and by the tests.
 import { sql } from 'kysely';
 import type { Engine } from './engine.ts';
+import { hlcKeyInSql } from './movements/hlc-key-sql.ts';
 
 export interface ConsistencyReport {
   ok: boolean;
@@ -11,6 +13,8 @@ export interface ConsistencyReport {
   foreignKeyProblems: number;
   /** Stock figures whose latest history entry disagrees with the stored quantity (or has none). */
   historyMismatches: number;
+  /** Movements whose order key (`hlc_key`) is not their timestamp's: they would be out of place in every index. */
+  keyMismatches: number;
   stockRows: number;
   historyRows: number;
 }
@@ -32,6 +36,7 @@ export async function checkConsistency(engine: Engine): Promise<ConsistencyRepor
               .select('l.id')
               .whereRef('l.unit_id', '=', 's.unit_id')
               .whereRef('l.warehouse_id', '=', 's.warehouse_id')
+              .orderBy('l.hlc_key', 'desc')
               .orderBy('l.hlc', 'desc')
               .limit(1),
           ),
@@ -39,9 +44,25 @@ export async function checkConsistency(engine: Engine): Promise<ConsistencyRepor
         .select(count)
         .where((eb) => eb.or([eb('h.id', 'is', null), eb('h.new_quantity', '<>', eb.ref('s.quantity'))])),
     );
-    return { stockRows: Number(stockRows), historyRows: Number(historyRows), historyMismatches: Number(mismatches?.n ?? 0) };
+    const wrongKeys = await q.first(
+      q.k
+        .selectFrom('stock_history')
+        .select(count)
+        .where((eb) => eb('hlc_key', '<>', hlcKeyInSql('hlc'))),
+    );
+    return {
+      stockRows: Number(stockRows),
+      historyRows: Number(historyRows),
+      historyMismatches: Number(mismatches?.n ?? 0),
+      keyMismatches: Number(wrongKeys?.n ?? 0),
+    };
   });
-  const ok = integrity.length === 1 && integrity[0] === 'ok' && foreignKeyProblems === 0 && counts.historyMismatches === 0;
+  const ok =
+    integrity.length === 1 &&
+    integrity[0] === 'ok' &&
+    foreignKeyProblems === 0 &&
+    counts.historyMismatches === 0 &&
+    counts.keyMismatches === 0;
   return { ok, integrity, foreignKeyProblems, ...counts };
 }
 
@@ -52,5 +73,6 @@ export function describeProblems(report: ConsistencyReport): string {
     problems.push(`integrity_check: ${report.integrity.slice(0, 5).join('; ')}`);
   if (report.foreignKeyProblems > 0) problems.push(`${report.foreignKeyProblems} foreign key problem(s)`);
   if (report.historyMismatches > 0) problems.push(`${report.historyMismatches} stock figure(s) disagree with their history`);
+  if (report.keyMismatches > 0) problems.push(`${report.keyMismatches} movement(s) with an order key not their timestamp's`);
   return problems.join(', ');
 }

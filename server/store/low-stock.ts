@@ -18,7 +18,7 @@ import { LOW_STOCK_CURSOR, LOW_STOCK_SALES_DAYS, type LowStockEntry, type LowSto
 import { badRequest } from '../errors.ts';
 import type { Account } from './accounts.ts';
 import type { Engine, Queries } from './engine.ts';
-import { hlcFloor } from './movements/hlc.ts';
+import { hlcFloor, hlcKey } from './movements/hlc.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -140,7 +140,7 @@ function candidatesPage(
   from: PointKey | undefined,
   until: PointKey | undefined,
 ) {
-  const since = hlcFloor(now - LOW_STOCK_SALES_DAYS * DAY_MS);
+  const since = hlcKey(hlcFloor(now - LOW_STOCK_SALES_DAYS * DAY_MS));
   let points = pointsAfter(q, account, query.warehouse, from);
   if (until !== undefined)
     points = points.where((eb) => eb(eb.refTuple('r.warehouse_id', 'r.unit_id'), '<=', eb.tuple(until.warehouseId, until.unitId)));
@@ -158,7 +158,7 @@ function candidatesPage(
         .select(sql<number>`coalesce(sum(-h.value), 0)`.as('sold'))
         .whereRef('h.unit_id', '=', 'r.unit_id')
         .whereRef('h.warehouse_id', '=', 'r.warehouse_id')
-        .where('h.hlc', '>=', since)
+        .where('h.hlc_key', '>=', since)
         .where('h.kind', '=', 'adjust')
         .where('h.value', '<', 0)
         .as('sold'),

@@ -1,7 +1,7 @@
 // A warehouse's movements per day (docs/REORDER.md, "Movements per day"): sales, receipts, counts and
 // sets of each calendar day of a period, and the day's net change. One aggregating statement over one
-// index range of the account's movement log: `stock_history_warehouse_hlc (warehouse_id, hlc)` for
-// one warehouse, `stock_history_account_hlc (account_id, hlc)` for the whole account (every warehouse,
+// index range of the account's movement log: `stock_history_warehouse_hlc (warehouse_id, hlc_key)` for
+// one warehouse, `stock_history_account_hlc (account_id, hlc_key)` for the whole account (every warehouse,
 // or the one figure of an account without warehouses). The database reads the period's movements and
 // hands back at most a row per day and kind; the answer is a day per day of the period.
 //
@@ -26,7 +26,7 @@ import {
 import { badRequest } from '../errors.ts';
 import type { Account } from './accounts.ts';
 import type { Engine, Queries } from './engine.ts';
-import { hlcFloor } from './movements/hlc.ts';
+import { HLC_KEY_COUNTERS, hlcFloor, hlcKey } from './movements/hlc.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -74,21 +74,21 @@ export async function readMovementsPerDay(
           },
         ];
 
-  // The day of a movement: its timestamp's wall time (the first 16 digits) on the shop's clock, in
-  // whole days since 1970. Integer division in both engines (bigint / integer).
-  const dayAt = (offsetMs: number) => sql<number>`(cast(substr(h.hlc, 1, 16) as bigint) + ${sql.lit(offsetMs)}) / ${sql.lit(DAY_MS)}`;
+  // The day of a movement: its timestamp's wall time (its order key without the counter) on the
+  // shop's clock, in whole days since 1970. Integer division in both engines (bigint / integer).
+  const dayAt = (offsetMs: number) => sql<number>`(h.hlc_key / ${sql.lit(HLC_KEY_COUNTERS)} + ${sql.lit(offsetMs)}) / ${sql.lit(DAY_MS)}`;
   const kind = sql<PerDayKind>`case when h.kind = 'adjust' and h.value < 0 then 'sales' when h.kind = 'adjust' then 'receipts' when h.kind = 'count' then 'counts' else 'sets' end`;
-  const inPeriod = (q: Queries, fromHlc: string, untilHlc: string) => {
+  const inPeriod = (q: Queries, fromKey: number, untilKey: number) => {
     let movements = q.k
       .selectFrom('stock_history as h')
       .where('h.account_id', '=', account.id)
-      .where('h.hlc', '>=', fromHlc)
-      .where('h.hlc', '<', untilHlc);
+      .where('h.hlc_key', '>=', fromKey)
+      .where('h.hlc_key', '<', untilKey);
     if (query.warehouse !== undefined) movements = movements.where('h.warehouse_id', '=', query.warehouse);
     return movements;
   };
-  const tally = (q: Queries, fromHlc: string, untilHlc: string, offsetMs: number) =>
-    inPeriod(q, fromHlc, untilHlc)
+  const tally = (q: Queries, fromKey: number, untilKey: number, offsetMs: number) =>
+    inPeriod(q, fromKey, untilKey)
       .select([
         dayAt(offsetMs).as('day'),
         kind.as('kind'),
@@ -101,13 +101,15 @@ export async function readMovementsPerDay(
       ])
       .groupBy([dayAt(offsetMs), kind]);
   /**
-   * Where the next stretch ends: the timestamp `stretch` movements on, or the period's end. A walk of
-   * the index alone: a warehouse (checked above to be the account's) needs no look at the rows.
+   * Where the next stretch ends: the order key `stretch` movements on, or the period's end. A walk of
+   * the index alone: a warehouse (checked above to be the account's) needs no look at the rows. A key
+   * shared by more movements than a stretch (a counter past 1023) is read whole, so the walk moves on.
    */
-  const stretchEnd = async (q: Queries, fromHlc: string, endHlc: string) => {
-    let walk = q.k.selectFrom('stock_history as h').select('h.hlc').where('h.hlc', '>=', fromHlc).where('h.hlc', '<', endHlc);
+  const stretchEnd = async (q: Queries, fromKey: number, endKey: number) => {
+    let walk = q.k.selectFrom('stock_history as h').select('h.hlc_key').where('h.hlc_key', '>=', fromKey).where('h.hlc_key', '<', endKey);
     walk = query.warehouse === undefined ? walk.where('h.account_id', '=', account.id) : walk.where('h.warehouse_id', '=', query.warehouse);
-    return (await q.first(walk.orderBy('h.hlc').limit(1).offset(stretch)))?.hlc ?? endHlc;
+    const key = (await q.first(walk.orderBy('h.hlc_key').limit(1).offset(stretch)))?.hlc_key ?? endKey;
+    return key > fromKey ? key : fromKey + 1;
   };
 
   const length = daysBetween(from, to);
@@ -116,16 +118,16 @@ export async function readMovementsPerDay(
   const totals = emptyDay(from);
   const rows: Awaited<ReturnType<ReturnType<typeof tally>['execute']>> = [];
   for (const { fromMs, untilMs, offsetMinutes } of stretches) {
-    const endHlc = hlcFloor(untilMs);
-    for (let cursor = hlcFloor(fromMs); cursor < endHlc;) {
+    const endKey = hlcKey(hlcFloor(untilMs));
+    for (let cursor = hlcKey(hlcFloor(fromMs)); cursor < endKey;) {
       const from = cursor;
       const stretchRead = await read(async (q) => {
-        const until = await stretchEnd(q, from, endHlc);
+        const until = await stretchEnd(q, from, endKey);
         return { until, rows: await q.all(tally(q, from, until, offsetMinutes * 60_000)) };
       });
       rows.push(...stretchRead.rows);
       cursor = stretchRead.until;
-      if (cursor < endHlc) await new Promise<void>((resolve) => setImmediate(resolve)); // the other requests' turn
+      if (cursor < endKey) await new Promise<void>((resolve) => setImmediate(resolve)); // the other requests' turn
     }
   }
   for (const row of rows) {

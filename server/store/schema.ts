@@ -80,6 +80,8 @@ export interface StockHistoryTable {
   value: number;
   /** Hybrid logical clock timestamp (movements/hlc.ts): the order of the fold. */
   hlc: string;
+  /** The timestamp's order key (movements/hlc.ts, hlcKey): what the history's indexes hold; order by `hlc_key, hlc`. */
+  hlc_key: number;
   /** For set and count: what the origin had seen of other instances then (sync_vectors). */
   seen_vector: number | null;
   old_quantity: number | null;

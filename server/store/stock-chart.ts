@@ -16,7 +16,7 @@ import {
 import { notFound } from '../errors.ts';
 import type { Account } from './accounts.ts';
 import type { Queries } from './engine.ts';
-import { hlcFloor, parseHlc } from './movements/hlc.ts';
+import { hlcFloor, hlcKey, parseHlc } from './movements/hlc.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -49,7 +49,7 @@ const PACK = 1_000_000_000;
  * numbers, and the picked ones joined back to the history by id; the server receives at most
  * MAX_CHART_POINTS rows.
  */
-function pickedPoints(q: Queries, place: { unitId: number; warehouseId: number }, since: string | null, total: number) {
+function pickedPoints(q: Queries, place: { unitId: number; warehouseId: number }, since: number | null, total: number) {
   const runs = runsFor(MAX_CHART_POINTS);
   const key = sql`(cast(n.new_quantity as bigint) + ${sql.lit(-MIN_QUANTITY)}) * ${sql.lit(PACK)}`;
   return q.k
@@ -58,10 +58,10 @@ function pickedPoints(q: Queries, place: { unitId: number; warehouseId: number }
       (k) => {
         let rows = k
           .selectFrom('stock_history')
-          .select(['id', 'new_quantity', sql<number>`row_number() over (order by hlc) - 1`.as('i')])
+          .select(['id', 'new_quantity', sql<number>`row_number() over (order by hlc_key, hlc) - 1`.as('i')])
           .where('unit_id', '=', place.unitId)
           .where('warehouse_id', '=', place.warehouseId);
-        if (since !== null) rows = rows.where('hlc', '>=', since);
+        if (since !== null) rows = rows.where('hlc_key', '>=', since);
         return rows;
       },
     )
@@ -95,7 +95,8 @@ export async function readStockChart(q: Queries, account: Account, query: StockC
   if (!unit) throw notFound(`No items or variants found with barcode: ${query.barcode}`);
   const days = CHART_RANGE_DAYS[query.range];
   const sinceMs = days === null ? null : now - days * DAY_MS;
-  const since = sinceMs === null ? null : hlcFloor(sinceMs);
+  // The period's first order key: exactly the timestamps at or after its start (movements/hlc.ts).
+  const since = sinceMs === null ? null : hlcKey(hlcFloor(sinceMs));
   const places = await q.all(
     q.k.selectFrom('stock_history').select('warehouse_id').distinct().where('unit_id', '=', unit.id).orderBy('warehouse_id'),
   );
@@ -109,7 +110,7 @@ export async function readStockChart(q: Queries, account: Account, query: StockC
       .select(sql<number>`count(*)`.as('n'))
       .where('unit_id', '=', unit.id)
       .where('warehouse_id', '=', warehouseId);
-    if (since !== null) counted = counted.where('hlc', '>=', since);
+    if (since !== null) counted = counted.where('hlc_key', '>=', since);
     // The count is a walk of the index alone; a period too long to draw whole is picked in the database.
     const total = Number((await q.first(counted))?.n ?? 0);
     let rows = q.k
@@ -117,8 +118,9 @@ export async function readStockChart(q: Queries, account: Account, query: StockC
       .select(['hlc', 'new_quantity', 'kind', 'value', 'source', 'reason', 'reference'])
       .where('unit_id', '=', unit.id)
       .where('warehouse_id', '=', warehouseId)
+      .orderBy('hlc_key')
       .orderBy('hlc');
-    if (since !== null) rows = rows.where('hlc', '>=', since);
+    if (since !== null) rows = rows.where('hlc_key', '>=', since);
     const read: ChartRow[] = await q.all(total > MAX_CHART_POINTS ? pickedPoints(q, { unitId: unit.id, warehouseId }, since, total) : rows);
     const points: ChartPoint[] = read.map((r) => ({
       at: new Date(parseHlc(r.hlc)?.wall ?? 0).toISOString(),
@@ -138,7 +140,8 @@ export async function readStockChart(q: Queries, account: Account, query: StockC
               .select('new_quantity')
               .where('unit_id', '=', unit.id)
               .where('warehouse_id', '=', warehouseId)
-              .where('hlc', '<', since)
+              .where('hlc_key', '<', since)
+              .orderBy('hlc_key', 'desc')
               .orderBy('hlc', 'desc')
               .limit(1),
           );

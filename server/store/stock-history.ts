@@ -1,11 +1,12 @@
 // Reading the stock history: the movements of an account, newest first in fold (time) order,
 // filtered by barcode, warehouse, source and time range, paged by timestamp. Each filter has an
-// index of its own (migration 0007_movements), so a filter that matches nothing costs one index
-// look-up, not a scan of the history.
+// index of its own (migrations 0007_movements, 0032_movement_actors, 0035_hlc_keys), ending with the
+// timestamp's order key, so a filter that matches nothing costs one index look-up, not a scan of the
+// history.
 import type { HistoryEntry, HistoryQuery, MovementKind } from '../../shared/index.ts';
 import type { Account } from './accounts.ts';
 import type { Queries } from './engine.ts';
-import { hlcFloor, parseHlc } from './movements/hlc.ts';
+import { hlcFloor, hlcKey, parseHlc } from './movements/hlc.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 import { instanceLabels } from './sync/instance-labels.ts';
 
@@ -42,6 +43,7 @@ export async function readStockHistory(q: Queries, account: Account, query: Hist
       'h.actor',
     ])
     .where('h.account_id', '=', account.id)
+    .orderBy('h.hlc_key', 'desc')
     .orderBy('h.hlc', 'desc')
     .limit(query.limit + 1);
   if (query.barcode !== undefined) {
@@ -55,9 +57,11 @@ export async function readStockHistory(q: Queries, account: Account, query: Hist
   if (query.warehouse !== undefined) select = select.where('h.warehouse_id', '=', query.warehouse);
   if (query.source !== undefined) select = select.where('h.source', '=', query.source);
   if (query.actor !== undefined) select = select.where('h.actor', '=', query.actor);
-  if (query.since !== undefined) select = select.where('h.hlc', '>=', hlcFloor(Date.parse(query.since)));
-  if (query.until !== undefined) select = select.where('h.hlc', '<', hlcFloor(Date.parse(query.until)));
-  if (query.cursor !== undefined) select = select.where('h.hlc', '<', query.cursor);
+  // A floor's key bounds exactly the timestamps at or after it; a cursor's key bounds its range, the
+  // text cuts it (movements/hlc.ts, hlcKey).
+  if (query.since !== undefined) select = select.where('h.hlc_key', '>=', hlcKey(hlcFloor(Date.parse(query.since))));
+  if (query.until !== undefined) select = select.where('h.hlc_key', '<', hlcKey(hlcFloor(Date.parse(query.until))));
+  if (query.cursor !== undefined) select = select.where('h.hlc_key', '<=', hlcKey(query.cursor)).where('h.hlc', '<', query.cursor);
   const rows = await q.all(select);
   const page = rows.slice(0, query.limit);
   const labels = await instanceLabels(

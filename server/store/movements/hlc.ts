@@ -4,15 +4,14 @@
 // order is time order in every engine and the instance id breaks ties: every movement has its own
 // place in one total order that respects causality — whatever an instance has seen happened before
 // what it does next, even when machines' clocks disagree.
-
 export interface Hlc {
   wall: number;
   counter: number;
   instance: string;
 }
 
-const WALL_DIGITS = 16;
-const COUNTER_DIGITS = 5;
+export const WALL_DIGITS = 16;
+export const COUNTER_DIGITS = 5;
 const MAX_COUNTER = 10 ** COUNTER_DIGITS - 1;
 const PATTERN = /^(\d{16})-(\d{5})-([a-z0-9]{4,32})$/;
 
@@ -47,3 +46,26 @@ export function receive(last: Hlc | undefined, remote: Hlc, now: number, instanc
   const latest = !last || remote.wall > last.wall || (remote.wall === last.wall && remote.counter > last.counter) ? remote : last;
   return tick({ ...latest, instance }, now, instance);
 }
+
+/**
+ * The timestamp's order key, stored beside its text in `stock_history.hlc_key` (migration
+ * 0035_hlc_keys) and held by the history's indexes instead of the 33-character text: wall time ×
+ * 1024 + counter, the counter capped at 1023, an integer of 8 bytes exact in JavaScript (below
+ * 2^53 until the year 2248). Never decreasing in text order, so `hlc < X` implies
+ * `hlc_key <= hlcKey(X)`: every range on the text is also one on the key (which the index seeks), and
+ * text order is `hlc_key, hlc` (the text breaks the rare ties: a counter past 1023, or two instances
+ * at the same millisecond and counter). Takes a whole timestamp or a bound made of one: a floor
+ * (hlcFloor), '' (before all) or '9…' (after all).
+ */
+export function hlcKey(text: string): number {
+  if (text === '') return -1;
+  if (text[0] === '9') return Number.MAX_SAFE_INTEGER; // past every timestamp of our time
+  const wall = Number(text.slice(0, WALL_DIGITS).padEnd(WALL_DIGITS, '0'));
+  const counter =
+    text.length > WALL_DIGITS + 1 ? Number(text.slice(WALL_DIGITS + 1, WALL_DIGITS + 1 + COUNTER_DIGITS).padEnd(COUNTER_DIGITS, '0')) : 0;
+  if (!Number.isSafeInteger(wall) || !Number.isSafeInteger(counter)) throw new Error(`not a timestamp or a bound of one: ${text}`);
+  return wall * HLC_KEY_COUNTERS + Math.min(counter, HLC_KEY_COUNTERS - 1);
+}
+
+/** Counter values an order key tells apart (see hlcKey). */
+export const HLC_KEY_COUNTERS = 1024;

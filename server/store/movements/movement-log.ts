@@ -32,7 +32,7 @@ import {
   isAbsolute,
   missesHeld,
 } from './fold.ts';
-import { type Hlc, formatHlc, parseHlc, receive, tick } from './hlc.ts';
+import { type Hlc, formatHlc, hlcKey, parseHlc, receive, tick } from './hlc.ts';
 import { vectorBody, vectorHash } from './vector-text.ts';
 
 export type MovementKind = 'set' | 'count' | 'adjust';
@@ -100,6 +100,7 @@ const latestOfUnit = statement('movements.latest', (k, p: Param<{ unitId: number
     .select('hlc')
     .where('unit_id', '=', p('unitId'))
     .where('warehouse_id', '=', p('warehouseId'))
+    .orderBy('hlc_key', 'desc')
     .orderBy('hlc', 'desc')
     .limit(1),
 );
@@ -107,8 +108,11 @@ const latestOfUnit = statement('movements.latest', (k, p: Param<{ unitId: number
 const latestOfAccount = statement('movements.latestOfAccount', (k, p: Param<{ accountId: number }>) =>
   k
     .selectFrom('stock_history')
-    .select((eb) => eb.fn.max('hlc').as('hlc'))
-    .where('account_id', '=', p('accountId')),
+    .select('hlc')
+    .where('account_id', '=', p('accountId'))
+    .orderBy('hlc_key', 'desc')
+    .orderBy('hlc', 'desc')
+    .limit(1),
 );
 
 const quantityOf = statement('movements.quantity', (k, p: Param<{ unitId: number; warehouseId: number }>) =>
@@ -138,6 +142,8 @@ type InsertParams = {
   kind: string;
   value: number;
   hlc: string;
+  /** hlcKey(hlc): what the indexes hold. */
+  hlcKey: number;
   seenVector: number | null;
   oldQuantity: number | null;
   newQuantity: number;
@@ -166,6 +172,7 @@ const insertMovements = statement('movements.insertMany', (k, p: Param<InsertCol
     kind: column('kind'),
     value: column('value'),
     hlc: column('hlc'),
+    hlcKey: column('hlcKey'),
     seenVector: column('seenVector'),
     oldQuantity: column('oldQuantity'),
     newQuantity: column('newQuantity'),
@@ -188,6 +195,7 @@ const insertMovements = statement('movements.insertMany', (k, p: Param<InsertCol
       kind: c.kind[i]!,
       value: c.value[i]!,
       hlc: c.hlc[i]!,
+      hlc_key: c.hlcKey[i]!,
       seen_vector: c.seenVector[i]!,
       old_quantity: c.oldQuantity[i]!,
       new_quantity: c.newQuantity[i]!,
@@ -248,8 +256,11 @@ const accountState = statement('movements.accountState', (k, p: Param<{ accountI
         .as('last_seq'),
       eb
         .selectFrom('stock_history')
-        .select((h) => h.fn.max('hlc').as('hlc'))
+        .select('hlc')
         .where('account_id', '=', p('accountId'))
+        .orderBy('hlc_key', 'desc')
+        .orderBy('hlc', 'desc')
+        .limit(1)
         .as('latest_hlc'),
       eb
         .selectFrom('stock_conflict_groups')
@@ -275,40 +286,49 @@ const seenMoved = statement('movements.seenMoved', (k, p: Param<{ accountId: num
 );
 
 type PlaceParams = { unitId: number; warehouseId: number };
+/** A bound in time for the fold's statements: the timestamp (or '' before all, END_OF_TIME after all) and its order key. */
+type TimeParams = { hlc: string; hlcKey: number };
+const bound = (hlc: string): TimeParams => ({ hlc, hlcKey: hlcKey(hlc) });
 
 /** The latest set or count of a place before `hlc` (pass a timestamp past every other for the latest of all). */
-const absoluteBefore = statement('movements.absoluteBefore', (k, p: Param<PlaceParams & { hlc: string }>) =>
+const absoluteBefore = statement('movements.absoluteBefore', (k, p: Param<PlaceParams & TimeParams>) =>
   k
     .selectFrom('stock_history')
     .select(['origin', 'seq', 'kind', 'value', 'hlc'])
     .where('unit_id', '=', p('unitId'))
     .where('warehouse_id', '=', p('warehouseId'))
+    .where('hlc_key', '<=', p('hlcKey'))
     .where('hlc', '<', p('hlc'))
     .where('kind', 'in', ABSOLUTE_KINDS)
+    .orderBy('hlc_key', 'desc')
     .orderBy('hlc', 'desc')
     .limit(1),
 );
 
 /** A place's movements after `hlc`, in timestamp order (after its latest set or count: its adjusts since). */
-const movementsAfter = statement('movements.after', (k, p: Param<PlaceParams & { hlc: string }>) =>
+const movementsAfter = statement('movements.after', (k, p: Param<PlaceParams & TimeParams>) =>
   k
     .selectFrom('stock_history')
     .select(['origin', 'seq', 'kind', 'hlc'])
     .where('unit_id', '=', p('unitId'))
     .where('warehouse_id', '=', p('warehouseId'))
+    .where('hlc_key', '>=', p('hlcKey'))
     .where('hlc', '>', p('hlc'))
+    .orderBy('hlc_key')
     .orderBy('hlc'),
 );
 
 /** A place's movements from `hlc` on, in timestamp order, with what each had seen: a refold's and a walk's rows. */
-const movementsFrom = statement('movements.from', (k, p: Param<PlaceParams & { hlc: string }>) =>
+const movementsFrom = statement('movements.from', (k, p: Param<PlaceParams & TimeParams>) =>
   k
     .selectFrom('stock_history as h')
     .leftJoin('sync_vectors as v', 'v.id', 'h.seen_vector')
     .select(['h.id', 'h.origin', 'h.seq', 'h.kind', 'h.value', 'h.hlc', 'h.seen_vector', 'v.body', 'h.old_quantity', 'h.new_quantity'])
     .where('h.unit_id', '=', p('unitId'))
     .where('h.warehouse_id', '=', p('warehouseId'))
+    .where('h.hlc_key', '>=', p('hlcKey'))
     .where('h.hlc', '>=', p('hlc'))
+    .orderBy('h.hlc_key')
     .orderBy('h.hlc'),
 );
 
@@ -738,6 +758,7 @@ export class MovementLog {
       kind,
       value,
       hlc,
+      hlcKey: hlcKey(hlc),
       seenVector,
       oldQuantity: applied.oldQuantity,
       newQuantity: applied.newQuantity,
@@ -911,6 +932,7 @@ export class MovementLog {
       kind: movement.kind,
       value: movement.value,
       hlc: movement.hlc,
+      hlcKey: hlcKey(movement.hlc),
       seenVector,
       oldQuantity: applied.oldQuantity,
       newQuantity: applied.newQuantity,
@@ -970,15 +992,27 @@ export class MovementLog {
       const exact = ids.filter((id) => accountLatest !== undefined && earliest.get(id)! <= accountLatest);
       for (const id of ids) if (accountLatest !== undefined && earliest.get(id)! > accountLatest) this.latestBound.set(id, accountLatest);
       if (exact.length > 0) {
-        // stock_history_unit_hlc answers this alone.
+        // Every place with movements has a stored quantity (the fold writes it); its latest timestamp
+        // is the top of its range of stock_history_unit_hlc.
         const latest = await q.all(
           q.k
-            .selectFrom('stock_history')
-            .select(['unit_id', 'warehouse_id', (eb) => eb.fn.max('hlc').as('hlc')])
-            .where('unit_id', 'in', exact)
-            .groupBy(['unit_id', 'warehouse_id']),
+            .selectFrom('stock as s')
+            .select((eb) => [
+              's.unit_id',
+              's.warehouse_id',
+              eb
+                .selectFrom('stock_history as h')
+                .select('h.hlc')
+                .whereRef('h.unit_id', '=', 's.unit_id')
+                .whereRef('h.warehouse_id', '=', 's.warehouse_id')
+                .orderBy('h.hlc_key', 'desc')
+                .orderBy('h.hlc', 'desc')
+                .limit(1)
+                .as('hlc'),
+            ])
+            .where('s.unit_id', 'in', exact),
         );
-        for (const row of latest) this.placeState(accountId, row.unit_id, row.warehouse_id).latest = row.hlc;
+        for (const row of latest) if (row.hlc !== null) this.placeState(accountId, row.unit_id, row.warehouse_id).latest = row.hlc;
       }
       for (const row of await q.all(q.k.selectFrom('stock').select(['unit_id', 'warehouse_id', 'quantity']).where('unit_id', 'in', ids))) {
         this.placeState(accountId, row.unit_id, row.warehouse_id).quantity = row.quantity;
@@ -1059,8 +1093,8 @@ export class MovementLog {
   private async readWalk(place: PlaceState): Promise<ConflictWalk> {
     await this.flush();
     const where = { unitId: place.unitId, warehouseId: place.warehouseId };
-    const previous = await this.db.first(absoluteBefore, { ...where, hlc: END_OF_TIME });
-    const window = await this.db.all(movementsAfter, { ...where, hlc: previous?.hlc ?? '' });
+    const previous = await this.db.first(absoluteBefore, { ...where, ...bound(END_OF_TIME) });
+    const window = await this.db.all(movementsAfter, { ...where, ...bound(previous?.hlc ?? '') });
     return new ConflictWalk(previous, window, place.open?.group ?? null);
   }
 
@@ -1125,8 +1159,8 @@ export class MovementLog {
     const where = { unitId: place.unitId, warehouseId: place.warehouseId };
     const open = await q.first(groupBefore, { ...where, hlc: from });
     const anchor = open && (open.open === 1 || (open.resolved_hlc !== null && open.resolved_hlc >= from)) ? open.first_hlc : from;
-    const base = await q.first(absoluteBefore, { ...where, hlc: anchor });
-    const rows = await q.all(movementsFrom, { ...where, hlc: base?.hlc ?? '' });
+    const base = await q.first(absoluteBefore, { ...where, ...bound(anchor) });
+    const rows = await q.all(movementsFrom, { ...where, ...bound(base?.hlc ?? '') });
     const walk = new ConflictWalk();
     let quantity: number | null = null;
     let result: Applied = { oldQuantity: null, newQuantity: 0 };

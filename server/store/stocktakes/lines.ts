@@ -6,6 +6,7 @@ import { apiError } from '../../errors.ts';
 import type { Account } from '../accounts.ts';
 import type { Queries } from '../engine.ts';
 import { foldFrom } from '../movements/fold.ts';
+import { hlcKey } from '../movements/hlc.ts';
 import { type StocktakeRow, loadStocktake } from './sessions.ts';
 
 /** The lines of a session with names and book quantities; `lineId` narrows to one line, `page` to a range. */
@@ -87,7 +88,9 @@ export async function sinceCount(q: Queries, session: StocktakeRow, rows: readon
           'in',
           batch.map((row) => row.unit_id!),
         )
+        .where('hlc_key', '>=', hlcKey(earliest))
         .where('hlc', '>', earliest)
+        .orderBy('hlc_key')
         .orderBy('hlc'),
     );
     // Each unit's movements, still in timestamp order.
