@@ -3,10 +3,10 @@
 // it cost: peak memory (the kernel's maxrss of this process) and CPU time. The bench starts it as a
 // child process.
 import module from 'node:module';
-import { IMPORT_NODE_FLAGS, restartWithNodeFlags } from '../server/launch/node-flags.ts';
+import { IMPORT_START, restartWithNodeStart } from '../server/launch/node-flags.ts';
 
 module.enableCompileCache?.();
-restartWithNodeFlags(IMPORT_NODE_FLAGS);
+restartWithNodeStart(IMPORT_START);
 const { runCli } = await import('../server/cli/main.ts');
 
 const [file, db] = process.argv.slice(2);

@@ -10,7 +10,8 @@
 //                                  [--node-flags="--max-semi-space-size=1"] [--inspect] [--allocations]
 //
 // --node-flags starts the server with those flags instead (the launcher then leaves the flags as
-// given). Prints a line per phase, then one JSON line: {"phases": [{"phase", "perSecond", ...memory}]}.
+// given, but still adds MALLOC_ARENA_MAX=2 on SQLite: set MALLOC_ARENA_MAX in the environment, or
+// BARCODE_INVENTORY_NO_NODE_FLAGS=1, to measure without it). Prints a line per phase, then one JSON line: {"phases": [{"phase", "perSecond", ...memory}]}.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';

@@ -6,7 +6,7 @@
 // shared/messages.ts (a TypeScript file such a Node cannot read). Node's compile cache keeps the
 // stripped and compiled modules between runs (faster start, and the type stripper is not even
 // loaded: ~20 MB of RSS less); `serve` and `import` restart themselves in place with their memory
-// flags first (server/launch/node-flags.ts).
+// flags and environment first (server/launch/node-flags.ts).
 import module from 'node:module';
 
 const typeStripping = Boolean(process.features && process.features.typescript);
@@ -18,7 +18,7 @@ if (!typeStripping) {
   process.exit(1);
 }
 module.enableCompileCache?.();
-const { nodeFlagsForCommand, restartWithNodeFlags } = await import('../server/launch/node-flags.ts');
-restartWithNodeFlags(nodeFlagsForCommand(process.argv.slice(2)));
+const { nodeStartForCommand, restartWithNodeStart } = await import('../server/launch/node-flags.ts');
+restartWithNodeStart(nodeStartForCommand(process.argv.slice(2)));
 const { runCli } = await import('../server/cli/main.ts');
 await runCli(process.argv);

@@ -2,21 +2,21 @@
 // or its binary cannot be downloaded), says so in one line and serves the same UI headless, printing
 // the address and one-time sign-in links. Options: --port <n> (headless port, default 8270; 0 = any
 // free one), --no-demo (serve an empty database as it is), --headless (do not try Electron).
-// Either way the server runs with its memory flags (server/launch/node-flags.ts): this process
-// restarts itself in place with them before loading the server, and Electron's main process gets
-// them as `--js-flags`.
+// Either way the server runs with its memory flags and environment (server/launch/node-flags.ts):
+// this process restarts itself in place with them before loading the server, and Electron's main
+// process gets the flags as `--js-flags` and inherits the environment.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import module, { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Launched } from '../server/launch/launch.ts';
-import { nodeFlagsForCommand, restartWithNodeFlags } from '../server/launch/node-flags.ts';
+import { nodeStartForCommand, restartWithNodeStart } from '../server/launch/node-flags.ts';
 
 module.enableCompileCache?.();
-// The flags `serve` would get on the database BARCODE_INVENTORY_DATABASE names (none: the default file).
-const serverFlags = nodeFlagsForCommand(['serve']);
-restartWithNodeFlags(serverFlags);
+// What `serve` would get on the database BARCODE_INVENTORY_DATABASE names (none: the default file).
+const serverStart = nodeStartForCommand(['serve']);
+restartWithNodeStart(serverStart);
 const { BUILT_UI_DIR, hasBuiltUi } = await import('../server/http/static-ui.ts');
 const { DEFAULT_PORT, launch } = await import('../server/launch/launch.ts');
 
@@ -90,7 +90,7 @@ async function main(): Promise<void> {
 
   const startedAt = Date.now();
   // Electron's main process reads V8 flags only from its own command line (app.commandLine is too late for it).
-  const child = spawn(found.binary, [`--js-flags=${serverFlags.join(' ')}`, root], { stdio: 'inherit' });
+  const child = spawn(found.binary, [`--js-flags=${serverStart.flags.join(' ')}`, root], { stdio: 'inherit' });
   const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
   process.on('SIGINT', forward('SIGINT'));
   process.on('SIGTERM', forward('SIGTERM'));

@@ -1,19 +1,27 @@
-// Node (V8) flags the long-running commands need for their memory, and the one way they get them:
-// V8 reads its heap sizes only when the process starts (`v8.setFlagsFromString` at run time was
-// measured to change nothing for the young generation), so a command that needs them restarts
-// itself in place with `process.execve` (Node >= 22.15, Linux and macOS): the same process id, so
-// a supervisor or a test that kills it kills the real server, and no child is left behind. Where
-// execve is not available (Windows) the command runs on without the flags: it works the same and
-// uses more memory. docs/BENCHMARKS.md says what each flag buys.
+// Node (V8) flags and environment the long-running commands need for their memory, and the one way
+// they get them: V8 reads its heap sizes, and glibc its malloc settings, only when the process starts
+// (`v8.setFlagsFromString` at run time was measured to change nothing for the young generation), so a
+// command that needs them restarts itself in place with `process.execve` (Node >= 22.15, Linux and
+// macOS): the same process id, so a supervisor or a test that kills it kills the real server, and no
+// child is left behind. Where execve is not available (Windows) the command runs on without them: it
+// works the same and uses more memory. docs/BENCHMARKS.md says what each flag buys.
 //
-// Where the flags are applied: `barcode-inventory serve` and `import` (bin/barcode-inventory.js,
-// also behind `npm run serve` and `npx barcode-inventory`), `npm start` (scripts/start.ts, headless
-// or as `--js-flags` of the Electron main process). Flags the user gave (on the command line or in
-// NODE_OPTIONS) win: a flag of the same name is never added. BARCODE_INVENTORY_NO_NODE_FLAGS=1 turns
-// the restart off (the bench measures what the flags buy with it).
+// Where they are applied: `barcode-inventory serve` and `import` (bin/barcode-inventory.js, also
+// behind `npm run serve` and `npx barcode-inventory`), `npm start` (scripts/start.ts, headless or as
+// `--js-flags` of the Electron main process, which inherits the environment). What each command needs
+// is decided in one place, `nodeStartForCommand`. Flags the user gave (on the command line or in
+// NODE_OPTIONS) win: a flag of the same name is never added; so does a variable the user's environment
+// sets. BARCODE_INVENTORY_NO_NODE_FLAGS=1 turns the restart off (the bench measures what the measures
+// buy with it).
 
-/** Set to anything but '' or '0' to run without the memory flags. */
+/** Set to anything but '' or '0' to run without the memory flags and environment. */
 export const WITHOUT_NODE_FLAGS_ENV = 'BARCODE_INVENTORY_NO_NODE_FLAGS';
+
+/** How Node must be started for a command: V8 flags, and environment variables read only at process start. */
+export interface NodeStart {
+  readonly flags: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+}
 
 /**
  * The server: V8 grows each young-generation semi-space up to 16 MB under the promise churn of 32
@@ -51,6 +59,25 @@ export const IMPORT_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', 
  */
 export const POSTGRES_SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1'];
 
+/**
+ * The SQLite server's environment: at most two glibc malloc arenas. glibc gives threads that allocate
+ * at the same time arenas of their own (up to eight per core), and each keeps what it once held; Node
+ * has several threads besides the main one (V8's GC helpers, libuv's pool). With
+ * MALLOC_ARENA_MAX=2, on the 1M database under the bench's loads (bench/memory-phases.ts with the
+ * server's flags above), peak RSS fell from 154 to 145-148 MB at the same request rates, and the
+ * anonymous mappings other than the main arena and V8's pages (its "otherAnonymous": mostly the
+ * other threads' arenas) from 18 to 9-10 MB (bench/NOTES.md). glibc reads it only at process
+ * start, hence the restart; other C libraries (musl, macOS) ignore the variable, which is harmless.
+ * Not for the import (at 100k rows 170-186 MB against 170-211 MB without, in the same time: no
+ * measurable gain) nor the PostgreSQL server (not measured; the memory target is the SQLite server's).
+ */
+export const SERVER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
+
+export const SERVER_START: NodeStart = { flags: SERVER_NODE_FLAGS, env: SERVER_ENV };
+export const POSTGRES_SERVER_START: NodeStart = { flags: POSTGRES_SERVER_NODE_FLAGS, env: {} };
+export const IMPORT_START: NodeStart = { flags: IMPORT_NODE_FLAGS, env: {} };
+const NOTHING: NodeStart = { flags: [], env: {} };
+
 /** The database a command line names (`--database X`, `--database=X`, or the same of `--db`), as cli/database-option.ts reads it. */
 function databaseArgument(args: readonly string[]): string | undefined {
   const given = (name: string) => {
@@ -64,19 +91,19 @@ function databaseArgument(args: readonly string[]): string | undefined {
 }
 
 /**
- * The flags a `barcode-inventory` command line needs: the first word that is not an option names the
- * command; the server's also depend on its database (the option, else BARCODE_INVENTORY_DATABASE).
- * Read from the arguments alone: nothing may be loaded before the restart.
+ * What a `barcode-inventory` command line needs (flags and environment): the first word that is not an
+ * option names the command; the server's also depend on its database (the option, else
+ * BARCODE_INVENTORY_DATABASE). Read from the arguments alone: nothing may be loaded before the restart.
  */
-export function nodeFlagsForCommand(args: readonly string[], env: NodeJS.ProcessEnv = process.env): readonly string[] {
+export function nodeStartForCommand(args: readonly string[], env: NodeJS.ProcessEnv = process.env): NodeStart {
   const command = args.find((arg) => !arg.startsWith('-'));
   if (command === 'serve') {
     const database = databaseArgument(args) ?? env.BARCODE_INVENTORY_DATABASE ?? '';
     // The same test as the PostgreSQL provider's (store/postgres/postgres-provider.ts, `matches`).
-    return /^postgres(ql)?:\/\//i.test(database) ? POSTGRES_SERVER_NODE_FLAGS : SERVER_NODE_FLAGS;
+    return /^postgres(ql)?:\/\//i.test(database) ? POSTGRES_SERVER_START : SERVER_START;
   }
-  if (command === 'import') return IMPORT_NODE_FLAGS;
-  return [];
+  if (command === 'import') return IMPORT_START;
+  return NOTHING;
 }
 
 const flagName = (flag: string) => flag.split('=')[0]!.replace(/_/g, '-');
@@ -91,23 +118,42 @@ export function missingNodeFlags(
   return flags.filter((flag) => !given.has(flagName(flag)));
 }
 
+/** Of the variables `wanted`, those `env` does not set: one the user set, to any value, wins. */
+export function missingEnv(wanted: Readonly<Record<string, string>>, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  return Object.fromEntries(Object.entries(wanted).filter(([name]) => env[name] === undefined));
+}
+
 /**
- * Restarts this process in place with `flags` added to Node's own arguments, unless it already has
- * them, the restart is turned off, or the platform cannot (then it returns and the caller goes on
- * without them). Call it before anything is loaded or written: nothing of this process survives.
+ * What this process lacks of `start`, or undefined when it lacks nothing: it was started with all of
+ * it, by the user or by the restart itself (whose flags and environment it then has, so a restarted
+ * process never restarts again). A missing variable alone is reason enough to restart.
  */
-export function restartWithNodeFlags(flags: readonly string[]): void {
+export function missingNodeStart(
+  start: NodeStart,
+  execArgv: readonly string[] = process.execArgv,
+  env: NodeJS.ProcessEnv = process.env,
+): NodeStart | undefined {
+  const missing = { flags: missingNodeFlags(start.flags, execArgv, env.NODE_OPTIONS ?? ''), env: missingEnv(start.env, env) };
+  return missing.flags.length === 0 && Object.keys(missing.env).length === 0 ? undefined : missing;
+}
+
+/**
+ * Restarts this process in place with what it lacks of `start`: the flags added to Node's own
+ * arguments, the variables to its environment. Unless it lacks nothing, the restart is turned off, or
+ * the platform cannot (then it returns and the caller goes on without them). Call it before anything
+ * is loaded or written: nothing of this process survives.
+ */
+export function restartWithNodeStart(start: NodeStart): void {
   const off = process.env[WITHOUT_NODE_FLAGS_ENV];
   if (off !== undefined && off !== '' && off !== '0') return;
-  const missing = missingNodeFlags(flags);
-  if (missing.length === 0 || process.platform === 'win32' || typeof process.execve !== 'function') return;
+  const missing = missingNodeStart(start);
+  if (missing === undefined || process.platform === 'win32' || typeof process.execve !== 'function') return;
   try {
-    process.execve(
-      process.execPath,
-      [process.execPath, ...process.execArgv, ...missing, ...process.argv.slice(1)],
-      process.env as Record<string, string>,
-    );
+    process.execve(process.execPath, [process.execPath, ...process.execArgv, ...missing.flags, ...process.argv.slice(1)], {
+      ...(process.env as Record<string, string>),
+      ...missing.env,
+    });
   } catch {
-    // Not available here (an older Node, or a platform without execve): run on without the flags.
+    // Not available here (an older Node, or a platform without execve): run on without them.
   }
 }

@@ -24,6 +24,7 @@ describe('npm start launcher without a display', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, BARCODE_INVENTORY_DB: path.join(temp.dir, 'inventory.db') };
     delete env.DISPLAY;
     delete env.WAYLAND_DISPLAY;
+    delete env.MALLOC_ARENA_MAX;
     child = spawn(process.execPath, [path.join(root, 'scripts/start.ts'), '--port', '0'], {
       cwd: root,
       env,
@@ -72,9 +73,11 @@ describe('npm start launcher without a display', () => {
       true,
     );
 
-    // The headless server runs with the server's memory flags, in the process that was started.
-    if (process.platform === 'linux')
+    // The headless server runs with the server's memory flags and environment, in the process that was started.
+    if (process.platform === 'linux') {
       expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining([...SERVER_NODE_FLAGS]));
+      expect(readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_ARENA_MAX=2');
+    }
 
     const page = await fetch(`${url}/`);
     expect(page.status).toBe(200);
