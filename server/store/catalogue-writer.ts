@@ -12,7 +12,7 @@ import type {
 } from '../catalogue/catalogue-schema.ts';
 import { UPSTREAM_CATALOGUE_ACTOR, syncMessages } from '../../shared/index.ts';
 import { type ApiError, apiError, isApiError } from '../errors.ts';
-import { type Param, type Queries, chunkLength, columnsOf, statement } from './engine.ts';
+import { type Param, type Queries, chunkLength, columnsOf, inChunks, statement } from './engine.ts';
 import type { MovementLog } from './movements/movement-log.ts';
 import { writeReorderPoint } from './reorder-points.ts';
 import { NO_WAREHOUSE } from './schema.ts';
@@ -165,15 +165,6 @@ const insertReorderPoints = statement(
 
 /** Items are written this many barcodes at a time (an item's own and its variants'): see writeChunk. */
 export const CHUNK_BARCODES = 512;
-
-/** Runs `each` on `values` as many at a time as a statement of `q` carries (each length its own compiled statement). */
-async function inChunks<T>(q: Queries, values: readonly T[], each: (chunk: T[]) => Promise<void>): Promise<void> {
-  for (let from = 0; from < values.length;) {
-    const length = chunkLength(values.length - from, q);
-    await each(values.slice(from, from + length));
-    from += length;
-  }
-}
 
 /** A unit as a chunk sees it: read from the database (`id` known) or inserted by the chunk (`id` once inserted). */
 interface ChunkUnit {

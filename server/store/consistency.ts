@@ -1,7 +1,8 @@
 // Whole-database checks: the engine's own (structure, foreign keys) and the store's rule that the
 // stock history agrees with the stock (the latest movement of every stock figure, in fold order,
 // left its quantity), and that every movement's order key is its timestamp's (what the history's
-// indexes order by, movements/hlc.ts). Used by `barcode-inventory check`, after backup and restore, and by the tests.
+// indexes order by, movements/hlc.ts), and that every movement's actor is a name the store holds
+// (migration 0036_movement_actor_ids). Used by `barcode-inventory check`, after backup and restore, and by the tests.
 import { sql } from 'kysely';
 import type { Engine } from './engine.ts';
 import { hlcKeyInSql } from './movements/hlc-key-sql.ts';
@@ -15,6 +16,8 @@ export interface ConsistencyReport {
   historyMismatches: number;
   /** Movements whose order key (`hlc_key`) is not their timestamp's: they would be out of place in every index. */
   keyMismatches: number;
+  /** Movements whose actor id names nothing in movement_actors: their actor would show as none. */
+  unknownActors: number;
   stockRows: number;
   historyRows: number;
 }
@@ -50,7 +53,16 @@ export async function checkConsistency(engine: Engine): Promise<ConsistencyRepor
         .select(count)
         .where((eb) => eb('hlc_key', '<>', hlcKeyInSql('hlc'))),
     );
+    const unnamed = await q.first(
+      q.k
+        .selectFrom('stock_history as h')
+        .leftJoin('movement_actors as a', 'a.id', 'h.actor_id')
+        .select(count)
+        .where('h.actor_id', 'is not', null)
+        .where('a.id', 'is', null),
+    );
     return {
+      unknownActors: Number(unnamed?.n ?? 0),
       stockRows: Number(stockRows),
       historyRows: Number(historyRows),
       historyMismatches: Number(mismatches?.n ?? 0),
@@ -62,7 +74,8 @@ export async function checkConsistency(engine: Engine): Promise<ConsistencyRepor
     integrity[0] === 'ok' &&
     foreignKeyProblems === 0 &&
     counts.historyMismatches === 0 &&
-    counts.keyMismatches === 0;
+    counts.keyMismatches === 0 &&
+    counts.unknownActors === 0;
   return { ok, integrity, foreignKeyProblems, ...counts };
 }
 
@@ -74,5 +87,6 @@ export function describeProblems(report: ConsistencyReport): string {
   if (report.foreignKeyProblems > 0) problems.push(`${report.foreignKeyProblems} foreign key problem(s)`);
   if (report.historyMismatches > 0) problems.push(`${report.historyMismatches} stock figure(s) disagree with their history`);
   if (report.keyMismatches > 0) problems.push(`${report.keyMismatches} movement(s) with an order key not their timestamp's`);
+  if (report.unknownActors > 0) problems.push(`${report.unknownActors} movement(s) whose actor is not in movement_actors`);
   return problems.join(', ');
 }

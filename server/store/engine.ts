@@ -60,6 +60,19 @@ export function chunkLength(left: number, q: Pick<Queries, 'rowsPerStatement'>):
   return Math.min(left, q.rowsPerStatement ?? MAX_CHUNK_LENGTH);
 }
 
+/** Runs `each` on `values` as many at a time as a statement of `q` carries (each length its own compiled statement). */
+export async function inChunks<T>(
+  q: Pick<Queries, 'rowsPerStatement'>,
+  values: readonly T[],
+  each: (chunk: T[]) => Promise<void>,
+): Promise<void> {
+  for (let from = 0; from < values.length;) {
+    const length = chunkLength(values.length - from, q);
+    await each(values.slice(from, from + length));
+    from += length;
+  }
+}
+
 /** Element `from` to `from + length` of every column of `rows`. */
 export function columnsOf<R extends Record<string, unknown>>(rows: readonly R[], from: number, length: number): { [K in keyof R]: R[K][] } {
   const columns = {} as { [K in keyof R]: R[K][] };

@@ -93,8 +93,14 @@ export interface StockHistoryTable {
   reference: string | null;
   /** When it was recorded here, ISO 8601 UTC with milliseconds. */
   created_at: string;
-  /** Who made it: a person, a token's label, the command line, as its origin recorded it (migration 0031); null before. */
-  actor: string | null;
+  /** Who made it: a person, a token's label, the command line, as its origin recorded it (migration 0032); null before. Its name is in movement_actors (migration 0036). */
+  actor_id: number | null;
+}
+
+/** The names of who made movements, each once (migration 0036_movement_actor_ids). */
+export interface MovementActorTable {
+  id: Generated<number>;
+  name: string;
 }
 
 /** This database's identity as an instance, and its clock's latest timestamp. One row. */
@@ -394,6 +400,7 @@ export interface Schema {
   stock_units: StockUnitTable;
   stock: StockTable;
   stock_history: StockHistoryTable;
+  movement_actors: MovementActorTable;
   api_tokens: ApiTokenTable;
   idempotency_keys: IdempotencyKeyTable;
   stocktakes: StocktakeTable;

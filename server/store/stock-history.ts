@@ -6,6 +6,7 @@
 import type { HistoryEntry, HistoryQuery, MovementKind } from '../../shared/index.ts';
 import type { Account } from './accounts.ts';
 import type { Queries } from './engine.ts';
+import { actorIdNamed, actorNameOf } from './movements/actor-names.ts';
 import { hlcFloor, hlcKey, parseHlc } from './movements/hlc.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 import { instanceLabels } from './sync/instance-labels.ts';
@@ -40,7 +41,7 @@ export async function readStockHistory(q: Queries, account: Account, query: Hist
       'h.reference',
       'h.token_id',
       'h.created_at',
-      'h.actor',
+      actorNameOf('h').as('actor'),
     ])
     .where('h.account_id', '=', account.id)
     .orderBy('h.hlc_key', 'desc')
@@ -56,7 +57,7 @@ export async function readStockHistory(q: Queries, account: Account, query: Hist
   }
   if (query.warehouse !== undefined) select = select.where('h.warehouse_id', '=', query.warehouse);
   if (query.source !== undefined) select = select.where('h.source', '=', query.source);
-  if (query.actor !== undefined) select = select.where('h.actor', '=', query.actor);
+  if (query.actor !== undefined) select = select.where('h.actor_id', '=', actorIdNamed(query.actor));
   // A floor's key bounds exactly the timestamps at or after it; a cursor's key bounds its range, the
   // text cuts it (movements/hlc.ts, hlcKey).
   if (query.since !== undefined) select = select.where('h.hlc_key', '>=', hlcKey(hlcFloor(Date.parse(query.since))));

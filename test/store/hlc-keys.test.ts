@@ -8,16 +8,12 @@
 //   - a database of the previous release gets every key from its text and the indexes on the key;
 //   - the consistency check counts a row whose key is not its text's.
 import { afterAll, describe, expect, it } from 'vitest';
-import { Kysely, type Dialect, PostgresDialect, SqliteDialect } from 'kysely';
-import { Migrator } from 'kysely/migration';
-import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
-import { type EngineKind, providerFor } from '../../server/store/engines.ts';
-import { migrations, migrationsFor } from '../../server/store/migrations/registry.ts';
+import { migrations } from '../../server/store/migrations/registry.ts';
 import { HLC_KEY_COUNTERS, hlcFloor, hlcKey } from '../../server/store/movements/hlc.ts';
 import { openStore } from '../../server/store/open-store.ts';
 import { type HistoryEntry, historyQuerySchema, type SyncMovement } from '../../shared/index.ts';
 import { probeDatabase } from '../support/database-probe.ts';
+import { migrateBefore } from '../support/previous-release.ts';
 import { seededRandom } from '../support/seeded-random.ts';
 import { type OracleMovement, fold, placeOf } from '../support/sync-oracle.ts';
 import { dropDatabase, newDatabase, testEngine } from '../support/test-engine.ts';
@@ -206,7 +202,7 @@ const INDEXES: Record<string, string[]> = {
   stock_history_account_hlc: ['account_id', 'hlc_key'],
   stock_history_warehouse_hlc: ['warehouse_id', 'hlc_key'],
   stock_history_source_hlc: ['account_id', 'source', 'hlc_key'],
-  stock_history_actor: ['account_id', 'actor', 'hlc_key'],
+  stock_history_actor: ['account_id', 'actor_id', 'hlc_key'],
 };
 
 async function indexColumns(probe: ReturnType<typeof probeDatabase>, index: string): Promise<string[]> {
@@ -217,23 +213,4 @@ async function indexColumns(probe: ReturnType<typeof probeDatabase>, index: stri
     .exec(definition!.indexdef)![1]!
     .split(',')
     .map((c) => c.trim().replaceAll('"', ''));
-}
-
-const dialects: Record<EngineKind, (location: string) => Dialect> = {
-  sqlite: (location) => new SqliteDialect({ database: new BetterSqlite3(location) }),
-  postgres: (location) => new PostgresDialect({ pool: new pg.Pool({ connectionString: location, max: 1 }) }),
-};
-
-/** Runs every migration before `first`, as a database of the previous release had them. */
-async function migrateBefore(location: string, first: string): Promise<void> {
-  const engine = providerFor(location);
-  const kysely = new Kysely<unknown>({ dialect: dialects[engine.kind](location) });
-  const all = migrationsFor(engine.schema);
-  const { error } = await new Migrator({
-    db: kysely,
-    provider: { getMigrations: async () => Object.fromEntries(Object.entries(all).filter(([name]) => name < first)) },
-    allowUnorderedMigrations: true,
-  }).migrateToLatest();
-  await kysely.destroy();
-  if (error) throw error;
 }

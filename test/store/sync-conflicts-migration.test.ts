@@ -3,41 +3,18 @@
 // it had not seen) become the groups of docs/SYNC.md, recomputed from each place's history and equal
 // to the convergence simulation's oracle; the pair table is gone; vectors keep their ids, gain their
 // hash, lose the unique index on their text, and new ones number on after the old.
-import { Kysely, type Dialect, PostgresDialect, SqliteDialect } from 'kysely';
-import { Migrator } from 'kysely/migration';
-import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type EngineKind, providerFor } from '../../server/store/engines.ts';
-import { migrations, migrationsFor } from '../../server/store/migrations/registry.ts';
+import { migrations } from '../../server/store/migrations/registry.ts';
 import { vectorHash } from '../../server/store/movements/vector-text.ts';
 import { openStore } from '../../server/store/open-store.ts';
 import { probeDatabase } from '../support/database-probe.ts';
+import { migrateBefore } from '../support/previous-release.ts';
 import { seededHistory } from '../support/seeded-history.ts';
 import { type OracleConflict, type OracleMovement, asOracleConflict, placeOf, predictConflicts } from '../support/sync-oracle.ts';
 import { dropDatabase, newDatabase, testEngine } from '../support/test-engine.ts';
 import { tempDir } from '../support/test-server.ts';
 
 const BEFORE = '0026_conflict_groups';
-
-const dialects: Record<EngineKind, (location: string) => Dialect> = {
-  sqlite: (location) => new SqliteDialect({ database: new BetterSqlite3(location) }),
-  postgres: (location) => new PostgresDialect({ pool: new pg.Pool({ connectionString: location, max: 1 }) }),
-};
-
-/** Runs every migration before 0026, as a database of the previous release had them. */
-async function migrateToPreviousRelease(location: string): Promise<void> {
-  const engine = providerFor(location);
-  const kysely = new Kysely<unknown>({ dialect: dialects[engine.kind](location) });
-  const all = migrationsFor(engine.schema);
-  const { error } = await new Migrator({
-    db: kysely,
-    provider: { getMigrations: async () => Object.fromEntries(Object.entries(all).filter(([name]) => name < BEFORE)) },
-    allowUnorderedMigrations: true,
-  }).migrateToLatest();
-  await kysely.destroy();
-  if (error) throw error;
-}
 
 /** The pairs of the old rule: a later set with any earlier movement, a later count with an earlier set or count, of another instance it had not seen. */
 function oldPairs(list: readonly OracleMovement[]): { later: OracleMovement; earlier: OracleMovement }[] {
@@ -59,7 +36,7 @@ describe(`migrating conflict pairs to groups (${testEngine()})`, () => {
 
   it('recomputes the groups of every place that had pairs, keeps vectors by id, and drops the pairs', async () => {
     const file = await newDatabase(dir, 'synced-before.db', { empty: true });
-    await migrateToPreviousRelease(file);
+    await migrateBefore(file, BEFORE);
     const probe = probeDatabase(file);
     const places = [
       { unit: 1, barcode: 'M1', warehouse: 10 },

@@ -33,6 +33,7 @@ import * as movementActors from './0032_movement_actors.ts';
 import * as syncProblemCodes from './0033_sync_problem_codes.ts';
 import * as reorderPoints from './0034_reorder_points.ts';
 import * as hlcKeys from './0035_hlc_keys.ts';
+import * as movementActorIds from './0036_movement_actor_ids.ts';
 
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, EngineMigration> = {
@@ -61,6 +62,7 @@ export const migrations: Record<string, EngineMigration> = {
   '0033_sync_problem_codes': syncProblemCodes,
   '0034_reorder_points': reorderPoints,
   '0035_hlc_keys': hlcKeys,
+  '0036_movement_actor_ids': movementActorIds,
 };
 
 /** The migrations as kysely's Migrator runs them, on an engine that needs `needs`. */

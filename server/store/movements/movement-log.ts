@@ -19,7 +19,7 @@ import { recordAudit } from '../audit.ts';
 import { MAX_QUANTITY, MIN_QUANTITY, syncMessages } from '../../../shared/index.ts';
 import { apiError } from '../../errors.ts';
 import { sql } from 'kysely';
-import { type Param, type Queries, chunkLength, columnsOf, statement } from '../engine.ts';
+import { type Param, type Queries, chunkLength, columnsOf, inChunks, statement } from '../engine.ts';
 import type { StockConflictGroupTable } from '../schema.ts';
 import { heldVector } from '../sync/held-vector.ts';
 import {
@@ -152,8 +152,12 @@ type InsertParams = {
   reason: string | null;
   reference: string | null;
   createdAt: string;
-  actor: string | null;
+  /** movement_actors.id of its actor's name (resolveActors). */
+  actorId: number | null;
 };
+
+/** A history row waiting for `flush`: its actor still a name. */
+type UnwrittenMovement = Omit<InsertParams, 'actorId'> & { actor: string | null };
 
 /** Column by column, for `insertMovements`: one list per column, element i of each is row i. */
 type InsertColumns = { [K in keyof InsertParams]: InsertParams[K][] };
@@ -181,7 +185,7 @@ const insertMovements = statement('movements.insertMany', (k, p: Param<InsertCol
     reason: column('reason'),
     reference: column('reference'),
     createdAt: column('createdAt'),
-    actor: column('actor'),
+    actorId: column('actorId'),
   };
   return k.insertInto('stock_history').values(
     c.accountId.map((_, i) => ({
@@ -204,7 +208,7 @@ const insertMovements = statement('movements.insertMany', (k, p: Param<InsertCol
       reason: c.reason[i]!,
       reference: c.reference[i]!,
       created_at: c.createdAt[i]!,
-      actor: c.actor[i]!,
+      actor_id: c.actorId[i]!,
     })),
   );
 });
@@ -240,9 +244,11 @@ const insertVector = statement('movements.insertVector', (k, p: Param<{ accountI
 /**
  * What a transaction's movements made here need to know of their account, in one query (a round trip
  * each on PostgreSQL): its seen vector, the highest sequence this instance gave it, its latest
- * timestamp, and whether it has an open conflict group.
+ * timestamp, whether it has an open conflict group, and the id of the first movement's actor's name
+ * (null when the name is new or there is none: '' matches none), so a request's movements need no
+ * look-up of their own.
  */
-const accountState = statement('movements.accountState', (k, p: Param<{ accountId: number; origin: string }>) =>
+const accountState = statement('movements.accountState', (k, p: Param<{ accountId: number; origin: string; actor: string }>) =>
   k
     .selectFrom('accounts as a')
     .select((eb) => [
@@ -269,8 +275,22 @@ const accountState = statement('movements.accountState', (k, p: Param<{ accountI
         .where('open', '=', 1)
         .limit(1)
         .as('open_group'),
+      eb.selectFrom('movement_actors').select('id').where('name', '=', p('actor')).as('actor_id'),
     ])
     .where('a.id', '=', p('accountId')),
+);
+
+/** The ids of actors' names (each chunk compiled once per length). */
+const actorsNamed = statement('movements.actorsNamed', (k, p: Param<{ names: string[] }>) =>
+  k.selectFrom('movement_actors').select(['id', 'name']).where('name', 'in', p.list('names')),
+);
+
+/** Names seen for the first time. */
+const insertActors = statement('movements.insertActors', (k, p: Param<{ names: string[] }>) =>
+  k
+    .insertInto('movement_actors')
+    .values((p.list('names') as unknown as string[]).map((name) => ({ name })))
+    .returning(['id', 'name']),
 );
 
 const internedSeen = statement('movements.internedSeen', (k, p: Param<{ accountId: number; id: number }>) =>
@@ -569,7 +589,9 @@ export class MovementLog {
    * together by `flush` (several rows per statement, each unit and warehouse's quantity once) before
    * anything reads the history or the stock again, and at the end (`close`).
    */
-  private readonly unwrittenMovements: InsertParams[] = [];
+  private readonly unwrittenMovements: UnwrittenMovement[] = [];
+  /** movement_actors ids by name, as read or inserted in this transaction (dropped with it). */
+  private readonly actorIds = new Map<string, number>();
   private readonly unwrittenQuantities = new Map<string, { unitId: number; warehouseId: number; quantity: number }>();
   /**
    * Quantities as this transaction leaves them (null: no stock definition), by `unit/warehouse`: read
@@ -640,17 +662,18 @@ export class MovementLog {
    * Reads what the movements made here need of an account (accountState) the first time one of them
    * needs any of it; what this transaction knows already is kept.
    */
-  private async readAccount(accountId: number): Promise<void> {
+  private async readAccount(accountId: number, actor?: string | null): Promise<void> {
     await this.flush();
-    const row = await this.db.first(accountState, { accountId, origin: this.instance });
+    const row = await this.db.first(accountState, { accountId, origin: this.instance, actor: actor ?? '' });
+    if (actor && row?.actor_id !== null && row?.actor_id !== undefined) this.actorIds.set(actor, row.actor_id);
     if (!this.nextSeqs.has(accountId)) this.nextSeqs.set(accountId, Number(row?.last_seq ?? 0) + 1);
     if (!this.accountLatest.has(accountId)) this.accountLatest.set(accountId, row?.latest_hlc ?? '');
     if (!this.openGroups.has(accountId)) this.openGroups.set(accountId, row?.open_group !== null && row?.open_group !== undefined);
     if (row && !this.seenVectors.has(accountId)) this.seenRows.set(accountId, { seen_vector: row.seen_vector, seen_stale: row.seen_stale });
   }
 
-  private async nextSeq(accountId: number): Promise<number> {
-    if (!this.nextSeqs.has(accountId)) await this.readAccount(accountId);
+  private async nextSeq(accountId: number, actor?: string | null): Promise<number> {
+    if (!this.nextSeqs.has(accountId)) await this.readAccount(accountId, actor);
     const next = this.nextSeqs.get(accountId)!;
     this.nextSeqs.set(accountId, next + 1);
     if (!this.firstSeqs.has(accountId)) this.firstSeqs.set(accountId, next);
@@ -737,7 +760,7 @@ export class MovementLog {
     options: { hlc?: string; current?: number | null } = {},
   ): Promise<Applied> {
     const hlc = options.hlc ?? this.nextHlc();
-    const seq = await this.nextSeq(accountId);
+    const seq = await this.nextSeq(accountId, source.actor);
     this.forget(unit.id, warehouseId);
     const held = this.held.get(accountId);
     if (held) held[this.instance] = Math.max(held[this.instance] ?? 0, seq);
@@ -920,7 +943,7 @@ export class MovementLog {
     movement: MovementRecord,
     seenVector: number | null,
     applied: Applied,
-  ): InsertParams {
+  ): UnwrittenMovement {
     return {
       accountId,
       unitId: unit.id,
@@ -953,9 +976,14 @@ export class MovementLog {
   /** Writes the movements and quantities left unwritten (see `unwrittenMovements`). */
   async flush(): Promise<void> {
     // Taken out before the first await: what is left unwritten meanwhile waits for the next flush.
-    const rows = this.unwrittenMovements.splice(0);
+    const unwritten = this.unwrittenMovements.splice(0);
     const quantities = [...this.unwrittenQuantities.values()];
     this.unwrittenQuantities.clear();
+    await this.resolveActors(unwritten);
+    const rows: InsertParams[] = unwritten.map(({ actor, ...row }) => ({
+      ...row,
+      actorId: actor === null ? null : this.actorIds.get(actor)!,
+    }));
     for (let from = 0; from < rows.length;) {
       const length = chunkLength(rows.length - from, this.db);
       await this.db.run(insertMovements, columnsOf(rows, from, length));
@@ -966,6 +994,23 @@ export class MovementLog {
       await this.db.run(upsertQuantities, columnsOf(quantities, from, length));
       from += length;
     }
+  }
+
+  /** Makes sure every actor's name of `rows` has its id in `actorIds`: read, or inserted when new. */
+  private async resolveActors(rows: readonly UnwrittenMovement[]): Promise<void> {
+    const unknown = new Set<string>();
+    for (const row of rows) if (row.actor !== null && !this.actorIds.has(row.actor)) unknown.add(row.actor);
+    if (unknown.size === 0) return;
+    await inChunks(this.db, [...unknown], async (names) => {
+      for (const { id, name } of await this.db.all(actorsNamed, { names })) this.actorIds.set(name, id);
+    });
+    await inChunks(
+      this.db,
+      [...unknown].filter((name) => !this.actorIds.has(name)),
+      async (names) => {
+        for (const { id, name } of await this.db.all(insertActors, { names })) this.actorIds.set(name, id);
+      },
+    );
   }
 
   /**

@@ -13,6 +13,7 @@ import {
   withoutUnsafeCharacters,
 } from '../../../shared/index.ts';
 import type { Queries } from '../engine.ts';
+import { actorNameOf } from '../movements/actor-names.ts';
 import { parseHlc } from '../movements/hlc.ts';
 import { NO_WAREHOUSE } from '../schema.ts';
 import { heldVector } from './held-vector.ts';
@@ -67,7 +68,7 @@ export async function readMovements(
       'h.reason',
       'h.reference',
       'h.created_at',
-      'h.actor',
+      actorNameOf('h').as('actor'),
     ])
     .where('h.account_id', '=', accountId)
     .where('h.id', '>', after)
