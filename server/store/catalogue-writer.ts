@@ -12,7 +12,7 @@ import type {
 } from '../catalogue/catalogue-schema.ts';
 import { UPSTREAM_CATALOGUE_ACTOR, syncMessages } from '../../shared/index.ts';
 import { type ApiError, apiError, isApiError } from '../errors.ts';
-import { type Param, type Queries, chunkLength, columnsOf, inChunks, statement } from './engine.ts';
+import { type Param, type Queries, columnsOf, inChunks, statement } from './engine.ts';
 import type { MovementLog } from './movements/movement-log.ts';
 import { writeReorderPoint } from './reorder-points.ts';
 import { NO_WAREHOUSE } from './schema.ts';
