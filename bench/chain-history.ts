@@ -55,10 +55,10 @@ export async function seedHistory(options: HistoryOptions): Promise<{ rows: numb
                 i / cardinality($3::text[]) AS nth
            FROM generate_series(0::bigint, $2::bigint - 1) AS i
        )
-       INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc,
+       INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, hlc_key,
                                   seen_vector, old_quantity, new_quantity, source, token_id, reason, reference, created_at)
        SELECT $1, p.unit_id, p.item_id, p.variant_id, p.warehouse_id, m.origin, b.base + m.nth + 1, 'adjust', m.value,
-              lpad(m.wall::text, 16, '0') || '-00000-' || m.origin,
+              lpad(m.wall::text, 16, '0') || '-00000-' || m.origin, m.wall * 1024,
               NULL, p.quantity + sum(m.value) OVER w - m.value, p.quantity + sum(m.value) OVER w,
               'api', NULL, CASE WHEN m.value < 0 THEN 'sale' ELSE 'receipt' END, NULL,
               to_char(to_timestamp(m.wall / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
@@ -70,7 +70,7 @@ export async function seedHistory(options: HistoryOptions): Promise<{ rows: numb
     await client.query(
       `UPDATE stock s SET quantity = l.new_quantity
          FROM (SELECT DISTINCT ON (unit_id, warehouse_id) unit_id, warehouse_id, new_quantity
-                 FROM stock_history WHERE account_id = $1 ORDER BY unit_id, warehouse_id, hlc DESC) l
+                 FROM stock_history WHERE account_id = $1 ORDER BY unit_id, warehouse_id, hlc_key DESC, hlc DESC) l
         WHERE s.unit_id = l.unit_id AND s.warehouse_id = l.warehouse_id AND s.quantity <> l.new_quantity`,
       [accountId],
     );

@@ -8,7 +8,7 @@
 // Prints one JSON line: {"kind", "perSecond", "iterations", "seconds", "bytes"}.
 import BetterSqlite3 from 'better-sqlite3';
 import { fieldMessages } from '../shared/index.ts';
-import { type Hlc, formatHlc, tick } from '../server/store/movements/hlc.ts';
+import { HLC_KEY_COUNTERS, type Hlc, formatHlc, tick } from '../server/store/movements/hlc.ts';
 import { applyPragmas } from '../server/store/sqlite/pragmas.ts';
 import { WAREHOUSE_ACCOUNT } from '../test/support/catalogue-generator.ts';
 import { mulberry32 } from './random.ts';
@@ -79,9 +79,12 @@ const oldQuantity = sqlite.prepare('SELECT quantity FROM stock WHERE unit_id = ?
 const upsert = sqlite.prepare(
   'INSERT INTO stock (unit_id, warehouse_id, quantity) VALUES (?, ?, ?) ON CONFLICT (unit_id, warehouse_id) DO UPDATE SET quantity = excluded.quantity',
 );
+// The actor's id, as the server has it from the account-state query each write makes anyway.
+sqlite.prepare("INSERT INTO movement_actors (name) VALUES ('token 1') ON CONFLICT (name) DO NOTHING").run();
+const actorId = sqlite.prepare("SELECT id FROM movement_actors WHERE name = 'token 1'").pluck().get() as number;
 const history = sqlite.prepare(
-  `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, seen_vector, old_quantity, new_quantity, source, token_id, actor, reason, reference, created_at)
-   VALUES (?, ?, ?, ?, ?, ?, ?, 'set', ?, ?, ?, ?, ?, 'api', 1, 'token 1', NULL, NULL, ?)`,
+  `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, hlc_key, seen_vector, old_quantity, new_quantity, source, token_id, actor_id, reason, reference, created_at)
+   VALUES (?, ?, ?, ?, ?, ?, ?, 'set', ?, ?, ?, ?, ?, ?, 'api', 1, ?, NULL, NULL, ?)`,
 );
 type Unit = { id: number; barcode: string; item_id: number; variant_id: number | null };
 const writeOne = (rows: ReturnType<typeof updateRows>) => {
@@ -106,9 +109,11 @@ const writeOne = (rows: ReturnType<typeof updateRows>) => {
         ++seq,
         row.quantity,
         formatHlc(clock),
+        clock.wall * HLC_KEY_COUNTERS + Math.min(clock.counter, HLC_KEY_COUNTERS - 1),
         account.seen_vector,
         before ?? null,
         row.quantity,
+        actorId,
         at,
       );
     }

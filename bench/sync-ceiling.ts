@@ -8,6 +8,7 @@
 // per unit and warehouse of the batch, its last row's quantity): everything a round writes durably,
 // still with no reading, no HTTP and no fold. The issue's target is against the ceiling without them.
 import BetterSqlite3 from 'better-sqlite3';
+import { hlcKey } from '../server/store/movements/hlc.ts';
 import { applyPragmas } from '../server/store/sqlite/pragmas.ts';
 
 const [upstreamCopy, followerDb, account, batchText, mode] = process.argv.slice(2);
@@ -58,8 +59,8 @@ const unitOf = new Map(
   ).map((u) => [`${u.item_id}/${u.variant_id ?? ''}`, u.id]),
 );
 const insert = sqlite.prepare(
-  `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, seen_vector, old_quantity, new_quantity, source, token_id, reason, reference, created_at)
-   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, NULL, ?, ?, ?)`,
+  `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, hlc_key, seen_vector, old_quantity, new_quantity, source, token_id, reason, reference, created_at)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, NULL, ?, ?, ?)`,
 );
 const upsertQuantity = sqlite.prepare(
   'INSERT INTO stock (unit_id, warehouse_id, quantity) VALUES (?, ?, ?) ON CONFLICT (unit_id, warehouse_id) DO UPDATE SET quantity = excluded.quantity',
@@ -79,6 +80,7 @@ const insertBatch = sqlite.transaction((part: Row[]) => {
       r.kind,
       r.value,
       r.hlc,
+      hlcKey(r.hlc),
       r.old_quantity,
       r.new_quantity,
       r.source,
