@@ -76,6 +76,17 @@ export async function stopChild(child: Child): Promise<void> {
 }
 
 /** The Node options a live process runs with (after the launcher's restart with its flags), from /proc. */
+/** What `pid` has of the environment variables the launcher may add (server/launch/node-flags.ts), as `NAME=value`. */
+export function launcherEnvOf(pid: number, names: readonly string[] = ['MALLOC_ARENA_MAX']): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .filter((entry) => names.includes(entry.split('=')[0]!));
+  } catch {
+    return [];
+  }
+}
+
 export function execArgvOf(pid: number): string[] {
   try {
     const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(1);

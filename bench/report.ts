@@ -28,6 +28,8 @@ export interface SizeResult {
     mix32: LoadResult;
     peakRssKb: number;
     execArgv?: string[];
+    /** The launcher's environment variables the server ran with (`MALLOC_ARENA_MAX=2`). */
+    env?: string[];
   };
   http: { get1: LoadResult; get32: LoadResult; post1: LoadResult; post32: LoadResult };
   /** The load generator's own ceiling: a raw socket answering the same bytes (bench/trivial-server.ts). */
@@ -254,7 +256,7 @@ export function renderReport(bench: BenchResults): string {
       `- Import: ${fmt(size.import.seconds, 1)} s = ${fmt(size.import.rowsPerSecond)} rows/s (${fmt(size.barcodes / size.import.cpuSeconds)} rows per CPU-second), importer peak RSS ${fmt(size.import.maxRssKb / 1024)} MB.`,
     );
     out.push(
-      `- Cold start (process spawn to the first answered GET): ${fmt(size.coldStartMs)} ms. Server peak RSS after all load runs: ${fmt(s.peakRssKb / 1024)} MB${s.execArgv ? ` (node ${s.execArgv.length > 0 ? s.execArgv.map((a) => `\`${a}\``).join(' ') : 'without flags'}, as \`barcode-inventory serve\` starts itself)` : ''}.`,
+      `- Cold start (process spawn to the first answered GET): ${fmt(size.coldStartMs)} ms. Server peak RSS after all load runs: ${fmt(s.peakRssKb / 1024)} MB${s.execArgv ? ` (node ${s.execArgv.length > 0 ? s.execArgv.map((a) => `\`${a}\``).join(' ') : 'without flags'}${s.env && s.env.length > 0 ? ` with ${s.env.map((e) => `\`${e}\``).join(' ')}` : ''}, as \`barcode-inventory serve\` starts itself)` : ''}.`,
     );
     const without = size.withoutMemoryMeasures;
     if (without) {

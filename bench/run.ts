@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util';
 import { INVENTORY_PATH } from '../shared/index.ts';
 import { WAREHOUSE_ACCOUNT, generateCatalogue } from '../test/support/catalogue-generator.ts';
 import { chooseLoadGenerator, runLoad } from './load.ts';
-import { CLI, ROOT, execArgvOf, memoryOf, runNode, startNode, stopChild, waitForUrl } from './processes.ts';
+import { CLI, ROOT, execArgvOf, launcherEnvOf, memoryOf, runNode, startNode, stopChild, waitForUrl } from './processes.ts';
 import { type BenchResults, type SizeResult, machineInfo, renderReport } from './report.ts';
 import { WITHOUT_NODE_FLAGS_ENV } from '../server/launch/node-flags.ts';
 import { benchSync } from './sync-round.ts';
@@ -166,6 +166,7 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
     loads.mix32 = await load({ url, token, requests: mixed, connections: 32, seconds });
     loads.peakRssKb = memoryOf(server.pid)?.peakKb ?? Number.NaN;
     loads.execArgv = execArgvOf(server.pid);
+    loads.env = launcherEnvOf(server.pid);
   } finally {
     await stopChild(server);
   }
