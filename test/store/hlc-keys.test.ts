@@ -4,14 +4,15 @@
 // instances at the same millisecond and counter (which the key cannot tell apart):
 //   - the key never decreases in text order, and a floor's key bounds exactly the timestamps after it;
 //   - movements pushed in a shuffled order, so late ones fold again, leave the oracle's quantities
-//     and steps (text order), and the history pages through them newest first, each once;
+//     and steps (text order), the history pages through them newest first, each once, and the
+//     movements per day, read in stretches smaller than a tied key, count each once;
 //   - a database of the previous release gets every key from its text and the indexes on the key;
 //   - the consistency check counts a row whose key is not its text's.
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../server/store/migrations/registry.ts';
 import { HLC_KEY_COUNTERS, hlcFloor, hlcKey } from '../../server/store/movements/hlc.ts';
 import { openStore } from '../../server/store/open-store.ts';
-import { type HistoryEntry, historyQuerySchema, type SyncMovement } from '../../shared/index.ts';
+import { type HistoryEntry, historyQuerySchema, movementsPerDayQuerySchema, type SyncMovement } from '../../shared/index.ts';
 import { probeDatabase } from '../support/database-probe.ts';
 import { migrateBefore } from '../support/previous-release.ts';
 import { seededRandom } from '../support/seeded-random.ts';
@@ -130,6 +131,19 @@ describe(`the timestamp's order key (${testEngine()})`, () => {
       // The rest are the catalogue's own, older than all of them, and last.
       expect(seen.slice(made.length).every((e) => !seqs.has(e.origin) && e.hlc < stamps[0]!)).toBe(true);
       expect(made.map((e) => e.hlc)).toEqual([...stamps].sort(byText).reverse());
+
+      // Movements per day, read in stretches of 4 movements: each tied key (15 movements) is read
+      // whole and the walk moves on past it; every movement of the period counted once.
+      const perDay = await store.history.perDay(north, movementsPerDayQuerySchema.parse({ days: 2 }), 4);
+      const counted = (['sales', 'receipts', 'counts', 'sets'] as const).reduce((n, kind) => n + perDay.totals[kind].movements, 0);
+      const [fromMs, untilMs] = [Date.parse(`${perDay.from}T00:00:00Z`), Date.parse(`${perDay.to}T00:00:00Z`) + 24 * 3600_000];
+      const inPeriod = await probe.first<{ n: number }>(
+        "SELECT count(*) AS n FROM stock_history h JOIN accounts a ON a.id = h.account_id WHERE a.name = 'north' AND h.hlc_key >= ? AND h.hlc_key < ?",
+        fromMs * HLC_KEY_COUNTERS,
+        untilMs * HLC_KEY_COUNTERS,
+      );
+      expect(counted).toBe(Number(inPeriod!.n));
+      expect(counted).toBeGreaterThanOrEqual(stamps.length);
 
       // Every stored key is its text's; a wrong one is counted.
       expect(await store.check()).toMatchObject({ ok: true, keyMismatches: 0 });
