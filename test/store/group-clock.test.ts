@@ -5,15 +5,14 @@
 // clock is the latest timestamp given, even when a write of the group failed after taking one; and
 // the next group reads the clock again and goes on from it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCatalogue } from '../../server/catalogue/import-catalogue.ts';
 import type { Engine } from '../../server/store/engine.ts';
 import { MovementLog, systemClock } from '../../server/store/movements/movement-log.ts';
 import { openEngine } from '../../server/store/open-store.ts';
-import { createStore } from '../../server/store/store.ts';
 import { countingEngine } from '../support/counting-engine.ts';
-import { barcodes, generatedCatalogue } from '../support/generated-catalogue.ts';
+import { barcodes } from '../support/generated-catalogue.ts';
 import { dropDatabase, newDatabase } from '../support/test-engine.ts';
 import { tempDir } from '../support/test-server.ts';
+import { writtenAccount } from '../support/written-account.ts';
 
 describe('the instance clock in a group of writes', () => {
   let engine: Engine;
@@ -27,13 +26,7 @@ describe('the instance clock in a group of writes', () => {
     remove = dir.remove;
     location = await newDatabase(dir.dir);
     engine = await openEngine(location);
-    await createStore(engine).catalogue.write(
-      await parseCatalogue(generatedCatalogue([{ name: 'north', warehouses: [], barcodes: barcodes('C', 10), quantity: 5 }])),
-    );
-    accountId = (await engine.read((q) => q.first(q.k.selectFrom('accounts').select('id').where('name', '=', 'north'))))!.id;
-    units = (await engine.read((q) => q.all(q.k.selectFrom('stock_units').select(['id', 'item_id', 'variant_id']).orderBy('id')))).map(
-      (u) => ({ id: u.id, itemId: u.item_id, variantId: u.variant_id }),
-    );
+    ({ accountId, units } = await writtenAccount(engine, { name: 'north', warehouses: [], barcodes: barcodes('C', 10), quantity: 5 }));
   }, 60_000);
 
   afterAll(async () => {

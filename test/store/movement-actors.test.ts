@@ -9,7 +9,6 @@
 //   - a database of the previous release keeps every movement's actor, each name once, and its
 //     actor index on the id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCatalogue } from '../../server/catalogue/import-catalogue.ts';
 import type { Engine } from '../../server/store/engine.ts';
 import { migrations } from '../../server/store/migrations/registry.ts';
 import { MovementLog, systemClock } from '../../server/store/movements/movement-log.ts';
@@ -19,9 +18,10 @@ import { historyQuerySchema } from '../../shared/index.ts';
 import { countingEngine } from '../support/counting-engine.ts';
 import { probeDatabase } from '../support/database-probe.ts';
 import { migrateBefore } from '../support/previous-release.ts';
-import { barcodes, generatedCatalogue } from '../support/generated-catalogue.ts';
+import { barcodes } from '../support/generated-catalogue.ts';
 import { dropDatabase, newDatabase, testEngine } from '../support/test-engine.ts';
 import { tempDir } from '../support/test-server.ts';
+import { writtenAccount } from '../support/written-account.ts';
 
 /** Names a shop gives: a person, another that differs only in case, a till, the command line, the longest allowed, none. */
 const NAMES = ['Ayşe Yılmaz', 'ayşe yılmaz', 'Till 1', 'command line (root@vm)', `L${'o'.repeat(197)}ng`, null] as const;
@@ -38,13 +38,7 @@ describe(`who made a movement, stored once per name (${testEngine()})`, () => {
     location = await newDatabase(dir);
     engine = await openEngine(location);
     store = createStore(engine);
-    await store.catalogue.write(
-      await parseCatalogue(generatedCatalogue([{ name: 'north', warehouses: [], barcodes: barcodes('A', 6), quantity: 5 }])),
-    );
-    accountId = (await engine.read((q) => q.first(q.k.selectFrom('accounts').select('id').where('name', '=', 'north'))))!.id;
-    units = (await engine.read((q) => q.all(q.k.selectFrom('stock_units').select(['id', 'item_id', 'variant_id']).orderBy('id')))).map(
-      (u) => ({ id: u.id, itemId: u.item_id, variantId: u.variant_id }),
-    );
+    ({ accountId, units } = await writtenAccount(engine, { name: 'north', warehouses: [], barcodes: barcodes('A', 6), quantity: 5 }));
   }, 60_000);
 
   afterAll(async () => {
