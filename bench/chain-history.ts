@@ -12,6 +12,8 @@
 // held from before owners were kept (`(unowned)`, migration 0029), and the account's seen vector is
 // marked stale, as applying them through sync would.
 import pg from 'pg';
+import { HLC_KEY_COUNTERS } from '../server/store/movements/hlc.ts';
+import { SOURCE_IDS } from '../server/store/movements/movement-names.ts';
 
 export interface HistoryOptions {
   url: string;
@@ -55,13 +57,12 @@ export async function seedHistory(options: HistoryOptions): Promise<{ rows: numb
                 i / cardinality($3::text[]) AS nth
            FROM generate_series(0::bigint, $2::bigint - 1) AS i
        )
-       INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, hlc_key,
-                                  seen_vector, old_quantity, new_quantity, source, token_id, reason, reference, created_at)
+       INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc_key,
+                                  seen_vector, old_quantity, new_quantity, source_id, token_id, reason, reference, created_ms)
        SELECT $1, p.unit_id, p.item_id, p.variant_id, p.warehouse_id, m.origin, b.base + m.nth + 1, 'adjust', m.value,
-              lpad(m.wall::text, 16, '0') || '-00000-' || m.origin, m.wall * 1024,
+              m.wall * ${HLC_KEY_COUNTERS},
               NULL, p.quantity + sum(m.value) OVER w - m.value, p.quantity + sum(m.value) OVER w,
-              'api', NULL, CASE WHEN m.value < 0 THEN 'sale' ELSE 'receipt' END, NULL,
-              to_char(to_timestamp(m.wall / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+              ${SOURCE_IDS.api}, NULL, CASE WHEN m.value < 0 THEN 'sale' ELSE 'receipt' END, NULL, m.wall
          FROM m JOIN places p ON p.k = m.k JOIN bases b ON b.origin = m.origin
        WINDOW w AS (PARTITION BY p.unit_id, p.warehouse_id ORDER BY m.i)
         ORDER BY m.i`,

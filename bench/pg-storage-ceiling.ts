@@ -8,6 +8,7 @@
 // issue 30, COMMIT), durable (the cluster runs fsync=on, synchronous_commit=on). Prints one JSON line: {"kind", "concurrency", "perSecond", "iterations", "seconds", "bytes"}.
 import pg from 'pg';
 import { HLC_KEY_COUNTERS } from '../server/store/movements/hlc.ts';
+import { SOURCE_IDS } from '../server/store/movements/movement-names.ts';
 import { fieldMessages } from '../shared/index.ts';
 import { WAREHOUSE_ACCOUNT } from '../test/support/catalogue-generator.ts';
 import { mulberry32 } from './random.ts';
@@ -99,10 +100,10 @@ const UPSERT_MANY = {
 /** Their history rows, in one statement. */
 const HISTORY_MANY = {
   name: 'bench-history-many',
-  text: `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, hlc_key, old_quantity, new_quantity, source, token_id, actor_id, reason, reference, created_at)
-     SELECT $1, h.unit_id, h.item_id, h.variant_id, h.warehouse_id, $2, h.seq, 'set', h.value, h.hlc, h.hlc_key, h.old_quantity, h.value, 'api', 1, 1, NULL, NULL, $3
-     FROM unnest($4::integer[], $5::integer[], $6::integer[], $7::integer[], $8::integer[], $9::integer[], $10::text[], $11::integer[], $12::bigint[])
-       AS h(unit_id, item_id, variant_id, warehouse_id, seq, value, hlc, old_quantity, hlc_key)`,
+  text: `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc_key, hlc_counter, old_quantity, new_quantity, source_id, token_id, actor_id, reason, reference, created_ms)
+     SELECT $1, h.unit_id, h.item_id, h.variant_id, h.warehouse_id, $2, h.seq, 'set', h.value, h.hlc_key, h.hlc_counter, h.old_quantity, h.value, ${SOURCE_IDS.api}, 1, 1, NULL, NULL, $3
+     FROM unnest($4::integer[], $5::integer[], $6::integer[], $7::integer[], $8::integer[], $9::integer[], $10::integer[], $11::integer[], $12::bigint[])
+       AS h(unit_id, item_id, variant_id, warehouse_id, seq, value, hlc_counter, old_quantity, hlc_key)`,
 };
 
 /**
@@ -141,7 +142,7 @@ async function writeOnce(client: pg.Client, rows: ReturnType<typeof updateRows>)
         })
       ).rows.map((r) => [`${r.unit_id}/${r.warehouse_id}`, r.quantity]),
     );
-    const at = new Date().toISOString();
+    const at = Date.now();
     const changed = places
       .map((place, index) => ({ ...place, index, before: stored.get(`${place.unit.id}/${place.warehouse.id}`) ?? null }))
       .filter((place) => place.before !== place.quantity);
@@ -168,9 +169,10 @@ async function writeOnce(client: pg.Client, rows: ReturnType<typeof updateRows>)
           column((p) => p.warehouse.id),
           column(() => ++seq),
           column((p) => p.quantity),
-          column((p) => `${String(Date.now()).padStart(16, '0')}-${String(p.index).padStart(5, '0')}-${origin}`),
+          // The counter; the text (`hlc`) is the engine's, made from the key's wall time, the counter and the origin.
+          column((p) => p.index),
           column((p) => p.before),
-          column((p) => Date.now() * HLC_KEY_COUNTERS + Math.min(p.index, HLC_KEY_COUNTERS - 1)),
+          column((p) => at * HLC_KEY_COUNTERS + Math.min(p.index, HLC_KEY_COUNTERS - 1)),
         ],
       }),
       client.query('COMMIT'),

@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import { DEFAULT_LOW_STOCK_PAGE, movementsPerDayQuerySchema, lowStockQuerySchema } from '../shared/index.ts';
 import { HLC_KEY_COUNTERS } from '../server/store/movements/hlc.ts';
+import { SOURCE_IDS } from '../server/store/movements/movement-names.ts';
 import { openStore } from '../server/store/open-store.ts';
 import { WAREHOUSE_ACCOUNT, WAREHOUSE_NAMES, barcodeOf, generateCatalogue } from '../test/support/catalogue-generator.ts';
 import { ROOT, runNode } from './processes.ts';
@@ -80,8 +81,8 @@ function addHistory(dbFile: string, now: number, barcodes: number, chartMovement
     ).id;
     const sales = Math.round(barcodes * 0.6);
     const first = now - 90 * DAY_MS;
-    const hlc = (wall: string) => `substr('0000000000000000' || (${wall}), -16) || '-00000-bench'`;
-    const key = (wall: string) => `(${wall}) * ${HLC_KEY_COUNTERS}`; // the order key of counter 0 (movements/hlc.ts)
+    // The order key of counter 0 (movements/hlc.ts); the engine makes the text from it and the origin.
+    const key = (wall: string) => `(${wall}) * ${HLC_KEY_COUNTERS}`;
     db.exec('BEGIN');
     const points = db
       .prepare(
@@ -92,8 +93,8 @@ function addHistory(dbFile: string, now: number, barcodes: number, chartMovement
     db.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ?),
             u(k, id, item_id, variant_id) AS (SELECT row_number() OVER (ORDER BY id) - 1, id, item_id, variant_id FROM stock_units WHERE account_id = ? AND id % 10 = 0)
-       INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, hlc_key, old_quantity, new_quantity, source, created_at)
-       SELECT ?, u.id, u.item_id, u.variant_id, ?, 'bench', 1 + n.i, 'adjust', -1 - n.i % 3, ${hlc(`${first} + n.i * ${Math.floor((90 * DAY_MS) / sales)}`)}, ${key(`${first} + n.i * ${Math.floor((90 * DAY_MS) / sales)}`)}, 50, 49 - n.i % 3, 'api', '2026-01-01T00:00:00.000Z'
+       INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc_key, old_quantity, new_quantity, source_id, created_ms)
+       SELECT ?, u.id, u.item_id, u.variant_id, ?, 'bench', 1 + n.i, 'adjust', -1 - n.i % 3, ${key(`${first} + n.i * ${Math.floor((90 * DAY_MS) / sales)}`)}, 50, 49 - n.i % 3, ${SOURCE_IDS.api}, ${first}
        FROM n JOIN u ON u.k = n.i % ?`,
     ).run(sales - 1, account, account, warehouse, points);
     // One unit's long life: sales, deliveries and now and then a count, over the same 90 days.
@@ -106,9 +107,9 @@ function addHistory(dbFile: string, now: number, barcodes: number, chartMovement
     };
     db.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-       INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, hlc_key, old_quantity, new_quantity, source, created_at)
+       INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc_key, old_quantity, new_quantity, source_id, created_ms)
        SELECT ?, ?, ?, ?, ?, 'bench', ? + n.i, CASE WHEN n.i % 500 = 0 THEN 'count' ELSE 'adjust' END, CASE WHEN n.i % 500 = 0 THEN 200 + n.i % 97 WHEN n.i % 40 = 0 THEN 60 ELSE -1 END,
-              ${hlc(`${first} + n.i * ${Math.floor((90 * DAY_MS) / chartMovements)}`)}, ${key(`${first} + n.i * ${Math.floor((90 * DAY_MS) / chartMovements)}`)}, 200 + (n.i * 7) % 300, 200 + (n.i * 13) % 300, 'api', '2026-01-01T00:00:00.000Z'
+              ${key(`${first} + n.i * ${Math.floor((90 * DAY_MS) / chartMovements)}`)}, 200 + (n.i * 7) % 300, 200 + (n.i * 13) % 300, ${SOURCE_IDS.api}, ${first}
        FROM n`,
     ).run(chartMovements - 1, account, unit.id, unit.item_id, unit.variant_id, warehouse, sales + 1);
     db.exec('COMMIT');

@@ -8,7 +8,8 @@
 // Prints one JSON line: {"kind", "perSecond", "iterations", "seconds", "bytes"}.
 import BetterSqlite3 from 'better-sqlite3';
 import { fieldMessages } from '../shared/index.ts';
-import { HLC_KEY_COUNTERS, type Hlc, formatHlc, tick } from '../server/store/movements/hlc.ts';
+import { HLC_KEY_COUNTERS, type Hlc, tick } from '../server/store/movements/hlc.ts';
+import { SOURCE_IDS } from '../server/store/movements/movement-names.ts';
 import { applyPragmas } from '../server/store/sqlite/pragmas.ts';
 import { WAREHOUSE_ACCOUNT } from '../test/support/catalogue-generator.ts';
 import { mulberry32 } from './random.ts';
@@ -83,14 +84,14 @@ const upsert = sqlite.prepare(
 sqlite.prepare("INSERT INTO movement_actors (name) VALUES ('token 1') ON CONFLICT (name) DO NOTHING").run();
 const actorId = sqlite.prepare("SELECT id FROM movement_actors WHERE name = 'token 1'").pluck().get() as number;
 const history = sqlite.prepare(
-  `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, hlc_key, seen_vector, old_quantity, new_quantity, source, token_id, actor_id, reason, reference, created_at)
-   VALUES (?, ?, ?, ?, ?, ?, ?, 'set', ?, ?, ?, ?, ?, ?, 'api', 1, ?, NULL, NULL, ?)`,
+  `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc_key, hlc_counter, seen_vector, old_quantity, new_quantity, source_id, token_id, actor_id, reason, reference, created_ms)
+   VALUES (?, ?, ?, ?, ?, ?, ?, 'set', ?, ?, ?, ?, ?, ?, ${SOURCE_IDS.api}, 1, ?, NULL, NULL, ?)`,
 );
 type Unit = { id: number; barcode: string; item_id: number; variant_id: number | null };
 const writeOne = (rows: ReturnType<typeof updateRows>) => {
   const units = new Map((findUnits.all(account.id, ...rows.map((r) => r.barcode)) as Unit[]).map((u) => [u.barcode, u]));
   const warehouses = new Map((findWarehouses.all(account.id) as { id: number; name: string }[]).map((w) => [w.name, w]));
-  const at = new Date().toISOString();
+  const at = Date.now();
   const results: object[] = [];
   for (const row of rows) {
     const unit = units.get(row.barcode)!;
@@ -108,8 +109,9 @@ const writeOne = (rows: ReturnType<typeof updateRows>) => {
         instance,
         ++seq,
         row.quantity,
-        formatHlc(clock),
+        // The text (`hlc`) is the engine's, made from the key's wall time, the counter and the origin.
         clock.wall * HLC_KEY_COUNTERS + Math.min(clock.counter, HLC_KEY_COUNTERS - 1),
+        clock.counter,
         account.seen_vector,
         before ?? null,
         row.quantity,

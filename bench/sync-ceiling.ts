@@ -8,7 +8,7 @@
 // per unit and warehouse of the batch, its last row's quantity): everything a round writes durably,
 // still with no reading, no HTTP and no fold. The issue's target is against the ceiling without them.
 import BetterSqlite3 from 'better-sqlite3';
-import { hlcKey } from '../server/store/movements/hlc.ts';
+import { hlcCounter, hlcKey } from '../server/store/movements/hlc.ts';
 import { applyPragmas } from '../server/store/sqlite/pragmas.ts';
 
 const [upstreamCopy, followerDb, account, batchText, mode] = process.argv.slice(2);
@@ -29,10 +29,10 @@ type Row = {
   hlc: string;
   old_quantity: number | null;
   new_quantity: number;
-  source: string;
+  source_id: number;
   reason: string | null;
   reference: string | null;
-  created_at: string;
+  created_ms: number;
 };
 
 // The rows: the follower's own movements of the account, in sequence (what its round pushes).
@@ -40,7 +40,7 @@ const follower = new BetterSqlite3(followerDb, { readonly: true });
 const instance = (follower.prepare('SELECT id FROM instance').get() as { id: string }).id;
 const rows = follower
   .prepare(
-    `SELECT h.item_id, h.variant_id, h.warehouse_id, h.origin, h.seq, h.kind, h.value, h.hlc, h.old_quantity, h.new_quantity, h.source, h.reason, h.reference, h.created_at
+    `SELECT h.item_id, h.variant_id, h.warehouse_id, h.origin, h.seq, h.kind, h.value, h.hlc, h.old_quantity, h.new_quantity, h.source_id, h.reason, h.reference, h.created_ms
      FROM stock_history h JOIN accounts a ON a.id = h.account_id WHERE a.name = ? AND h.origin = ? ORDER BY h.seq`,
   )
   .all(account, instance) as Row[];
@@ -59,7 +59,7 @@ const unitOf = new Map(
   ).map((u) => [`${u.item_id}/${u.variant_id ?? ''}`, u.id]),
 );
 const insert = sqlite.prepare(
-  `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, hlc_key, seen_vector, old_quantity, new_quantity, source, token_id, reason, reference, created_at)
+  `INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc_key, hlc_counter, seen_vector, old_quantity, new_quantity, source_id, token_id, reason, reference, created_ms)
    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, NULL, ?, ?, ?)`,
 );
 const upsertQuantity = sqlite.prepare(
@@ -79,14 +79,14 @@ const insertBatch = sqlite.transaction((part: Row[]) => {
       r.seq,
       r.kind,
       r.value,
-      r.hlc,
       hlcKey(r.hlc),
+      hlcCounter(r.hlc),
       r.old_quantity,
       r.new_quantity,
-      r.source,
+      r.source_id,
       r.reason,
       r.reference,
-      r.created_at,
+      r.created_ms,
     );
     if (withQuantities) left.set(`${unit}/${r.warehouse_id}`, [unit, r.warehouse_id, r.new_quantity]);
   }

@@ -10,7 +10,7 @@ import type {
   CatalogueReorderEntry,
   CatalogueStockEntry,
 } from '../catalogue/catalogue-schema.ts';
-import { UPSTREAM_CATALOGUE_ACTOR, syncMessages } from '../../shared/index.ts';
+import { type MovementSourceName, UPSTREAM_CATALOGUE_ACTOR, syncMessages } from '../../shared/index.ts';
 import { type ApiError, apiError, isApiError } from '../errors.ts';
 import { type Param, type Queries, columnsOf, inChunks, statement } from './engine.ts';
 import type { MovementLog } from './movements/movement-log.ts';
@@ -189,7 +189,7 @@ export class CatalogueWriter {
   readonly problems = new ProblemList();
   private readonly log: MovementLog;
   private readonly q: Queries;
-  private readonly change: { source: string; actor: string };
+  private readonly change: { source: MovementSourceName; actor: string };
   private account: { id: number; name: string; path: string; warehouseIds: Map<string, number> } | undefined;
   /** Items taken by writeItem and not written yet (see writeChunk), and how many barcodes they have. */
   private pending: { item: CatalogueItem; i: number }[] = [];

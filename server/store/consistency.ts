@@ -1,8 +1,8 @@
 // Whole-database checks: the engine's own (structure, foreign keys) and the store's rule that the
 // stock history agrees with the stock (the latest movement of every stock figure, in fold order,
 // left its quantity), and that every movement's order key is its timestamp's (what the history's
-// indexes order by, movements/hlc.ts), and that every movement's actor is a name the store holds
-// (migration 0036_movement_actor_ids). Used by `barcode-inventory check`, after backup and restore, and by the tests.
+// indexes order by, movements/hlc.ts), and that every movement's actor and source are names the
+// store holds (migrations 0036_movement_actor_ids, 0037_lean_history_rows). Used by `barcode-inventory check`, after backup and restore, and by the tests.
 import { sql } from 'kysely';
 import type { Engine } from './engine.ts';
 import { hlcKeyInSql } from './movements/hlc-key-sql.ts';
@@ -18,6 +18,8 @@ export interface ConsistencyReport {
   keyMismatches: number;
   /** Movements whose actor id names nothing in movement_actors: their actor would show as none. */
   unknownActors: number;
+  /** Movements whose source id names nothing in movement_sources: their source would show as none. */
+  unknownSources: number;
   stockRows: number;
   historyRows: number;
 }
@@ -61,8 +63,16 @@ export async function checkConsistency(engine: Engine): Promise<ConsistencyRepor
         .where('h.actor_id', 'is not', null)
         .where('a.id', 'is', null),
     );
+    const unsourced = await q.first(
+      q.k
+        .selectFrom('stock_history as h')
+        .leftJoin('movement_sources as s', 's.id', 'h.source_id')
+        .select(count)
+        .where('s.id', 'is', null),
+    );
     return {
       unknownActors: Number(unnamed?.n ?? 0),
+      unknownSources: Number(unsourced?.n ?? 0),
       stockRows: Number(stockRows),
       historyRows: Number(historyRows),
       historyMismatches: Number(mismatches?.n ?? 0),
@@ -75,7 +85,8 @@ export async function checkConsistency(engine: Engine): Promise<ConsistencyRepor
     foreignKeyProblems === 0 &&
     counts.historyMismatches === 0 &&
     counts.keyMismatches === 0 &&
-    counts.unknownActors === 0;
+    counts.unknownActors === 0 &&
+    counts.unknownSources === 0;
   return { ok, integrity, foreignKeyProblems, ...counts };
 }
 
@@ -88,5 +99,6 @@ export function describeProblems(report: ConsistencyReport): string {
   if (report.historyMismatches > 0) problems.push(`${report.historyMismatches} stock figure(s) disagree with their history`);
   if (report.keyMismatches > 0) problems.push(`${report.keyMismatches} movement(s) with an order key not their timestamp's`);
   if (report.unknownActors > 0) problems.push(`${report.unknownActors} movement(s) whose actor is not in movement_actors`);
+  if (report.unknownSources > 0) problems.push(`${report.unknownSources} movement(s) whose source is not in movement_sources`);
   return problems.join(', ');
 }

@@ -3,7 +3,7 @@
 // between engines outside the store's operations is a method or a plain field of the provider, so no
 // caller asks "is this PostgreSQL?" and a further engine is one more provider. Operations never look
 // at the provider: they are written once against engine.ts.
-import type { RawBuilder } from 'kysely';
+import type { Expression, RawBuilder } from 'kysely';
 import type { ConsistencyReport } from './consistency.ts';
 import type { Engine } from './engine.ts';
 import type { TokenInfo } from './tokens.ts';
@@ -32,6 +32,19 @@ export interface SchemaNeeds {
   readonly changeNotices: 'data-version' | 'notify-triggers';
   /** A table can be stored as the b-tree of its primary key alone, without a rowid (SQLite's WITHOUT ROWID). */
   readonly keyedTables: boolean;
+  /**
+   * How a column computed from others of its row is kept: `virtual` (SQLite: computed when read, no
+   * space in the row) or `stored` (PostgreSQL before 18 computes it on write and stores it).
+   */
+  readonly computedColumns: 'virtual' | 'stored';
+  /** A non-negative integer as decimal text of at least `width` digits, zeros in front (an immutable expression: computed columns may use it). */
+  zeroPadded(value: Expression<number>, width: number): RawBuilder<string>;
+  /**
+   * Milliseconds since 1970 of a text column holding a time as the server writes them
+   * (`CREATED_AT_PATTERN`, shared/sync-schemas.ts: `2026-11-23T10:00:00.000Z`), a day past its
+   * month's end counted on into the next as JavaScript's Date.parse does; null for any other text.
+   */
+  epochMsOfIsoText(column: string): RawBuilder<number | null>;
 }
 
 export interface EngineOpenOptions {

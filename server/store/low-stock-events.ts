@@ -68,7 +68,7 @@ export async function queueCrossings(q: Queries, now: string): Promise<number> {
           'h.warehouse_id',
           'h.old_quantity',
           'h.new_quantity',
-          'h.created_at',
+          'h.created_ms',
           'r.minimum',
           'r.target',
           'u.barcode',
@@ -101,7 +101,7 @@ export async function queueCrossings(q: Queries, now: string): Promise<number> {
         target: c.target,
         suggested_order: (c.target ?? c.minimum) - c.new_quantity,
         movement: `${c.origin}-${c.seq}`,
-        recorded_at: c.created_at,
+        recorded_at: new Date(c.created_ms).toISOString(),
       });
       const inserted = await q.run(
         q.k

@@ -1,5 +1,5 @@
 // Table types for kysely. Column names are snake_case as in SQL.
-import type { Generated } from 'kysely';
+import type { Generated, GeneratedAlways } from 'kysely';
 
 export interface AccountTable {
   id: Generated<number>;
@@ -78,21 +78,26 @@ export interface StockHistoryTable {
   /** set (absolute), count (a stocktake line: there were `value` at `hlc`) or adjust (a delta). */
   kind: string;
   value: number;
-  /** Hybrid logical clock timestamp (movements/hlc.ts): the order of the fold. */
-  hlc: string;
+  /**
+   * Hybrid logical clock timestamp (movements/hlc.ts): the order of the fold. Computed by the engine
+   * from `hlc_key`, `hlc_counter` and `origin` (migration 0037_lean_history_rows), never written.
+   */
+  hlc: GeneratedAlways<string>;
   /** The timestamp's order key (movements/hlc.ts, hlcKey): what the history's indexes hold; order by `hlc_key, hlc`. */
   hlc_key: number;
+  /** The timestamp's counter (the order key caps it at 1023; the text shows it whole). */
+  hlc_counter: number;
   /** For set and count: what the origin had seen of other instances then (sync_vectors). */
   seen_vector: number | null;
   old_quantity: number | null;
   new_quantity: number;
-  /** What made the change: api, import, ui, stocktake, … */
-  source: string;
+  /** What made the change: its name's id in movement_sources (movements/movement-names.ts, SOURCE_IDS). */
+  source_id: number;
   token_id: number | null;
   reason: string | null;
   reference: string | null;
-  /** When it was recorded here, ISO 8601 UTC with milliseconds. */
-  created_at: string;
+  /** When it was recorded at its origin, in milliseconds since 1970 (sync sends it as ISO 8601 text). */
+  created_ms: number;
   /** Who made it: a person, a token's label, the command line, as its origin recorded it (migration 0032); null before. Its name is in movement_actors (migration 0036). */
   actor_id: number | null;
 }
@@ -100,6 +105,12 @@ export interface StockHistoryTable {
 /** The names of who made movements, each once (migration 0036_movement_actor_ids). */
 export interface MovementActorTable {
   id: Generated<number>;
+  name: string;
+}
+
+/** The names of what records movements (migration 0037_lean_history_rows): fixed ids for this version's. */
+export interface MovementSourceTable {
+  id: number;
   name: string;
 }
 
@@ -401,6 +412,7 @@ export interface Schema {
   stock: StockTable;
   stock_history: StockHistoryTable;
   movement_actors: MovementActorTable;
+  movement_sources: MovementSourceTable;
   api_tokens: ApiTokenTable;
   idempotency_keys: IdempotencyKeyTable;
   stocktakes: StocktakeTable;

@@ -17,6 +17,7 @@ import { notFound } from '../errors.ts';
 import type { Account } from './accounts.ts';
 import type { Queries } from './engine.ts';
 import { hlcFloor, hlcKey, parseHlc } from './movements/hlc.ts';
+import { sourceNameOf } from './movements/movement-names.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -76,7 +77,7 @@ function pickedPoints(q: Queries, place: { unitId: number; warehouseId: number }
     )
     .selectFrom('n')
     .innerJoin('stock_history as h', 'h.id', 'n.id')
-    .select(['h.hlc', 'h.new_quantity', 'h.kind', 'h.value', 'h.source', 'h.reason', 'h.reference'])
+    .select(['h.hlc', 'h.new_quantity', 'h.kind', 'h.value', sourceNameOf('h').as('source'), 'h.reason', 'h.reference'])
     .where((eb) =>
       eb.or([
         eb('n.i', 'in', eb.selectFrom('e').select('e.lowest')),
@@ -114,13 +115,13 @@ export async function readStockChart(q: Queries, account: Account, query: StockC
     // The count is a walk of the index alone; a period too long to draw whole is picked in the database.
     const total = Number((await q.first(counted))?.n ?? 0);
     let rows = q.k
-      .selectFrom('stock_history')
-      .select(['hlc', 'new_quantity', 'kind', 'value', 'source', 'reason', 'reference'])
-      .where('unit_id', '=', unit.id)
-      .where('warehouse_id', '=', warehouseId)
-      .orderBy('hlc_key')
-      .orderBy('hlc');
-    if (since !== null) rows = rows.where('hlc_key', '>=', since);
+      .selectFrom('stock_history as h')
+      .select(['h.hlc', 'h.new_quantity', 'h.kind', 'h.value', sourceNameOf('h').as('source'), 'h.reason', 'h.reference'])
+      .where('h.unit_id', '=', unit.id)
+      .where('h.warehouse_id', '=', warehouseId)
+      .orderBy('h.hlc_key')
+      .orderBy('h.hlc');
+    if (since !== null) rows = rows.where('h.hlc_key', '>=', since);
     const read: ChartRow[] = await q.all(total > MAX_CHART_POINTS ? pickedPoints(q, { unitId: unit.id, warehouseId }, since, total) : rows);
     const points: ChartPoint[] = read.map((r) => ({
       at: new Date(parseHlc(r.hlc)?.wall ?? 0).toISOString(),

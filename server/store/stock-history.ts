@@ -6,7 +6,7 @@
 import type { HistoryEntry, HistoryQuery, MovementKind } from '../../shared/index.ts';
 import type { Account } from './accounts.ts';
 import type { Queries } from './engine.ts';
-import { actorIdNamed, actorNameOf } from './movements/actor-names.ts';
+import { actorIdNamed, actorNameOf, sourceIdNamed, sourceNameOf } from './movements/movement-names.ts';
 import { hlcFloor, hlcKey, parseHlc } from './movements/hlc.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 import { instanceLabels } from './sync/instance-labels.ts';
@@ -36,11 +36,11 @@ export async function readStockHistory(q: Queries, account: Account, query: Hist
       'h.hlc',
       'h.old_quantity',
       'h.new_quantity',
-      'h.source',
+      sourceNameOf('h').as('source'),
       'h.reason',
       'h.reference',
       'h.token_id',
-      'h.created_at',
+      'h.created_ms',
       actorNameOf('h').as('actor'),
     ])
     .where('h.account_id', '=', account.id)
@@ -56,7 +56,7 @@ export async function readStockHistory(q: Queries, account: Account, query: Hist
     select = select.where('h.unit_id', '=', unit.id);
   }
   if (query.warehouse !== undefined) select = select.where('h.warehouse_id', '=', query.warehouse);
-  if (query.source !== undefined) select = select.where('h.source', '=', query.source);
+  if (query.source !== undefined) select = select.where('h.source_id', '=', sourceIdNamed(query.source));
   if (query.actor !== undefined) select = select.where('h.actor_id', '=', actorIdNamed(query.actor));
   // A floor's key bounds exactly the timestamps at or after it; a cursor's key bounds its range, the
   // text cuts it (movements/hlc.ts, hlcKey).
@@ -93,7 +93,7 @@ export async function readStockHistory(q: Queries, account: Account, query: Hist
       instance: row.origin,
       hlc: row.hlc,
       occurred_at: new Date(parseHlc(row.hlc)?.wall ?? 0).toISOString(),
-      created_at: row.created_at,
+      created_at: new Date(row.created_ms).toISOString(),
     })),
     nextCursor: rows.length > query.limit ? page.at(-1)!.hlc : null,
   };

@@ -22,7 +22,7 @@ import type {
   VersionVector,
 } from '../../shared/index.ts';
 import { apiError, badRequest } from '../errors.ts';
-import { syncMessages } from '../../shared/index.ts';
+import { type MovementSourceName, syncMessages } from '../../shared/index.ts';
 import type { Catalogue } from '../catalogue/catalogue-schema.ts';
 import { type Account, findAccountByName, gtinClashes, listAccounts, setGtinEquivalence } from './accounts.ts';
 import { readBarcodeLabels } from './barcode-labels.ts';
@@ -123,7 +123,7 @@ export interface WriteOnce {
 
 /** What recorded a stock write, and why (a row's own reason and reference win). */
 export interface WriteSource extends WriteOnce {
-  source: string;
+  source: MovementSourceName;
   reason?: string;
   reference?: string;
 }

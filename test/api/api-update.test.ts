@@ -13,7 +13,7 @@ import {
   requestMessages,
   updateResponseSchema,
 } from '../../shared/index.ts';
-import { probeDatabase } from '../support/database-probe.ts';
+import { probeDatabase, sourceNameOf } from '../support/database-probe.ts';
 import { dropDatabase, newDatabase, onPostgres } from '../support/test-engine.ts';
 import { type TestServer, exampleCatalogue, seedStore, startTestServer, tempDir } from '../support/test-server.ts';
 
@@ -175,7 +175,7 @@ describe('update stock by barcode', () => {
       [10, 5],
       [11, 0],
     ]);
-    expect(await inspect("SELECT id FROM stock_history WHERE source = 'api'")).toEqual([]);
+    expect(await inspect(`SELECT id FROM stock_history h WHERE ${sourceNameOf('h')} = 'api'`)).toEqual([]);
   });
 
   it('reports every error of a row at once in the no-warehouse scenario too', async () => {
@@ -263,12 +263,12 @@ describe('update stock by barcode', () => {
       { barcode: '8690000000024', quantity: 1, warehouse_name: 'Backroom' },
     ]);
     const history = await inspect<Record<string, unknown>>(
-      "SELECT unit_id, warehouse_id, kind, value, seq, old_quantity, new_quantity, source, token_id FROM stock_history WHERE source = 'api' ORDER BY id",
+      `SELECT unit_id, warehouse_id, kind, value, seq, old_quantity, new_quantity, ${sourceNameOf('h')} AS source, token_id FROM stock_history h WHERE ${sourceNameOf('h')} = 'api' ORDER BY id`,
     );
     const tokenId = (
       await inspect<{ id: number }>("SELECT t.id FROM api_tokens t JOIN accounts a ON a.id = t.account_id WHERE a.name = 'north'")
     )[0]!.id;
-    const before = (await inspect<{ seq: number }>("SELECT max(seq) AS seq FROM stock_history WHERE source = 'import'"))[0]!.seq;
+    const before = (await inspect<{ seq: number }>(`SELECT max(seq) AS seq FROM stock_history h WHERE ${sourceNameOf('h')} = 'import'`))[0]!.seq;
     // Every row is a set movement, numbered on from the import's: the repeated row too, which leaves
     // the quantity at 9 (a set is a fact other instances must learn even when it changes nothing here).
     expect(history).toEqual([

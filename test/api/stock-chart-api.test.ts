@@ -15,6 +15,7 @@ import {
   stockChartSchema,
 } from '../../shared/index.ts';
 import { HLC_KEY_COUNTERS } from '../../server/store/movements/hlc.ts';
+import { SOURCE_IDS } from '../../server/store/movements/movement-names.ts';
 import { probeDatabase } from '../support/database-probe.ts';
 import { type TestServer, startTestServer } from '../support/test-server.ts';
 
@@ -133,8 +134,8 @@ describe("a barcode's stock over time", () => {
       const first = now - TOTAL * 60_000;
       await probe.run(
         `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${TOTAL - 1})
-         INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, hlc_key, old_quantity, new_quantity, source, created_at)
-         SELECT ?, ?, ?, ?, 11, 'generated', 1 + n.i, 'set', (n.i * 7919) % 613, '000' || (${first} + n.i * 60000) || '-00000-generated', (${first} + n.i * 60000) * ${HLC_KEY_COUNTERS}, NULL, (n.i * 7919) % 613, 'api', '2026-01-01T00:00:00.000Z'
+         INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc_key, old_quantity, new_quantity, source_id, created_ms)
+         SELECT ?, ?, ?, ?, 11, 'generated', 1 + n.i, 'set', (n.i * 7919) % 613, (${first} + n.i * 60000) * ${HLC_KEY_COUNTERS}, NULL, (n.i * 7919) % 613, ${SOURCE_IDS.api}, ${first}
          FROM n`,
         unit.account_id,
         unit.id,

@@ -34,7 +34,7 @@ async function dump(probe: DatabaseProbe): Promise<Record<string, unknown[]>> {
   for (const [table, key] of TABLES) {
     // When a movement was recorded, and by which instance and clock, differ between two databases by nature.
     tables[table] = (await probe.all(`SELECT * FROM ${table} ORDER BY ${key}`)).map(
-      ({ created_at: _, hlc: _h, hlc_key: _k, origin: _o, ...row }) => row,
+      ({ created_ms: _, hlc: _h, hlc_key: _k, hlc_counter: _c, origin: _o, ...row }) => row,
     );
   }
   return tables;

@@ -12,6 +12,7 @@ import {
   updateResponseSchema,
 } from '../../shared/index.ts';
 import { type TestServer, startTestServer } from '../support/test-server.ts';
+import { sourceNameOf } from '../support/database-probe.ts';
 
 interface HistoryRow {
   old_quantity: number | null;
@@ -32,7 +33,7 @@ describe('POST adjust', () => {
   const adjust = (token: string, body: unknown, path = ADJUST_PATH) => server.request('POST', path, { token, body });
   const history = (barcode: string): Promise<HistoryRow[]> =>
     server.probe.all<HistoryRow>(
-      `SELECT h.old_quantity, h.new_quantity, h.reason, h.reference, h.source, h.warehouse_id
+      `SELECT h.old_quantity, h.new_quantity, h.reason, h.reference, ${sourceNameOf('h')} AS source, h.warehouse_id
          FROM stock_history h JOIN stock_units u ON u.id = h.unit_id WHERE u.barcode = ? ORDER BY h.id`,
       barcode,
     );

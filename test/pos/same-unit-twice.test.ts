@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADJUST_PATH, INVENTORY_PATH, MAX_QUANTITY, MIN_QUANTITY, posFieldMessages } from '../../shared/index.ts';
 import { shopCatalogue } from '../support/stocktake-fixtures.ts';
 import { type TestServer, startTestServer } from '../support/test-server.ts';
+import { sourceNameOf } from '../support/database-probe.ts';
 
 interface Movement {
   warehouse_id: number;
@@ -37,7 +38,7 @@ describe('a request touching the same unit twice', () => {
     server.probe.all<Movement>(
       `SELECT h.warehouse_id, h.kind, h.value, h.old_quantity, h.new_quantity, h.seq, h.hlc
          FROM stock_history h JOIN stock_units u ON u.id = h.unit_id
-        WHERE u.barcode = ? AND h.source = 'api' ORDER BY h.id`,
+        WHERE u.barcode = ? AND ${sourceNameOf('h')} = 'api' ORDER BY h.id`,
       barcode,
     );
   const stored = async (barcode: string) =>

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCatalogue } from '../support/catalogue-generator.ts';
 import { importCatalogueFile } from '../../server/catalogue/import-catalogue-file.ts';
 import { openStore } from '../../server/store/open-store.ts';
-import { probeDatabase } from '../support/database-probe.ts';
+import { probeDatabase, sourceNameOf } from '../support/database-probe.ts';
 import { tempDir } from '../support/test-server.ts';
 import { inRepo } from '../support/paths.ts';
 
@@ -52,7 +52,7 @@ describe('bench ceilings on the current schema', () => {
     try {
       const instance = (await probe.first<{ id: string }>('SELECT id FROM instance'))!.id;
       const rows = await probe.all<{ origin: string; seq: number; kind: string; hlc: string }>(
-        "SELECT origin, seq, kind, hlc FROM stock_history WHERE source = 'api' ORDER BY seq",
+        `SELECT origin, seq, kind, hlc FROM stock_history h WHERE ${sourceNameOf('h')} = 'api' ORDER BY seq`,
       );
       expect(rows.length).toBeGreaterThan(0);
       expect(new Set(rows.map((r) => r.origin))).toEqual(new Set([instance]));

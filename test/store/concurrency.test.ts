@@ -13,7 +13,7 @@ import { openStore } from '../../server/store/open-store.ts';
 import { backupDatabase, checkFile } from '../../server/store/sqlite/backup.ts';
 import { INVENTORY_PATH } from '../../shared/index.ts';
 import { childServerScope, killHard } from '../support/child-server.ts';
-import { probeDatabase } from '../support/database-probe.ts';
+import { probeDatabase, sourceNameOf } from '../support/database-probe.ts';
 import { barcodes, generatedCatalogue } from '../support/generated-catalogue.ts';
 import { seededRandom } from '../support/seeded-random.ts';
 import { seedDatabase } from '../support/test-server.ts';
@@ -147,7 +147,7 @@ describe('concurrency (parallel clients, a second writer, a live backup)', { tim
     try {
       const historyRows = await probe.all<{ id: number; new_quantity: number; key: string }>(
         `SELECT h.id, h.new_quantity, u.barcode || '|' || w.name AS key FROM stock_history h
-         JOIN stock_units u ON u.id = h.unit_id JOIN warehouses w ON w.id = h.warehouse_id WHERE h.source = 'api'`,
+         JOIN stock_units u ON u.id = h.unit_id JOIN warehouses w ON w.id = h.warehouse_id WHERE ${sourceNameOf('h')} = 'api'`,
       );
       const historyOf = new Map(historyRows.map((h) => [h.new_quantity, h]));
       // Every acknowledged write is in the history, under its key, and each client's writes in its own order.

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { INVENTORY_PATH } from '../../shared/index.ts';
 import { childServerScope, killHard } from '../support/child-server.ts';
-import { probeDatabase } from '../support/database-probe.ts';
+import { probeDatabase, sourceNameOf } from '../support/database-probe.ts';
 import { barcodes, generatedCatalogue } from '../support/generated-catalogue.ts';
 import { seededRandom } from '../support/seeded-random.ts';
 import { checkDatabase, testEngine } from '../support/test-engine.ts';
@@ -111,7 +111,7 @@ describe(`crash durability (SIGKILL under concurrent writes, ${testEngine()})`, 
       const rows = await probe.all<{ id: number; new_quantity: number; barcode: string; warehouse: string }>(
         `SELECT h.id, h.new_quantity, u.barcode, w.name AS warehouse FROM stock_history h
          JOIN stock_units u ON u.id = h.unit_id JOIN warehouses w ON w.id = h.warehouse_id
-         WHERE h.source = 'api'`,
+         WHERE ${sourceNameOf('h')} = 'api'`,
       );
       for (const row of rows) history.set(row.new_quantity, { id: row.id, key: `${row.barcode}|${row.warehouse}` });
 

@@ -35,7 +35,7 @@ describe('the instance clock in a group of writes', () => {
     remove();
   });
 
-  const source = { source: 'test', actor: 'group-clock' };
+  const source = { source: 'api', actor: 'group-clock' } as const;
   /** One write of one movement, as the store makes it (store.ts, writeMovements); `fail` throws after the movement is recorded. */
   const adjust = (on: Engine, unitIndex: number, fail = false) =>
     on.write(async (q) => {

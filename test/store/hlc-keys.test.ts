@@ -215,7 +215,7 @@ const INDEXES: Record<string, string[]> = {
   stock_history_unit_hlc: ['unit_id', 'warehouse_id', 'hlc_key'],
   stock_history_account_hlc: ['account_id', 'hlc_key'],
   stock_history_warehouse_hlc: ['warehouse_id', 'hlc_key'],
-  stock_history_source_hlc: ['account_id', 'source', 'hlc_key'],
+  stock_history_source_hlc: ['account_id', 'source_id', 'hlc_key'],
   stock_history_actor: ['account_id', 'actor_id', 'hlc_key'],
 };
 

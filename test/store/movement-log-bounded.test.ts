@@ -9,6 +9,7 @@ import { openEngine } from '../../server/store/open-store.ts';
 import { createStore } from '../../server/store/store.ts';
 import type { Engine } from '../../server/store/engine.ts';
 import { MovementLog, systemClock } from '../../server/store/movements/movement-log.ts';
+import { actorIdNamed } from '../../server/store/movements/movement-names.ts';
 import { isApiError } from '../../server/errors.ts';
 import { MAX_QUANTITY } from '../../shared/index.ts';
 import { barcodes, generatedCatalogue } from '../support/generated-catalogue.ts';
@@ -46,7 +47,7 @@ describe('the movement log of one large transaction', () => {
 
   const accountOf = () => engine.read(async (q) => (await q.first(q.k.selectFrom('accounts').select('id').where('name', '=', 'big')))!.id);
   const asUnit = (u: (typeof units)[number]) => ({ id: u.id, itemId: u.item_id, variantId: u.variant_id });
-  const source = { source: 'test', actor: 'movement-log-bounded' };
+  const source = { source: 'api', actor: 'movement-log-bounded' } as const;
 
   it('reads a forgotten quantity again, exactly, whether or not this transaction has written it yet', async () => {
     const accountId = await accountOf();
@@ -83,7 +84,7 @@ describe('the movement log of one large transaction', () => {
           .selectFrom('stock_history')
           .select(['old_quantity', 'new_quantity'])
           .where('unit_id', '=', units[0]!.id)
-          .where('source', '=', 'test')
+          .where('actor_id', '=', actorIdNamed(source.actor))
           .orderBy('hlc'),
       ),
     );

@@ -18,7 +18,7 @@ import { backupDatabase, checkFile } from '../../server/store/sqlite/backup.ts';
 import { SqliteEngine } from '../../server/store/sqlite/sqlite-engine.ts';
 import { createStore } from '../../server/store/store.ts';
 import { INVENTORY_PATH, hardeningMessages } from '../../shared/index.ts';
-import { probeDatabase } from '../support/database-probe.ts';
+import { probeDatabase, sourceNameOf } from '../support/database-probe.ts';
 import { barcodes, generatedCatalogue } from '../support/generated-catalogue.ts';
 import { seedDatabase, tempDir } from '../support/test-server.ts';
 
@@ -156,7 +156,7 @@ describe('storage faults', () => {
     const probe = probeDatabase(dbFile);
     try {
       const written = new Set(
-        (await probe.all<{ new_quantity: number }>("SELECT new_quantity FROM stock_history WHERE source = 'api'")).map(
+        (await probe.all<{ new_quantity: number }>(`SELECT new_quantity FROM stock_history h WHERE ${sourceNameOf('h')} = 'api'`)).map(
           (r) => r.new_quantity,
         ),
       );

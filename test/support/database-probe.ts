@@ -94,3 +94,8 @@ const probes: Record<EngineKind, (location: string) => DatabaseProbe> = { sqlite
 export function probeDatabase(location: string): DatabaseProbe {
   return probes[providerFor(location).kind](location);
 }
+
+/** A history row's source name in raw SQL: the row holds its id (migration 0037_lean_history_rows). */
+export function sourceNameOf(alias: string): string {
+  return `(SELECT ms.name FROM movement_sources ms WHERE ms.id = ${alias}.source_id)`;
+}

@@ -7,6 +7,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { type RunningServer, startServer } from '../../server/start.ts';
 import { openEngine, openStore } from '../../server/store/open-store.ts';
 import { HLC_KEY_COUNTERS } from '../../server/store/movements/hlc.ts';
+import { SOURCE_IDS } from '../../server/store/movements/movement-names.ts';
 import { createStore } from '../../server/store/store.ts';
 import { STOCKTAKES_PATH } from '../../shared/index.ts';
 import { countingEngine } from './counting-engine.ts';
@@ -77,8 +78,8 @@ export async function generate(probe: DatabaseProbe): Promise<void> {
   // so the planner's statistics know the history is large.
   await probe.run(
     `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 59999)
-     INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc, hlc_key, old_quantity, new_quantity, source, created_at)
-     SELECT u.account_id, u.id, u.item_id, u.variant_id, 1, 'generated', 1 + n.i, 'adjust', -1, '000' || (1700000000000 + n.i) || '-00000-generated', (1700000000000 + n.i) * ${HLC_KEY_COUNTERS}, 1, 0, 'api', '2026-01-01T00:00:00.000Z'
+     INSERT INTO stock_history (account_id, unit_id, item_id, variant_id, warehouse_id, origin, seq, kind, value, hlc_key, old_quantity, new_quantity, source_id, created_ms)
+     SELECT u.account_id, u.id, u.item_id, u.variant_id, 1, 'generated', 1 + n.i, 'adjust', -1, (1700000000000 + n.i) * ${HLC_KEY_COUNTERS}, 1, 0, ${SOURCE_IDS.api}, 1700000000000 + n.i
      FROM n JOIN stock_units u ON u.id = 10 * (1 + n.i % 9000)`,
   );
   const at = new Date().toISOString();

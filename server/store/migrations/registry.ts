@@ -34,6 +34,7 @@ import * as syncProblemCodes from './0033_sync_problem_codes.ts';
 import * as reorderPoints from './0034_reorder_points.ts';
 import * as hlcKeys from './0035_hlc_keys.ts';
 import * as movementActorIds from './0036_movement_actor_ids.ts';
+import * as leanHistoryRows from './0037_lean_history_rows.ts';
 
 /** All migrations by name; names sort in the order they run. */
 export const migrations: Record<string, EngineMigration> = {
@@ -63,6 +64,7 @@ export const migrations: Record<string, EngineMigration> = {
   '0034_reorder_points': reorderPoints,
   '0035_hlc_keys': hlcKeys,
   '0036_movement_actor_ids': movementActorIds,
+  '0037_lean_history_rows': leanHistoryRows,
 };
 
 /** The migrations as kysely's Migrator runs them, on an engine that needs `needs`. */

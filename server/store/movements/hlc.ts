@@ -67,5 +67,10 @@ export function hlcKey(text: string): number {
   return wall * HLC_KEY_COUNTERS + Math.min(counter, HLC_KEY_COUNTERS - 1);
 }
 
+/** The counter of a whole timestamp: stored beside the key, from which the engine makes the text again (migration 0037_lean_history_rows). */
+export function hlcCounter(text: string): number {
+  return Number(text.slice(WALL_DIGITS + 1, WALL_DIGITS + 1 + COUNTER_DIGITS));
+}
+
 /** Counter values an order key tells apart (see hlcKey). */
 export const HLC_KEY_COUNTERS = 1024;

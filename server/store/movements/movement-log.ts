@@ -16,7 +16,7 @@
 // One MovementLog serves one write transaction: it reads the instance's clock and sequences once,
 // hands out timestamps and sequence numbers, and writes the clock back when the transaction ends.
 import { recordAudit } from '../audit.ts';
-import { MAX_QUANTITY, MIN_QUANTITY, syncMessages } from '../../../shared/index.ts';
+import { MAX_QUANTITY, MIN_QUANTITY, type MovementSourceName, syncMessages } from '../../../shared/index.ts';
 import { apiError } from '../../errors.ts';
 import { sql } from 'kysely';
 import { type Param, type Queries, chunkLength, columnsOf, inChunks, statement } from '../engine.ts';
@@ -32,7 +32,8 @@ import {
   isAbsolute,
   missesHeld,
 } from './fold.ts';
-import { type Hlc, formatHlc, hlcKey, parseHlc, receive, tick } from './hlc.ts';
+import { type Hlc, formatHlc, hlcCounter, hlcKey, parseHlc, receive, tick } from './hlc.ts';
+import { SOURCE_IDS } from './movement-names.ts';
 import { vectorBody, vectorHash } from './vector-text.ts';
 
 export type MovementKind = 'set' | 'count' | 'adjust';
@@ -53,7 +54,7 @@ export interface MovementUnit {
 
 /** Who or what made a movement, recorded with it. */
 export interface MovementSource {
-  source: string;
+  source: MovementSourceName;
   tokenId?: number | null;
   /** Who made it: the person signed in on a shared scanner, the token's label, the command line (store/audit.ts). */
   actor?: string | null;
@@ -71,10 +72,11 @@ export interface MovementRecord {
   warehouseId: number;
   /** For set and count: what the origin had seen of other instances, `{origin: highest seq}`. */
   seen: Record<string, number> | null;
-  source: string;
+  source: MovementSourceName;
   reason: string | null;
   reference: string | null;
-  createdAt: string;
+  /** When its origin recorded it, ms since 1970. */
+  createdMs: number;
   /** Who made it, as its origin recorded it; null for movements made before actors. */
   actor: string | null;
 }
@@ -141,23 +143,26 @@ type InsertParams = {
   seq: number;
   kind: string;
   value: number;
-  hlc: string;
   /** hlcKey(hlc): what the indexes hold. */
   hlcKey: number;
+  /** The timestamp's counter: with the key's wall time and the origin, the engine makes the text (`hlc`). */
+  hlcCounter: number;
   seenVector: number | null;
   oldQuantity: number | null;
   newQuantity: number;
-  source: string;
+  /** movement_sources.id (SOURCE_IDS). */
+  sourceId: number;
   tokenId: number | null;
   reason: string | null;
   reference: string | null;
-  createdAt: string;
+  /** ms since 1970. */
+  createdMs: number;
   /** movement_actors.id of its actor's name (resolveActors). */
   actorId: number | null;
 };
 
-/** A history row waiting for `flush`: its actor still a name. */
-type UnwrittenMovement = Omit<InsertParams, 'actorId'> & { actor: string | null };
+/** A history row waiting for `flush`: its actor still a name, its timestamp still whole (the fold of a late movement reads it). */
+type UnwrittenMovement = Omit<InsertParams, 'actorId' | 'hlcKey' | 'hlcCounter'> & { actor: string | null; hlc: string };
 
 /** Column by column, for `insertMovements`: one list per column, element i of each is row i. */
 type InsertColumns = { [K in keyof InsertParams]: InsertParams[K][] };
@@ -175,16 +180,16 @@ const insertMovements = statement('movements.insertMany', (k, p: Param<InsertCol
     seq: column('seq'),
     kind: column('kind'),
     value: column('value'),
-    hlc: column('hlc'),
     hlcKey: column('hlcKey'),
+    hlcCounter: column('hlcCounter'),
     seenVector: column('seenVector'),
     oldQuantity: column('oldQuantity'),
     newQuantity: column('newQuantity'),
-    source: column('source'),
+    sourceId: column('sourceId'),
     tokenId: column('tokenId'),
     reason: column('reason'),
     reference: column('reference'),
-    createdAt: column('createdAt'),
+    createdMs: column('createdMs'),
     actorId: column('actorId'),
   };
   return k.insertInto('stock_history').values(
@@ -198,16 +203,16 @@ const insertMovements = statement('movements.insertMany', (k, p: Param<InsertCol
       seq: c.seq[i]!,
       kind: c.kind[i]!,
       value: c.value[i]!,
-      hlc: c.hlc[i]!,
       hlc_key: c.hlcKey[i]!,
+      hlc_counter: c.hlcCounter[i]!,
       seen_vector: c.seenVector[i]!,
       old_quantity: c.oldQuantity[i]!,
       new_quantity: c.newQuantity[i]!,
-      source: c.source[i]!,
+      source_id: c.sourceId[i]!,
       token_id: c.tokenId[i]!,
       reason: c.reason[i]!,
       reference: c.reference[i]!,
-      created_at: c.createdAt[i]!,
+      created_ms: c.createdMs[i]!,
       actor_id: c.actorId[i]!,
     })),
   );
@@ -601,7 +606,9 @@ export class MovementLog {
    * it reaches QUANTITIES_KEPT places (an import touches a million), a forgotten one is read again.
    */
   private readonly quantities = new Map<string, number | null>();
-  /** When this transaction records its movements (`created_at`). */
+  /** When this transaction records its movements (`created_ms`). */
+  readonly atMs: number;
+  /** The same as text (a conflict group's `detected_at`). */
   readonly at: string;
 
   private constructor(q: Queries, instance: string, last: Hlc | undefined, clock: StoreClock) {
@@ -610,7 +617,8 @@ export class MovementLog {
     this.instance = instance;
     this.last = last;
     this.clock = clock;
-    this.at = new Date(clock.now()).toISOString();
+    this.atMs = clock.now();
+    this.at = new Date(this.atMs).toISOString();
   }
 
   /**
@@ -781,15 +789,14 @@ export class MovementLog {
       kind,
       value,
       hlc,
-      hlcKey: hlcKey(hlc),
       seenVector,
       oldQuantity: applied.oldQuantity,
       newQuantity: applied.newQuantity,
-      source: source.source,
+      sourceId: SOURCE_IDS[source.source],
       tokenId: source.tokenId ?? null,
       reason: source.reason ?? null,
       reference: source.reference ?? null,
-      createdAt: this.at,
+      createdMs: this.atMs,
       actor: source.actor ?? null,
     });
     if (late) return this.foldAgain({ accountId, unitId: unit.id, warehouseId }, hlc, { origin: this.instance, seq });
@@ -955,15 +962,14 @@ export class MovementLog {
       kind: movement.kind,
       value: movement.value,
       hlc: movement.hlc,
-      hlcKey: hlcKey(movement.hlc),
       seenVector,
       oldQuantity: applied.oldQuantity,
       newQuantity: applied.newQuantity,
-      source: movement.source,
+      sourceId: SOURCE_IDS[movement.source],
       tokenId: null,
       reason: movement.reason,
       reference: movement.reference,
-      createdAt: movement.createdAt,
+      createdMs: movement.createdMs,
       actor: movement.actor,
     };
   }
@@ -980,8 +986,10 @@ export class MovementLog {
     const quantities = [...this.unwrittenQuantities.values()];
     this.unwrittenQuantities.clear();
     await this.resolveActors(unwritten);
-    const rows: InsertParams[] = unwritten.map(({ actor, ...row }) => ({
+    const rows: InsertParams[] = unwritten.map(({ actor, hlc, ...row }) => ({
       ...row,
+      hlcKey: hlcKey(hlc),
+      hlcCounter: hlcCounter(hlc),
       actorId: actor === null ? null : this.actorIds.get(actor)!,
     }));
     for (let from = 0; from < rows.length;) {

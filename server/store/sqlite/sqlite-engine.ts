@@ -39,6 +39,18 @@ export const sqliteSchemaNeeds: SchemaNeeds = {
   textBytes: (column) => sql<number>`length(CAST(${sql.ref(column)} AS BLOB))`,
   changeNotices: 'data-version',
   keyedTables: true,
+  computedColumns: 'virtual',
+  zeroPadded: (value, width) => sql<string>`printf(${sql.lit(`%0${width}d`)}, ${value})`,
+  // The shape checked as CREATED_AT_PATTERN does (and year 0000 left out, as PostgreSQL must):
+  // julianday also reads other forms (`2026-11-23 10:00:00`), which the server never wrote.
+  epochMsOfIsoText: (column) => {
+    const text = sql.ref(column);
+    const part = (from: number, length: number) => sql`substr(${text}, ${sql.lit(from)}, ${sql.lit(length)})`;
+    return sql<number | null>`case when ${text} glob '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]Z'
+      and ${part(1, 4)} <> '0000' and ${part(6, 2)} between '01' and '12' and ${part(9, 2)} between '01' and '31'
+      and ${part(12, 2)} <= '23' and ${part(15, 2)} <= '59' and ${part(18, 2)} <= '59'
+      then cast(round((julianday(${text}) - 2440587.5) * 86400000) as integer) end`;
+  },
 };
 
 const STATEMENT_CACHE_LIMIT = 1000;

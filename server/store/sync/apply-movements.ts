@@ -138,7 +138,7 @@ export async function applyMovements(
       source: movement.source,
       reason: movement.reason,
       reference: movement.reference,
-      createdAt: movement.created_at,
+      createdMs: Date.parse(movement.created_at),
       // Who made it travels with it (a follower of an older version sends none).
       actor: movement.actor ?? null,
     };

@@ -4,7 +4,7 @@
 // movements/fold.ts); listing and counting them is one query each, with a limit.
 import { type Conflict, MAX_COUNTED_CONFLICTS, type MovementKind } from '../../../shared/index.ts';
 import { type Param, type Queries, statement } from '../engine.ts';
-import { actorNameOf } from '../movements/actor-names.ts';
+import { actorNameOf, sourceNameOf } from '../movements/movement-names.ts';
 import { parseHlc } from '../movements/hlc.ts';
 import { NO_WAREHOUSE } from '../schema.ts';
 import { instanceLabels } from './instance-labels.ts';
@@ -68,7 +68,7 @@ function listQuery(q: Queries) {
       `${p}.kind as ${p}_kind`,
       `${p}.value as ${p}_value`,
       `${p}.hlc as ${p}_hlc`,
-      `${p}.source as ${p}_source`,
+      sourceNameOf(p).as(`${p}_source`),
       `${p}.reference as ${p}_reference`,
       actorNameOf(p).as(`${p}_actor`),
     ] as never);

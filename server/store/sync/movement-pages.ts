@@ -4,7 +4,6 @@
 // by arrival id alone, and what the other side holds is left out here, in JavaScript (an OR term per
 // origin made SQLite refuse the query at about 1,000 origins: "Expression tree is too large").
 import {
-  CREATED_AT_PATTERN,
   MOVEMENT_SOURCES,
   type MovementKind,
   REASON_PATTERN,
@@ -13,8 +12,7 @@ import {
   withoutUnsafeCharacters,
 } from '../../../shared/index.ts';
 import type { Queries } from '../engine.ts';
-import { actorNameOf } from '../movements/actor-names.ts';
-import { parseHlc } from '../movements/hlc.ts';
+import { SOURCE_IDS, actorNameOf } from '../movements/movement-names.ts';
 import { NO_WAREHOUSE } from '../schema.ts';
 import { heldVector } from './held-vector.ts';
 
@@ -22,22 +20,24 @@ import { heldVector } from './held-vector.ts';
 export const notHeldBy = (held: VersionVector) => (movement: { origin: string; seq: number }) =>
   movement.seq > (held[movement.origin] ?? 0);
 
-const sources = new Set<string>(MOVEMENT_SOURCES);
+/** This version's source names by their ids (movements/movement-names.ts). */
+const sourceNames = new Map<number, SyncMovement['source']>(MOVEMENT_SOURCES.map((name) => [SOURCE_IDS[name], name]));
 
 /**
  * A stored movement's text as a push or a page may carry it. What this version records always
  * passes; a movement another instance pushed before pushed text was checked (docs/SYNC.md, "Pushed
  * text") may hold text the receiver now refuses, and would stop every round that sends it: its
  * reference is sent without control or text-direction characters, a reason that is not a short code
- * as none, a `source` of none of this version's as `api` (such a movement came in through the API's
- * push), and a `created_at` not written as the server writes it as the time of its timestamp.
+ * as none, and a `source` of none of this version's as `api` (such a movement came in through the
+ * API's push). Its `created_at` is sent as the server writes times (migration 0037 made older text
+ * its timestamp's time).
  */
-function sendable(row: { source: string; reason: string | null; reference: string | null; created_at: string; hlc: string }) {
+function sendable(row: { source_id: number; reason: string | null; reference: string | null; created_ms: number }) {
   return {
-    source: (sources.has(row.source) ? row.source : 'api') as SyncMovement['source'],
+    source: sourceNames.get(row.source_id) ?? 'api',
     reason: row.reason === null || REASON_PATTERN.test(row.reason) ? row.reason : null,
     reference: row.reference === null ? null : withoutUnsafeCharacters(row.reference),
-    created_at: CREATED_AT_PATTERN.test(row.created_at) ? row.created_at : new Date(parseHlc(row.hlc)?.wall ?? 0).toISOString(),
+    created_at: new Date(row.created_ms).toISOString(),
   };
 }
 
@@ -64,10 +64,10 @@ export async function readMovements(
       'h.warehouse_id',
       'u.barcode',
       'v.body as seen',
-      'h.source',
+      'h.source_id',
       'h.reason',
       'h.reference',
-      'h.created_at',
+      'h.created_ms',
       actorNameOf('h').as('actor'),
     ])
     .where('h.account_id', '=', accountId)
