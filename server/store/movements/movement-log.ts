@@ -155,7 +155,7 @@ type InsertParams = {
   actorId: number | null;
 };
 
-/** A history row waiting for `flush`: its actor still a name, its timestamp still whole (the fold of a late movement reads it). */
+/** A history row waiting for `flush`: its actor still a name, its timestamp still whole (flush stores its key and counter). */
 type UnwrittenMovement = Omit<InsertParams, 'actorId' | 'hlcKey' | 'hlcCounter'> & { actor: string | null; hlc: string };
 
 /** Column by column, for `insertMovements`: one list per column, element i of each is row i. */
