@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import type { Engine } from './engine.ts';
 import { hlcKeyInSql } from './movements/hlc-key-sql.ts';
+import { newestFirst } from './movements/time-order.ts';
 
 export interface ConsistencyReport {
   ok: boolean;
@@ -41,8 +42,7 @@ export async function checkConsistency(engine: Engine): Promise<ConsistencyRepor
               .select('l.id')
               .whereRef('l.unit_id', '=', 's.unit_id')
               .whereRef('l.warehouse_id', '=', 's.warehouse_id')
-              .orderBy('l.hlc_key', 'desc')
-              .orderBy('l.hlc', 'desc')
+              .$call(newestFirst('l'))
               .limit(1),
           ),
         )
@@ -64,11 +64,7 @@ export async function checkConsistency(engine: Engine): Promise<ConsistencyRepor
         .where('a.id', 'is', null),
     );
     const unsourced = await q.first(
-      q.k
-        .selectFrom('stock_history as h')
-        .leftJoin('movement_sources as s', 's.id', 'h.source_id')
-        .select(count)
-        .where('s.id', 'is', null),
+      q.k.selectFrom('stock_history as h').leftJoin('movement_sources as s', 's.id', 'h.source_id').select(count).where('s.id', 'is', null),
     );
     return {
       unknownActors: Number(unnamed?.n ?? 0),

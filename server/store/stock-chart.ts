@@ -19,6 +19,7 @@ import type { Queries } from './engine.ts';
 import { hlcFloor, hlcKey, parseHlc } from './movements/hlc.ts';
 import { sourceNameOf } from './movements/movement-names.ts';
 import { NO_WAREHOUSE } from './schema.ts';
+import { newestFirst, oldestFirst } from './movements/time-order.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -119,8 +120,7 @@ export async function readStockChart(q: Queries, account: Account, query: StockC
       .select(['h.hlc', 'h.new_quantity', 'h.kind', 'h.value', sourceNameOf('h').as('source'), 'h.reason', 'h.reference'])
       .where('h.unit_id', '=', unit.id)
       .where('h.warehouse_id', '=', warehouseId)
-      .orderBy('h.hlc_key')
-      .orderBy('h.hlc');
+      .$call(oldestFirst('h'));
     if (since !== null) rows = rows.where('h.hlc_key', '>=', since);
     const read: ChartRow[] = await q.all(total > MAX_CHART_POINTS ? pickedPoints(q, { unitId: unit.id, warehouseId }, since, total) : rows);
     const points: ChartPoint[] = read.map((r) => ({
@@ -141,9 +141,8 @@ export async function readStockChart(q: Queries, account: Account, query: StockC
               .select('new_quantity')
               .where('unit_id', '=', unit.id)
               .where('warehouse_id', '=', warehouseId)
-              .where('hlc_key', '<', since)
-              .orderBy('hlc_key', 'desc')
-              .orderBy('hlc', 'desc')
+              .where('hlc_key', '<', since) // a floor: its key bounds exactly the timestamps before it
+              .$call(newestFirst())
               .limit(1),
           );
     if (total === 0 && before === undefined) continue;

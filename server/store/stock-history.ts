@@ -10,6 +10,7 @@ import { actorIdNamed, actorNameOf, sourceIdNamed, sourceNameOf } from './moveme
 import { hlcFloor, hlcKey, parseHlc } from './movements/hlc.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 import { instanceLabels } from './sync/instance-labels.ts';
+import { before, newestFirst } from './movements/time-order.ts';
 
 export interface HistoryPageData {
   results: HistoryEntry[];
@@ -44,8 +45,7 @@ export async function readStockHistory(q: Queries, account: Account, query: Hist
       actorNameOf('h').as('actor'),
     ])
     .where('h.account_id', '=', account.id)
-    .orderBy('h.hlc_key', 'desc')
-    .orderBy('h.hlc', 'desc')
+    .$call(newestFirst('h'))
     .limit(query.limit + 1);
   if (query.barcode !== undefined) {
     // The barcode's unit first: a barcode the account does not have matches nothing, at once.
@@ -62,7 +62,7 @@ export async function readStockHistory(q: Queries, account: Account, query: Hist
   // text cuts it (movements/hlc.ts, hlcKey).
   if (query.since !== undefined) select = select.where('h.hlc_key', '>=', hlcKey(hlcFloor(Date.parse(query.since))));
   if (query.until !== undefined) select = select.where('h.hlc_key', '<', hlcKey(hlcFloor(Date.parse(query.until))));
-  if (query.cursor !== undefined) select = select.where('h.hlc_key', '<=', hlcKey(query.cursor)).where('h.hlc', '<', query.cursor);
+  if (query.cursor !== undefined) select = select.$call(before({ hlc: query.cursor, key: hlcKey(query.cursor) }, 'h'));
   const rows = await q.all(select);
   const page = rows.slice(0, query.limit);
   const labels = await instanceLabels(

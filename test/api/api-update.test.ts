@@ -268,7 +268,8 @@ describe('update stock by barcode', () => {
     const tokenId = (
       await inspect<{ id: number }>("SELECT t.id FROM api_tokens t JOIN accounts a ON a.id = t.account_id WHERE a.name = 'north'")
     )[0]!.id;
-    const before = (await inspect<{ seq: number }>(`SELECT max(seq) AS seq FROM stock_history h WHERE ${sourceNameOf('h')} = 'import'`))[0]!.seq;
+    const before = (await inspect<{ seq: number }>(`SELECT max(seq) AS seq FROM stock_history h WHERE ${sourceNameOf('h')} = 'import'`))[0]!
+      .seq;
     // Every row is a set movement, numbered on from the import's: the repeated row too, which leaves
     // the quantity at 9 (a set is a fact other instances must learn even when it changes nothing here).
     expect(history).toEqual([

@@ -201,7 +201,9 @@ describe('catalogue import into the store', () => {
         'SELECT i.name, u.barcode, s.quantity FROM items i JOIN stock_units u ON u.item_id = i.id JOIN stock s ON s.unit_id = u.id WHERE i.id = 200',
       ),
     ).toEqual({ name: 'Blue pen', barcode: '0111', quantity: 8 });
-    expect(await probe.first(`SELECT old_quantity, new_quantity, ${sourceNameOf('h')} AS source FROM stock_history h ORDER BY id DESC LIMIT 1`)).toEqual({
+    expect(
+      await probe.first(`SELECT old_quantity, new_quantity, ${sourceNameOf('h')} AS source FROM stock_history h ORDER BY id DESC LIMIT 1`),
+    ).toEqual({
       old_quantity: 7,
       new_quantity: 8,
       source: 'import',

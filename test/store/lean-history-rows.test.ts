@@ -32,7 +32,13 @@ const NOT_WRITTEN_BY_THE_SERVER = [
   '2026-11-20T10:00:00.000+01:00',
 ];
 /** Written as the server writes times, at the calendar's edges: a day past its month's end counts on into the next (Date.parse). */
-const EDGES = ['2026-02-31T10:00:00.000Z', '2100-02-29T23:59:59.999Z', '2000-02-29T00:00:00.000Z', '0001-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z'];
+const EDGES = [
+  '2026-02-31T10:00:00.000Z',
+  '2100-02-29T23:59:59.999Z',
+  '2000-02-29T00:00:00.000Z',
+  '0001-01-01T00:00:00.000Z',
+  '9999-12-31T23:59:59.999Z',
+];
 
 interface OldRow {
   origin: string;
@@ -148,7 +154,11 @@ describe(`the history row without the text it can make again, from the previous 
       // A follower gets every movement in a shape it accepts: an older source as `api`, every time as the server writes them.
       const pulled = await store.sync.pull(account, 0, 500);
       expect(pulled.movements.map((m) => [m.hlc, m.source, m.created_at])).toEqual(
-        rows.map((r) => [r.hlc, (MOVEMENT_SOURCES as readonly string[]).includes(r.source) ? r.source : 'api', new Date(expectedMs(r)).toISOString()]),
+        rows.map((r) => [
+          r.hlc,
+          (MOVEMENT_SOURCES as readonly string[]).includes(r.source) ? r.source : 'api',
+          new Date(expectedMs(r)).toISOString(),
+        ]),
       );
       for (const m of pulled.movements) expect(m.created_at).toMatch(CREATED_AT_PATTERN);
     } finally {
@@ -169,7 +179,9 @@ describe(`the history row without the text it can make again, from the previous 
       expect((await probe.all<{ name: string }>('SELECT name FROM kysely_migration ORDER BY name')).map((r) => r.name)).not.toContain(
         MIGRATION,
       );
-      const kept = await probe.all<{ hlc: string; source: string; created_at: string }>('SELECT hlc, source, created_at FROM stock_history ORDER BY id');
+      const kept = await probe.all<{ hlc: string; source: string; created_at: string }>(
+        'SELECT hlc, source, created_at FROM stock_history ORDER BY id',
+      );
       expect(kept).toEqual(rows.map((r) => ({ hlc: r.hlc, source: r.source, created_at: r.created_at })));
     } finally {
       await probe.close();

@@ -123,15 +123,19 @@ describe('upgrade from the first released schema', () => {
       expect(await asBefore('SELECT * FROM stock ORDER BY unit_id, warehouse_id', before.stock)).toEqual(before.stock);
       expect(await asBefore('SELECT * FROM stock_units ORDER BY id', before.units)).toEqual(before.units);
       // Except the history's text that 0037_lean_history_rows stores as ids and integers: shown as before.
-      const sources = new Map((await probe.all<{ id: number; name: string }>('SELECT id, name FROM movement_sources')).map((s) => [s.id, s.name]));
-      const history = (await probe.all<{ source_id: number; created_ms: number }>('SELECT * FROM stock_history ORDER BY id')).map((row) => ({
-        ...row,
-        source: sources.get(row.source_id),
-        created_at: new Date(Number(row.created_ms)).toISOString(),
-      }));
-      expect(history.map((row, i) => Object.fromEntries(Object.keys(before.history[i] as object).map((k) => [k, row[k as keyof typeof row]])))).toEqual(
-        before.history,
+      const sources = new Map(
+        (await probe.all<{ id: number; name: string }>('SELECT id, name FROM movement_sources')).map((s) => [s.id, s.name]),
       );
+      const history = (await probe.all<{ source_id: number; created_ms: number }>('SELECT * FROM stock_history ORDER BY id')).map(
+        (row) => ({
+          ...row,
+          source: sources.get(row.source_id),
+          created_at: new Date(Number(row.created_ms)).toISOString(),
+        }),
+      );
+      expect(
+        history.map((row, i) => Object.fromEntries(Object.keys(before.history[i] as object).map((k) => [k, row[k as keyof typeof row]]))),
+      ).toEqual(before.history);
       expect(await store.tokens.authenticate(KEY)).toMatchObject({ name: 'north', warehousesEnabled: true, tokenId: 1 });
     } finally {
       await probe.close();

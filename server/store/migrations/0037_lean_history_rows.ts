@@ -14,9 +14,9 @@
 // Before the text goes, the migration proves the row makes it again: a key that is not its text's
 // is set from the text (the consistency check counts such keys; none is expected), and a timestamp
 // that names another instance than the row's origin stops the upgrade, changing nothing.
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { SchemaNeeds } from '../engine-provider.ts';
-import { hlcCounterInSql, hlcKeyInSql, hlcTextInSql } from '../movements/hlc-key-sql.ts';
+import { hlcCounterInSql, hlcKeyInSql } from '../movements/hlc-key-sql.ts';
 import { COUNTER_DIGITS, HLC_KEY_COUNTERS, WALL_DIGITS } from '../movements/hlc.ts';
 import { bytewiseText } from './migration.ts';
 
@@ -26,6 +26,19 @@ const SOURCES = [
   { id: 2, name: 'import' },
   { id: 3, name: 'stocktake' },
 ];
+
+/**
+ * A movement's timestamp text made again from its row: the wall
+ * time is the order key's (hlcKey: wall × 1024 + the counter capped at 1023), the counter is
+ * `hlc_counter` and the instance is the row's `origin` (a push whose timestamp names another instance
+ * is refused: sync/apply-movements.ts). The SQL both engines compute as `stock_history.hlc`.
+ */
+function hlcTextInSql(needs: SchemaNeeds): RawBuilder<string> {
+  const wall = needs.zeroPadded(sql<number>`${sql.ref('hlc_key')} / ${sql.lit(HLC_KEY_COUNTERS)}`, WALL_DIGITS);
+  const counter = needs.zeroPadded(sql.ref('hlc_counter'), COUNTER_DIGITS);
+  return sql<string>`${wall} || '-' || ${counter} || '-' || ${sql.ref('origin')}`;
+}
+
 const INSTANCE_AT = WALL_DIGITS + COUNTER_DIGITS + 3; // where the instance starts in the text (1-based)
 
 export async function up(db: Kysely<any>, needs: SchemaNeeds): Promise<void> {
@@ -38,7 +51,11 @@ export async function up(db: Kysely<any>, needs: SchemaNeeds): Promise<void> {
     throw new Error(
       `${foreign.n} movement(s) carry a timestamp of another instance than their origin; the upgrade to 0037_lean_history_rows changed nothing. Restore a backup from before they were written, or ask for help (docs/SYNC.md).`,
     );
-  await db.updateTable('stock_history').set({ hlc_key: hlcKeyInSql('hlc') }).where('hlc_key', '<>', hlcKeyInSql('hlc')).execute();
+  await db
+    .updateTable('stock_history')
+    .set({ hlc_key: hlcKeyInSql('hlc') })
+    .where('hlc_key', '<>', hlcKeyInSql('hlc'))
+    .execute();
 
   await db.schema
     .createTable('movement_sources')
@@ -56,9 +73,18 @@ export async function up(db: Kysely<any>, needs: SchemaNeeds): Promise<void> {
     .values([...SOURCES, ...older.map((name, i) => ({ id: firstOlder + i, name }))])
     .execute();
 
-  await db.schema.alterTable('stock_history').addColumn('hlc_counter', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('stock_history').addColumn('created_ms', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('stock_history').addColumn('source_id', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('stock_history')
+    .addColumn('hlc_counter', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('stock_history')
+    .addColumn('created_ms', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('stock_history')
+    .addColumn('source_id', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db
     .updateTable('stock_history')
     .set((eb) => ({

@@ -35,6 +35,7 @@ import {
 import { type Hlc, formatHlc, hlcCounter, hlcKey, parseHlc, receive, tick } from './hlc.ts';
 import { SOURCE_IDS } from './movement-names.ts';
 import { vectorBody, vectorHash } from './vector-text.ts';
+import { after, before, from, newestFirst, oldestFirst } from './time-order.ts';
 
 export type MovementKind = 'set' | 'count' | 'adjust';
 
@@ -102,19 +103,12 @@ const latestOfUnit = statement('movements.latest', (k, p: Param<{ unitId: number
     .select('hlc')
     .where('unit_id', '=', p('unitId'))
     .where('warehouse_id', '=', p('warehouseId'))
-    .orderBy('hlc_key', 'desc')
-    .orderBy('hlc', 'desc')
+    .$call(newestFirst())
     .limit(1),
 );
 
 const latestOfAccount = statement('movements.latestOfAccount', (k, p: Param<{ accountId: number }>) =>
-  k
-    .selectFrom('stock_history')
-    .select('hlc')
-    .where('account_id', '=', p('accountId'))
-    .orderBy('hlc_key', 'desc')
-    .orderBy('hlc', 'desc')
-    .limit(1),
+  k.selectFrom('stock_history').select('hlc').where('account_id', '=', p('accountId')).$call(newestFirst()).limit(1),
 );
 
 const quantityOf = statement('movements.quantity', (k, p: Param<{ unitId: number; warehouseId: number }>) =>
@@ -161,7 +155,7 @@ type InsertParams = {
   actorId: number | null;
 };
 
-/** A history row waiting for `flush`: its actor still a name, its timestamp still whole (the fold of a late movement reads it). */
+/** A history row waiting for `flush`: its actor still a name, its timestamp still whole (flush stores its key and counter). */
 type UnwrittenMovement = Omit<InsertParams, 'actorId' | 'hlcKey' | 'hlcCounter'> & { actor: string | null; hlc: string };
 
 /** Column by column, for `insertMovements`: one list per column, element i of each is row i. */
@@ -265,14 +259,7 @@ const accountState = statement('movements.accountState', (k, p: Param<{ accountI
         .where('account_id', '=', p('accountId'))
         .where('origin', '=', p('origin'))
         .as('last_seq'),
-      eb
-        .selectFrom('stock_history')
-        .select('hlc')
-        .where('account_id', '=', p('accountId'))
-        .orderBy('hlc_key', 'desc')
-        .orderBy('hlc', 'desc')
-        .limit(1)
-        .as('latest_hlc'),
+      eb.selectFrom('stock_history').select('hlc').where('account_id', '=', p('accountId')).$call(newestFirst()).limit(1).as('latest_hlc'),
       eb
         .selectFrom('stock_conflict_groups')
         .select('id')
@@ -322,11 +309,9 @@ const absoluteBefore = statement('movements.absoluteBefore', (k, p: Param<PlaceP
     .select(['origin', 'seq', 'kind', 'value', 'hlc'])
     .where('unit_id', '=', p('unitId'))
     .where('warehouse_id', '=', p('warehouseId'))
-    .where('hlc_key', '<=', p('hlcKey'))
-    .where('hlc', '<', p('hlc'))
+    .$call(before({ hlc: p('hlc'), key: p('hlcKey') }))
     .where('kind', 'in', ABSOLUTE_KINDS)
-    .orderBy('hlc_key', 'desc')
-    .orderBy('hlc', 'desc')
+    .$call(newestFirst())
     .limit(1),
 );
 
@@ -337,10 +322,8 @@ const movementsAfter = statement('movements.after', (k, p: Param<PlaceParams & T
     .select(['origin', 'seq', 'kind', 'hlc'])
     .where('unit_id', '=', p('unitId'))
     .where('warehouse_id', '=', p('warehouseId'))
-    .where('hlc_key', '>=', p('hlcKey'))
-    .where('hlc', '>', p('hlc'))
-    .orderBy('hlc_key')
-    .orderBy('hlc'),
+    .$call(after({ hlc: p('hlc'), key: p('hlcKey') }))
+    .$call(oldestFirst()),
 );
 
 /** A place's movements from `hlc` on, in timestamp order, with what each had seen: a refold's and a walk's rows. */
@@ -351,10 +334,8 @@ const movementsFrom = statement('movements.from', (k, p: Param<PlaceParams & Tim
     .select(['h.id', 'h.origin', 'h.seq', 'h.kind', 'h.value', 'h.hlc', 'h.seen_vector', 'v.body', 'h.old_quantity', 'h.new_quantity'])
     .where('h.unit_id', '=', p('unitId'))
     .where('h.warehouse_id', '=', p('warehouseId'))
-    .where('h.hlc_key', '>=', p('hlcKey'))
-    .where('h.hlc', '>=', p('hlc'))
-    .orderBy('h.hlc_key')
-    .orderBy('h.hlc'),
+    .$call(from({ hlc: p('hlc'), key: p('hlcKey') }, 'h'))
+    .$call(oldestFirst('h')),
 );
 
 type Step = { id: number; oldQuantity: number | null; newQuantity: number };
@@ -1058,8 +1039,7 @@ export class MovementLog {
                 .select('h.hlc')
                 .whereRef('h.unit_id', '=', 's.unit_id')
                 .whereRef('h.warehouse_id', '=', 's.warehouse_id')
-                .orderBy('h.hlc_key', 'desc')
-                .orderBy('h.hlc', 'desc')
+                .$call(newestFirst('h'))
                 .limit(1)
                 .as('hlc'),
             ])

@@ -20,7 +20,9 @@ export const postgresSchemaNeeds: SchemaNeeds = {
   // which PostgreSQL's calendar does not have, is left out.
   epochMsOfIsoText: (column) => {
     const part = (from: number, length: number) => sql`substr(${sql.ref(column)}, ${sql.lit(from)}, ${sql.lit(length)})::int`;
-    return sql<number | null>`case when ${sql.ref(column)} ~ ${sql.lit(String.raw`^(?!0000)\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$`)}
+    return sql<
+      number | null
+    >`case when ${sql.ref(column)} ~ ${sql.lit(String.raw`^(?!0000)\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$`)}
       then ((extract(epoch from make_date(${part(1, 4)}, ${part(6, 2)}, 1))::bigint + (${part(9, 2)} - 1) * 86400 + ${part(12, 2)} * 3600 + ${part(15, 2)} * 60 + ${part(18, 2)}) * 1000 + ${part(21, 3)}) end`;
   },
 };

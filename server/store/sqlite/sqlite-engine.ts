@@ -46,7 +46,9 @@ export const sqliteSchemaNeeds: SchemaNeeds = {
   epochMsOfIsoText: (column) => {
     const text = sql.ref(column);
     const part = (from: number, length: number) => sql`substr(${text}, ${sql.lit(from)}, ${sql.lit(length)})`;
-    return sql<number | null>`case when ${text} glob '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]Z'
+    return sql<
+      number | null
+    >`case when ${text} glob '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]Z'
       and ${part(1, 4)} <> '0000' and ${part(6, 2)} between '01' and '12' and ${part(9, 2)} between '01' and '31'
       and ${part(12, 2)} <= '23' and ${part(15, 2)} <= '59' and ${part(18, 2)} <= '59'
       then cast(round((julianday(${text}) - 2440587.5) * 86400000) as integer) end`;

@@ -8,6 +8,7 @@ import type { Queries } from '../engine.ts';
 import { foldFrom } from '../movements/fold.ts';
 import { hlcKey } from '../movements/hlc.ts';
 import { type StocktakeRow, loadStocktake } from './sessions.ts';
+import { after, oldestFirst } from '../movements/time-order.ts';
 
 /** The lines of a session with names and book quantities; `lineId` narrows to one line, `page` to a range. */
 export async function selectLines(
@@ -88,10 +89,8 @@ export async function sinceCount(q: Queries, session: StocktakeRow, rows: readon
           'in',
           batch.map((row) => row.unit_id!),
         )
-        .where('hlc_key', '>=', hlcKey(earliest))
-        .where('hlc', '>', earliest)
-        .orderBy('hlc_key')
-        .orderBy('hlc'),
+        .$call(after({ hlc: earliest, key: hlcKey(earliest) }))
+        .$call(oldestFirst()),
     );
     // Each unit's movements, still in timestamp order.
     const ofUnit = new Map<number, typeof movements>();
