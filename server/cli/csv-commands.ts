@@ -76,21 +76,25 @@ export function registerCsvCommands(program: Command): void {
       }
       const progress = size >= PROGRESS_FROM_BYTES ? (message: string) => process.stderr.write(`${file}: ${message}\n`) : undefined;
       const rows = await readCatalogueCsv(file, progress);
-      await withStore(options, async (store) => {
-        progress?.(`checking ${rows.length} rows`);
-        const conversion = await csvToCatalogue(store, options.account, rows);
-        if (options.dryRun) {
-          const report = await dryRunCatalogueImport(store, conversion);
-          console.log(formatDryRun(file, options.account, rows.length, report));
-          if (report.problemCount > 0) process.exitCode = 1;
-          return;
-        }
-        progress?.('writing');
-        const summary = await importCatalogueCsv(store, conversion);
-        console.log(
-          `Imported ${file} into account "${options.account}": ${rows.length} row(s), ${summary.items} item(s), ` +
-            `${summary.variants} variant(s), ${summary.barcodes} barcode(s); ${summary.quantitiesChanged} quantit${summary.quantitiesChanged === 1 ? 'y' : 'ies'} changed.`,
-        );
-      });
+      await withStore(
+        options,
+        async (store) => {
+          progress?.(`checking ${rows.length} rows`);
+          const conversion = await csvToCatalogue(store, options.account, rows);
+          if (options.dryRun) {
+            const report = await dryRunCatalogueImport(store, conversion);
+            console.log(formatDryRun(file, options.account, rows.length, report));
+            if (report.problemCount > 0) process.exitCode = 1;
+            return;
+          }
+          progress?.('writing');
+          const summary = await importCatalogueCsv(store, conversion);
+          console.log(
+            `Imported ${file} into account "${options.account}": ${rows.length} row(s), ${summary.items} item(s), ` +
+              `${summary.variants} variant(s), ${summary.barcodes} barcode(s); ${summary.quantitiesChanged} quantit${summary.quantitiesChanged === 1 ? 'y' : 'ies'} changed.`,
+          );
+        },
+        { removeIfCreated: true },
+      );
     });
 }

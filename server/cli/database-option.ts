@@ -32,7 +32,7 @@ export function databaseOf(options: DatabaseOptions): string {
  * An account the database does not have is said with the database's name: a command pasted without
  * --db reads the default database, and "No account named north" alone does not say that.
  * `removeIfCreated`: a SQLite file this command created is removed again when `work` fails (a failed
- * `sync link` must not leave an empty database behind).
+ * `sync link`, a refused `import` or `csv import` must not leave an empty database behind).
  */
 export async function withStore<T>(
   options: DatabaseOptions,

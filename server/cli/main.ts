@@ -92,7 +92,8 @@ export function buildProgram(): Command {
       };
       let summary: ImportSummary;
       try {
-        summary = await withStore(options, (store) => importCatalogueFile(store, file, { onProgress }));
+        // A refused catalogue leaves no empty database behind where there was none.
+        summary = await withStore(options, (store) => importCatalogueFile(store, file, { onProgress }), { removeIfCreated: true });
       } finally {
         if (shown) process.stderr.write('\n');
       }

@@ -1,6 +1,6 @@
 // The `barcode-inventory` command as a user runs it: import, token, serve, --help.
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADJUST_PATH, INVENTORY_PATH, ROLE_FORBIDDEN_CODE, ROLE_PURPOSES, STOCKTAKES_PATH, tokenMessages } from '../../shared/index.ts';
@@ -73,6 +73,8 @@ describe('barcode-inventory CLI', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('accounts[0].items[1].barcode: Not a valid string.');
     expect(result.stderr).toContain('nothing was written');
+    // The database file did not exist before this refused import, and does not after it.
+    if (!onPostgres()) expect(existsSync(db)).toBe(false);
     const token = await runCli(['token', 'create', dbOption, db, '--account', 'x']);
     expect(token.code).toBe(1);
     expect(token.stderr).toContain('No account named "x"');
