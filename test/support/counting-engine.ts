@@ -1,7 +1,9 @@
 // The real SQLite engine with a tally in front: how many reads and writes a request made, how many
-// statements ran, and how many rows each returned, with the SQL of each query built in place (not the
-// named statements). Tests of paged lists bound these counts instead of timing anything.
+// statements ran, and how many rows each returned, with the SQL of each query (built in place or a
+// named statement) and its values, for EXPLAIN QUERY PLAN. Tests of paged lists bound these counts
+// instead of timing anything.
 import type { Compilable } from 'kysely';
+import { StatementCompiler, positionalValues } from '../../server/store/compiled-statements.ts';
 import type { Engine, Params, Queries, StatementDef } from '../../server/store/engine.ts';
 
 export interface Tally {
@@ -13,7 +15,7 @@ export interface Tally {
   rows: number;
   /** Most rows one statement returned. */
   maxRows: number;
-  /** The SQL and parameters of every query built in place (kysely builders), for EXPLAIN QUERY PLAN. */
+  /** The SQL and parameters of every query, in the order they ran. */
   queries: { sql: string; parameters: readonly unknown[] }[];
 }
 
@@ -21,12 +23,23 @@ export const emptyTally = (): Tally => ({ reads: 0, writes: 0, statements: 0, wr
 
 export function countingEngine(engine: Engine): { engine: Engine; tally: Tally; reset(): Tally } {
   let tally = emptyTally();
-  const note = (target: Compilable<unknown> | StatementDef<unknown, Params>, rows: number, inWrite: boolean) => {
+  let compiler: StatementCompiler | undefined;
+  const note = (
+    q: Queries,
+    target: Compilable<unknown> | StatementDef<unknown, Params>,
+    params: Params | undefined,
+    rows: number,
+    inWrite: boolean,
+  ) => {
     tally.statements++;
     if (inWrite) tally.writeStatements++;
     tally.rows += rows;
     tally.maxRows = Math.max(tally.maxRows, rows);
-    if (!('build' in target)) {
+    if ('build' in target) {
+      // A named statement: compiled here as the engine compiles it (compiled-statements.ts).
+      const compiled = (compiler ??= new StatementCompiler(q.k)).compile(target, params ?? {});
+      tally.queries.push({ sql: compiled.sql, parameters: positionalValues(compiled, params ?? {}) });
+    } else {
       const { sql, parameters } = target.compile();
       tally.queries.push({ sql, parameters });
     }
@@ -42,17 +55,17 @@ export function countingEngine(engine: Engine): { engine: Engine; tally: Tally; 
     },
     async all(target: any, params?: Params) {
       const rows = await q.all(target, params as never);
-      note(target, rows.length, inWrite);
+      note(q, target, params, rows.length, inWrite);
       return rows;
     },
     async first(target: any, params?: Params) {
       const row = await q.first(target, params as never);
-      note(target, row === undefined ? 0 : 1, inWrite);
+      note(q, target, params, row === undefined ? 0 : 1, inWrite);
       return row;
     },
     async run(target: any, params?: Params) {
       const changed = await q.run(target, params as never);
-      note(target, 0, inWrite);
+      note(q, target, params, 0, inWrite);
       return changed;
     },
   });
