@@ -36,6 +36,8 @@ export const sqliteOnly: Record<string, string> = {
     'how much the `.db` and `-wal` files grow for stored answers; the caps themselves are in idempotency-caps.test.ts (both engines)',
   'test/store/stock-table-sqlite-layout.test.ts':
     "the `stock` table's SQLite layout (WITHOUT ROWID) and the plan of a quantity's read; the data through that migration is in upgrade-from-first-schema.test.ts",
+  'test/store/planner-statistics-sqlite.test.ts':
+    "SQLite's planner statistics of stock_units (`sqlite_stat1`, `EXPLAIN QUERY PLAN` of a re-import's look-ups); PostgreSQL analyses after an import (postgres-import-statistics.test.ts)",
   'test/api/paged-lists-sqlite-plans.test.ts':
     "SQLite's query plans (`EXPLAIN QUERY PLAN`) of the paged lists; the bounds on reads and rows are in paged-lists.test.ts (both engines)",
   'test/cli/node-flags.test.ts':

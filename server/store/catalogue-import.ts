@@ -26,7 +26,7 @@ export function writeCatalogueStream<T>(
         await scratch.drop();
       }
     },
-    { bulk: true },
+    { bulk: true, addsUnits: true },
   );
 }
 

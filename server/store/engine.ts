@@ -143,6 +143,8 @@ export interface EngineIntegrity {
 export interface WriteOptions {
   /** A bulk write (a catalogue import): the engine may trade speed for memory, e.g. keep scratch tables on disk, and refreshes its planner statistics after it (PostgreSQL). */
   bulk?: boolean;
+  /** A write that may add many stock units (a catalogue's): SQLite takes their planner statistics again if they have doubled (sqlite/pragmas.ts). */
+  addsUnits?: boolean;
 }
 
 export interface Engine {

@@ -29,7 +29,7 @@ import { readBarcodeLabels } from './barcode-labels.ts';
 import { dryRunCatalogue, writeCatalogueStream } from './catalogue-import.ts';
 import { type CatalogueWriter, writeCatalogue } from './catalogue-writer.ts';
 import { checkConsistency } from './consistency.ts';
-import type { Engine, ScratchKeys } from './engine.ts';
+import type { Engine, ScratchKeys, WriteOptions } from './engine.ts';
 import { type OnceKey, answerOnce } from './idempotent-answers.ts';
 import { MovementLog, type StoreClock, systemClock } from './movements/movement-log.ts';
 import { createSignInCode, redeemSignInCode } from './signin-codes.ts';
@@ -150,13 +150,13 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
    * written together, and its clock written back at the end. `q` is the log's (MovementLog.q), whose
    * every statement sees the movements recorded before it.
    */
-  const writeMovements = <T>(work: (log: MovementLog, q: Queries) => Promise<T>) =>
+  const writeMovements = <T>(work: (log: MovementLog, q: Queries) => Promise<T>, options?: WriteOptions) =>
     write(async (q) => {
       const log = await MovementLog.open(q, clock);
       const result = await work(log, log.q);
       await log.close();
       return result;
-    });
+    }, options);
   return {
     /** `sqlite` or `postgres`. */
     kind: engine.kind,
@@ -390,7 +390,7 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
 
     catalogue: {
       /** Writes a parsed catalogue, all or nothing. */
-      write: (catalogue: Catalogue) => writeMovements((log) => writeCatalogue(log, catalogue)),
+      write: (catalogue: Catalogue) => writeMovements((log) => writeCatalogue(log, catalogue), { addsUnits: true }),
       /** What writing it would change; nothing is written. */
       dryRun: (catalogue: Catalogue) => dryRunCatalogue(engine, clock, catalogue),
       /** One bulk transaction for a streamed import (catalogue/import-catalogue-file.ts). */
@@ -481,15 +481,18 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
        * anything on the path to it) sends.
        */
       writeUpstreamCatalogue: (accountName: string, catalogue: Catalogue, version: number) =>
-        writeMovements(async (log, q) => {
-          const named = catalogue.accounts.map((a) => a.name);
-          if (named.length !== 1 || named[0] !== accountName)
-            throw apiError(502, syncMessages.catalogueOfOtherAccounts(accountName, named));
-          const summary = await writeCatalogue(log, catalogue, { fromUpstream: true });
-          const account = await findAccountByName(q, accountName);
-          await q.run(q.k.updateTable('sync_links').set({ catalogue_version: version }).where('account_id', '=', account!.id));
-          return summary;
-        }),
+        writeMovements(
+          async (log, q) => {
+            const named = catalogue.accounts.map((a) => a.name);
+            if (named.length !== 1 || named[0] !== accountName)
+              throw apiError(502, syncMessages.catalogueOfOtherAccounts(accountName, named));
+            const summary = await writeCatalogue(log, catalogue, { fromUpstream: true });
+            const account = await findAccountByName(q, accountName);
+            await q.run(q.k.updateTable('sync_links').set({ catalogue_version: version }).where('account_id', '=', account!.id));
+            return summary;
+          },
+          { addsUnits: true },
+        ),
       /**
        * The movements the upstream does not hold yet, oldest first, recorded here after `after` (the
        * previous page's `last`: a round's next batch does not scan past the ones it pushed again).

@@ -16,6 +16,38 @@ export function applyPragmas(sqlite: BetterSqlite3.Database): void {
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
 }
 
+/** Fewer units than this keep no statistics (analyseStockUnitsIfGrown). */
+export const STATISTICS_FROM_UNITS = 10_000;
+
+/**
+ * Keeps SQLite's query planner statistics of `stock_units` (sqlite_stat1) in step with its size: taken
+ * again, in full, when there are none or the table has at least doubled since. Without them SQLite
+ * guesses that `account_id = ?` leaves a handful of units, and a re-import read the whole account's
+ * units through stock_units_read for every 64 items it looked up: 66 s instead of 9 for 300,000
+ * barcodes, growing with the square of the catalogue (docs/DEPLOY.md, "Planner statistics").
+ * - In full, not by `PRAGMA optimize`'s bounded sample: stock_units_variant holds a NULL for every
+ *   plain item, which a sample of its first entries reads as one value shared by a thousand units,
+ *   and the variants' look-up then scans the table. 0.5 s at a million units, paid again only when
+ *   they have doubled: linear in all the units ever added.
+ * - `stock_units` only: the other tables keep the plans the benchmarks measure (docs/BENCHMARKS.md).
+ * - Not below STATISTICS_FROM_UNITS: statistics of a small table that then grows (a demo's three
+ *   units, then plain SQL or units made one by one) are worse than none, since the planner then
+ *   takes it for tiny and reads it first; without them a look-up of 64 items reads at most
+ *   10,000 units, under a millisecond.
+ * - Its size is its largest id: units are not deleted, and that read costs one step down the b-tree.
+ * Run when the store opens and at the end of every write that may add units (a catalogue's).
+ */
+export function analyseStockUnitsIfGrown(sqlite: BetterSqlite3.Database): void {
+  const units = sqlite.prepare('SELECT coalesce(max(id), 0) FROM stock_units').pluck().get() as number;
+  if (units < STATISTICS_FROM_UNITS) return;
+  const hasStatistics = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'").get();
+  const stat = hasStatistics
+    ? (sqlite.prepare("SELECT stat FROM sqlite_stat1 WHERE tbl = 'stock_units' LIMIT 1").pluck().get() as string | undefined)
+    : undefined;
+  const analysedAt = stat === undefined ? 0 : Number(stat.split(' ')[0]);
+  if (units >= 2 * analysedAt) sqlite.exec('ANALYZE stock_units');
+}
+
 /**
  * Runs `fn` with SQLite's temporary tables on disk (bounded by the page cache) rather than in
  * memory: for an import's scratch table of a million keys. Only outside a transaction (SQLite

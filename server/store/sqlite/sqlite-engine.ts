@@ -27,7 +27,7 @@ import {
 import { runMigrations } from '../migrations/registry.ts';
 import type { Schema } from '../schema.ts';
 import { translateSqliteError } from './faults.ts';
-import { BUSY_TIMEOUT_MS, applyPragmas, withTemporaryTablesOnDisk } from './pragmas.ts';
+import { BUSY_TIMEOUT_MS, analyseStockUnitsIfGrown, applyPragmas, withTemporaryTablesOnDisk } from './pragmas.ts';
 import { SqliteScratchKeys } from './scratch-keys.ts';
 import { type CommitCounts, type GroupTransaction, Serial, TransactionShare, WriteGroups, commitGroup } from '../group-commit.ts';
 
@@ -140,6 +140,7 @@ export class SqliteEngine implements Engine, Queries {
       } else {
         applyPragmas(sqlite);
         await runMigrations(new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) }), sqliteSchemaNeeds);
+        analyseStockUnitsIfGrown(sqlite);
       }
       return new SqliteEngine(file, sqlite);
     } catch (error) {
@@ -198,10 +199,18 @@ export class SqliteEngine implements Engine, Queries {
 
   write<T>(work: (q: Queries) => Promise<T>, options: WriteOptions = {}): Promise<T> {
     refuseNesting();
+    // A catalogue may have added most of the units: their statistics, in the same transaction.
+    const writing = options.addsUnits
+      ? async (q: Queries) => {
+          const result = await work(q);
+          analyseStockUnitsIfGrown(this.sqlite);
+          return result;
+        }
+      : work;
     // A bulk write (an import) is large enough on its own; it keeps its transaction to itself.
     if (options.bulk)
-      return this.serial.run(() => withTemporaryTablesOnDisk(this.sqlite, () => this.inTransaction(this.control.beginWrite, work)));
-    return this.groups.add(work);
+      return this.serial.run(() => withTemporaryTablesOnDisk(this.sqlite, () => this.inTransaction(this.control.beginWrite, writing)));
+    return this.groups.add(writing);
   }
 
   /** The connection's write transaction, as group commit drives it (group-commit.ts). */
