@@ -94,7 +94,7 @@ export function registerCsvCommands(program: Command): void {
               `${summary.variants} variant(s), ${summary.barcodes} barcode(s); ${summary.quantitiesChanged} quantit${summary.quantitiesChanged === 1 ? 'y' : 'ies'} changed.`,
           );
         },
-        { removeIfCreated: true },
+        { removeIfCreated: options.dryRun ? 'always' : true },
       );
     });
 }

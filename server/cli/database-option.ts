@@ -32,12 +32,13 @@ export function databaseOf(options: DatabaseOptions): string {
  * An account the database does not have is said with the database's name: a command pasted without
  * --db reads the default database, and "No account named north" alone does not say that.
  * `removeIfCreated`: a SQLite file this command created is removed again when `work` fails (a failed
- * `sync link`, a refused `import` or `csv import` must not leave an empty database behind).
+ * `sync link`, a refused `import` or `csv import` must not leave an empty database behind); with
+ * `'always'`, also when it succeeds (a dry run, which writes nothing).
  */
 export async function withStore<T>(
   options: DatabaseOptions,
   work: (store: Store) => Promise<T>,
-  { removeIfCreated = false }: { removeIfCreated?: boolean } = {},
+  { removeIfCreated = false }: { removeIfCreated?: boolean | 'always' } = {},
 ): Promise<T> {
   const clock = clockFromEnvironment();
   const location = databaseOf(options);
@@ -54,7 +55,7 @@ export async function withStore<T>(
     throw error;
   } finally {
     await store.close();
-    if (failed && created && existsSync(location))
+    if ((failed || removeIfCreated === 'always') && created && existsSync(location))
       for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${location}${suffix}`, { force: true });
   }
 }

@@ -75,6 +75,13 @@ describe('barcode-inventory CLI', () => {
     expect(result.stderr).toContain('nothing was written');
     // The database file did not exist before this refused import, and does not after it.
     if (!onPostgres()) expect(existsSync(db)).toBe(false);
+    // Nor after a dry run of a CSV import, which writes nothing (here it has no account to check against).
+    const csv = path.join(dir, 'catalogue.csv');
+    writeFileSync(csv, 'item_id,item_name,variant_id,variant_name,barcode,warehouse,quantity\n1,a,,,1,,5\n');
+    const dry = await runCli(['csv', 'import', csv, '--account', 'x', '--dry-run', dbOption, db]);
+    expect(dry.code).toBe(1);
+    expect(dry.stdout).toContain('problem: account: no account named "x"');
+    if (!onPostgres()) expect(existsSync(db)).toBe(false);
     const token = await runCli(['token', 'create', dbOption, db, '--account', 'x']);
     expect(token.code).toBe(1);
     expect(token.stderr).toContain('No account named "x"');
