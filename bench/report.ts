@@ -18,6 +18,8 @@ export interface SizeResult {
   /** The database file right after the import, before any load run wrote to it. */
   importedBytes?: number;
   import: { seconds: number; cpuSeconds: number; rowsPerSecond: number; maxRssKb: number };
+  /** The same catalogue imported again into a copy of the database it made (absent in runs before 2026-11-26 15:00). */
+  reimport?: { seconds: number; rowsPerSecond: number; maxRssKb: number };
   coldStartMs: number;
   responseBytes: { get: number; post: number };
   server: {
@@ -255,6 +257,10 @@ export function renderReport(bench: BenchResults): string {
     out.push(
       `- Import: ${fmt(size.import.seconds, 1)} s = ${fmt(size.import.rowsPerSecond)} rows/s (${fmt(size.barcodes / size.import.cpuSeconds)} rows per CPU-second), importer peak RSS ${fmt(size.import.maxRssKb / 1024)} MB.`,
     );
+    if (size.reimport)
+      out.push(
+        `- The same catalogue imported again into a copy of that database (every barcode found and compared, nothing changed): ${fmt(size.reimport.seconds, 1)} s = ${fmt(size.reimport.rowsPerSecond)} rows/s, importer peak RSS ${fmt(size.reimport.maxRssKb / 1024)} MB.`,
+      );
     out.push(
       `- Cold start (process spawn to the first answered GET): ${fmt(size.coldStartMs)} ms. Server peak RSS after all load runs: ${fmt(s.peakRssKb / 1024)} MB${s.execArgv ? ` (node ${s.execArgv.length > 0 ? s.execArgv.map((a) => `\`${a}\``).join(' ') : 'without flags'}${s.env && s.env.length > 0 ? ` with ${s.env.map((e) => `\`${e}\``).join(' ')}` : ''}, as \`barcode-inventory serve\` starts itself)` : ''}.`,
     );

@@ -18,7 +18,7 @@
 //                         cluster, GET and POST at 1 and 32 connections, its ceilings; a few minutes): the
 //                         other figures are kept from the last run's BENCHMARKS.json, and every other run
 //                         keeps the last PostgreSQL figures
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -105,6 +105,16 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
   };
   if (stats.exitCode !== 0) throw new Error(`import failed:\n${imported.stdout}\n${imported.stderr}`);
   const importedBytes = statSync(dbFile).size;
+  // The same catalogue again, into a copy of what it made: every item, variant and barcode is found
+  // and compared, nothing changes. A chain re-imports its catalogue every day; this row caught a
+  // look-up that read a whole account per 64 items (docs/DEPLOY.md, "Planner statistics").
+  log(`${label}: importing the same catalogue again into a copy of its database`);
+  const reimportFile = path.join(work, `reimport-${label}.db`);
+  copyFileSync(dbFile, reimportFile);
+  const reimported = await runNode([path.join(ROOT, 'bench', 'import-child.ts'), catalogueFile, reimportFile]);
+  const reimportStats = JSON.parse(/^BENCH (.*)$/m.exec(reimported.stdout)![1]!) as { seconds: number; maxRssKb: number; exitCode: number };
+  if (reimportStats.exitCode !== 0) throw new Error(`the second import failed:\n${reimported.stdout}\n${reimported.stderr}`);
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${reimportFile}${suffix}`, { force: true });
   const token = (await runNode([CLI, 'token', 'create', '--account', WAREHOUSE_ACCOUNT, '--label', 'bench', '--db', dbFile])).stdout
     .trim()
     .split('\n')
@@ -237,6 +247,7 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
     databaseBytes: statSync(dbFile).size,
     importedBytes,
     import: { seconds: stats.seconds, cpuSeconds: stats.cpuSeconds, rowsPerSecond: barcodes / stats.seconds, maxRssKb: stats.maxRssKb },
+    reimport: { seconds: reimportStats.seconds, rowsPerSecond: barcodes / reimportStats.seconds, maxRssKb: reimportStats.maxRssKb },
     coldStartMs,
     responseBytes: { get: getBody.length, post: postBody.length },
     server: loads,
