@@ -10,7 +10,7 @@ import { actorIdNamed, actorNameOf, sourceIdNamed, sourceNameOf } from './moveme
 import { hlcFloor, hlcKey, parseHlc } from './movements/hlc.ts';
 import { NO_WAREHOUSE } from './schema.ts';
 import { instanceLabels } from './sync/instance-labels.ts';
-import { before, newestFirst } from './movements/time-order.ts';
+import { before, newestFirst, timeBound } from './movements/time-order.ts';
 
 export interface HistoryPageData {
   results: HistoryEntry[];
@@ -62,7 +62,7 @@ export async function readStockHistory(q: Queries, account: Account, query: Hist
   // text cuts it (movements/hlc.ts, hlcKey).
   if (query.since !== undefined) select = select.where('h.hlc_key', '>=', hlcKey(hlcFloor(Date.parse(query.since))));
   if (query.until !== undefined) select = select.where('h.hlc_key', '<', hlcKey(hlcFloor(Date.parse(query.until))));
-  if (query.cursor !== undefined) select = select.$call(before({ hlc: query.cursor, key: hlcKey(query.cursor) }, 'h'));
+  if (query.cursor !== undefined) select = select.$call(before(timeBound(query.cursor), 'h'));
   const rows = await q.all(select);
   const page = rows.slice(0, query.limit);
   const labels = await instanceLabels(

@@ -35,7 +35,7 @@ import {
 import { type Hlc, formatHlc, hlcCounter, hlcKey, parseHlc, receive, tick } from './hlc.ts';
 import { SOURCE_IDS } from './movement-names.ts';
 import { vectorBody, vectorHash } from './vector-text.ts';
-import { after, before, from, newestFirst, oldestFirst } from './time-order.ts';
+import { type TimeBound, after, before, from, newestFirst, oldestFirst, timeBound } from './time-order.ts';
 
 export type MovementKind = 'set' | 'count' | 'adjust';
 
@@ -298,43 +298,40 @@ const seenMoved = statement('movements.seenMoved', (k, p: Param<{ accountId: num
 );
 
 type PlaceParams = { unitId: number; warehouseId: number };
-/** A bound in time for the fold's statements: the timestamp (or '' before all, END_OF_TIME after all) and its order key. */
-type TimeParams = { hlc: string; hlcKey: number };
-const bound = (hlc: string): TimeParams => ({ hlc, hlcKey: hlcKey(hlc) });
 
 /** The latest set or count of a place before `hlc` (pass a timestamp past every other for the latest of all). */
-const absoluteBefore = statement('movements.absoluteBefore', (k, p: Param<PlaceParams & TimeParams>) =>
+const absoluteBefore = statement('movements.absoluteBefore', (k, p: Param<PlaceParams & TimeBound>) =>
   k
     .selectFrom('stock_history')
     .select(['origin', 'seq', 'kind', 'value', 'hlc'])
     .where('unit_id', '=', p('unitId'))
     .where('warehouse_id', '=', p('warehouseId'))
-    .$call(before({ hlc: p('hlc'), key: p('hlcKey') }))
+    .$call(before({ hlc: p('hlc'), key: p('key') }))
     .where('kind', 'in', ABSOLUTE_KINDS)
     .$call(newestFirst())
     .limit(1),
 );
 
 /** A place's movements after `hlc`, in timestamp order (after its latest set or count: its adjusts since). */
-const movementsAfter = statement('movements.after', (k, p: Param<PlaceParams & TimeParams>) =>
+const movementsAfter = statement('movements.after', (k, p: Param<PlaceParams & TimeBound>) =>
   k
     .selectFrom('stock_history')
     .select(['origin', 'seq', 'kind', 'hlc'])
     .where('unit_id', '=', p('unitId'))
     .where('warehouse_id', '=', p('warehouseId'))
-    .$call(after({ hlc: p('hlc'), key: p('hlcKey') }))
+    .$call(after({ hlc: p('hlc'), key: p('key') }))
     .$call(oldestFirst()),
 );
 
 /** A place's movements from `hlc` on, in timestamp order, with what each had seen: a refold's and a walk's rows. */
-const movementsFrom = statement('movements.from', (k, p: Param<PlaceParams & TimeParams>) =>
+const movementsFrom = statement('movements.from', (k, p: Param<PlaceParams & TimeBound>) =>
   k
     .selectFrom('stock_history as h')
     .leftJoin('sync_vectors as v', 'v.id', 'h.seen_vector')
     .select(['h.id', 'h.origin', 'h.seq', 'h.kind', 'h.value', 'h.hlc', 'h.seen_vector', 'v.body', 'h.old_quantity', 'h.new_quantity'])
     .where('h.unit_id', '=', p('unitId'))
     .where('h.warehouse_id', '=', p('warehouseId'))
-    .$call(from({ hlc: p('hlc'), key: p('hlcKey') }, 'h'))
+    .$call(from({ hlc: p('hlc'), key: p('key') }, 'h'))
     .$call(oldestFirst('h')),
 );
 
@@ -1126,8 +1123,8 @@ export class MovementLog {
   private async readWalk(place: PlaceState): Promise<ConflictWalk> {
     await this.flush();
     const where = { unitId: place.unitId, warehouseId: place.warehouseId };
-    const previous = await this.db.first(absoluteBefore, { ...where, ...bound(END_OF_TIME) });
-    const window = await this.db.all(movementsAfter, { ...where, ...bound(previous?.hlc ?? '') });
+    const previous = await this.db.first(absoluteBefore, { ...where, ...timeBound(END_OF_TIME) });
+    const window = await this.db.all(movementsAfter, { ...where, ...timeBound(previous?.hlc ?? '') });
     return new ConflictWalk(previous, window, place.open?.group ?? null);
   }
 
@@ -1192,8 +1189,8 @@ export class MovementLog {
     const where = { unitId: place.unitId, warehouseId: place.warehouseId };
     const open = await q.first(groupBefore, { ...where, hlc: from });
     const anchor = open && (open.open === 1 || (open.resolved_hlc !== null && open.resolved_hlc >= from)) ? open.first_hlc : from;
-    const base = await q.first(absoluteBefore, { ...where, ...bound(anchor) });
-    const rows = await q.all(movementsFrom, { ...where, ...bound(base?.hlc ?? '') });
+    const base = await q.first(absoluteBefore, { ...where, ...timeBound(anchor) });
+    const rows = await q.all(movementsFrom, { ...where, ...timeBound(base?.hlc ?? '') });
     const walk = new ConflictWalk();
     let quantity: number | null = null;
     let result: Applied = { oldQuantity: null, newQuantity: 0 };

@@ -6,15 +6,17 @@
 // the bug these helpers exist to prevent (test/store/hlc-keys.test.ts fails on it). Applied with
 // kysely's `$call`: `select.$call(newestFirst('h'))`.
 import { type SelectQueryBuilder, sql } from 'kysely';
+import { hlcKey } from './hlc.ts';
 
 /** Any select on the history, whatever else it joins. */
 type HistorySelect = SelectQueryBuilder<any, any, any>;
 
 /** A timestamp (or a bound made of one: hlc.ts, hlcKey) with its order key; values or a statement's parameters. */
-export interface TimeBound {
-  hlc: string;
-  key: number;
-}
+// A type, not an interface: a statement's parameters (engine.ts, Params) need its implicit index signature.
+export type TimeBound = { hlc: string; key: number };
+
+/** The bound at `hlc` (a timestamp, '' before all of them, or a text past them all): with its key. */
+export const timeBound = (hlc: string): TimeBound => ({ hlc, key: hlcKey(hlc) });
 
 /** The key and text columns of the history row `alias` (no alias: the query's one history table). */
 function columnsOf(alias: string | undefined) {

@@ -6,9 +6,8 @@ import { apiError } from '../../errors.ts';
 import type { Account } from '../accounts.ts';
 import type { Queries } from '../engine.ts';
 import { foldFrom } from '../movements/fold.ts';
-import { hlcKey } from '../movements/hlc.ts';
 import { type StocktakeRow, loadStocktake } from './sessions.ts';
-import { after, oldestFirst } from '../movements/time-order.ts';
+import { after, oldestFirst, timeBound } from '../movements/time-order.ts';
 
 /** The lines of a session with names and book quantities; `lineId` narrows to one line, `page` to a range. */
 export async function selectLines(
@@ -89,7 +88,7 @@ export async function sinceCount(q: Queries, session: StocktakeRow, rows: readon
           'in',
           batch.map((row) => row.unit_id!),
         )
-        .$call(after({ hlc: earliest, key: hlcKey(earliest) }))
+        .$call(after(timeBound(earliest)))
         .$call(oldestFirst()),
     );
     // Each unit's movements, still in timestamp order.
