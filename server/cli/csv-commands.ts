@@ -4,7 +4,7 @@ import { createWriteStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { csvToCatalogue, dryRunCatalogueImport, formatDryRun, importCatalogueCsv, readCatalogueCsv } from '../csv/catalogue-csv.ts';
+import { convertCatalogueCsv, dryRunCatalogueImport, formatDryRun, importCatalogueCsv } from '../csv/catalogue-csv.ts';
 import { stockCsvChunks } from '../csv/stock-csv.ts';
 import { sessionCountsCsvChunks } from '../csv/stocktake-csv.ts';
 import { badRequest } from '../errors.ts';
@@ -75,22 +75,20 @@ export function registerCsvCommands(program: Command): void {
         throw badRequest(`Cannot read ${file}: ${(error as Error).message}`);
       }
       const progress = size >= PROGRESS_FROM_BYTES ? (message: string) => process.stderr.write(`${file}: ${message}\n`) : undefined;
-      const rows = await readCatalogueCsv(file, progress);
       await withStore(
         options,
         async (store) => {
-          progress?.(`checking ${rows.length} rows`);
-          const conversion = await csvToCatalogue(store, options.account, rows);
+          const { conversion, rows } = await convertCatalogueCsv(store, options.account, file, progress);
           if (options.dryRun) {
             const report = await dryRunCatalogueImport(store, conversion);
-            console.log(formatDryRun(file, options.account, rows.length, report));
+            console.log(formatDryRun(file, options.account, rows, report));
             if (report.problemCount > 0) process.exitCode = 1;
             return;
           }
           progress?.('writing');
           const summary = await importCatalogueCsv(store, conversion);
           console.log(
-            `Imported ${file} into account "${options.account}": ${rows.length} row(s), ${summary.items} item(s), ` +
+            `Imported ${file} into account "${options.account}": ${rows} row(s), ${summary.items} item(s), ` +
               `${summary.variants} variant(s), ${summary.barcodes} barcode(s); ${summary.quantitiesChanged} quantit${summary.quantitiesChanged === 1 ? 'y' : 'ies'} changed.`,
           );
         },

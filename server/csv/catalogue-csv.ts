@@ -57,20 +57,22 @@ function firstLine(file: string): string {
   }
 }
 
-/** Collects the rows of a CSV stream; refuses a header without the catalogue columns, and says where a quote is left open. */
-async function collectRows(input: Readable, onRow?: (count: number) => void, delimiter: CsvDelimiter = ','): Promise<CsvRow[]> {
-  const rows: CsvRow[] = [];
+/**
+ * Hands each row of a CSV stream to `onRow` as it is read; refuses a header without the catalogue
+ * columns, and says where a quote is left open. Returns how many rows there were.
+ */
+async function forEachRow(input: Readable, onRow: (row: CsvRow, count: number) => void, delimiter: CsvDelimiter = ','): Promise<number> {
   const parser = input.pipe(parse({ ...csvOptions, delimiter }));
+  let count = 0;
   let lastLine = 1;
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
       lastLine = info.lines;
-      if (rows.length === 0) checkHeader(record, input);
+      if (count === 0) checkHeader(record, input);
       // Text the export marked against formula injection reads back as it was (spreadsheet-cells.ts).
       const cells: Record<string, string> = {};
       for (const [column, value] of Object.entries(record)) cells[column] = fromSpreadsheetText(value);
-      rows.push({ line: info.lines, cells });
-      onRow?.(rows.length);
+      onRow({ line: info.lines, cells }, ++count);
     }
   } catch (error) {
     // csv-parse counts the line after the file's last line break; the quote opened on the line after
@@ -79,7 +81,7 @@ async function collectRows(input: Readable, onRow?: (count: number) => void, del
       throw catalogueRefused([`line ${lastLine + 1}: a quote (") opened on this line is never closed; nothing after it could be read`]);
     throw error;
   }
-  return rows;
+  return count;
 }
 
 function checkHeader(record: Record<string, string>, input: Readable): void {
@@ -89,14 +91,15 @@ function checkHeader(record: Record<string, string>, input: Readable): void {
   throw catalogueRefused([`header: missing column(s) ${missing.join(', ')}; expected ${CATALOGUE_CSV_COLUMNS.join(',')}`]);
 }
 
-/** Reads a CSV file as a stream, reporting progress every tenth of the file for large files. */
-export async function readCatalogueCsv(file: string, progress?: ProgressReporter): Promise<CsvRow[]> {
+/** Reads a CSV file as a stream, each row to `onRow`, reporting progress every tenth of the file for large files. */
+async function readRows(file: string, onRow: (row: CsvRow) => void, progress?: ProgressReporter): Promise<number> {
   const size = statSync(file).size;
   const input = createReadStream(file);
   let nextReport = size / 10;
-  return collectRows(
+  return forEachRow(
     input,
-    (count) => {
+    (row, count) => {
+      onRow(row);
       if (progress && input.bytesRead >= nextReport) {
         progress(`read ${count} rows (${Math.min(100, Math.round((input.bytesRead / size) * 100))}%)`);
         while (nextReport <= input.bytesRead) nextReport += size / 10;
@@ -104,6 +107,13 @@ export async function readCatalogueCsv(file: string, progress?: ProgressReporter
     },
     delimiterOf(firstLine(file)),
   );
+}
+
+/** Reads every row of a CSV file into memory (the tests' way in; the CLI checks rows as they stream: convertCatalogueCsv). */
+export async function readCatalogueCsv(file: string, progress?: ProgressReporter): Promise<CsvRow[]> {
+  const rows: CsvRow[] = [];
+  await readRows(file, (row) => rows.push(row), progress);
+  return rows;
 }
 
 export interface CsvConversion {
@@ -156,17 +166,48 @@ function reorderLevel(cell: string | undefined, field: string, bad: (field: stri
 
 /** Turns checked CSV rows into the catalogue structure of one existing account. */
 export async function csvToCatalogue(store: Store, accountName: string, rows: readonly CsvRow[]): Promise<CsvConversion> {
+  const builder = await csvCatalogueBuilder(store, accountName);
+  for (const row of rows) builder.add(row);
+  return builder.finish();
+}
+
+/**
+ * Reads a catalogue CSV for one existing account and checks each row as it is read: only what the
+ * checks across rows and the catalogue itself need is kept, not the rows (at 526,500 lines they were
+ * 158 MB of a 330 MB peak; bench/NOTES.md). A file that cannot be read as CSV throws, as
+ * readCatalogueCsv does, before the account is named a problem.
+ */
+export async function convertCatalogueCsv(
+  store: Store,
+  accountName: string,
+  file: string,
+  progress?: ProgressReporter,
+): Promise<{ conversion: CsvConversion; rows: number }> {
+  const builder = await csvCatalogueBuilder(store, accountName);
+  const rows = await readRows(file, (row) => builder.add(row), progress);
+  progress?.(`checking ${rows} rows`);
+  return { conversion: await builder.finish(), rows };
+}
+
+/** The checks of a catalogue CSV's rows, one row at a time (`add`), and the catalogue they make (`finish`). */
+async function csvCatalogueBuilder(
+  store: Store,
+  accountName: string,
+): Promise<{ add: (row: CsvRow) => void; finish: () => Promise<CsvConversion> }> {
   const problems = new ProblemList();
   const lineOfStock = new Map<string, number>();
   const lineOfReorder = new Map<string, number>();
   const account = await store.accounts.find(accountName);
   if (!account) {
     return {
-      catalogue: undefined,
-      problems: [`account: no account named "${accountName}"; create it (and its warehouses) with a JSON catalogue first`],
-      problemCount: 1,
-      lineOfStock,
-      lineOfPath: new Map(),
+      add: () => {},
+      finish: async () => ({
+        catalogue: undefined,
+        problems: [`account: no account named "${accountName}"; create it (and its warehouses) with a JSON catalogue first`],
+        problemCount: 1,
+        lineOfStock,
+        lineOfPath: new Map(),
+      }),
     };
   }
   const warehouses = await store.stock.warehouses(account);
@@ -189,7 +230,7 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
   const items = new Map<number, Item>();
   const units = new Map<string, Unit>();
 
-  for (const { line, cells } of rows) {
+  const add = ({ line, cells }: CsvRow): void => {
     const bad = (field: string, message: string) => problems.add(`line ${line}: ${field}: ${message}`);
     const before = problems.count;
     const itemId = positiveId(cells.item_id ?? '');
@@ -233,14 +274,14 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
     } else if (warehouse !== '') {
       bad('warehouse', `account "${account.name}" has no warehouses; leave this column empty`);
     }
-    if (problems.count > before || itemId === undefined || variantId === undefined) continue;
+    if (problems.count > before || itemId === undefined || variantId === undefined) return;
 
     // Consistency with the rows before: one name per item, one unit per barcode, one entry per warehouse.
     let item = items.get(itemId);
     if (!item) items.set(itemId, (item = { id: itemId, name: itemName, line, variants: new Map() }));
     else if (item.name !== itemName) {
       bad('item_name', `item ${itemId} is named "${item.name}" on line ${item.line}`);
-      continue;
+      return;
     }
     const existing = units.get(barcode);
     let unit: Unit;
@@ -250,12 +291,12 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
           'barcode',
           `barcode "${barcode}" belongs to ${existing.variantId === null ? `item ${existing.itemId}` : `variant ${existing.variantId}`} on line ${existing.line}`,
         );
-        continue;
+        return;
       }
       unit = existing;
       if (variantId !== null && item.variants.get(variantId)?.name !== variantName) {
         bad('variant_name', `variant ${variantId} is named "${item.variants.get(variantId)?.name}" on line ${existing.line}`);
-        continue;
+        return;
       }
     } else if (variantId === null) {
       if (item.plain || item.variants.size > 0) {
@@ -263,7 +304,7 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
           'barcode',
           `item ${itemId} already has ${item.plain ? `barcode "${item.plain.barcode}"` : 'variants'} (line ${item.plain?.line ?? item.line}); an item holds stock itself or through variants`,
         );
-        continue;
+        return;
       }
       unit = { line, itemId, variantId: null, stock: [], reorder: [] };
       item.plain = { ...unit, barcode }; // shares unit.stock
@@ -274,12 +315,12 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
           'variant_id',
           `item ${itemId} has its own barcode "${item.plain.barcode}" (line ${item.plain.line}); it cannot also have variants`,
         );
-        continue;
+        return;
       }
       const known = item.variants.get(variantId);
       if (known) {
         bad('barcode', `variant ${variantId} has barcode "${known.barcode}" on line ${known.unit.line}`);
-        continue;
+        return;
       }
       unit = { line, itemId, variantId, stock: [], reorder: [] };
       item.variants.set(variantId, { name: variantName, barcode, unit });
@@ -290,7 +331,7 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
       const first = lineOfStock.get(key);
       if (first !== undefined) {
         bad('warehouse', `barcode "${barcode}" already has a quantity${warehouse ? ` in ${warehouse}` : ''} on line ${first}`);
-        continue;
+        return;
       }
       lineOfStock.set(key, line);
       unit.stock.push(warehouse === '' ? { quantity } : { warehouse, quantity });
@@ -300,66 +341,70 @@ export async function csvToCatalogue(store: Store, accountName: string, rows: re
       const first = lineOfReorder.get(key);
       if (first !== undefined) {
         bad('warehouse', `barcode "${barcode}" already has a minimum${warehouse ? ` in ${warehouse}` : ''} on line ${first}`);
-        continue;
+        return;
       }
       lineOfReorder.set(key, line);
       unit.reorder.push({ ...(warehouse === '' ? {} : { warehouse }), minimum, ...(target === undefined ? {} : { target }) });
     }
-  }
-  // The good rows still make a catalogue, so a dry run shows what they would change beside the problems.
-  const lineOfPath = new Map<string, number>();
-  [...items.values()].forEach((item, i) => {
-    lineOfPath.set(`items[${i}]`, item.plain?.line ?? item.line);
-    [...item.variants.values()].forEach((variant, j) => lineOfPath.set(`items[${i}].variants[${j}]`, variant.unit.line));
-  });
-  const document = {
-    accounts: [
-      {
-        name: account.name,
-        warehouses_enabled: account.warehousesEnabled,
-        ...(account.warehousesEnabled ? { warehouses } : {}),
-        items: [...items.values()].map((item) =>
-          item.plain
-            ? {
-                id: item.id,
-                name: item.name,
-                barcode: item.plain.barcode,
-                ...(item.plain.stock.length > 0 ? { stock: item.plain.stock } : {}),
-                ...(item.plain.reorder.length > 0 ? { reorder: item.plain.reorder } : {}),
-              }
-            : {
-                id: item.id,
-                name: item.name,
-                variants: [...item.variants.entries()].map(([id, v]) => ({
-                  id,
-                  name: v.name,
-                  barcode: v.barcode,
-                  ...(v.unit.stock.length > 0 ? { stock: v.unit.stock } : {}),
-                  ...(v.unit.reorder.length > 0 ? { reorder: v.unit.reorder } : {}),
-                })),
-              },
-        ),
-      },
-    ],
   };
-  try {
-    return {
-      catalogue: await parseCatalogue(document),
-      problems: [...problems.listed],
-      problemCount: problems.count,
-      lineOfStock,
-      lineOfPath,
+
+  const finish = async (): Promise<CsvConversion> => {
+    // The good rows still make a catalogue, so a dry run shows what they would change beside the problems.
+    const lineOfPath = new Map<string, number>();
+    [...items.values()].forEach((item, i) => {
+      lineOfPath.set(`items[${i}]`, item.plain?.line ?? item.line);
+      [...item.variants.values()].forEach((variant, j) => lineOfPath.set(`items[${i}].variants[${j}]`, variant.unit.line));
+    });
+    const document = {
+      accounts: [
+        {
+          name: account.name,
+          warehouses_enabled: account.warehousesEnabled,
+          ...(account.warehousesEnabled ? { warehouses } : {}),
+          items: [...items.values()].map((item) =>
+            item.plain
+              ? {
+                  id: item.id,
+                  name: item.name,
+                  barcode: item.plain.barcode,
+                  ...(item.plain.stock.length > 0 ? { stock: item.plain.stock } : {}),
+                  ...(item.plain.reorder.length > 0 ? { reorder: item.plain.reorder } : {}),
+                }
+              : {
+                  id: item.id,
+                  name: item.name,
+                  variants: [...item.variants.entries()].map(([id, v]) => ({
+                    id,
+                    name: v.name,
+                    barcode: v.barcode,
+                    ...(v.unit.stock.length > 0 ? { stock: v.unit.stock } : {}),
+                    ...(v.unit.reorder.length > 0 ? { reorder: v.unit.reorder } : {}),
+                  })),
+                },
+          ),
+        },
+      ],
     };
-  } catch (error) {
-    if (isCatalogueRefusal(error)) {
-      problems.addAll(
-        error.problems.map((p) => inFileTerms(p, lineOfPath)),
-        error.problemCount,
-      );
-      return { catalogue: undefined, problems: [...problems.listed], problemCount: problems.count, lineOfStock, lineOfPath };
+    try {
+      return {
+        catalogue: await parseCatalogue(document),
+        problems: [...problems.listed],
+        problemCount: problems.count,
+        lineOfStock,
+        lineOfPath,
+      };
+    } catch (error) {
+      if (isCatalogueRefusal(error)) {
+        problems.addAll(
+          error.problems.map((p) => inFileTerms(p, lineOfPath)),
+          error.problemCount,
+        );
+        return { catalogue: undefined, problems: [...problems.listed], problemCount: problems.count, lineOfStock, lineOfPath };
+      }
+      throw error;
     }
-    throw error;
-  }
+  };
+  return { add, finish };
 }
 
 export interface QuantityChange {

@@ -103,7 +103,7 @@ export function nodeStartForCommand(args: readonly string[], env: NodeJS.Process
     return /^postgres(ql)?:\/\//i.test(database) ? POSTGRES_SERVER_START : SERVER_START;
   }
   if (command === 'import') return IMPORT_START;
-  // Not `csv import`: it holds the whole file in memory (docs/STOCKTAKE.md, about 1.4 KB a line), and
+  // Not `csv import`: it holds the whole catalogue in memory (docs/STOCKTAKE.md: 0.9 GB for 526,500 lines), and
   // under the import's 1 GB heap a file of 1.75M lines ran out of memory that completes without it.
   return NOTHING;
 }
