@@ -109,7 +109,7 @@ async function readRows(file: string, onRow: (row: CsvRow) => void, progress?: P
   );
 }
 
-/** Reads every row of a CSV file into memory (the tests' way in; the CLI checks rows as they stream: convertCatalogueCsv). */
+/** Reads every row of a CSV file into memory: how the file is read, on its own (the import checks rows as they stream: convertCatalogueCsv). */
 export async function readCatalogueCsv(file: string, progress?: ProgressReporter): Promise<CsvRow[]> {
   const rows: CsvRow[] = [];
   await readRows(file, (row) => rows.push(row), progress);
@@ -162,13 +162,6 @@ function reorderLevel(cell: string | undefined, field: string, bad: (field: stri
     return undefined;
   }
   return parsed;
-}
-
-/** Turns checked CSV rows into the catalogue structure of one existing account. */
-export async function csvToCatalogue(store: Store, accountName: string, rows: readonly CsvRow[]): Promise<CsvConversion> {
-  const builder = await csvCatalogueBuilder(store, accountName);
-  for (const row of rows) builder.add(row);
-  return builder.finish();
 }
 
 /**

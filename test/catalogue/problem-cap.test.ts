@@ -8,13 +8,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importCatalogueFile } from '../../server/catalogue/import-catalogue-file.ts';
 import { parseCatalogue } from '../../server/catalogue/import-catalogue.ts';
-import {
-  csvToCatalogue,
-  dryRunCatalogueImport,
-  formatDryRun,
-  importCatalogueCsv,
-  readCatalogueCsv,
-} from '../../server/csv/catalogue-csv.ts';
+import { convertCatalogueCsv, dryRunCatalogueImport, formatDryRun, importCatalogueCsv } from '../../server/csv/catalogue-csv.ts';
 import { type CatalogueRefusal, isCatalogueRefusal } from '../../server/store/catalogue-writer.ts';
 import { openStore } from '../../server/store/open-store.ts';
 import type { Store } from '../../server/store/store.ts';
@@ -147,7 +141,7 @@ describe('a refused catalogue with more problems than it lists', () => {
       header,
       ...range(1, BAD).map((id) => (id <= 10 ? `${id},Item ${id},,,B${id},,x,,` : `${id},Item ${id},,,B${id},,1,5,2`)),
     ].join('\n');
-    const conversion = await csvToCatalogue(store, 'north', await readCatalogueCsv(fileWith(csv, 'csv')));
+    const conversion = (await convertCatalogueCsv(store, 'north', fileWith(csv, 'csv'))).conversion;
     const expected = [
       ...range(2, 10).map((line) => `line ${line}: quantity: A valid integer is required.`),
       ...range(12, 990).map((line) => `line ${line}: reorder[0].target: The target may not be below the minimum.`),
@@ -177,7 +171,7 @@ describe('a refused catalogue with more problems than it lists', () => {
       'item_id,item_name,variant_id,variant_name,barcode,warehouse,quantity',
       ...range(1, BAD).map((id) => `${id},Item,,,B${id},,1`),
     ];
-    const conversion = await csvToCatalogue(store, 'north', await readCatalogueCsv(fileWith(csv.join('\n'), 'csv')));
+    const conversion = (await convertCatalogueCsv(store, 'north', fileWith(csv.join('\n'), 'csv'))).conversion;
     expect(conversion.problemCount).toBe(0);
     const error = await refused(importCatalogueCsv(store, conversion));
     expect(error.problems).toEqual(range(0, 1_000).map((i) => `line ${i + 2}: id: item id ${i + 1} belongs to another account`));

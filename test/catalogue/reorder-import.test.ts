@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importCatalogueFile } from '../../server/catalogue/import-catalogue-file.ts';
 import { parseCatalogue } from '../../server/catalogue/import-catalogue.ts';
-import { csvToCatalogue, importCatalogueCsv, readCatalogueCsv } from '../../server/csv/catalogue-csv.ts';
+import { convertCatalogueCsv, importCatalogueCsv } from '../../server/csv/catalogue-csv.ts';
 import { isCatalogueRefusal } from '../../server/store/catalogue-writer.ts';
 import { openStore } from '../../server/store/open-store.ts';
 import type { Store } from '../../server/store/store.ts';
@@ -163,7 +163,7 @@ describe('reorder points from the catalogue import', () => {
         '101,T-shirt,5001,S,SHIRT-S,Main,1,,',
       ].join('\n'),
     );
-    const conversion = await csvToCatalogue(store, 'north', await readCatalogueCsv(file));
+    const conversion = (await convertCatalogueCsv(store, 'north', file)).conversion;
     expect(conversion.problems).toEqual([]);
     await importCatalogueCsv(store, conversion);
     expect(await points()).toEqual([
@@ -193,7 +193,7 @@ describe('reorder points from the catalogue import', () => {
         '100,Mug,,,MUG,Main,,8,2',
       ].join('\n'),
     );
-    const conversion = await csvToCatalogue(store, 'north', await readCatalogueCsv(file));
+    const conversion = (await convertCatalogueCsv(store, 'north', file)).conversion;
     expect(conversion.problems).toEqual([
       'line 2: minimum: Ensure this value is greater than or equal to 0.',
       'line 3: minimum: A valid integer is required.',
