@@ -12,6 +12,7 @@ import type {
 } from '../catalogue/catalogue-schema.ts';
 import { type MovementSourceName, UPSTREAM_CATALOGUE_ACTOR, syncMessages } from '../../shared/index.ts';
 import { type ApiError, apiError, isApiError } from '../errors.ts';
+import { sql } from 'kysely';
 import { type Param, type Queries, columnsOf, inChunks, statement } from './engine.ts';
 import type { MovementLog } from './movements/movement-log.ts';
 import { writeReorderPoint } from './reorder-points.ts';
@@ -68,12 +69,23 @@ const insertItems = statement('import.insertItems', (k, p: Param<{ accountId: nu
   const names = p.list('name') as unknown as string[];
   return k.insertInto('items').values(ids.map((_, i) => ({ id: ids[i]!, account_id: p('accountId'), name: names[i]! })));
 });
-const renameItem = statement('import.renameItem', (k, p: Param<{ id: number; name: string }>) =>
-  k
-    .updateTable('items')
-    .set({ name: p('name') })
-    .where('id', '=', p('id')),
-);
+/**
+ * New names for many rows of `items` or `variants` in one statement (`CASE id WHEN … THEN …`): a
+ * re-import that renames every item is a statement per chunk, not one per item (on PostgreSQL each
+ * is a round trip: 100,000 renames took 10.7 s one by one; bench/NOTES.md, "Re-imports").
+ */
+function renameAll(table: 'items' | 'variants', name: string) {
+  return statement(name, (k, p: Param<{ id: number[]; name: string[] }>) => {
+    const ids = p.list('id') as unknown as number[];
+    const names = p.list('name') as unknown as string[];
+    const newName = sql<string>`case ${sql.ref('id')} ${sql.join(
+      ids.map((id, i) => sql`when ${id} then ${names[i]!}`),
+      sql` `,
+    )} end`;
+    return k.updateTable(table).set({ name: newName }).where('id', 'in', ids);
+  });
+}
+const renameItems = renameAll('items', 'import.renameItems');
 const variantsById = statement('import.variantsById', (k, p: Param<{ ids: number[] }>) =>
   k.selectFrom('variants').select(['id', 'item_id', 'name']).where('id', 'in', p.list('ids')),
 );
@@ -88,12 +100,7 @@ const insertVariants = statement(
       .values(ids.map((_, i) => ({ id: ids[i]!, item_id: itemIds[i]!, account_id: p('accountId'), name: names[i]! })));
   },
 );
-const renameVariant = statement('import.renameVariant', (k, p: Param<{ id: number; name: string }>) =>
-  k
-    .updateTable('variants')
-    .set({ name: p('name') })
-    .where('id', '=', p('id')),
-);
+const renameVariants = renameAll('variants', 'import.renameVariants');
 /**
  * The units of items that hold stock themselves. By account too: SQLite answers an IN list from
  * stock_units_export_order, not from the partial index stock_units_plain_item (a scan, 8 ms a chunk).
@@ -458,11 +465,15 @@ export class CatalogueWriter {
 
     // The writes: renames of units before the new units, which may take a barcode one of them gave up.
     await inChunks(q, newItems, (rows) => q.run(insertItems, { accountId: account.id, ...columnsOf(rows, 0, rows.length) }).then(() => {}));
-    for (const [id, name] of renamedItems) await q.run(renameItem, { id, name });
+    await inChunks(q, [...renamedItems], (renames) =>
+      q.run(renameItems, { id: renames.map(([id]) => id), name: renames.map(([, name]) => name) }).then(() => {}),
+    );
     await inChunks(q, newVariants, (rows) =>
       q.run(insertVariants, { accountId: account.id, ...columnsOf(rows, 0, rows.length) }).then(() => {}),
     );
-    for (const [id, name] of renamedVariants) await q.run(renameVariant, { id, name });
+    await inChunks(q, [...renamedVariants], (renames) =>
+      q.run(renameVariants, { id: renames.map(([id]) => id), name: renames.map(([, name]) => name) }).then(() => {}),
+    );
     for (const rename of renamedUnits) await q.run(setUnitBarcode, rename);
     await inChunks(q, newUnits, async (rows) => {
       const ids = new Map<string, number>();
