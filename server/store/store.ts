@@ -271,7 +271,7 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
     history: {
       page: (caller: Account, query: HistoryQuery) => read((q) => readStockHistory(q, caller, query)),
       /** A barcode's quantity over a period per warehouse, downsampled (store/stock-chart.ts). */
-      chart: (caller: Account, query: StockChartQuery) => read((q) => readStockChart(q, caller, query, clock.now())),
+      chart: (caller: Account, query: StockChartQuery) => readStockChart(read, caller, query, clock.now()),
       /** A warehouse's (or the account's) sales, receipts, counts and sets per day of a period (store/movements-per-day.ts). */
       perDay: (caller: Account, query: MovementsPerDayQuery, stretch?: number) =>
         readMovementsPerDay(read, caller, query, clock.now(), stretch),

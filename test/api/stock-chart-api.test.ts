@@ -2,7 +2,8 @@
 // history's movements (quantity after, kind, why) per warehouse, within the period asked for, with the
 // quantity it began with; an item of 5,000 movements comes downsampled to at most MAX_CHART_POINTS
 // points that keep its first, last, lowest and highest; the points the database picks from 30,000
-// movements are those the documented rule picks from the history, computed here.
+// movements are those the documented rule picks from the history, computed here, and the same when
+// they are picked in stretches of any length, each its own read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADJUST_PATH,
@@ -12,8 +13,12 @@ import {
   STOCK_HISTORY_PATH,
   type HistoryPage,
   type StockChart,
+  stockChartQuerySchema,
   stockChartSchema,
 } from '../../shared/index.ts';
+import type { Engine } from '../../server/store/engine.ts';
+import { providerFor } from '../../server/store/engines.ts';
+import { readStockChart } from '../../server/store/stock-chart.ts';
 import { HLC_KEY_COUNTERS } from '../../server/store/movements/hlc.ts';
 import { SOURCE_IDS } from '../../server/store/movements/movement-names.ts';
 import { probeDatabase } from '../support/database-probe.ts';
@@ -180,4 +185,31 @@ describe("a barcode's stock over time", () => {
       await probe.close();
     }
   }, 60_000);
+
+  // After the test above, which wrote the 30,000 movements.
+  it('picks the same points in stretches of any length, each its own read', async () => {
+    const caller = (await server.store.tokens.authenticate(server.tokens.north!))!;
+    const engine = await providerFor(server.dbFile).open(server.dbFile);
+    try {
+      let reads = 0;
+      const read: Engine['read'] = (work) => (reads++, engine.read(work));
+      for (const range of ['all', '7d'] as const) {
+        const query = stockChartQuerySchema.parse({ barcode: '8690000000024', range });
+        const answered = await chart('8690000000024', range);
+        const movements = answered.series.find((s) => s.warehouse === 11)!.movements;
+        expect(movements).toBeGreaterThan(MAX_CHART_POINTS);
+        // One stretch (longer than the period, and as long), and lengths shorter than a run (about 150
+        // movements of 30,000, 50 of a week), so that runs straddle stretches.
+        for (const stretch of [movements + 1, movements, 1_000, range === 'all' ? 97 : 13]) {
+          reads = 0;
+          expect(await readStockChart(read, caller, query, now, stretch), `${range}, stretches of ${stretch}`).toEqual(answered);
+          // The places, their counts and the short periods in one read; then each stretch of the long ones.
+          const stretchReads = answered.series.filter((s) => s.downsampled).map((s) => Math.ceil(s.movements / stretch));
+          expect(reads, `${range}, stretches of ${stretch}`).toBe(1 + stretchReads.reduce((a, b) => a + b, 0));
+        }
+      }
+    } finally {
+      await engine.close();
+    }
+  }, 120_000);
 });
