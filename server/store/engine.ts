@@ -128,6 +128,7 @@ export interface ScratchKeys {
    * Records each claim's `code` as the first use of its (`kind`, `key`), in order; for each, the
    * first code when the key was used before (by an earlier claim of the same call too), else
    * undefined. An item's keys go together: one round trip for them on PostgreSQL, not one each.
+   * A claim's code names one place of the catalogue: no two claims of a key carry the same code.
    */
   claimAll(claims: readonly ScratchClaim[]): Promise<(number | undefined)[]>;
   drop(): Promise<void>;
