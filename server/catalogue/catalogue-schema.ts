@@ -2,7 +2,10 @@
 // schemas whose errors point at the place: `accounts[0].items[3].barcode: …`. The parts (account,
 // item) are exported so the streaming import checks a file one item at a time with the same rules.
 import { z } from 'zod';
-import { MAX_QUANTITY, MIN_QUANTITY, keptBarcodeSchema, refuseUnsafeCharacters } from '../../shared/index.ts';
+// From their own modules, not shared/index.ts: the import's parse worker loads this file, and the
+// rest of shared/ would cost that thread about 10 MB more (catalogue-parse-worker.ts).
+import { MAX_QUANTITY, MIN_QUANTITY } from '../../shared/limits.ts';
+import { keptBarcodeSchema, refuseUnsafeCharacters } from '../../shared/row-validation.ts';
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const name = z.string().trim().min(1, { error: 'This field may not be blank.' }).superRefine(refuseUnsafeCharacters);

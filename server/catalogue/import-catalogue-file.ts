@@ -1,23 +1,19 @@
 // Imports a catalogue file as a stream: the JSON is parsed a chunk at a time and every item is
 // validated and written as soon as it is complete, so a million-barcode file never sits in memory.
+// The parsing and each item's own structure run on another thread (catalogue-file-events.ts); the
+// checks across items and the writing run here.
 // Same rules, same messages and the same all-or-nothing transaction as parseCatalogue followed by
 // importCatalogue (import-catalogue.ts), which a test checks on the same documents.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { JSONParser } from '@streamparser/json';
 import type { z } from 'zod';
 import { badRequest } from '../errors.ts';
 import type { CatalogueWriter, ImportSummary } from '../store/catalogue-writer.ts';
 import type { ScratchKeys } from '../store/engine.ts';
 import type { Store } from '../store/store.ts';
 import { CatalogueChecker, type Path, formatPath } from './catalogue-checks.ts';
-import {
-  type CatalogueItem,
-  catalogueAccountHeaderSchema,
-  catalogueAccountSchema,
-  catalogueItemSchema,
-  catalogueRootSchema,
-  withoutUnknownKeys,
-} from './catalogue-schema.ts';
+import { type CatalogueItem, catalogueAccountHeaderSchema, catalogueAccountSchema, catalogueRootSchema } from './catalogue-schema.ts';
+import { catalogueFileEvents } from './catalogue-file-events.ts';
+import { type CheckedItem, type JsonSyntaxProblem, decodeEvents } from './catalogue-json-events.ts';
 import { ScratchFirstUses } from './first-uses.ts';
 import { catalogueRefused } from '../store/catalogue-writer.ts';
 import { ProblemList } from '../store/problem-list.ts';
@@ -33,6 +29,7 @@ export interface FileImportOptions {
   onProgress?: (progress: ImportProgress) => void;
 }
 
+/** Bytes read at a time to find a problem's line and column. */
 const CHUNK_BYTES = 1 << 20;
 /** Ids and barcodes the checker claims at a time (CatalogueChecker.queueItem): a few statements, not one per key. */
 const CHECK_USES = 512;
@@ -51,7 +48,7 @@ interface AccountState {
   /** The writer accepted the account (no scenario conflict). */
   writable: boolean;
   /** Items that arrived before the header was complete (only when `items` precedes the header keys). */
-  pending: { item: unknown; i: number }[];
+  pending: { checked: CheckedItem; i: number }[];
 }
 
 /**
@@ -117,33 +114,23 @@ async function streamInto(
     state.writable = writing() && (await writer.beginAccount(header.data, state.index));
   };
 
-  const handleItem = async (state: AccountState, value: unknown, i: number) => {
-    let item = catalogueItemSchema.safeParse(value);
-    if (!item.success) {
-      schemaIssues(item.error.issues, ['accounts', state.index, 'items', i]);
-      // Like zod on the whole document: unknown keys alone do not stop the cross-field rules.
-      if (!item.error.issues.every((issue) => issue.code === 'unrecognized_keys')) return;
-      item = catalogueItemSchema.safeParse(withoutUnknownKeys(value, item.error.issues));
-      if (!item.success) return;
-    }
-    if (!state.headerValid) return;
-    checker.queueItem(item.data, i);
-    checking.push({ state, item: item.data, i });
+  const handleItem = async (state: AccountState, checked: CheckedItem, i: number) => {
+    schemaIssues(checked.issues, ['accounts', state.index, 'items', i]);
+    if (!checked.item || !state.headerValid) return;
+    checker.queueItem(checked.item, i);
+    checking.push({ state, item: checked.item, i });
     if (checker.queuedUses >= CHECK_USES) await settle();
   };
 
-  /** The header is complete once name, scenario and (in the warehouse scenario) warehouses were read. */
-  const headerReady = (value: JsonObject) =>
-    'name' in value && 'warehouses_enabled' in value && ('warehouses' in value || value.warehouses_enabled !== true);
-
-  const onItem = async (a: number, accountValue: unknown, value: unknown, i: number) => {
+  /** `header` is the account's fields, given with the first item by which they were complete. */
+  const onItem = async (a: number, header: unknown, checked: CheckedItem, i: number) => {
     if (!account || account.index !== a) account = { index: a, checkedKeys: undefined, headerValid: false, writable: false, pending: [] };
-    if (!account.checkedKeys && isObject(accountValue) && headerReady(accountValue)) {
-      account.checkedKeys = new Set(HEADER_KEYS.filter((key) => key in accountValue));
-      await checkHeader(account, accountValue);
+    if (!account.checkedKeys && isObject(header)) {
+      account.checkedKeys = new Set(HEADER_KEYS.filter((key) => key in header));
+      await checkHeader(account, header);
     }
-    if (account.checkedKeys) await handleItem(account, value, i);
-    else account.pending.push({ item: value, i });
+    if (account.checkedKeys) await handleItem(account, checked, i);
+    else account.pending.push({ checked, i });
   };
 
   const onAccountEnd = async (a: number, value: unknown) => {
@@ -164,7 +151,7 @@ async function streamInto(
         checker.checkAccount(header.data, a);
         state.writable = writing() && (await writer.beginAccount(header.data, a));
       }
-      for (const { item, i } of state.pending) await handleItem(state, item, i);
+      for (const { checked, i } of state.pending) await handleItem(state, checked, i);
       return;
     }
     if (!full.success) {
@@ -193,74 +180,28 @@ async function streamInto(
     if (!root.success) schemaIssues(root.error.issues, []);
   };
 
-  let syntaxError: Error | undefined;
-  // The parser calls back synchronously for every complete value of a chunk; checking and writing
-  // wait on the database, so the values are queued and handled in order after each chunk.
-  const queue: (() => Promise<void> | void)[] = [];
-  const drain = async () => {
-    for (let i = 0; i < queue.length; i++) await queue[i]!();
-    queue.length = 0;
-  };
-  // Strings and numbers are gathered in fixed buffers rather than by concatenation: less garbage per token.
-  const parser = new JSONParser({
-    paths: ['$.accounts.*.items.*', '$.accounts.*', '$'],
-    stringBufferSize: 64 * 1024,
-    numberBufferSize: 64,
-  });
-  parser.onValue = ({ value, key, parent, stack }) => {
-    if (stack.length === 0) return void queue.push(() => onRoot(value));
-    if (stack[1]?.key !== 'accounts' || typeof key !== 'number' || !Array.isArray(parent)) return;
-    if (stack.length === 2) {
-      queue.push(() => onAccountEnd(key, value));
-      parent.length -= 1; // done with it: the parser keeps nothing of an account it has emitted
-    } else if (stack.length === 4 && typeof stack[2]!.key === 'number' && Array.isArray(stack[2]!.value) && stack[3]!.key === 'items') {
-      // The account's header as it stands now (later keys of the same chunk must not count yet).
-      const a = stack[2]!.key;
-      const header = isObject(stack[3]!.value) ? { ...stack[3]!.value } : stack[3]!.value;
-      queue.push(() => onItem(a, header, value, key));
-      parent.length -= 1;
-    }
-  };
-  parser.onError = (error) => {
-    syntaxError ??= error;
-  };
-  // Where the parser was when it refused the text: the offset of the last token it read, or the
-  // position the tokenizer names itself (a character it cannot start a token with).
-  let lastTokenOffset = 0;
-  const tokenizer = (parser as unknown as { tokenizer: { onToken: (info: { offset: number }) => void } }).tokenizer;
-  const passOn = tokenizer.onToken;
-  tokenizer.onToken = (info) => {
-    lastTokenOffset = info.offset;
-    passOn(info);
-  };
-
-  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-  let bytesRead = 0;
+  // The file is parsed on another thread (catalogue-file-events.ts); its values are handled here in
+  // file order, a chunk's worth at a time.
+  let syntaxProblem: JsonSyntaxProblem | undefined;
   let lastProgress = performance.now();
-  for (;;) {
-    let n: number;
-    try {
-      n = readSync(fd, buffer, 0, CHUNK_BYTES, null);
-    } catch (error) {
-      throw badRequest(`Cannot read ${file}: ${(error as Error).message}`);
+  for await (const message of catalogueFileEvents(fd)) {
+    if (message.type === 'unreadable') throw badRequest(`Cannot read ${file}: ${message.message}`);
+    for (const event of decodeEvents(message.events)) {
+      if (event.kind === 'item') await onItem(event.account, event.header, event.checked, event.index);
+      else if (event.kind === 'account') await onAccountEnd(event.account, event.value);
+      else onRoot(event.value);
     }
-    if (n === 0) break;
-    bytesRead += n;
-    parser.write(buffer.subarray(0, n));
-    await drain();
-    if (syntaxError) break;
-    if (options.onProgress && performance.now() - lastProgress >= PROGRESS_EVERY_MS) {
+    if (message.type === 'end') syntaxProblem = message.syntaxProblem;
+    else if (options.onProgress && performance.now() - lastProgress >= PROGRESS_EVERY_MS) {
       lastProgress = performance.now();
-      options.onProgress({ bytesRead, totalBytes, barcodes: writer.summary.barcodes });
+      options.onProgress({ bytesRead: message.bytesRead, totalBytes, barcodes: writer.summary.barcodes });
     }
   }
-  if (!syntaxError && !parser.isEnded) parser.end();
-  await drain();
-  if (syntaxError || !sawRoot) {
-    const message = syntaxError?.message ?? '';
+  if (syntaxProblem || !sawRoot) {
+    const message = syntaxProblem?.message ?? '';
     const absolute = /absolute position "(\d+)"/.exec(message);
-    const endedEarly = !syntaxError || /ended in mid-parsing/.test(message);
-    const offset = endedEarly ? totalBytes : absolute ? Number(absolute[1]) : lastTokenOffset;
+    const endedEarly = !syntaxProblem || /ended in mid-parsing/.test(message);
+    const offset = endedEarly ? totalBytes : absolute ? Number(absolute[1]) : (syntaxProblem?.lastTokenOffset ?? 0);
     const { line, column } = lineAndColumn(fd, offset);
     const reason = totalBytes === 0 ? jsonMessages.empty : endedEarly ? jsonMessages.endsEarly : jsonProblem(message);
     throw badRequest(`${file} is not valid JSON at line ${line}, column ${column}: ${reason}`);

@@ -60,22 +60,24 @@ export const IMPORT_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', 
 export const POSTGRES_SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1'];
 
 /**
- * The SQLite server's environment: at most two glibc malloc arenas. glibc gives threads that allocate
- * at the same time arenas of their own (up to eight per core), and each keeps what it once held; Node
- * has several threads besides the main one (V8's GC helpers, libuv's pool). With
+ * The SQLite server's environment, and the import's: at most two glibc malloc arenas. glibc gives
+ * threads that allocate at the same time arenas of their own (up to eight per core), and each keeps
+ * what it once held; Node has several threads besides the main one (V8's GC helpers, libuv's pool). With
  * MALLOC_ARENA_MAX=2, on the 1M database under the bench's loads (bench/memory-phases.ts with the
  * server's flags above), peak RSS fell from 154 to 145-148 MB at the same request rates, and the
  * anonymous mappings other than the main arena and V8's pages (its "otherAnonymous": mostly the
  * other threads' arenas) from 18 to 9-10 MB (bench/NOTES.md). glibc reads it only at process
  * start, hence the restart; other C libraries (musl, macOS) ignore the variable, which is harmless.
- * Not for the import (at 100k rows 170-186 MB against 170-211 MB without, in the same time: no
- * measurable gain) nor the PostgreSQL server (not measured; the memory target is the SQLite server's).
+ * The import too, since it parses in a worker thread (server/catalogue/catalogue-file-events.ts):
+ * at 1M rows 236 MB peak against 263 MB without, in the same time (42.5 s; bench/NOTES.md). Before
+ * the worker it gained nothing measurable. Not the PostgreSQL server (not measured; the memory
+ * target is the SQLite server's).
  */
 export const SERVER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
 
 export const SERVER_START: NodeStart = { flags: SERVER_NODE_FLAGS, env: SERVER_ENV };
 export const POSTGRES_SERVER_START: NodeStart = { flags: POSTGRES_SERVER_NODE_FLAGS, env: {} };
-export const IMPORT_START: NodeStart = { flags: IMPORT_NODE_FLAGS, env: {} };
+export const IMPORT_START: NodeStart = { flags: IMPORT_NODE_FLAGS, env: SERVER_ENV };
 const NOTHING: NodeStart = { flags: [], env: {} };
 
 /** The database a command line names (`--database X`, `--database=X`, or the same of `--db`), as cli/database-option.ts reads it. */

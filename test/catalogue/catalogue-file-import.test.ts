@@ -3,7 +3,7 @@
 // nothing written on refusal; plus what only a file can get wrong (unreadable, not JSON). On both
 // engines: the catalogue is a file either way; the databases are SQLite files or databases of their
 // own on the test cluster.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateCatalogue } from '../support/catalogue-generator.ts';
@@ -274,6 +274,73 @@ describe('streaming file import', () => {
     },
   );
 
+  it('keeps numbers JSON cannot say twice (1e400 is Infinity, -0) as the file gives them: in the header, the account and the items', async () => {
+    // The parse worker hands the importing thread its items as JSON text; an account's own fields
+    // must cross as they are, or 1e400 would be refused as null.
+    const INFINITY = '"__1e400__"';
+    const MINUS_ZERO = '"__-0__"';
+    const document = north(
+      [
+        { id: 1, name: 'x', barcode: '1', stock: [{ warehouse: 'Main', quantity: -0 }] },
+        { id: 2, name: 'y', barcode: '2', stock: [{ warehouse: 'Main', quantity: Infinity }] },
+      ],
+      { warehouses: [{ id: Infinity, name: 'Main' }], shelf: -0 },
+    );
+    const text = JSON.stringify(document, (_, value: unknown) =>
+      value === Infinity ? INFINITY.slice(1, -1) : Object.is(value, -0) ? MINUS_ZERO.slice(1, -1) : value,
+    )
+      .replaceAll(INFINITY, '1e400')
+      .replaceAll(MINUS_ZERO, '-0');
+    expect(text).toContain('"id":1e400');
+    const { expected, actual } = await both(document, text);
+    expect(actual).toEqual(expected);
+    expect('problems' in actual && actual.problems.join('\n')).toMatch(/warehouses\[0\]\.id/);
+  });
+
+  it('reads a file of many chunks, the worker parsing ahead: the same outcome, a problem at its line, and no thread left behind', async () => {
+    const threads = () => readdirSync('/proc/self/task').length;
+    await both(north([{ id: 1, name: 'warm-up', barcode: '1' }])); // the thread pools the imports use exist from here
+    const before = threads();
+    // 300 items with 20 KB of blanks after each: 6 MB, read a megabyte at a time.
+    const items = Array.from({ length: 300 }, (_, i) => ({
+      id: 1 + i,
+      name: `Item ${i}`,
+      barcode: `B${i}`,
+      stock: [{ warehouse: 'Main', quantity: i }],
+    }));
+    const blanks = `\n${' '.repeat(20_000)}`;
+    const spread = (document: { accounts: { items: unknown[] }[] }) => JSON.stringify(document).replace(/},{"id"/g, `}${blanks},{"id"`);
+    const good = north(items);
+    const accepted = await both(good, spread(good));
+    expect(accepted.actual).toEqual(accepted.expected);
+    expect(accepted.actual).toMatchObject({ summary: { barcodes: 300 } });
+
+    const duplicate = north([...items, { id: 301, name: 'again', barcode: 'B7' }]);
+    const refused = await both(duplicate, spread(duplicate));
+    expect(refused.actual).toEqual(refused.expected);
+    expect(refused.actual).toEqual({
+      problems: ['accounts[0].items[300].barcode: duplicate barcode "B7", first used at accounts[0].items[7].barcode'],
+    });
+
+    // A comma missing near the end: named at its line and column, nothing written.
+    const text = spread(good);
+    const at = text.indexOf('{"id":290');
+    const broken = `${text.slice(0, at - 1)}${text.slice(at)}`; // the comma before it dropped
+    const { store, probe, close } = await freshStore();
+    try {
+      const lines = broken.slice(0, at - 1).split('\n');
+      const [line, column] = [lines.length, lines.at(-1)!.length + 1];
+      expect(column).toBe(20_001);
+      const message = await fileRefusal(importCatalogueFile(store, fileWith(broken)));
+      expect(message).toContain(`is not valid JSON at line ${line}, column ${column}: unexpected`);
+      expect(message).toContain('is a comma missing before it?');
+      expect(Number((await probe.first<{ n: number }>('SELECT count(*) AS n FROM items'))!.n)).toBe(0);
+    } finally {
+      await close();
+    }
+    expect(threads()).toBe(before);
+  });
+
   it('refuses a file that is not JSON, or not all of it, writing nothing', async () => {
     const { store, probe, close } = await freshStore();
     try {
@@ -286,6 +353,8 @@ describe('streaming file import', () => {
       }
       expect(Number((await probe.first<{ n: number }>('SELECT count(*) AS n FROM accounts'))!.n)).toBe(0);
       expect(await fileRefusal(importCatalogueFile(store, path.join(dir, 'missing.json')))).toMatch(/^Cannot read .*missing\.json/);
+      // Opened, but not readable as a file: the parse worker's read fails.
+      expect(await fileRefusal(importCatalogueFile(store, dir))).toMatch(/^Cannot read .*: EISDIR/);
       expect((await importCatalogueFile(store, exampleCatalogueFile)).barcodes).toBe(3);
     } finally {
       await close();

@@ -40,12 +40,12 @@ describe('node flags of the commands', () => {
     expect(nodeStartForCommand(['--help']).flags).toEqual([]);
   });
 
-  it('the SQLite server, and only it, gets MALLOC_ARENA_MAX=2 in its environment', () => {
+  it('the SQLite server and the import, and only they, get MALLOC_ARENA_MAX=2 in their environment', () => {
     expect(nodeStartForCommand(['serve', '--db', 'x.db'], {}).env).toEqual({ MALLOC_ARENA_MAX: '2' });
     expect(nodeStartForCommand(['serve'], {}).env).toEqual({ MALLOC_ARENA_MAX: '2' });
     expect(nodeStartForCommand(['serve', '--database', 'postgres://u@h/db'], {}).env).toEqual({});
     expect(nodeStartForCommand(['serve'], { BARCODE_INVENTORY_DATABASE: 'postgresql://u@h/db' }).env).toEqual({});
-    expect(nodeStartForCommand(['import', 'catalogue.json'], {}).env).toEqual({});
+    expect(nodeStartForCommand(['import', 'catalogue.json'], {}).env).toEqual({ MALLOC_ARENA_MAX: '2' });
     expect(nodeStartForCommand(['token', 'create'], {}).env).toEqual({});
   });
 
@@ -65,7 +65,7 @@ describe('node flags of the commands', () => {
     expect(missingNodeStart(SERVER_START, [...SERVER_NODE_FLAGS], restarted)).toBeUndefined();
     // The variable set by the user, the flags not: a restart for the flags, the user's value kept.
     expect(missingNodeStart(SERVER_START, [], { MALLOC_ARENA_MAX: '8' })).toEqual({ flags: SERVER_NODE_FLAGS, env: {} });
-    expect(missingNodeStart(IMPORT_START, [...IMPORT_NODE_FLAGS], {})).toBeUndefined();
+    expect(missingNodeStart(IMPORT_START, [...IMPORT_NODE_FLAGS], { MALLOC_ARENA_MAX: '2' })).toBeUndefined();
   });
 
   it("caps the import's old generation at 256 MB (its problem list is bounded), unless the user sized it", () => {
