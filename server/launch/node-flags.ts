@@ -37,8 +37,11 @@ export interface NodeStart {
 export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--max-old-space-size=512'];
 
 /**
- * The catalogue import: a little more young generation than the server, for its throughput, and a
- * capped old generation. Its live heap is about 28 MB at 1M rows; with V8's default limit here (4 GB)
+ * The catalogue import: more young generation than the server, for its throughput, and a capped old
+ * generation. 8 MB semi-spaces since the import parses in a worker thread: the importing thread's
+ * garbage collections are then a larger share of what is left on it, and at 1M rows 8 MB against 4
+ * took 39.9-40.1 s against 41.7-41.8 s, at 257-260 MB peak against 237-238 MB (alternated runs,
+ * bench/NOTES.md). Its live heap is about 28 MB at 1M rows; with V8's default limit here (4 GB)
  * garbage piles up to 295-303 MB RSS before a full collection. Any cap up to 1 GB makes V8 grow the
  * heap more carefully: at 1M rows 256 MB gave 191-215 MB peak in 58-59 s, 512 MB 195-197 MB in
  * 57-58 s, 1 GB 202-209 MB in 54-59 s, 2 GB 299 MB, against 295-303 MB in 51-55 s without (runs
@@ -49,7 +52,7 @@ export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', 
  * problems and a count (server/store/problem-list.ts), so a file of a million bad rows is refused
  * rather than run out of memory.
  */
-export const IMPORT_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--max-old-space-size=1024'];
+export const IMPORT_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=8', '--max-old-space-size=1024'];
 
 /**
  * The server on PostgreSQL: no old-generation cap. The `pg` driver allocates more per request, and

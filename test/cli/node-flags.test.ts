@@ -68,9 +68,9 @@ describe('node flags of the commands', () => {
     expect(missingNodeStart(IMPORT_START, [...IMPORT_NODE_FLAGS], { MALLOC_ARENA_MAX: '2' })).toBeUndefined();
   });
 
-  it("caps the import's old generation at 256 MB (its problem list is bounded), unless the user sized it", () => {
-    expect(IMPORT_NODE_FLAGS).toEqual(['--max-semi-space-size=4', '--max-old-space-size=1024']);
-    expect(missingNodeFlags(IMPORT_NODE_FLAGS, [], '--max-old-space-size=512')).toEqual(['--max-semi-space-size=4']);
+  it('gives the import 8 MB semi-spaces and caps its old generation at 1 GB (its problem list is bounded), unless the user sized it', () => {
+    expect(IMPORT_NODE_FLAGS).toEqual(['--max-semi-space-size=8', '--max-old-space-size=1024']);
+    expect(missingNodeFlags(IMPORT_NODE_FLAGS, [], '--max-old-space-size=512')).toEqual(['--max-semi-space-size=8']);
   });
 
   it('never adds a flag the process already has by name, on its command line or in NODE_OPTIONS', () => {
