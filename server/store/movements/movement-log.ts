@@ -964,11 +964,29 @@ export class MovementLog {
     const quantities = [...this.unwrittenQuantities.values()];
     this.unwrittenQuantities.clear();
     await this.resolveActors(unwritten);
-    const rows: InsertParams[] = unwritten.map(({ actor, hlc, ...row }) => ({
-      ...row,
-      hlcKey: hlcKey(hlc),
-      hlcCounter: hlcCounter(hlc),
-      actorId: actor === null ? null : this.actorIds.get(actor)!,
+    // Each field spelled out, not `{ ...row }` after a rest: that copied every row twice, 2-3% of a
+    // large import's time (bench/NOTES.md).
+    const rows: InsertParams[] = unwritten.map((m) => ({
+      accountId: m.accountId,
+      unitId: m.unitId,
+      itemId: m.itemId,
+      variantId: m.variantId,
+      warehouseId: m.warehouseId,
+      origin: m.origin,
+      seq: m.seq,
+      kind: m.kind,
+      value: m.value,
+      hlcKey: hlcKey(m.hlc),
+      hlcCounter: hlcCounter(m.hlc),
+      seenVector: m.seenVector,
+      oldQuantity: m.oldQuantity,
+      newQuantity: m.newQuantity,
+      sourceId: m.sourceId,
+      tokenId: m.tokenId,
+      reason: m.reason,
+      reference: m.reference,
+      createdMs: m.createdMs,
+      actorId: m.actor === null ? null : this.actorIds.get(m.actor)!,
     }));
     for (let from = 0; from < rows.length;) {
       const length = chunkLength(rows.length - from, this.db);
