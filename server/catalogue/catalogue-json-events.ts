@@ -5,7 +5,7 @@
 // (catalogue-parse-worker.ts), beside the thread that checks and writes.
 import { JSONParser } from '@streamparser/json';
 import type { z } from 'zod';
-import { type CatalogueItem, catalogueItemSchema, withoutUnknownKeys } from './catalogue-schema.ts';
+import { type CatalogueItem, type JsonObject, catalogueItemSchema, isJsonObject, withoutUnknownKeys } from './catalogue-schema.ts';
 
 /** An item's own structure, checked: its schema issues, and the item to go on with (if any). */
 export interface CheckedItem {
@@ -36,9 +36,6 @@ export interface JsonSyntaxProblem {
   /** The offset of the last token read before it (for a parser message that names no position). */
   lastTokenOffset: number;
 }
-
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The header is complete once name, scenario and (in the warehouse scenario) warehouses were read. */
 const headerReady = (value: JsonObject) =>
@@ -79,7 +76,7 @@ export class CatalogueJsonEvents {
         const account = stack[2]!.key;
         const fields = stack[3]!.value;
         const event: CatalogueEvent = { kind: 'item', account, index: key, checked: checkCatalogueItem(value) };
-        if (this.headerSentFor !== account && isObject(fields) && headerReady(fields)) {
+        if (this.headerSentFor !== account && isJsonObject(fields) && headerReady(fields)) {
           // A copy: later keys of the same chunk must not count yet.
           event.header = { ...fields };
           this.headerSentFor = account;

@@ -48,6 +48,11 @@ export type CatalogueItem = z.infer<typeof catalogueItemSchema>;
 export type CatalogueStockEntry = z.infer<typeof stockEntry>;
 export type CatalogueReorderEntry = z.infer<typeof reorderEntry>;
 
+export type JsonObject = Record<string, unknown>;
+
+/** A JSON object (not an array, not null): what a catalogue's document, account and item must be. */
+export const isJsonObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** A copy of `value` without the keys that `issues` (all unrecognized_keys) name. */
 export function withoutUnknownKeys(value: unknown, issues: readonly z.core.$ZodIssue[]): unknown {
   const copy = structuredClone(value);

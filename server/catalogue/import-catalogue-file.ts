@@ -11,7 +11,13 @@ import type { CatalogueWriter, ImportSummary } from '../store/catalogue-writer.t
 import type { ScratchKeys } from '../store/engine.ts';
 import type { Store } from '../store/store.ts';
 import { CatalogueChecker, type Path, formatPath } from './catalogue-checks.ts';
-import { type CatalogueItem, catalogueAccountHeaderSchema, catalogueAccountSchema, catalogueRootSchema } from './catalogue-schema.ts';
+import {
+  type CatalogueItem,
+  catalogueAccountHeaderSchema,
+  catalogueAccountSchema,
+  catalogueRootSchema,
+  isJsonObject,
+} from './catalogue-schema.ts';
 import { catalogueFileEvents } from './catalogue-file-events.ts';
 import { type CheckedItem, type JsonSyntaxProblem, decodeEvents } from './catalogue-json-events.ts';
 import { ScratchFirstUses } from './first-uses.ts';
@@ -35,9 +41,6 @@ const CHUNK_BYTES = 1 << 20;
 const CHECK_USES = 512;
 const PROGRESS_EVERY_MS = 1000;
 const HEADER_KEYS = ['name', 'warehouses_enabled', 'warehouses'] as const;
-
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 interface AccountState {
   index: number;
@@ -125,7 +128,7 @@ async function streamInto(
   /** `header` is the account's fields, given with the first item by which they were complete. */
   const onItem = async (a: number, header: unknown, checked: CheckedItem, i: number) => {
     if (!account || account.index !== a) account = { index: a, checkedKeys: undefined, headerValid: false, writable: false, pending: [] };
-    if (!account.checkedKeys && isObject(header)) {
+    if (!account.checkedKeys && isJsonObject(header)) {
       account.checkedKeys = new Set(HEADER_KEYS.filter((key) => key in header));
       await checkHeader(account, header);
     }
@@ -139,7 +142,7 @@ async function streamInto(
       account && account.index === a ? account : { index: a, checkedKeys: undefined, headerValid: false, writable: false, pending: [] };
     account = undefined;
     // The full account schema catches unknown keys and a wrong `items`; its items were checked one by one.
-    const whole = isObject(value) && Array.isArray(value.items) ? { ...value, items: [] } : value;
+    const whole = isJsonObject(value) && Array.isArray(value.items) ? { ...value, items: [] } : value;
     const full = catalogueAccountSchema.safeParse(whole);
     if (!state.checkedKeys) {
       // The header was not complete before the items (or there were none): check it now, then the held items.
@@ -162,12 +165,12 @@ async function streamInto(
       );
     }
     // Warehouses given after the items of a no-warehouse account: the rule still holds.
-    const late = isObject(value) ? value.warehouses : undefined;
+    const late = isJsonObject(value) ? value.warehouses : undefined;
     if (
       !state.checkedKeys.has('warehouses') &&
       Array.isArray(late) &&
       late.length > 0 &&
-      isObject(value) &&
+      isJsonObject(value) &&
       value.warehouses_enabled === false
     ) {
       crossProblems.add(`${formatPath(['accounts', a, 'warehouses'])}: an account with warehouses_enabled false has no warehouses`);
@@ -176,7 +179,7 @@ async function streamInto(
 
   const onRoot = (value: unknown) => {
     sawRoot = true;
-    const root = catalogueRootSchema.safeParse(isObject(value) && Array.isArray(value.accounts) ? { ...value, accounts: [] } : value);
+    const root = catalogueRootSchema.safeParse(isJsonObject(value) && Array.isArray(value.accounts) ? { ...value, accounts: [] } : value);
     if (!root.success) schemaIssues(root.error.issues, []);
   };
 

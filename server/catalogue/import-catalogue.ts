@@ -10,11 +10,11 @@ import {
   catalogueAccountHeaderSchema,
   catalogueItemSchema,
   catalogueSchema,
+  isJsonObject,
   withoutUnknownKeys,
 } from './catalogue-schema.ts';
 
 const describe = (issue: z.core.$ZodIssue) => `${formatPath(issue.path)}: ${issue.message}`;
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Validates a parsed JSON document against the catalogue format, structure first, then the rules
@@ -36,14 +36,14 @@ export async function parseCatalogue(document: unknown): Promise<Catalogue> {
       checker.checkAccount(account, a);
       for (const [i, item] of account.items.entries()) await checker.checkItem(item, i);
     }
-  } else if (isObject(document) && Array.isArray(document.accounts)) {
+  } else if (isJsonObject(document) && Array.isArray(document.accounts)) {
     // Every problem at once: the rules across fields still run for each item whose own structure is
     // right (as the file import does, item by item), beside the structural problems.
     for (const [a, account] of document.accounts.entries()) {
       const header = catalogueAccountHeaderSchema.safeParse(account);
       if (!header.success) continue;
       checker.checkAccount(header.data, a);
-      const items: unknown[] = isObject(account) && Array.isArray(account.items) ? account.items : [];
+      const items: unknown[] = isJsonObject(account) && Array.isArray(account.items) ? account.items : [];
       for (const [i, value] of items.entries()) {
         let item = catalogueItemSchema.safeParse(value);
         if (!item.success && item.error.issues.every((issue) => issue.code === 'unrecognized_keys'))
