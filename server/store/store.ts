@@ -87,7 +87,7 @@ import {
   removeLink,
   setUpstreamVector,
 } from './sync/links.ts';
-import { arrivalBefore, countPending, heldUpstreamUpTo, notHeldBy, pullPage, readMovements } from './sync/movement-pages.ts';
+import { arrivalBefore, countPending, heldUpstreamUpTo, notHeldBy, readMovements, readPullPage } from './sync/movement-pages.ts';
 import { type PulledFrom, checkPulledOrigins, checkPushedOrigins, registerFollower } from './sync/followers.ts';
 import { makeInternalCodes } from './labels/internal-codes.ts';
 import { type LabelSource, readLabelRows } from './labels/label-sources.ts';
@@ -434,7 +434,7 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
        * holds (`have`); on the last page the cursor moves past everything recorded, left out or not.
        */
       pull: (account: Account, after: number, limit: number, have?: VersionVector): Promise<PullPage> =>
-        read(async (q) => ({ ...pullPage(await readMovements(q, account.id, after, limit + 1), limit, after, have), now: clock.now() })),
+        read(async (q) => ({ ...(await readPullPage(q, account.id, after, limit, have)), now: clock.now() })),
       /**
        * Movements of other instances pushed by a registered follower (`caller`), each applied once, in
        * order; all or nothing. The answer's vector names the batch's origins only (what the follower
