@@ -87,7 +87,7 @@ import {
   removeLink,
   setUpstreamVector,
 } from './sync/links.ts';
-import { arrivalBefore, countPending, heldUpstreamUpTo, notHeldBy, readMovements, readPullPage } from './sync/movement-pages.ts';
+import { arrivalBefore, countPending, heldUpstreamUpTo, readNotHeld } from './sync/movement-pages.ts';
 import { type PulledFrom, checkPulledOrigins, checkPushedOrigins, registerFollower } from './sync/followers.ts';
 import { makeInternalCodes } from './labels/internal-codes.ts';
 import { type LabelSource, readLabelRows } from './labels/label-sources.ts';
@@ -434,7 +434,7 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
        * holds (`have`); on the last page the cursor moves past everything recorded, left out or not.
        */
       pull: (account: Account, after: number, limit: number, have?: VersionVector): Promise<PullPage> =>
-        read(async (q) => ({ ...(await readPullPage(q, account.id, after, limit, have)), now: clock.now() })),
+        read(async (q) => ({ ...(await readNotHeld(q, account.id, after, limit, have)), now: clock.now() })),
       /**
        * Movements of other instances pushed by a registered follower (`caller`), each applied once, in
        * order; all or nothing. The answer's vector names the batch's origins only (what the follower
@@ -499,11 +499,8 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
        */
       pending: (account: Account, upstream: VersionVector, limit: number, after = 0) =>
         read(async (q) => {
-          const page = await readMovements(q, account.id, after, limit);
-          return {
-            movements: page.filter(notHeldBy(upstream)).map(({ arrival: _, bytes: __, ...m }) => m),
-            last: page.at(-1)?.arrival ?? after,
-          };
+          const page = await readNotHeld(q, account.id, after, limit, upstream);
+          return { movements: page.movements, last: page.next_cursor };
         }),
       /** Just before where the movements named (`{origin: seq}`) arrived here: a push resumes from there. */
       arrivalBefore: (account: Account, movements: Record<string, number>) => read((q) => arrivalBefore(q, account.id, movements)),

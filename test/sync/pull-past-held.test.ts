@@ -1,7 +1,7 @@
 // A pull passes over what the caller holds (docs/SYNC.md, "Pull"): a follower that has just pushed
 // thousands of its own movements gets them left out in one request, not in one empty page per 500;
 // what it lacks comes in arrival order, `limit` at a time; and however much it says it holds, one
-// request looks at no more than MAX_SCANNED_PER_PULL movements. Real servers on both engines.
+// request looks at no more than MAX_SCANNED_PER_PAGE movements. Real servers on both engines.
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   MAX_MOVEMENTS_PER_BATCH,
@@ -11,7 +11,7 @@ import {
   type SyncMovement,
   type SyncState,
 } from '../../shared/index.ts';
-import { MAX_SCANNED_PER_PULL } from '../../server/store/sync/movement-pages.ts';
+import { MAX_SCANNED_PER_PAGE } from '../../server/store/sync/movement-pages.ts';
 import { madeUp, push, register } from '../support/made-up-movements.ts';
 import { call } from '../support/stocktake-fixtures.ts';
 import { type TestServer, startTestServer } from '../support/test-server.ts';
@@ -99,16 +99,16 @@ describe('a pull passes over what the caller holds', () => {
     expect(partly.cursors.length).toBe(Math.ceil(expected.length / 2));
   });
 
-  it(`looks at no more than ${MAX_SCANNED_PER_PULL.toLocaleString('en-US')} movements in one request, whatever the caller holds`, async () => {
+  it(`looks at no more than ${MAX_SCANNED_PER_PAGE.toLocaleString('en-US')} movements in one request, whatever the caller holds`, async () => {
     const { server, tokens } = await upstreamWith('shopaaaa');
     const link = tokens.shopaaaa!;
     const start = (await pullAll(server, link, 0, MAX_MOVEMENTS_PER_BATCH)).cursors.at(-1)!;
-    const count = MAX_SCANNED_PER_PULL + 700;
+    const count = MAX_SCANNED_PER_PAGE + 700;
     await pushRun(server, link, 'shopaaaa', 1, count);
     const have = { shopaaaa: count };
     // Where a pull without `have` stands after the bound's worth of movements, page by page.
     let bound = start;
-    for (let pages = 0; pages < MAX_SCANNED_PER_PULL / MAX_MOVEMENTS_PER_BATCH; pages++)
+    for (let pages = 0; pages < MAX_SCANNED_PER_PAGE / MAX_MOVEMENTS_PER_BATCH; pages++)
       bound = (await pull(server, link, bound, MAX_MOVEMENTS_PER_BATCH)).next_cursor;
     const first = await pull(server, link, start, MAX_MOVEMENTS_PER_BATCH, have);
     expect(first).toMatchObject({ movements: [], next_cursor: bound, more: true });

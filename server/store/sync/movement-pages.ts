@@ -41,16 +41,11 @@ function sendable(row: { source_id: number; reason: string | null; reference: st
   };
 }
 
-/**
- * A page of the account's movements in the order they were recorded here: the `limit` after the
- * arrival id `after`, or those of the arrival ids `ids`.
- */
-export async function readMovements(
+/** The account's movements of the arrival ids `ids`, in the order they were recorded here. */
+async function readMovements(
   q: Queries,
   accountId: number,
-  after: number,
-  limit: number,
-  ids?: readonly number[],
+  ids: readonly number[],
 ): Promise<(SyncMovement & { arrival: number; bytes: number })[]> {
   const query = q.k
     .selectFrom('stock_history as h')
@@ -75,8 +70,7 @@ export async function readMovements(
       actorNameOf('h').as('actor'),
     ])
     .where('h.account_id', '=', accountId)
-    .$if(ids === undefined, (b) => b.where('h.id', '>', after).limit(limit))
-    .$if(ids !== undefined, (b) => b.where('h.id', 'in', ids!))
+    .where('h.id', 'in', ids)
     .orderBy('h.id');
   // Movements of one batch mostly carry the same seen vector: each text is parsed once.
   const vectors = new Map<string, VersionVector>();
@@ -115,32 +109,33 @@ const MOVEMENT_BYTES = 1024;
  */
 export const MAX_PAGE_BYTES = 8 * 1024 * 1024;
 
-/** How many arrival ids a pull's scan reads per statement. */
+/** How many arrival ids a page's scan reads per statement. */
 const SCAN_CHUNK = 2_000;
 /**
- * The most movements a pull's page looks at: what the caller holds is passed over by a scan of ids,
+ * The most movements a page looks at: what the other side holds is passed over by a scan of ids,
  * origins and sequences alone, so that a follower coming back with thousands of its own movements
- * pulls them back in one request instead of one empty page per 500; this bounds the request's cost
+ * pulls them past in one request instead of one empty page per 500; this bounds a request's cost
  * whatever the caller says it holds (bench/NOTES.md, "The pull passes over what the follower holds").
  */
-export const MAX_SCANNED_PER_PULL = 20_000;
+export const MAX_SCANNED_PER_PAGE = 20_000;
 
 /**
- * A pull's page: the account's movements recorded here after `after` that the caller does not hold
- * (`have`), at most `limit` of them and about MAX_PAGE_BYTES, in arrival order; `next_cursor` moves
- * past everything the page covered, sent or held, and `more` says whether movements were recorded
- * after it. Found by a narrow scan of at most MAX_SCANNED_PER_PULL arrivals, then read whole only for
- * those sent.
+ * A page of the account's movements recorded here after `after` that the other side does not hold
+ * (`held`: its highest sequence per origin), at most `limit` of them and about MAX_PAGE_BYTES, in
+ * arrival order: a pull's page (`held`, what the caller says it has) and the next batch of a push
+ * (what the upstream holds). `next_cursor` moves past everything the page covered, sent or held;
+ * `more` says whether movements were recorded after it. Found by a narrow scan of at most
+ * MAX_SCANNED_PER_PAGE arrivals, then read whole only for those in the page.
  */
-export async function readPullPage(
+export async function readNotHeld(
   q: Queries,
   accountId: number,
   after: number,
   limit: number,
-  have: VersionVector = {},
-  maxScanned = MAX_SCANNED_PER_PULL,
+  held: VersionVector = {},
+  maxScanned = MAX_SCANNED_PER_PAGE,
 ): Promise<{ movements: SyncMovement[]; next_cursor: number; more: boolean }> {
-  const lacks = notHeldBy(have);
+  const lacks = notHeldBy(held);
   const wanted: number[] = [];
   let covered = after;
   let scanned = 0;
@@ -171,7 +166,7 @@ export async function readPullPage(
   if (wanted.length === 0) return { movements: [], next_cursor: covered, more };
   const movements: SyncMovement[] = [];
   let bytes = 0;
-  for (const { arrival, bytes: size, ...movement } of await readMovements(q, accountId, after, limit, wanted)) {
+  for (const { arrival, bytes: size, ...movement } of await readMovements(q, accountId, wanted)) {
     if (movements.length > 0 && bytes + size > MAX_PAGE_BYTES) {
       // The rest waits for the next page, from just before this one.
       return { movements, next_cursor: arrival - 1, more: true };
