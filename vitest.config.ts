@@ -83,6 +83,7 @@ export const postgresOnly: Record<string, string> = {
 /** Files that open no database: they run once, in the `sqlite` project; an engine would change nothing in them. */
 export const noDatabase: Record<string, string> = {
   'test/api/read-answer.test.ts': 'builds read answers from values in memory',
+  'test/store/in-list.test.ts': 'pads IN lists in memory',
   'test/shared/actor-form.test.ts': 'reads actor texts in memory',
   'test/shared/time-zone.test.ts': "time zones' offsets and day starts, from the runtime's Intl",
   'test/cli/cli-node-version.test.ts': 'the command on a Node without type stripping stops before it opens anything',

@@ -19,7 +19,7 @@ import { recordAudit } from '../audit.ts';
 import { MAX_QUANTITY, MIN_QUANTITY, type MovementSourceName, syncMessages } from '../../../shared/index.ts';
 import { apiError } from '../../errors.ts';
 import { sql } from 'kysely';
-import { type Param, type Queries, chunkLength, columnsOf, inChunks, statement } from '../engine.ts';
+import { type Param, type Queries, chunkLength, columnsOf, inChunks, inList, statement } from '../engine.ts';
 import type { StockConflictGroupTable } from '../schema.ts';
 import { heldVector } from '../sync/held-vector.ts';
 import {
@@ -1058,15 +1058,17 @@ export class MovementLog {
                 .limit(1)
                 .as('hlc'),
             ])
-            .where('s.unit_id', 'in', exact),
+            .where('s.unit_id', 'in', inList(exact)),
         );
         for (const row of latest) if (row.hlc !== null) this.placeState(accountId, row.unit_id, row.warehouse_id).latest = row.hlc;
       }
-      for (const row of await q.all(q.k.selectFrom('stock').select(['unit_id', 'warehouse_id', 'quantity']).where('unit_id', 'in', ids))) {
+      for (const row of await q.all(
+        q.k.selectFrom('stock').select(['unit_id', 'warehouse_id', 'quantity']).where('unit_id', 'in', inList(ids)),
+      )) {
         this.placeState(accountId, row.unit_id, row.warehouse_id).quantity = row.quantity;
       }
       for (const row of await q.all(
-        q.k.selectFrom('stock_conflict_groups').selectAll().where('unit_id', 'in', ids).where('open', '=', 1),
+        q.k.selectFrom('stock_conflict_groups').selectAll().where('unit_id', 'in', inList(ids)).where('open', '=', 1),
       )) {
         this.placeState(accountId, row.unit_id, row.warehouse_id).open = { group: storedGroup(row), id: row.id };
       }

@@ -3,7 +3,7 @@
 import { MAX_CLOCK_AHEAD_MS, type SyncMovement, type VersionVector, syncMessages } from '../../../shared/index.ts';
 import { apiError } from '../../errors.ts';
 import type { Account } from '../accounts.ts';
-import { type Param, statement } from '../engine.ts';
+import { type Param, inList, statement } from '../engine.ts';
 import { isAbsolute } from '../movements/fold.ts';
 import { type Hlc, parseHlc } from '../movements/hlc.ts';
 import type { MovementLog, MovementUnit } from '../movements/movement-log.ts';
@@ -64,7 +64,7 @@ export async function applyMovements(
         .selectFrom('stock_units')
         .select(['id', 'item_id', 'variant_id'])
         .where('account_id', '=', account.id)
-        .where('item_id', 'in', itemIds.slice(i, i + 500)),
+        .where('item_id', 'in', inList(itemIds.slice(i, i + 500))),
     );
     for (const row of rows) units.set(unitKey(row.item_id, row.variant_id), { id: row.id, itemId: row.item_id, variantId: row.variant_id });
   }

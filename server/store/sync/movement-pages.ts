@@ -11,7 +11,7 @@ import {
   type VersionVector,
   withoutUnsafeCharacters,
 } from '../../../shared/index.ts';
-import type { Queries } from '../engine.ts';
+import { type Queries, inList } from '../engine.ts';
 import { SOURCE_IDS, actorNameOf } from '../movements/movement-names.ts';
 import { NO_WAREHOUSE } from '../schema.ts';
 import { heldVector } from './held-vector.ts';
@@ -70,7 +70,7 @@ async function readMovements(
       actorNameOf('h').as('actor'),
     ])
     .where('h.account_id', '=', accountId)
-    .where('h.id', 'in', ids)
+    .where('h.id', 'in', inList(ids))
     .orderBy('h.id');
   // Movements of one batch mostly carry the same seen vector: each text is parsed once.
   const vectors = new Map<string, VersionVector>();
