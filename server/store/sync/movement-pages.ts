@@ -134,7 +134,6 @@ export async function readNotHeld(
   after: number,
   limit: number,
   held: VersionVector = {},
-  maxScanned = MAX_SCANNED_PER_PAGE,
 ): Promise<{ movements: SyncMovement[]; next_cursor: number; more: boolean }> {
   const lacks = notHeldBy(held);
   const wanted: number[] = [];
@@ -142,7 +141,7 @@ export async function readNotHeld(
   let scanned = 0;
   let more = false;
   scan: for (;;) {
-    const chunk = Math.min(SCAN_CHUNK, maxScanned - scanned + 1);
+    const chunk = Math.min(SCAN_CHUNK, MAX_SCANNED_PER_PAGE - scanned + 1);
     const rows = await q.all(
       q.k
         .selectFrom('stock_history')
@@ -154,11 +153,12 @@ export async function readNotHeld(
     );
     for (const row of rows) {
       // One row past the page, or past the scan's bound: there is more, the page ends before it.
-      if ((lacks(row) && wanted.length === limit) || scanned === maxScanned) {
+      const sent = lacks(row);
+      if ((sent && wanted.length === limit) || scanned === MAX_SCANNED_PER_PAGE) {
         more = true;
         break scan;
       }
-      if (lacks(row)) wanted.push(row.id);
+      if (sent) wanted.push(row.id);
       covered = row.id;
       scanned++;
     }
