@@ -4,6 +4,20 @@ import type BetterSqlite3 from 'better-sqlite3';
 /** How long a writer waits for another process's lock (e.g. an import while the server runs). */
 export const BUSY_TIMEOUT_MS = 5000;
 
+/**
+ * SQLite's own cache of database pages, in KiB, for the connection's everyday work (reads, POSTs,
+ * sync batches). better-sqlite3 builds SQLite with 16 MB (SQLITE_DEFAULT_CACHE_SIZE=-16000), and the
+ * server's cache filled all of it at 1M barcodes: 17 MB of its malloc at the peak (heaptrack,
+ * bench/NOTES.md). 8 MB holds what the bench's reads keep coming back to up to about 100k barcodes
+ * (GET at 100k as fast as with 16 MB); at 1M that set is about ten times larger and neither size
+ * holds it, so reads come from the operating system's file cache either way, at the same rate. The
+ * server's peak at 1M fell by about 6 MB; 4 MB would have saved 13 but cost GET at 100k 14%.
+ */
+export const PAGE_CACHE_KIB = 8192;
+
+/** The page cache of a bulk write (an import), as better-sqlite3 builds SQLite: its b-tree inserts at random places. */
+export const BULK_PAGE_CACHE_KIB = 16_000;
+
 export function applyPragmas(sqlite: BetterSqlite3.Database): void {
   // WAL lets readers run beside the writer; synchronous=FULL fsyncs the WAL on every commit, so an
   // acknowledged write survives a power cut, not only a crashed process.
@@ -11,9 +25,10 @@ export function applyPragmas(sqlite: BetterSqlite3.Database): void {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   // Statement journals (a multi-row statement inside a transaction) stay in memory instead of
-  // spilling to temporary files; bulk writes switch to files (withTemporaryTablesOnDisk).
+  // spilling to temporary files; bulk writes switch to files (withBulkWriteSettings).
   sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  sqlite.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
 }
 
 /** Fewer units than this keep no statistics (analyseStockUnitsIfGrown). */
@@ -49,16 +64,20 @@ export function analyseStockUnitsIfGrown(sqlite: BetterSqlite3.Database): void {
 }
 
 /**
- * Runs `fn` with SQLite's temporary tables on disk (bounded by the page cache) rather than in
- * memory: for an import's scratch table of a million keys. Only outside a transaction (SQLite
- * refuses to switch inside one); temporary tables of this connection are dropped by the switch.
+ * Runs a bulk write (an import) with its own settings: SQLite's temporary tables on disk (bounded
+ * by the page cache) rather than in memory, for its scratch table of a million keys, and the larger
+ * page cache (BULK_PAGE_CACHE_KIB). Both go back after it; lowering the cache frees the pages
+ * beyond it. Only outside a transaction (SQLite refuses to switch temp_store inside one); temporary
+ * tables of this connection are dropped by the switch.
  */
-export async function withTemporaryTablesOnDisk<T>(sqlite: BetterSqlite3.Database, fn: () => Promise<T>): Promise<T> {
+export async function withBulkWriteSettings<T>(sqlite: BetterSqlite3.Database, fn: () => Promise<T>): Promise<T> {
   if (sqlite.inTransaction) return fn();
   sqlite.pragma('temp_store = FILE');
+  sqlite.pragma(`cache_size = -${BULK_PAGE_CACHE_KIB}`);
   try {
     return await fn();
   } finally {
+    sqlite.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
     sqlite.pragma('temp_store = MEMORY');
   }
 }

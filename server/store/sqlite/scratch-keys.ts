@@ -1,5 +1,5 @@
 // An import's scratch table of keys on SQLite: a TEMP table of this connection (on disk during a
-// bulk write, see withTemporaryTablesOnDisk), so a million barcodes never sit in JavaScript maps.
+// bulk write, see withBulkWriteSettings), so a million barcodes never sit in JavaScript maps.
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ScratchClaim, ScratchKeys } from '../engine.ts';
 

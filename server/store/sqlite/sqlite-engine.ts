@@ -27,7 +27,7 @@ import {
 import { runMigrations } from '../migrations/registry.ts';
 import type { Schema } from '../schema.ts';
 import { translateSqliteError } from './faults.ts';
-import { BUSY_TIMEOUT_MS, analyseStockUnitsIfGrown, applyPragmas, withTemporaryTablesOnDisk } from './pragmas.ts';
+import { BUSY_TIMEOUT_MS, analyseStockUnitsIfGrown, applyPragmas, withBulkWriteSettings } from './pragmas.ts';
 import { SqliteScratchKeys } from './scratch-keys.ts';
 import { type CommitCounts, type GroupTransaction, Serial, TransactionShare, WriteGroups, commitGroup } from '../group-commit.ts';
 
@@ -209,7 +209,7 @@ export class SqliteEngine implements Engine, Queries {
       : work;
     // A bulk write (an import) is large enough on its own; it keeps its transaction to itself.
     if (options.bulk)
-      return this.serial.run(() => withTemporaryTablesOnDisk(this.sqlite, () => this.inTransaction(this.control.beginWrite, writing)));
+      return this.serial.run(() => withBulkWriteSettings(this.sqlite, () => this.inTransaction(this.control.beginWrite, writing)));
     return this.groups.add(writing);
   }
 
