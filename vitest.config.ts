@@ -18,7 +18,8 @@ export const sqliteOnly: Record<string, string> = {
   'test/ui/camera-scan.test.ts':
     "a fake camera in Debian's chromium reading codes into the page: the camera and the page, not the engine (the stocktake it counts into runs on both in test/stocktake/)",
   'test/store/storage-faults.test.ts': "injects storage faults (full disk, read-only file, I/O errors) into the SQLite engine's file",
-  'test/store/page-cache.test.ts': "SQLite's page cache (`PRAGMA cache_size`) of the store's connection, and the bulk write's; PostgreSQL's buffers are the server's own",
+  'test/store/page-cache.test.ts':
+    "SQLite's page cache (`PRAGMA cache_size`) of the store's connection, and the bulk write's; PostgreSQL's buffers are the server's own",
   'test/store/private-files.test.ts': 'file modes of the `.db`, `-wal` and `-shm` files and of the files the CLI writes beside them',
   'test/cli/backup-cli.test.ts':
     "SQLite's online backup and `restore` of a `.db` file; PostgreSQL is backed up with `pg_dump` and restored with `pg_restore` (test/store/postgres-check-and-backup.test.ts)",
