@@ -84,6 +84,8 @@ export const postgresOnly: Record<string, string> = {
 
 /** Files that open no database: they run once, in the `sqlite` project; an engine would change nothing in them. */
 export const noDatabase: Record<string, string> = {
+  'test/store/warehouse-order.test.ts':
+    'a pure check of a list of records; the reads it orders run on both engines in test/api/api-read.test.ts',
   'test/api/read-answer.test.ts': 'builds read answers from values in memory',
   'test/store/in-list.test.ts': 'pads IN lists in memory',
   'test/shared/actor-form.test.ts': 'reads actor texts in memory',
