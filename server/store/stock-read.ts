@@ -114,9 +114,8 @@ export async function readStockRecords(
     } else withoutStock.set(row.barcode, row);
   }
   for (const [barcode, records] of grouped) {
-    if (records.length > 1 && !inWarehouseOrder(records)) records.sort(byWarehouse);
-    else if (records.length === 0) {
-      // A known barcode with no stock definition: one zero record per warehouse of the account.
+    if (records.length === 0) {
+      // A known barcode with no stock definition: one zero record per warehouse of the account (in id order).
       const unit = withoutStock.get(barcode)!;
       for (const warehouse of warehouses) {
         records.push({
@@ -128,7 +127,7 @@ export async function readStockRecords(
           warehouse_name: warehouse.name,
         });
       }
-    }
+    } else if (!inWarehouseOrder(records)) records.sort(byWarehouse);
   }
   return byBarcode;
 }
