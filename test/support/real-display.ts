@@ -73,7 +73,8 @@ export function startXvfb(): Promise<Display> {
 export interface RealChromium {
   /** The DevTools endpoint, to read the page (never to type). */
   wsEndpoint: string;
-  stop(): void;
+  /** Ends chromium and removes its profile once it has exited. */
+  stop(): Promise<void>;
 }
 
 /** Opens `url` in Debian's chromium as an app window on the display. */
@@ -94,15 +95,24 @@ export function startChromium(display: Display, url: string): Promise<RealChromi
     '--window-size=1280,900',
     `--app=${url}`,
   ];
-  const child: ChildProcess = spawn('chromium', args, { env: display.env, stdio: ['ignore', 'ignore', 'pipe'] });
+  // Its own process group, so that stopping it reaches its helper processes too.
+  const child: ChildProcess = spawn('chromium', args, { env: display.env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let output = '';
-  const stop = () => {
-    child.kill('SIGTERM');
-    rmSync(profile, { recursive: true, force: true });
+  // Chromium's helpers (its network service writes the disk cache) can outlive the browser process by
+  // a moment and write into the profile: removing the folder right after the signal raced those
+  // writes (ENOTEMPTY in CI). So the whole group is ended, and the folder removed once none is left.
+  const stop = async () => {
+    signalGroup(child, 'SIGTERM');
+    // Bounded: a helper left a zombie by a PID 1 that does not reap still answers signal 0.
+    for (let waited = 0; groupAlive(child) && waited < 10_000; waited += 50) {
+      if (waited === 5_000) signalGroup(child, 'SIGKILL');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
   };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      stop();
+      void stop();
       reject(new Error(`chromium did not start within 30 s: ${output.trim().split('\n').at(-1) ?? ''}`));
     }, 30_000);
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -118,6 +128,25 @@ export function startChromium(display: Display, url: string): Promise<RealChromi
       reject(new Error(`chromium exited with ${code}: ${output.trim().split('\n').at(-1) ?? ''}`));
     });
   });
+}
+
+/** Sends `signal` to every process of the child's group; a group already gone is not an error. */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
+/** Whether any process of the child's group is still running (signal 0 only asks). */
+function groupAlive(child: ChildProcess): boolean {
+  try {
+    process.kill(-child.pid!, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function xdotool(display: Display, args: string[]): Promise<string> {

@@ -77,7 +77,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (figures.length > 0) console.log(['Real keyboard (xdotool, 1 ms per key):', ...figures].join('\n  '));
   await browser?.close().catch(() => undefined);
-  window?.stop();
+  await window?.stop();
   display?.stop();
   await server?.stop();
 });
