@@ -9,6 +9,8 @@ import { defineConfig } from 'vitest/config';
 
 /** Files about SQLite itself (its files, its plans, its own machinery): only the `sqlite` project runs them. */
 export const sqliteOnly: Record<string, string> = {
+  'test/api/account-fairness.test.ts':
+    'turns of the event loop shared out by account: on PostgreSQL a request waits for I/O at once, and the engine\'s connection pool serves queries in arrival order (README, "not done yet")',
   'test/ui/low-stock-ui.test.ts':
     "the page's stock card mark, its minimum form and the low-stock view: the page, not the engine (the list and the reorder points run on both engines in test/api/low-stock-api.test.ts and reorder-points-api.test.ts)",
   'test/ui/per-day-ui.test.ts':
@@ -92,7 +94,7 @@ export const noDatabase: Record<string, string> = {
   'test/shared/time-zone.test.ts': "time zones' offsets and day starts, from the runtime's Intl",
   'test/cli/cli-node-version.test.ts': 'the command on a Node without type stripping stops before it opens anything',
   'test/http/compiled-check.test.ts': 'the compiled body check against zod, on values in memory',
-  'test/http/turn-budget.test.ts': "the turn budget's middleware on its own, against the event loop",
+  'test/http/account-turns.test.ts': 'turns shared out by account on their own, against the event loop',
   'test/labels/label-symbols.test.ts': 'labels rendered from values in memory and decoded back: no catalogue is read',
   'test/launch/electron-security-settings.test.ts': "the desktop window's settings, read from the shell's source",
   'test/pos/pos-shared.test.ts': 'the POS row checks in shared/',

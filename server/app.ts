@@ -11,7 +11,6 @@ import { hostOriginGuard } from './http/host-origin-guard.ts';
 import { requestLog } from './http/request-log.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { staticUi } from './http/static-ui.ts';
-import { turnBudget } from './http/turn-budget.ts';
 import type { Store } from './store/store.ts';
 
 export interface AppOptions {
@@ -32,7 +31,6 @@ export interface AppOptions {
 export function createApp({ store, logger = pino({ level: 'silent' }), uiDir, resources = allResources, ...options }: AppOptions): Koa {
   const app = new Koa();
   app.silent = true; // every error is answered and logged by errorMiddleware
-  app.use(turnBudget());
   app.use(requestLog(logger));
   app.use(securityHeaders());
   app.use(errorMiddleware(logger));

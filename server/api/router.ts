@@ -17,6 +17,7 @@ import {
   stocktakeMessages,
 } from '../../shared/index.ts';
 import { apiError, badRequest, notFound } from '../errors.ts';
+import { AccountTurns } from '../http/account-turns.ts';
 import { authenticateRequest } from '../http/authenticate.ts';
 import { checkedParse, compileCheck } from '../http/compiled-check.ts';
 import { InFlightKeys, idempotencyKeyOf, requestHash } from '../http/idempotency.ts';
@@ -96,7 +97,7 @@ function send(ctx: Context, reply: Reply): void {
   ctx.body = reply.body;
 }
 
-function handle(store: Store, inFlight: InFlightKeys, endpoint: Endpoint): Middleware {
+function handle(store: Store, inFlight: InFlightKeys, turns: AccountTurns, endpoint: Endpoint): Middleware {
   const paramNames = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   const bodyCheck = endpoint.body?.compiled ? compileCheck(endpoint.body.schema) : undefined;
   return async (ctx) => {
@@ -129,8 +130,9 @@ function handle(store: Store, inFlight: InFlightKeys, endpoint: Endpoint): Middl
       const input: HandlerInput<unknown, unknown> = { store, caller, params, query, body, once, log: ctx.state.log as Logger };
       send(ctx, await endpoint.handler(input));
     };
-    if (key === undefined) return run();
-    return inFlight.hold(caller.id, key, run);
+    const work = key === undefined ? run : () => inFlight.hold(caller.id, key, run);
+    // Public endpoints have no account to share turns by; everything else waits for its account's turn.
+    return isPublic(endpoint) ? work() : turns.run(caller.id, work);
   };
 }
 
@@ -166,8 +168,9 @@ export function apiRouter(store: Store, resources: readonly Resource[]): Router 
     if (list.some((other) => other.method === endpoint.method)) throw new Error(`${endpoint.method} ${endpoint.path} is declared twice`);
     byPath.set(endpoint.path, [...list, endpoint]);
   }
+  const turns = new AccountTurns();
   for (const [path, endpoints] of byPath) {
-    for (const endpoint of endpoints) router.register(routerPath(path), [endpoint.method], handle(store, inFlight, endpoint));
+    for (const endpoint of endpoints) router.register(routerPath(path), [endpoint.method], handle(store, inFlight, turns, endpoint));
   }
   // After every method of every path, so a path's own methods always win.
   for (const [path, endpoints] of byPath) router.all(routerPath(path), otherMethods(endpoints.map((e) => e.method)));

@@ -1,0 +1,67 @@
+// One account's many connections against another's one, through a real server: requests are shared
+// out by account (server/http/account-turns.ts), so a scanner's request that arrives behind a burst
+// of another account's is served after a few of them, not after the whole burst. The burst is written
+// to the sockets in one go, before the server (in this process) can read any of it, so the server
+// finds every request waiting at once, the other account's first.
+import http from 'node:http';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, startTestServer } from '../support/test-server.ts';
+
+const BURST = 40;
+const READ = '/api/v1/core/item/inventory_by_barcode/?barcodes=8690000000017,8690000000024';
+
+describe("one account's burst and another account's scanner", () => {
+  let server: TestServer;
+  const finished: string[] = []; // request ids, in the order the server finished them
+  const agent = new http.Agent({ keepAlive: true, maxSockets: BURST + 1 });
+
+  beforeAll(async () => {
+    const lines = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        const line = JSON.parse(chunk.toString()) as { msg: string; reqId: string };
+        if (line.msg === 'request') finished.push(line.reqId);
+        done();
+      },
+    });
+    server = await startTestServer(undefined, { logger: pino({ level: 'info' }, lines) });
+  });
+  afterAll(async () => {
+    agent.destroy();
+    await server?.stop();
+  });
+
+  function get(token: string, id: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const request = http.get(
+        `${server.url}${READ}`,
+        { agent, headers: { authorization: `Token ${token}`, 'x-request-id': id } },
+        (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode!));
+        },
+      );
+      request.on('error', reject);
+    });
+  }
+
+  it("serves the scanner's request after a few of the burst's, not after all of them", async () => {
+    const north = server.tokens.north!;
+    const kiosk = server.tokens.kiosk!;
+    // Every connection opened and accepted first: the burst then needs no new connection.
+    expect(await Promise.all(Array.from({ length: BURST + 1 }, (_, i) => get(north, `warm-${i}`)))).toEqual(Array(BURST + 1).fill(200));
+    finished.length = 0;
+
+    const burst = Array.from({ length: BURST }, (_, i) => get(north, `north-${i}`));
+    const scanner = get(kiosk, 'kiosk');
+    expect(await Promise.all([...burst, scanner])).toEqual(Array(BURST + 1).fill(200));
+
+    expect(finished).toHaveLength(BURST + 1);
+    // In arrival order it is last (41st). Shared out by account it is third: north-0 started at once,
+    // north-1 was first in the rotation. The bound leaves room for a loaded host.
+    const position = finished.indexOf('kiosk') + 1;
+    expect(position).toBeGreaterThan(0);
+    expect(position).toBeLessThanOrEqual(6);
+  });
+});
