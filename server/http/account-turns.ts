@@ -6,7 +6,9 @@
 // only if nobody waits and no request has started since the loop's last check phase; otherwise it
 // waits in its account's line, and at the check phase the lines are served in rotation. An account
 // then waits behind about one request of each other busy account, however many connections they
-// have. Each request's own cost is bounded elsewhere (50 barcodes, 50 rows, 500 movements).
+// have. A turn is one request's work up to its first wait for I/O: the API's requests are bounded
+// (50 barcodes, 50 rows, 500 movements), and the long reports read in stretches with a turn of the
+// loop between them (store/movements-per-day.ts).
 //
 // Short: a request served at the check phase runs until it waits for I/O or ends, and the next one
 // starts only while the turn has done less than TURN_BUDGET_MS of work; the rest wait for the next
