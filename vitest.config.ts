@@ -9,8 +9,6 @@ import { defineConfig } from 'vitest/config';
 
 /** Files about SQLite itself (its files, its plans, its own machinery): only the `sqlite` project runs them. */
 export const sqliteOnly: Record<string, string> = {
-  'test/api/account-fairness.test.ts':
-    'turns of the event loop shared out by account: on PostgreSQL a request waits for I/O at once, and the engine\'s connection pool serves queries in arrival order (README, "not done yet")',
   'test/ui/low-stock-ui.test.ts':
     "the page's stock card mark, its minimum form and the low-stock view: the page, not the engine (the list and the reorder points run on both engines in test/api/low-stock-api.test.ts and reorder-points-api.test.ts)",
   'test/ui/per-day-ui.test.ts':
@@ -80,6 +78,8 @@ export const postgresOnly: Record<string, string> = {
   'test/store/postgres-import-statistics.test.ts': "PostgreSQL's planner statistics after a bulk import",
   'test/store/postgres-connection-loss.test.ts': 'a PostgreSQL server ending the connections of a store that closes them',
   'test/store/postgres-check-and-backup.test.ts': "`check` and `backup` of a PostgreSQL database (`pg_dump`), the engine's own tools",
+  'test/store/fair-connections-postgres.test.ts':
+    "PostgreSQL's connection pool shared out by account: SQLite has one connection and no pool",
   'test/store/group-commit-postgres.test.ts':
     "the PostgreSQL engine's group commit (savepoints on one connection, a connection ended by the server); SQLite's is test/store/group-commit-sqlite.test.ts",
 };
@@ -95,6 +95,7 @@ export const noDatabase: Record<string, string> = {
   'test/cli/cli-node-version.test.ts': 'the command on a Node without type stripping stops before it opens anything',
   'test/http/compiled-check.test.ts': 'the compiled body check against zod, on values in memory',
   'test/http/account-turns.test.ts': 'turns shared out by account on their own, against the event loop',
+  'test/store/fair-connections.test.ts': "PostgreSQL's connections shared out by account, counted in memory without a database",
   'test/labels/label-symbols.test.ts': 'labels rendered from values in memory and decoded back: no catalogue is read',
   'test/launch/electron-security-settings.test.ts': "the desktop window's settings, read from the shell's source",
   'test/pos/pos-shared.test.ts': 'the POS row checks in shared/',

@@ -22,6 +22,7 @@ import { authenticateRequest } from '../http/authenticate.ts';
 import { checkedParse, compileCheck } from '../http/compiled-check.ts';
 import { InFlightKeys, idempotencyKeyOf, requestHash } from '../http/idempotency.ts';
 import { hasNoBody, readJsonBody } from '../http/json-body.ts';
+import { actFor } from '../store/acting-account.ts';
 import type { Caller, OnceKey, Store } from '../store/store.ts';
 import { type DescribeIssues, type Endpoint, type HandlerInput, type Reply, type Resource, PUBLIC, isPublic } from './endpoint.ts';
 
@@ -131,8 +132,9 @@ function handle(store: Store, inFlight: InFlightKeys, turns: AccountTurns, endpo
       send(ctx, await endpoint.handler(input));
     };
     const work = key === undefined ? run : () => inFlight.hold(caller.id, key, run);
-    // Public endpoints have no account to share turns by; everything else waits for its account's turn.
-    return isPublic(endpoint) ? work() : turns.run(caller.id, work);
+    // Public endpoints have no account to share turns by; everything else waits for its account's
+    // turn, and for a PostgreSQL connection in its account's line (store/acting-account.ts).
+    return isPublic(endpoint) ? work() : turns.run(caller.id, () => actFor(caller.id, work));
   };
 }
 

@@ -18,18 +18,14 @@
 // keeps group commit's groups (store/group-commit.ts) as large as before. An idle server defers
 // nothing.
 
+import { FairQueue } from '../fair-queue.ts';
+
 /** Work a turn may do before the next waiting request is left for a later turn. */
 export const TURN_BUDGET_MS = 2;
 
-interface Waiting {
-  start(): void;
-}
-
 export class AccountTurns {
-  /** Each account's waiting requests, oldest first; an account is here only while it has some. */
-  private readonly lines = new Map<number, Waiting[]>();
-  /** Accounts with waiting requests, in the order they will be served. */
-  private rotation: number[] = [];
+  /** Requests waiting for their turn, a line per account: each starts its request. */
+  private readonly queue = new FairQueue<() => void>();
   /** Whether a request has started since the last check phase. */
   private turnTaken = false;
   private tickScheduled = false;
@@ -41,33 +37,23 @@ export class AccountTurns {
 
   /** Requests waiting for their turn (tests look at it). */
   get waiting(): number {
-    let count = 0;
-    for (const line of this.lines.values()) count += line.length;
-    return count;
+    return this.queue.size;
   }
 
   /** Runs `work` for `accountId` now or at its account's turn; the answer is `work`'s. */
   run<T>(accountId: number, work: () => Promise<T>): Promise<T> {
-    if (this.rotation.length === 0 && !this.turnTaken) {
+    if (this.queue.size === 0 && !this.turnTaken) {
       this.takeTurn();
       return work();
     }
     return new Promise<T>((resolve, reject) => {
-      const waiting: Waiting = {
-        start: () => {
-          try {
-            work().then(resolve, reject);
-          } catch (error) {
-            reject(error as Error);
-          }
-        },
-      };
-      const line = this.lines.get(accountId);
-      if (line) line.push(waiting);
-      else {
-        this.lines.set(accountId, [waiting]);
-        this.rotation.push(accountId);
-      }
+      this.queue.push(accountId, () => {
+        try {
+          work().then(resolve, reject);
+        } catch (error) {
+          reject(error as Error);
+        }
+      });
       this.scheduleTick();
     });
   }
@@ -92,14 +78,9 @@ export class AccountTurns {
 
   private async serve(began: number): Promise<void> {
     // At least one request a turn, however small the budget.
-    for (let served = 0; this.rotation.length > 0; served++) {
+    for (let served = 0; this.queue.size > 0; served++) {
       if (served > 0 && performance.now() - began >= this.budgetMs) return this.takeTurn();
-      const accountId = this.rotation.shift()!;
-      const line = this.lines.get(accountId)!;
-      const next = line.shift()!;
-      if (line.length > 0) this.rotation.push(accountId);
-      else this.lines.delete(accountId);
-      next.start();
+      this.queue.shift()!();
       await untilSettled();
     }
   }

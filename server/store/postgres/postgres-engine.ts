@@ -22,6 +22,8 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { storageUnavailable } from '../../errors.ts';
+import { NO_ACCOUNT, actingAccount } from '../acting-account.ts';
+import { FairConnections } from './fair-connections.ts';
 import { StatementCompiler, positionalValues } from '../compiled-statements.ts';
 import {
   BULK_CHUNK_LENGTH,
@@ -52,6 +54,8 @@ const RELEASE = 'RELEASE SAVEPOINT one_write';
 const CHANGES_CHANNEL = 'barcode_inventory_changes';
 const KEPT_LIMIT = 10_000;
 export const DEFAULT_POOL_SIZE = 10;
+/** How long a request waits for a connection before the database counts as unavailable (a 503). */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 // count(*) and sums come back as bigint, which pg gives as text: every such figure here fits a
 // JavaScript number.
@@ -190,6 +194,8 @@ export class PostgresEngine implements Engine {
   readonly location: string;
   readonly k = postgresBuilder();
   private readonly pool: pg.Pool;
+  /** The pool's connections, shared out by account (fair-connections.ts). */
+  private readonly fair: FairConnections;
   private readonly compiler = new StatementCompiler(this.k);
   /** Statement names per SQL text: the same name on every connection, prepared there on first use. */
   private readonly names = new Map<string, string>();
@@ -205,14 +211,16 @@ export class PostgresEngine implements Engine {
   /** Writes asked for together; this process's groups run one after the other, each on one connection. */
   private readonly groups = new WriteGroups((group) => commitGroup(() => this.groupTransaction(), group, this.commits));
 
-  private constructor(url: string, pool: pg.Pool) {
+  private constructor(url: string, pool: pg.Pool, poolSize: number) {
     this.url = url;
     this.location = displayLocation(url);
     this.pool = pool;
+    this.fair = new FairConnections(poolSize, CONNECT_TIMEOUT_MS);
   }
 
   static async open(url: string, options: PostgresOpenOptions = {}): Promise<PostgresEngine> {
-    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? DEFAULT_POOL_SIZE, connectionTimeoutMillis: 10_000 });
+    const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
+    const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     // An idle connection that breaks (the server restarted) must not take the process down; nor one
     // that breaks while the pool is closing it, when pg-pool has already taken its own listener off
     // (the server ends it: a restart, a DROP DATABASE … WITH (FORCE)). A query in flight still fails
@@ -225,7 +233,7 @@ export class PostgresEngine implements Engine {
       await pool.end();
       throw translate(error);
     }
-    const engine = new PostgresEngine(url, pool);
+    const engine = new PostgresEngine(url, pool, poolSize);
     await engine.listen();
     return engine;
   }
@@ -254,13 +262,29 @@ export class PostgresEngine implements Engine {
     }
   }
 
-  /** A pooled connection; a failure to get one is said as the store's (a 503 when the server is down). */
-  private async connection(): Promise<pg.PoolClient> {
+  /**
+   * A pooled connection, asked for in the line of `accountId` (fair-connections.ts); a failure to get
+   * one is said as the store's (a 503 when the server is down). Its `release` gives the turn on.
+   */
+  private async connection(accountId = actingAccount()): Promise<pg.PoolClient> {
+    let client: pg.PoolClient;
     try {
-      return await this.pool.connect();
+      await this.fair.acquire(accountId);
     } catch (error) {
       throw translate(error);
     }
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      this.fair.release();
+      throw translate(error);
+    }
+    const giveBack = client.release;
+    client.release = (error) => {
+      giveBack.call(client, error); // throws on a second release, before the turn is given on twice
+      this.fair.release();
+    };
+    return client;
   }
 
   private async transaction<T>(mode: 'read' | 'write', work: (q: Queries) => Promise<T>, bulk = false): Promise<T> {
@@ -310,7 +334,8 @@ export class PostgresEngine implements Engine {
    * release with NOTIFY and COMMIT; a group of one write costs what a lone transaction did.
    */
   private async groupTransaction(): Promise<GroupTransaction> {
-    const client = await this.connection();
+    // A group carries writes of several accounts: it waits in a line of its own.
+    const client = await this.connection(NO_ACCOUNT);
     let marked = false; // a savepoint was just set with BEGIN
     let releasePending = false; // the last write succeeded; its savepoint is released with the next message
     let ended = false;
