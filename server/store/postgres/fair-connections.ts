@@ -29,16 +29,18 @@ export class FairConnections {
       return Promise.resolve();
     }
     return new Promise((resolve, reject) => {
-      let waiting = true;
+      // Dropped once the wait has timed out: a waiter that gave up stays in its line until a
+      // connection comes back, and during a long stall must not keep its request alive meanwhile.
+      let waiting: (() => void) | undefined = resolve;
       const timer = setTimeout(() => {
-        waiting = false;
+        waiting = undefined;
         reject(Object.assign(new Error(`connection timeout: no connection came free within ${this.timeoutMs} ms`), { code: 'ETIMEDOUT' }));
       }, this.timeoutMs);
       this.queue.push(accountId, {
         grant: () => {
           if (!waiting) return false;
           clearTimeout(timer);
-          resolve();
+          waiting();
           return true;
         },
       });
