@@ -31,10 +31,11 @@ export interface Display {
 }
 
 /**
- * A hardware scanner's key timing does not depend on the PC's load; xdotool's does. So the display and
- * the "scanner" run with a higher priority where the test may ask for it (root): a machine busy with
- * other test files then cannot stretch a 13-key scan into what reads as a person's typing or a
- * scanner's hiccup. A nice value, not real-time scheduling: Xvfb busy drawing at real-time priority
+ * A hardware scanner's key timing does not depend on the PC's load; xdotool's does. So the display,
+ * the "scanner" and the browser run with a higher priority where the test may ask for it (root): a
+ * machine busy with other test files then stretches a 13-key scan into what reads as a person's
+ * typing or a scanner's hiccup less often (the test measures the pauses that remain and types such a
+ * round again). A nice value, not real-time scheduling: Xvfb busy drawing at real-time priority
  * starved Chromium itself. Elsewhere they run as they are.
  */
 const higher: string[] = (() => {
@@ -96,7 +97,12 @@ export function startChromium(display: Display, url: string): Promise<RealChromi
     `--app=${url}`,
   ];
   // Its own process group, so that stopping it reaches its helper processes too.
-  const child: ChildProcess = spawn('chromium', args, { env: display.env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  // At the display's priority: where chromium reads X's keys late, their pauses can be its own.
+  const child: ChildProcess = spawn(...withPriority('chromium', args), {
+    env: display.env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
   let output = '';
   // Chromium's helpers (its network service writes the disk cache) can outlive the browser process by
   // a moment and write into the profile: removing the folder right after the signal raced those

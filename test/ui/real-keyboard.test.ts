@@ -3,6 +3,10 @@
 // arrive, not as the CDP events of the other browser tests. With no field focused, with a field
 // focused, right after a reload, the moment F4 opens the List view, and with the X keymap switched to German and Turkish while the
 // scanner stays set to US (its factory setting): scans must all be recognised, in order.
+// A scanner never pauses within a scan; xdotool on a machine busy with other test files can (CI once
+// saw it). So the page records each key as the scan detector sees it (KeyboardEvent.timeStamp), and a
+// round in which the typing itself paused longer than a scan allows is not evidence either way: it is
+// said in the figures and typed again after a reload, at most ATTEMPTS times.
 // The tools come from Debian (installed by the set-up when missing); where that cannot work the test
 // fails with one line saying what could not run and how to run it.
 import { type Browser, type Page, chromium } from 'playwright-core';
@@ -54,6 +58,63 @@ let browser: Browser | undefined;
 let page: Page;
 let windowId: string;
 const figures: string[] = [];
+/** Rounds typed at most when the machine, not the app, pauses the typing within a scan. */
+const ATTEMPTS = 3;
+
+interface RecordedKeys {
+  typedKeys: { key: string; timeStamp: number }[];
+}
+
+/** Runs in the page before its own scripts: records every key ahead of the app's listeners (which swallow a scan's Enter). */
+function recordKeys(): void {
+  const log: RecordedKeys['typedKeys'] = [];
+  (globalThis as unknown as RecordedKeys).typedKeys = log;
+  addEventListener('keydown', (event) => log.push({ key: event.key, timeStamp: event.timeStamp }), { capture: true });
+}
+
+const keysSoFar = () => page.evaluate(() => (globalThis as unknown as RecordedKeys).typedKeys.length);
+
+/** A scan's own keys: its characters and its Enter (not Shift, which the detector's clock skips, nor F4 before it). */
+const inScan = (key: string) => key === 'Enter' || [...key].length === 1;
+
+/**
+ * The longest pause between two keys of one scan (its characters and its Enter) among the `scans`
+ * scans recorded from key `from` on, once their Enters have all reached the page.
+ */
+async function slowestPause(from: number, scans: number): Promise<number> {
+  const keys = () => page.evaluate((start) => (globalThis as unknown as RecordedKeys).typedKeys.slice(start), from);
+  await expect
+    .poll(async () => (await keys()).filter((k) => k.key === 'Enter').length, { timeout: 15_000 })
+    .toBeGreaterThanOrEqual(scans)
+    .catch(() => undefined);
+  let slowest = 0;
+  let last: number | undefined;
+  let ended = 0;
+  // Up to the last scan's Enter: what a person types after it (a quantity) may pause as it likes.
+  for (const { key, timeStamp } of await keys()) {
+    if (ended === scans) break;
+    if (!inScan(key)) continue;
+    if (last !== undefined) slowest = Math.max(slowest, timeStamp - last);
+    last = key === 'Enter' ? undefined : timeStamp;
+    if (key === 'Enter') ended++;
+  }
+  return slowest;
+}
+
+/** Whether that pause is longer than a scan allows: the typing, not the app, decided the round. */
+function typingPaused(label: string, pause: number, attempt: number): boolean {
+  if (pause <= DEFAULT_SCAN_SETTINGS.maxGapMs) return false;
+  const again = attempt < ATTEMPTS;
+  figures.push(
+    `${label}: the machine paused the typing ${pause.toFixed(0)} ms within a scan (a scanner never does): ${again ? 'typed again' : `counted as it came, the ${ATTEMPTS}th time`}`,
+  );
+  return again;
+}
+
+async function reloadReady(): Promise<void> {
+  await page.reload({ waitUntil: 'load' });
+  await page.locator('.scanner[data-ready="true"]').waitFor();
+}
 
 beforeAll(async () => {
   try {
@@ -67,6 +128,8 @@ beforeAll(async () => {
     const context = browser.contexts()[0]!;
     page = context.pages()[0] ?? (await context.waitForEvent('page'));
     await page.locator('.scanner[data-ready="true"]').waitFor({ timeout: 20_000 });
+    await page.addInitScript(recordKeys);
+    await reloadReady();
     windowId = (await xdotool(display, ['search', '--sync', '--onlyvisible', '--class', 'chromium'])).trim().split('\n').at(-1)!;
     await xdotool(display, ['windowfocus', '--sync', windowId]);
   } catch (error) {
@@ -93,27 +156,40 @@ async function cards(): Promise<{ barcodes: string[]; found: number }> {
   });
 }
 
-/** Scans `codes` one after another with xdotool, as `send` types each; returns the figures and records them. */
+/**
+ * Scans `codes` one after another with xdotool, as `send` types each, after `prepare` (a field focused
+ * or none); returns the figures and records them. A round whose typing paused within a scan is typed
+ * again after a reload (see ATTEMPTS).
+ */
 async function scanAll(
   label: string,
   codes: readonly string[],
   send: (code: string) => Promise<unknown>,
+  prepare: () => Promise<unknown>,
 ): Promise<{ recognised: number; inOrder: boolean }> {
-  const before = await cards();
-  for (const code of codes) await send(code);
-  const expected = [...before.barcodes, ...codes];
-  await expect
-    .poll(async () => (await cards()).found, { timeout: 15_000 })
-    .toBeGreaterThanOrEqual(before.found + codes.length)
-    .catch(() => undefined);
-  const after = await cards();
-  const added = after.barcodes.slice(before.barcodes.length);
-  const recognised = added.filter((b, i) => b === codes[i]).length;
-  const inOrder = after.barcodes.join('\n') === expected.join('\n');
-  figures.push(
-    `${label}: typed ${codes.length}, recognised ${recognised}, in order ${inOrder ? 'yes' : 'no'}${inOrder ? '' : ` (got ${added.join(' ')})`}`,
-  );
-  return { recognised, inOrder };
+  for (let attempt = 1; ; attempt++) {
+    await prepare();
+    const before = await cards();
+    const from = await keysSoFar();
+    for (const code of codes) await send(code);
+    if (typingPaused(label, await slowestPause(from, codes.length), attempt)) {
+      await reloadReady();
+      continue;
+    }
+    const expected = [...before.barcodes, ...codes];
+    await expect
+      .poll(async () => (await cards()).found, { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(before.found + codes.length)
+      .catch(() => undefined);
+    const after = await cards();
+    const added = after.barcodes.slice(before.barcodes.length);
+    const recognised = added.filter((b, i) => b === codes[i]).length;
+    const inOrder = after.barcodes.join('\n') === expected.join('\n');
+    figures.push(
+      `${label}: typed ${codes.length}, recognised ${recognised}, in order ${inOrder ? 'yes' : 'no'}${inOrder ? '' : ` (got ${added.join(' ')})`}`,
+    );
+    return { recognised, inOrder };
+  }
 }
 
 const asUsScanner = (code: string) => xdotool(display!, ['key', '--delay', '1', '--window', windowId, ...usScannerKeys(code)]);
@@ -121,14 +197,13 @@ const blur = () => page.evaluate(() => (document.activeElement as HTMLElement | 
 
 describe('scans typed on a real X keyboard', () => {
   it('US layout, no field focused: every scan recognised, in order', async () => {
-    await blur();
-    expect(await scanAll('us, no field focused', BARCODES, asUsScanner)).toEqual({ recognised: BARCODES.length, inOrder: true });
+    expect(await scanAll('us, no field focused', BARCODES, asUsScanner, blur)).toEqual({ recognised: BARCODES.length, inOrder: true });
   });
 
   it('US layout, a text field focused: every scan recognised, nothing left in the field', async () => {
-    await page.locator('#manual-barcode').focus();
     const typed = (code: string) => xdotool(display!, ['type', '--delay', '1', '--window', windowId, `${code}\n`]);
-    expect(await scanAll('us, field focused', BARCODES, typed)).toEqual({ recognised: BARCODES.length, inOrder: true });
+    const focus = () => page.locator('#manual-barcode').focus();
+    expect(await scanAll('us, field focused', BARCODES, typed, focus)).toEqual({ recognised: BARCODES.length, inOrder: true });
     expect(await page.locator('#manual-barcode').inputValue()).toBe('');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('manual-barcode');
   });
@@ -152,24 +227,28 @@ describe('scans typed on a real X keyboard', () => {
     });
     try {
       for (const code of codes) {
-        holding = true;
-        await page.reload({ waitUntil: 'load' });
-        // Once the page has listened longer than a scanner's slowest pace (maxGapMs): a scan that
-        // begins sooner may be missing keys sent before the page listened, and is refused on purpose
-        // ("scan it again", docs/UI.md; test/ui/scan-after-load.test.ts). The load event can come
-        // 40 ms after the page started listening, and xdotool on a loaded machine can pause that long
-        // within a scan: CI saw that refusal when this test typed at the load event.
-        const ready = await page.waitForFunction(
-          (windowMs) => {
-            const early = (globalThis as unknown as Window).barcodeInventoryEarlyKeys;
-            return early !== undefined && performance.now() - early.startedAt > windowMs ? { starting: early.listening } : undefined;
-          },
-          DEFAULT_SCAN_SETTINGS.maxGapMs,
-          { polling: 5 },
-        );
-        if ((await ready.jsonValue())!.starting) whileStarting++;
-        await asUsScanner(code);
-        release();
+        for (let attempt = 1; ; attempt++) {
+          holding = true;
+          await page.reload({ waitUntil: 'load' });
+          // Once the page has listened longer than a scanner's slowest pace (maxGapMs): a scan that
+          // begins sooner may be missing keys sent before the page listened, and is refused on purpose
+          // ("scan it again", docs/UI.md; test/ui/scan-after-load.test.ts). The load event can come
+          // 40 ms after the page started listening, and xdotool on a loaded machine can pause that long
+          // within a scan: CI saw that refusal when this test typed at the load event.
+          const ready = await page.waitForFunction(
+            (windowMs) => {
+              const early = (globalThis as unknown as Window).barcodeInventoryEarlyKeys;
+              return early !== undefined && performance.now() - early.startedAt > windowMs ? { starting: early.listening } : undefined;
+            },
+            DEFAULT_SCAN_SETTINGS.maxGapMs,
+            { polling: 5 },
+          );
+          await asUsScanner(code);
+          release();
+          if (typingPaused(`us, right after a reload, ${code}`, await slowestPause(0, 1), attempt)) continue;
+          if ((await ready.jsonValue())!.starting) whileStarting++;
+          break;
+        }
         await expect
           .poll(async () => (await cards()).found, { timeout: 15_000 })
           .toBeGreaterThanOrEqual(1)
@@ -194,20 +273,30 @@ describe('scans typed on a real X keyboard', () => {
     );
     expect(whileStarting).toBe(codes.length);
     expect(recognised).toBe(codes.length);
-  }, 120_000); // five polls of 15 s: a miss still ends with its record, not a timeout
+  }, 240_000); // five polls of 15 s, and scans typed again: a miss still ends with its record, not a timeout
 
   it('Set stock: a quantity typed the moment the scan ends is saved whole, every time', async () => {
     await xdotool(display!, ['key', '--window', windowId, 'F3']);
     await expect.poll(() => page.locator('#quantity').count()).toBe(1);
     const codes = BARCODES.slice(0, 5);
+    const outcomes = () => page.locator('[data-testid="outcomes"] li').count();
+    let saved = 0;
     // As a quick person: the digits and Enter right after the scan, while its lookup may still run.
     for (const [i, code] of codes.entries()) {
-      await asUsScanner(code);
-      await xdotool(display!, ['type', '--delay', '40', '--window', windowId, `${20 + i}\n`]);
-      await expect.poll(() => page.locator('[data-testid="outcomes"] li').count(), { timeout: 15_000 }).toBe(i + 1);
-    }
-    let saved = 0;
-    for (const [i, code] of codes.entries()) {
+      for (let attempt = 1; ; attempt++) {
+        const before = await outcomes();
+        const from = await keysSoFar();
+        await asUsScanner(code);
+        await xdotool(display!, ['type', '--delay', '40', '--window', windowId, `${20 + i}\n`]);
+        if (typingPaused(`set stock, ${code}`, await slowestPause(from, 1), attempt)) {
+          await reloadReady();
+          await xdotool(display!, ['key', '--window', windowId, 'F3']);
+          await expect.poll(() => page.locator('#quantity').count()).toBe(1);
+          continue;
+        }
+        await expect.poll(outcomes, { timeout: 15_000 }).toBe(before + 1);
+        break;
+      }
       const res = await server!.request('GET', `${INVENTORY_PATH}?barcodes=${encodeURIComponent(code)}`, { token: server!.tokens.shop! });
       const { results } = (await res.json()) as { results: { quantity: number }[] };
       if (results[0]?.quantity === 20 + i) saved++;
@@ -225,15 +314,30 @@ describe('scans typed on a real X keyboard', () => {
         .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-barcode') ?? ''));
     let whole = 0;
     const misses: string[] = [];
+    // Rows a round whose typing paused may have added (the tail of its scan): not the app's doing.
+    const fromPausedTyping = new Set<string>();
     for (const code of codes) {
-      await xdotool(display!, ['key', '--window', windowId, 'F2']);
-      await expect.poll(() => page.locator('#manual-barcode').count()).toBe(1);
-      await xdotool(display!, ['key', '--window', windowId, 'F4']);
-      await asUsScanner(code); // at once: the List view is still appearing
-      await expect
-        .poll(async () => (await rows()).includes(code), { timeout: 15_000 })
-        .toBe(true)
-        .catch(() => undefined);
+      for (let attempt = 1; ; attempt++) {
+        await xdotool(display!, ['key', '--window', windowId, 'F2']);
+        await expect.poll(() => page.locator('#manual-barcode').count()).toBe(1);
+        const before = new Set(await rows());
+        const from = await keysSoFar();
+        await xdotool(display!, ['key', '--window', windowId, 'F4']);
+        await asUsScanner(code); // at once: the List view is still appearing
+        if (typingPaused(`list, ${code}`, await slowestPause(from, 1), attempt)) {
+          await expect
+            .poll(async () => (await rows()).length > before.size, { timeout: 2_000 })
+            .toBe(true)
+            .catch(() => undefined);
+          for (const row of await rows()) if (!before.has(row) && row !== code) fromPausedTyping.add(row);
+          continue;
+        }
+        await expect
+          .poll(async () => (await rows()).includes(code), { timeout: 15_000 })
+          .toBe(true)
+          .catch(() => undefined);
+        break;
+      }
       const listed = await rows();
       if (listed.includes(code)) whole++;
       else
@@ -250,16 +354,17 @@ describe('scans typed on a real X keyboard', () => {
     );
     await xdotool(display!, ['key', '--window', windowId, 'F2']);
     expect(whole).toBe(codes.length);
-    expect(listed.filter((b) => !codes.includes(b))).toEqual([]); // no row of a scan's tail
+    expect(listed.filter((b) => !codes.includes(b) && !fromPausedTyping.has(b))).toEqual([]); // no row of a scan's tail
   });
 
   it.each(['de', 'tr'])('%s layout, scanner set to US: read by key position, every scan recognised, in order', async (layout) => {
     await setLayout(display!, layout);
     try {
-      await page.reload({ waitUntil: 'load' });
-      await page.locator('.scanner[data-ready="true"]').waitFor();
-      await blur();
-      expect(await scanAll(`${layout}, no field focused`, BARCODES, asUsScanner)).toEqual({ recognised: BARCODES.length, inOrder: true });
+      await reloadReady();
+      expect(await scanAll(`${layout}, no field focused`, BARCODES, asUsScanner, blur)).toEqual({
+        recognised: BARCODES.length,
+        inOrder: true,
+      });
       // The control: read as this PC's layout made the characters, the same keys are another barcode.
       await page.evaluate(() => {
         const settings = JSON.parse(localStorage.getItem('barcode-inventory.settings') ?? '{}') as Record<string, unknown>;
