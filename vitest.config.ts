@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Every test file runs on every storage engine: the `sqlite` project on SQLite files, the `postgres`
@@ -126,6 +127,9 @@ const shared = {
 
 export default defineConfig({
   test: {
+    // A worker per core: Vitest's default leaves one core free, which on CI's two cores ran the files
+    // one at a time (21 minutes); the browser and PostgreSQL tests spend much of theirs waiting.
+    maxWorkers: availableParallelism(),
     projects: [
       {
         extends: false,
