@@ -106,7 +106,7 @@ function typingPaused(label: string, pause: number, attempt: number): boolean {
   if (pause <= DEFAULT_SCAN_SETTINGS.maxGapMs) return false;
   const again = attempt < ATTEMPTS;
   figures.push(
-    `${label}: the machine paused the typing ${pause.toFixed(0)} ms within a scan (a scanner never does): ${again ? 'typed again' : `counted as it came, the ${ATTEMPTS}th time`}`,
+    `${label}: the machine paused the typing ${pause.toFixed(0)} ms within a scan (a scanner never does): ${again ? 'typed again' : 'counted as it came (the last attempt)'}`,
   );
   return again;
 }
