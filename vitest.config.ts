@@ -118,6 +118,10 @@ export const noDatabase: Record<string, string> = {
 const onlyOne = (lists: Record<string, string>[]) => lists.flatMap((list) => Object.keys(list));
 
 const shared = {
+  // A worker per core: Vitest's default leaves one core free, which on CI's two cores ran the files
+  // one at a time (21 minutes); the browser and PostgreSQL tests spend much of theirs waiting. Set on
+  // each project: they do not extend the root config, whose maxWorkers they would not read.
+  maxWorkers: availableParallelism(),
   testTimeout: 30_000,
   hookTimeout: 60_000,
   // expect.poll waits for the UI or a server to get somewhere; its 1 s default fails on a loaded
@@ -127,9 +131,6 @@ const shared = {
 
 export default defineConfig({
   test: {
-    // A worker per core: Vitest's default leaves one core free, which on CI's two cores ran the files
-    // one at a time (21 minutes); the browser and PostgreSQL tests spend much of theirs waiting.
-    maxWorkers: availableParallelism(),
     projects: [
       {
         extends: false,
