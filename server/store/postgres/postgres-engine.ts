@@ -395,10 +395,15 @@ export class PostgresEngine implements Engine {
   }
 
   private async analyze(): Promise<void> {
+    // Through `connection`, as every other statement: a connection taken from the pool behind its
+    // back would leave the account lines counting one more free than there is.
+    const client = await this.connection(NO_ACCOUNT);
     try {
-      await this.pool.query('ANALYZE');
+      await client.query('ANALYZE');
     } catch (error) {
       throw translate(error);
+    } finally {
+      client.release();
     }
   }
 
