@@ -33,12 +33,15 @@ describe("one account's burst and another account's scanner", () => {
     await server?.stop();
   });
 
+  /** Requests sent on a connection opened for them, not on one of the warm-up's. */
+  const onNewSockets: string[] = [];
   function get(token: string, id: string): Promise<number> {
     return new Promise((resolve, reject) => {
       const request = http.get(
         `${server.url}${READ}`,
         { agent, headers: { authorization: `Token ${token}`, 'x-request-id': id } },
         (response) => {
+          if (!request.reusedSocket) onNewSockets.push(id);
           response.resume();
           response.on('end', () => resolve(response.statusCode!));
         },
@@ -55,13 +58,20 @@ describe("one account's burst and another account's scanner", () => {
     // kept): the burst needs no new connection, and only the reads differ in what they wait for.
     const warmUp = Array.from({ length: BURST + 1 }, (_, i) => get(i === BURST ? kiosk : north, `warm-${i}`));
     expect(await Promise.all(warmUp)).toEqual(Array(BURST + 1).fill(200));
+    // A connection goes back to the agent's free list a moment after its answer ended: the burst waits
+    // for all of them, or its last request (the scanner's) would open a connection of its own and be
+    // accepted turns later.
+    const free = () => Object.values(agent.freeSockets).reduce((sum, sockets) => sum + (sockets?.length ?? 0), 0);
+    await expect.poll(free).toBe(BURST + 1);
     finished.length = 0;
+    onNewSockets.length = 0;
 
     const burst = Array.from({ length: BURST }, (_, i) => get(north, `north-${i}`));
     const scanner = get(kiosk, 'kiosk');
     expect(await Promise.all([...burst, scanner])).toEqual(Array(BURST + 1).fill(200));
 
     expect(finished).toHaveLength(BURST + 1);
+    expect(onNewSockets).toEqual([]); // every request of the burst on a connection the server already had
     // In arrival order it is last (41st). Shared out by account it is third: north-0 started at once,
     // north-1 was first in the rotation. The bound leaves room for a loaded host.
     const position = finished.indexOf('kiosk') + 1;
