@@ -19,7 +19,7 @@ export const GROUP_COMMIT_LIMIT = 64;
  * accepts one new connection per turn of the loop, so a group that held the loop for its whole
  * length (SQLite's statements never wait) would let a burst of new connections in one per group.
  */
-export const GROUP_SLICE_MS = 5;
+export const GROUP_SLICE_MS = 1;
 
 /** A write waiting for its group's commit. */
 export interface QueuedWrite {

@@ -2,7 +2,8 @@
 // own savepoint. What must hold: a write is answered only once its commit is visible to another
 // connection; a failing write fails alone and leaves nothing; a storage fault in the middle of a
 // group leaves exactly the writes that were acknowledged; writes asked for just before close() still
-// commit. The crash, SIGKILL and concurrency proofs (crash-durability, concurrency,
+// commit; a read asked for while a group runs is answered from the last commit, on a connection of
+// its own, without waiting for the group. The crash, SIGKILL and concurrency proofs (crash-durability, concurrency,
 // multi-process-writers) run unchanged over the same engine.
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -130,6 +131,59 @@ describe('group commit (SQLite)', () => {
       expect(order.indexOf('turn')).toBeLessThan(3);
       expect(engine.commits.groups - before.groups).toBe(1);
       expect(names()).toEqual(['s1', 's2', 's3']);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it("a read asked for while a group runs is answered before the group commits, from the last commit and none of the group's writes", async () => {
+    const { engine } = await openTwo();
+    try {
+      await addAccount(engine, 'committed');
+      const readNames = () =>
+        engine.read(async (q) => (await q.all(q.k.selectFrom('accounts').select('name').orderBy('name'))).map((r) => r.name));
+      const written: string[] = [];
+      let groupCommitted = false;
+      // Each write takes longer than a slice, so the group yields after every one of them.
+      const slow = (name: string) =>
+        engine.write(async (q) => {
+          for (const until = performance.now() + GROUP_SLICE_MS; performance.now() < until;);
+          await q.run(q.k.insertInto('accounts').values({ name, warehouses_enabled: 0 }));
+          written.push(name);
+          return name;
+        });
+      const writes = Promise.all(['s1', 's2', 's3'].map(slow)).then(() => (groupCommitted = true));
+      // Asked for once the group has begun (a turn after the writes): it must not wait for the group to end.
+      const seen = await new Promise<{ names: string[]; writtenBefore: number; groupCommitted: boolean }>((resolve, reject) =>
+        setImmediate(() =>
+          setImmediate(() => {
+            const writtenBefore = written.length;
+            readNames().then((names) => resolve({ names, writtenBefore, groupCommitted }), reject);
+          }),
+        ),
+      );
+      expect(seen.writtenBefore).toBeGreaterThan(0);
+      expect(seen.groupCommitted).toBe(false);
+      expect(seen.names).toEqual(['committed']);
+      await writes;
+      // Once the writes are answered, a read sees them all.
+      expect(await readNames()).toEqual(['committed', 's1', 's2', 's3']);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('the reading connection refuses to write, on a file: a read is a read', async () => {
+    const { engine, names } = await openTwo();
+    try {
+      const refusal = await engine
+        .read((q) => q.run(q.k.insertInto('accounts').values({ name: 'sneaked', warehouses_enabled: 0 })))
+        .then(
+          () => expect.unreachable('a read wrote'),
+          (error: Error) => error,
+        );
+      expect(String(refusal.cause)).toMatch(/readonly database/);
+      expect(names()).toEqual([]);
     } finally {
       await engine.close();
     }

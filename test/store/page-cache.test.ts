@@ -11,10 +11,10 @@ import { barcodes, generatedCatalogue } from '../support/generated-catalogue.ts'
 import { tempDir } from '../support/test-server.ts';
 
 /** The connection's page cache in KiB (SQLite reports a size in KiB as a negative number) and where its temporary tables go. */
-function settings(engine: SqliteEngine): { cacheKib: number; tempStore: number } {
+function settings(engine: SqliteEngine, sqlite = engine.sqlite): { cacheKib: number; tempStore: number } {
   return {
-    cacheKib: -(engine.sqlite.pragma('cache_size', { simple: true }) as number),
-    tempStore: engine.sqlite.pragma('temp_store', { simple: true }) as number,
+    cacheKib: -(sqlite.pragma('cache_size', { simple: true }) as number),
+    tempStore: sqlite.pragma('temp_store', { simple: true }) as number,
   };
 }
 const MEMORY = 2;
@@ -30,11 +30,13 @@ describe('the page cache of the store', () => {
     return SqliteEngine.open(path.join(dir.dir, 'inventory.db'));
   }
 
-  it('is PAGE_CACHE_KIB on a file and in memory, not the 16 MB better-sqlite3 builds in', async () => {
+  it('is PAGE_CACHE_KIB on a file (for each of its two connections) and in memory, not the 16 MB better-sqlite3 builds in', async () => {
     expect(PAGE_CACHE_KIB).toBeLessThan(BULK_PAGE_CACHE_KIB);
     for (const engine of [await openEngine(), await SqliteEngine.open(':memory:')]) {
       try {
         expect(settings(engine)).toEqual({ cacheKib: PAGE_CACHE_KIB, tempStore: MEMORY });
+        // Reads have a connection of their own on a file, with the same cache (the writer's own in memory).
+        expect(settings(engine, engine.readingSqlite)).toEqual({ cacheKib: PAGE_CACHE_KIB, tempStore: MEMORY });
       } finally {
         await engine.close();
       }
@@ -46,13 +48,17 @@ describe('the page cache of the store', () => {
     const store = createStore(engine);
     try {
       let during: ReturnType<typeof settings> | undefined;
+      let readerDuring: ReturnType<typeof settings> | undefined;
       await engine.write(
         async () => {
           during = settings(engine);
+          readerDuring = settings(engine, engine.readingSqlite);
         },
         { bulk: true },
       );
       expect(during).toEqual({ cacheKib: BULK_PAGE_CACHE_KIB, tempStore: FILE });
+      // Only the writer's: the reading connection kept its everyday cache meanwhile.
+      expect(readerDuring).toEqual({ cacheKib: PAGE_CACHE_KIB, tempStore: MEMORY });
       expect(settings(engine)).toEqual({ cacheKib: PAGE_CACHE_KIB, tempStore: MEMORY });
 
       // A real import goes the same way, and so does an everyday write after it.

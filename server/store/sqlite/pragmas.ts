@@ -31,6 +31,17 @@ export function applyPragmas(sqlite: BetterSqlite3.Database): void {
   sqlite.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
 }
 
+/**
+ * The engine's reading connection (sqlite-engine.ts): it never writes (query_only makes that a
+ * refusal, not a convention), and keeps a page cache of its own, the same size as the writer's.
+ */
+export function applyReaderPragmas(sqlite: BetterSqlite3.Database): void {
+  sqlite.pragma('query_only = ON');
+  sqlite.pragma('temp_store = MEMORY');
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  sqlite.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+}
+
 /** Fewer units than this keep no statistics (analyseStockUnitsIfGrown). */
 export const STATISTICS_FROM_UNITS = 10_000;
 
