@@ -75,8 +75,16 @@ export class TransactionShare implements GroupShare {
 /** Runs async work one piece at a time, in the order it was asked for (SQLite's transactions on its one connection). */
 export class Serial {
   private tail: Promise<unknown> = Promise.resolve();
+  private pending = 0;
+
+  /** Whether some work is running or waiting. */
+  get busy(): boolean {
+    return this.pending > 0;
+  }
+
   run<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(work);
+    this.pending++;
+    const result = this.tail.then(work).finally(() => this.pending--);
     this.tail = result.catch(() => undefined);
     return result;
   }
@@ -111,6 +119,11 @@ export class WriteGroups {
       this.waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
       this.schedule();
     });
+  }
+
+  /** Whether a group is running or writes wait for one. */
+  get busy(): boolean {
+    return this.running || this.waiting.length > 0;
   }
 
   /** Resolves once every write asked for so far has been committed or refused (on close). */

@@ -15,6 +15,13 @@ export const BUSY_TIMEOUT_MS = 5000;
  */
 export const PAGE_CACHE_KIB = 8192;
 
+/**
+ * The reading connection's page cache (sqlite-engine.ts), in KiB. It reads only while writes are
+ * under way, and SQLite drops a connection's whole cache when it begins a read after another
+ * connection's commit: a larger cache would be emptied after every group before it filled.
+ */
+export const READER_PAGE_CACHE_KIB = 2048;
+
 /** The page cache of a bulk write (an import), as better-sqlite3 builds SQLite: its b-tree inserts at random places. */
 export const BULK_PAGE_CACHE_KIB = 16_000;
 
@@ -33,13 +40,13 @@ export function applyPragmas(sqlite: BetterSqlite3.Database): void {
 
 /**
  * The engine's reading connection (sqlite-engine.ts): it never writes (query_only makes that a
- * refusal, not a convention), and keeps a page cache of its own, the same size as the writer's.
+ * refusal, not a convention).
  */
 export function applyReaderPragmas(sqlite: BetterSqlite3.Database): void {
   sqlite.pragma('query_only = ON');
   sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  sqlite.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+  sqlite.pragma(`cache_size = -${READER_PAGE_CACHE_KIB}`);
 }
 
 /** Fewer units than this keep no statistics (analyseStockUnitsIfGrown). */

@@ -41,12 +41,14 @@ export class SqliteConnection implements Queries {
     };
   }
 
-  /**
-   * Where the database stands as this connection sees it: a commit by another connection moves
-   * data_version, one through this connection moves total_changes.
-   */
-  changeMarks(): { dataVersion: number; totalChanges: number } {
-    return { dataVersion: this.marks.dataVersion.get() as number, totalChanges: this.marks.totalChanges.get() as number };
+  /** Moves whenever another connection (of this process or another) has committed since the last call. */
+  dataVersion(): number {
+    return this.marks.dataVersion.get() as number;
+  }
+
+  /** Moves with every row this connection changes, committed or not. */
+  totalChanges(): number {
+    return this.marks.totalChanges.get() as number;
   }
 
   private statementFor(sql: string): BetterSqlite3.Statement {

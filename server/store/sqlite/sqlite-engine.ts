@@ -83,10 +83,12 @@ export class SqliteEngine implements Engine {
   /** Writes, and on a file in WAL mode nothing else: they run one group at a time, in `serial`. */
   private readonly writer: SqliteConnection;
   /**
-   * Reads: on a file in WAL mode a connection of their own, which sees the last commit while the
-   * writer's next group runs, so a flood of one account's writes does not hold another account's
-   * reads (a read used to wait in `serial` behind the group running and the one formed meanwhile:
-   * 20-40 ms a GET under a till's flood). Otherwise (`:memory:`, a read-only file) the writer itself.
+   * Reads while writes are under way: on a file in WAL mode a connection of its own, which sees the
+   * last commit while the writer's group is open, so a flood of one account's writes does not hold
+   * another account's reads (they used to wait in `serial` behind the group running and the one
+   * formed meanwhile: 17-28 ms a GET under a till's flood). When no write is under way reads run on
+   * the writer as before: its page cache stays warm, while SQLite empties a connection's cache when
+   * it begins a read after another connection's commit. `:memory:` and a read-only file: the writer.
    */
   private readonly reader: SqliteConnection;
   /** The reading connection (the writing one on `:memory:`), for tests' look at its settings. */
@@ -149,7 +151,9 @@ export class SqliteEngine implements Engine {
 
   read<T>(work: (q: Queries) => Promise<T>): Promise<T> {
     refuseNesting();
-    return this.readSerial.run(() => this.inTransaction(this.reader, this.reader.control.beginRead, work));
+    if (this.reader !== this.writer && (this.groups.busy || this.serial.busy))
+      return this.readSerial.run(() => this.inTransaction(this.reader, this.reader.control.beginRead, work));
+    return this.serial.run(() => this.inTransaction(this.writer, this.writer.control.beginRead, work));
   }
 
   write<T>(work: (q: Queries) => Promise<T>, options: WriteOptions = {}): Promise<T> {
@@ -217,8 +221,10 @@ export class SqliteEngine implements Engine {
 
   async kept<T>(key: string, compute: (q: Queries) => Promise<T>): Promise<T> {
     refuseNesting();
-    // Marks of the connection the value is read on: with a reader of its own, the writer's commits move its data_version.
-    const marks = this.reader.changeMarks();
+    // The value is read on either connection. The reader's data_version moves on every commit of
+    // the writer and of other processes; the writer's total_changes on its own changes, even before
+    // they commit (on `:memory:` the two are the writer's own marks, as before).
+    const marks = { dataVersion: this.reader.dataVersion(), totalChanges: this.writer.totalChanges() };
     if (
       marks.dataVersion !== this.keptAt.dataVersion ||
       marks.totalChanges !== this.keptAt.totalChanges ||
