@@ -1,10 +1,11 @@
 // The SQLite engine: WAL, durable commits, and two better-sqlite3 connections per process on a file
-// (one on `:memory:`): one writes, the other reads. better-sqlite3 is synchronous, so every query
-// here finishes before its promise is even created; the only cost of the async interface is the
-// promise itself. What keeps transactions apart on a connection is a `Serial`: one transaction at a
-// time, in arrival order, so an await inside a transaction can never let another request's
-// statements into it. Reads have their own connection and their own Serial: WAL lets them see the
-// last commit while the writer's transaction is open, so they never wait for writes.
+// (one on `:memory:`): the writer, and a reader for the reads asked for while writes are under way.
+// better-sqlite3 is synchronous, so every query here finishes before its promise is even created;
+// the only cost of the async interface is the promise itself. What keeps transactions apart on a
+// connection is a `Serial`: one transaction at a time, in arrival order, so an await inside a
+// transaction can never let another request's statements into it. The reader has its own Serial:
+// WAL lets it see the last commit while the writer's transaction is open, so reads never wait for
+// writes.
 //
 // Group commit (group-commit.ts): SQLite has one writer, and writes asked for in the same turn of
 // the event loop share one transaction and one durable COMMIT, each in its own savepoint. When SQLite
