@@ -72,7 +72,7 @@ export class TransactionShare implements GroupShare {
   }
 }
 
-/** Runs async work one piece at a time, in the order it was asked for (SQLite's transactions on its one connection). */
+/** Runs async work one piece at a time, in the order it was asked for (SQLite's transactions on one of its connections). */
 export class Serial {
   private tail: Promise<unknown> = Promise.resolve();
   private pending = 0;

@@ -81,7 +81,7 @@ export class SqliteEngine implements Engine {
   readonly k = sqliteBuilder();
   /** The writing connection, for what only SQLite has (backup API, tests' settings); operations never touch it. */
   readonly sqlite: BetterSqlite3.Database;
-  /** Writes, and on a file in WAL mode nothing else: they run one group at a time, in `serial`. */
+  /** Writes, one group at a time in `serial`, and the reads asked for while no write is under way. */
   private readonly writer: SqliteConnection;
   /**
    * Reads while writes are under way: on a file in WAL mode a connection of its own, which sees the
