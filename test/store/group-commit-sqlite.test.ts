@@ -33,6 +33,15 @@ const addAccount = (engine: SqliteEngine, name: string) =>
     return name;
   });
 
+/** A write that takes longer than a group's slice (so the group yields after it), noting its name in `order` once written. */
+const slowAdd = (engine: SqliteEngine, name: string, order: string[]) =>
+  engine.write(async (q) => {
+    for (const until = performance.now() + GROUP_SLICE_MS; performance.now() < until;);
+    await q.run(q.k.insertInto('accounts').values({ name, warehouses_enabled: 0 }));
+    order.push(name);
+    return name;
+  });
+
 describe('group commit (SQLite)', () => {
   it('writes asked for in one turn share one commit, and each is answered only after it is visible to another connection', async () => {
     const { engine, names } = await openTwo();
@@ -116,14 +125,7 @@ describe('group commit (SQLite)', () => {
       const before = { ...engine.commits };
       const order: string[] = [];
       // Each write takes longer than a slice, so the group yields after every one of them.
-      const slow = (name: string) =>
-        engine.write(async (q) => {
-          for (const until = performance.now() + GROUP_SLICE_MS; performance.now() < until;);
-          await q.run(q.k.insertInto('accounts').values({ name, warehouses_enabled: 0 }));
-          order.push(name);
-          return name;
-        });
-      const writes = Promise.all(['s1', 's2', 's3'].map(slow));
+      const writes = Promise.all(['s1', 's2', 's3'].map((name) => slowAdd(engine, name, order)));
       // Asked for after the writes: runs while the group is still open, between its writes.
       await new Promise<void>((resolve) => setImmediate(() => setImmediate(() => (order.push('turn'), resolve()))));
       await writes;
@@ -145,14 +147,7 @@ describe('group commit (SQLite)', () => {
       const written: string[] = [];
       let groupCommitted = false;
       // Each write takes longer than a slice, so the group yields after every one of them.
-      const slow = (name: string) =>
-        engine.write(async (q) => {
-          for (const until = performance.now() + GROUP_SLICE_MS; performance.now() < until;);
-          await q.run(q.k.insertInto('accounts').values({ name, warehouses_enabled: 0 }));
-          written.push(name);
-          return name;
-        });
-      const writes = Promise.all(['s1', 's2', 's3'].map(slow)).then(() => (groupCommitted = true));
+      const writes = Promise.all(['s1', 's2', 's3'].map((name) => slowAdd(engine, name, written))).then(() => (groupCommitted = true));
       // Asked for once the group has begun (a turn after the writes): it must not wait for the group to end.
       const seen = await new Promise<{ names: string[]; writtenBefore: number; groupCommitted: boolean }>((resolve, reject) =>
         setImmediate(() =>
