@@ -98,7 +98,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       });
     });
   } catch (error) {
-    await store.close();
+    // Never started, so never stopped: the store stays open for the caller, who may listen again
+    // elsewhere (the desktop shell on a free port when the default is taken) or close it.
     throw error;
   }
   // Node leaves CONNECT (proxy tunnel) requests unanswered unless someone listens: refuse them.

@@ -107,7 +107,12 @@ export async function launch(options: LaunchOptions = {}): Promise<Launched> {
       await chosen.store.close();
       throw error;
     }
-    server = await startServer({ ...start, store: chosen.store, port: 0, ...(uiDir ? { uiDir } : {}) });
+    try {
+      server = await startServer({ ...start, store: chosen.store, port: 0, ...(uiDir ? { uiDir } : {}) });
+    } catch (again) {
+      await chosen.store.close();
+      throw again;
+    }
   }
   const links: { account: Account; url: string }[] = [];
   for (const account of chosen.accounts.slice(0, signInLinks)) {

@@ -3,6 +3,7 @@
 // engines; the demo database of the first start, a SQLite file, is in ui-server-sqlite-demo.test.ts.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_PATH, INVENTORY_PATH, LABELS_PATH, SIGNIN_PATH, requestMessages, signInMessages } from '../../shared/index.ts';
@@ -308,6 +309,28 @@ describe('the launcher', () => {
       } finally {
         await launched.close();
       }
+    }
+  });
+
+  it('serves on a free port, with its database open, when the port asked for is taken and any free one will do (the desktop shell)', async () => {
+    const location = await database();
+    await seedDatabase(location, { accounts: [{ name: 'mine', warehouses_enabled: false, items: [] }] });
+    const taken = createNetServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      await expect(launch({ database: location, port, sync: false })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+      const launched = await launch({ database: location, port, portInUse: 'any-free', sync: false });
+      try {
+        expect(launched.server.port).not.toBe(port);
+        // The store is the one the first listen failed on: still open, and served.
+        expect((await launched.signInOffers(60_000)).map((offer) => offer.account)).toEqual(['mine']);
+        expect((await fetch(`${launched.server.url}${ACCOUNT_PATH}`)).status).toBe(401);
+      } finally {
+        await launched.close();
+      }
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
     }
   });
 
