@@ -89,19 +89,16 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const server: Server = options.tls
     ? createTlsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, listener)
     : createServer(serverOptions, listener);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? DEFAULT_PORT, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
+  // A failed listen rejects here and leaves the store open: a server that never started never
+  // stopped, and the caller may listen again elsewhere (the desktop shell on a free port when the
+  // default is taken) or close it.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? DEFAULT_PORT, host, () => {
+      server.off('error', reject);
+      resolve();
     });
-  } catch (error) {
-    // Never started, so never stopped: the store stays open for the caller, who may listen again
-    // elsewhere (the desktop shell on a free port when the default is taken) or close it.
-    throw error;
-  }
+  });
   // Node leaves CONNECT (proxy tunnel) requests unanswered unless someone listens: refuse them.
   server.on('connect', (_request, socket) => {
     const body = JSON.stringify({ detail: requestMessages.methodNotAllowed('CONNECT'), code: 'method_not_allowed' });
