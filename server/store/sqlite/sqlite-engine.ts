@@ -92,8 +92,6 @@ export class SqliteEngine implements Engine {
    * it begins a read after another connection's commit. `:memory:` and a read-only file: the writer.
    */
   private readonly reader: SqliteConnection;
-  /** The reading connection (the writing one on `:memory:`), for tests' look at its settings. */
-  readonly readingSqlite: BetterSqlite3.Database;
   private readonly serial = new Serial();
   /** One read transaction at a time on the reader: `serial` itself when the reader is the writer. */
   private readonly readSerial: Serial;
@@ -114,7 +112,6 @@ export class SqliteEngine implements Engine {
     this.writer = new SqliteConnection(sqlite, this.k, compiler);
     this.reader = readerSqlite ? new SqliteConnection(readerSqlite, this.k, compiler) : this.writer;
     this.readSerial = readerSqlite ? new Serial() : this.serial;
-    this.readingSqlite = this.reader.sqlite;
   }
 
   /** Opens (creating if needed) and migrates the database at `file` (or `:memory:`). */
@@ -148,13 +145,18 @@ export class SqliteEngine implements Engine {
     }
   }
 
+  /** The reading connection (the writing one on `:memory:`), for tests' look at its settings. */
+  get readingSqlite(): BetterSqlite3.Database {
+    return this.reader.sqlite;
+  }
+
   // --- Engine
 
   read<T>(work: (q: Queries) => Promise<T>): Promise<T> {
     refuseNesting();
     if (this.reader !== this.writer && (this.groups.busy || this.serial.busy))
-      return this.readSerial.run(() => this.inTransaction(this.reader, this.reader.control.beginRead, work));
-    return this.serial.run(() => this.inTransaction(this.writer, this.writer.control.beginRead, work));
+      return this.readSerial.run(() => this.inTransaction(this.reader, 'beginRead', work));
+    return this.serial.run(() => this.inTransaction(this.writer, 'beginRead', work));
   }
 
   write<T>(work: (q: Queries) => Promise<T>, options: WriteOptions = {}): Promise<T> {
@@ -169,9 +171,7 @@ export class SqliteEngine implements Engine {
       : work;
     // A bulk write (an import) is large enough on its own; it keeps its transaction to itself.
     if (options.bulk)
-      return this.serial.run(() =>
-        withBulkWriteSettings(this.sqlite, () => this.inTransaction(this.writer, this.writer.control.beginWrite, writing)),
-      );
+      return this.serial.run(() => withBulkWriteSettings(this.sqlite, () => this.inTransaction(this.writer, 'beginWrite', writing)));
     return this.groups.add(writing);
   }
 
@@ -216,8 +216,8 @@ export class SqliteEngine implements Engine {
     };
   }
 
-  private inTransaction<T>(connection: SqliteConnection, begin: BetterSqlite3.Statement, work: (q: Queries) => Promise<T>): Promise<T> {
-    return connection.transaction(begin, (q) => insideTransaction.run(true, () => work(q)));
+  private inTransaction<T>(connection: SqliteConnection, begin: 'beginRead' | 'beginWrite', work: (q: Queries) => Promise<T>): Promise<T> {
+    return connection.transaction(connection.control[begin], (q) => insideTransaction.run(true, () => work(q)));
   }
 
   async kept<T>(key: string, compute: (q: Queries) => Promise<T>): Promise<T> {
