@@ -8,6 +8,15 @@ export const NO_ACCOUNT = 0;
 
 const acting = new AsyncLocalStorage<number>();
 
+/**
+ * The line of a token's look-up, made before any account is known: one per token, so that the
+ * look-ups of one account's burst do not hold up another's in arrival order. Negative, never an
+ * account's id; two tokens that share a line only share their turns.
+ */
+export function tokenLine(tokenHash: string): number {
+  return -1 - Number.parseInt(tokenHash.slice(0, 12), 16);
+}
+
 export function actFor<T>(accountId: number, work: () => T): T {
   return acting.run(accountId, work);
 }

@@ -4,6 +4,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Role, type TokenRole, isRole } from '../../shared/index.ts';
 import { badRequest } from '../errors.ts';
 import { type Account, findAccountByName } from './accounts.ts';
+import { actFor, tokenLine } from './acting-account.ts';
 import { type Engine, type Param, type Queries, statement } from './engine.ts';
 import { hashSecret } from './secret-hash.ts';
 
@@ -187,6 +188,31 @@ interface KnownToken {
   idleMs: number | null;
 }
 
+/** The token stored under `hash`, with its account, or undefined when it lets nothing in. */
+async function lookUpToken(q: Queries, hash: string): Promise<KnownToken | undefined> {
+  const row = await q.first(tokenByHash, { hash });
+  // The lookup is by hash, so timing says nothing about the key; compare once more in constant time.
+  // A stored role this version does not know (or none) lets nothing in.
+  if (!row || row.revoked_at !== null || !isRole(row.role)) return undefined;
+  if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
+  const caller = Object.freeze({
+    id: row.id,
+    name: row.name,
+    warehousesEnabled: row.warehouses_enabled === 1,
+    gtinEquivalence: row.gtin_equivalence === 1,
+    personIdleMinutes: row.person_idle_minutes,
+    tokenId: row.token_id,
+    tokenLabel: row.label,
+    role: row.role,
+    person: row.person_id === null ? null : { id: row.person_id, name: row.person_name ?? `person ${row.person_id}` },
+  });
+  return {
+    caller,
+    usedAt: Date.parse(row.last_used_at ?? row.created_at),
+    idleMs: row.idle_expiry_seconds === null ? null : row.idle_expiry_seconds * 1000,
+  };
+}
+
 /**
  * Resolves a presented key to its account and role, or undefined for an unknown, revoked or idle-expired
  * key (or one whose stored role is no role).
@@ -198,29 +224,8 @@ interface KnownToken {
  */
 export async function authenticate(engine: Engine, key: string, now = Date.now()): Promise<Caller | undefined> {
   const hash = hashSecret(key);
-  const known = await engine.kept<KnownToken | undefined>(`token:${hash}`, async (q) => {
-    const row = await q.first(tokenByHash, { hash });
-    // The lookup is by hash, so timing says nothing about the key; compare once more in constant time.
-    // A stored role this version does not know (or none) lets nothing in.
-    if (!row || row.revoked_at !== null || !isRole(row.role)) return undefined;
-    if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
-    const caller = Object.freeze({
-      id: row.id,
-      name: row.name,
-      warehousesEnabled: row.warehouses_enabled === 1,
-      gtinEquivalence: row.gtin_equivalence === 1,
-      personIdleMinutes: row.person_idle_minutes,
-      tokenId: row.token_id,
-      tokenLabel: row.label,
-      role: row.role,
-      person: row.person_id === null ? null : { id: row.person_id, name: row.person_name ?? `person ${row.person_id}` },
-    });
-    return {
-      caller,
-      usedAt: Date.parse(row.last_used_at ?? row.created_at),
-      idleMs: row.idle_expiry_seconds === null ? null : row.idle_expiry_seconds * 1000,
-    };
-  });
+  // Looked up in the token's own line (PostgreSQL's connections): no account is known yet.
+  const known = await actFor(tokenLine(hash), () => engine.kept(`token:${hash}`, (q) => lookUpToken(q, hash)));
   if (!known) return undefined;
   if (known.idleMs === null) return known.caller;
   if (now - known.usedAt >= known.idleMs) return undefined;

@@ -8,6 +8,7 @@ import http from 'node:http';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INVENTORY_PATH } from '../../shared/api-paths.ts';
 import { type TestServer, startTestServer } from '../support/test-server.ts';
 
 const BURST = 40;
@@ -50,10 +51,13 @@ describe("one account's burst and another account's scanner", () => {
     });
   }
 
-  it("serves the scanner's request after a few of the burst's, not after all of them", async () => {
+  /**
+   * Warms every connection up, runs `beforeBurst`, then sends the burst and the scanner's request
+   * together; the scanner's place in the order the server finished them.
+   */
+  async function scannerPlace(beforeBurst: () => Promise<void>): Promise<number> {
     const north = server.tokens.north!;
     const kiosk = server.tokens.kiosk!;
-    // Every connection opened and accepted first: the burst then needs no new connection.
     // Every connection opened and accepted first, and both tokens looked up once (the lookup is then
     // kept): the burst needs no new connection, and only the reads differ in what they wait for.
     const warmUp = Array.from({ length: BURST + 1 }, (_, i) => get(i === BURST ? kiosk : north, `warm-${i}`));
@@ -63,6 +67,7 @@ describe("one account's burst and another account's scanner", () => {
     // accepted turns later.
     const free = () => Object.values(agent.freeSockets).reduce((sum, sockets) => sum + (sockets?.length ?? 0), 0);
     await expect.poll(free).toBe(BURST + 1);
+    await beforeBurst();
     finished.length = 0;
     onNewSockets.length = 0;
 
@@ -72,11 +77,31 @@ describe("one account's burst and another account's scanner", () => {
 
     expect(finished).toHaveLength(BURST + 1);
     expect(onNewSockets).toEqual([]); // every request of the burst on a connection the server already had
-    // In arrival order it is last (41st). Shared out by account it is third: north-0 started at once,
-    // north-1 was first in the rotation. The bound leaves room for a loaded host.
-    const position = finished.indexOf('kiosk') + 1;
-    expect(position).toBeGreaterThan(0);
-    // The whole order in the message: a failure says which of the burst went before the scanner.
-    expect(position, `finished in this order: ${finished.join(' ')}`).toBeLessThanOrEqual(6);
+    const place = finished.indexOf('kiosk') + 1;
+    expect(place).toBeGreaterThan(0);
+    return place;
+  }
+
+  // In arrival order the scanner is last (41st). Shared out by account it is third: north-0 started at
+  // once, north-1 was first in the rotation. The bound leaves room for a loaded host; a failure names
+  // the whole order, so it says which of the burst went before the scanner.
+  const BOUND = 6;
+
+  it("serves the scanner's request after a few of the burst's, not after all of them", async () => {
+    expect(await scannerPlace(async () => undefined), `finished in this order: ${finished.join(' ')}`).toBeLessThanOrEqual(BOUND);
+  });
+
+  it('does so too when a write has just dropped the kept token look-ups', async () => {
+    // Any committed write drops what the store keeps (engine.kept); on a busy server that is most of
+    // the time. Each request's token is then looked up in the database before its account is known,
+    // and those look-ups must not run in arrival order either.
+    const write = async () => {
+      const res = await server.request('POST', INVENTORY_PATH, {
+        token: server.tokens.north!,
+        body: JSON.stringify([{ barcode: '8690000000017', quantity: 5 }]),
+      });
+      expect(res.status).toBe(200);
+    };
+    expect(await scannerPlace(write), `finished in this order: ${finished.join(' ')}`).toBeLessThanOrEqual(BOUND);
   });
 });
