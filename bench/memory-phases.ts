@@ -175,10 +175,11 @@ try {
     if (!announced) throw new Error(`the server announced no inspector:\n${server.stderr()}`);
     inspector = new Inspector(announced[1]!);
   }
-  const report = async (phase: string, perSecond?: number) => {
+  const report = async (phase: string, load?: { perSecond: number; p50Ms: number; p99Ms: number }) => {
     const memory = { ...residentMemory(server.pid), ...(inspector ? await inspector.heap() : {}) };
-    console.log(`${phase.padEnd(5)} ${perSecond === undefined ? '' : `${Math.round(perSecond)} req/s; `}MB: ${fixed(memory)}`);
-    results.push({ phase, perSecond, ...memory });
+    const rate = load ? `${Math.round(load.perSecond)} req/s, p50 ${load.p50Ms.toFixed(1)} ms, p99 ${load.p99Ms.toFixed(1)} ms; ` : '';
+    console.log(`${phase.padEnd(5)} ${rate}MB: ${fixed(memory)}`);
+    results.push({ phase, perSecond: load?.perSecond, p50Ms: load?.p50Ms, p99Ms: load?.p99Ms, ...memory });
   };
   await report('idle');
   if (values.allocations) {
@@ -200,7 +201,7 @@ try {
     if (measured.non2xx > 0 || measured.errors > 0)
       throw new Error(`${phase}: ${measured.non2xx} non-2xx answers, ${measured.errors} errors`);
     requests += measured.requests;
-    await report(phase, measured.perSecond);
+    await report(phase, measured);
   }
   if (values.allocations) {
     const { profile } = await inspector!.call<{ profile: { head: ProfileNode } }>('HeapProfiler.stopSampling');
