@@ -42,7 +42,7 @@ import type { Schema } from '../schema.ts';
 import { PostgresScratchKeys } from './scratch-keys.ts';
 import { displayLocation } from './display-location.ts';
 import { postgresSchemaNeeds } from './schema-needs.ts';
-import { type CommitCounts, type GroupTransaction, TransactionShare, WriteGroups, commitGroup } from '../group-commit.ts';
+import { type CommitCounts, type GroupTransaction, LoopSlices, TransactionShare, WriteGroups, commitGroup } from '../group-commit.ts';
 
 /** Every write takes this advisory lock first ("biv1"): one writer at a time on the database. */
 const WRITE_LOCK = 0x62697631;
@@ -391,6 +391,7 @@ export class PostgresEngine implements Engine {
       run: (work) => insideTransaction.run(true, () => work(queries)),
       translate,
       mayRetry: () => this.closing === undefined,
+      slices: new LoopSlices(),
     };
   }
 

@@ -23,7 +23,15 @@ import { translateSqliteError } from './faults.ts';
 import { BUSY_TIMEOUT_MS, analyseStockUnitsIfGrown, applyPragmas, applyReaderPragmas, withBulkWriteSettings } from './pragmas.ts';
 import { SqliteConnection } from './sqlite-connection.ts';
 import { SqliteScratchKeys } from './scratch-keys.ts';
-import { type CommitCounts, type GroupTransaction, Serial, TransactionShare, WriteGroups, commitGroup } from '../group-commit.ts';
+import {
+  type CommitCounts,
+  type GroupTransaction,
+  LoopSlices,
+  Serial,
+  TransactionShare,
+  WriteGroups,
+  commitGroup,
+} from '../group-commit.ts';
 
 /** What the migrations need to know of SQLite (engine-provider.ts). */
 export const sqliteSchemaNeeds: SchemaNeeds = {
@@ -180,12 +188,19 @@ export class SqliteEngine implements Engine {
     const { writer } = this;
     const { control } = writer;
     const share = new TransactionShare();
-    // The writer's own queries, with what the group's writes share.
+    const slices = new LoopSlices();
+    // The writer's own queries, with what the group's writes share. SQLite's statements never wait,
+    // so a long write lets the loop turn between them: the reads asked for meanwhile are answered
+    // on the reader (read()), from the last commit.
+    const sliced =
+      <A extends unknown[], R>(method: (...args: A) => Promise<R>) =>
+      (...args: A): Promise<R> =>
+        slices.due() ? slices.turn().then(() => method.apply(writer, args)) : method.apply(writer, args);
     const queries: Queries = {
       k: this.k,
-      all: writer.all.bind(writer) as Queries['all'],
-      first: writer.first.bind(writer) as Queries['first'],
-      run: writer.run.bind(writer) as Queries['run'],
+      all: sliced(writer.all) as Queries['all'],
+      first: sliced(writer.first) as Queries['first'],
+      run: sliced(writer.run) as Queries['run'],
       group: share,
     };
     return {
@@ -213,6 +228,7 @@ export class SqliteEngine implements Engine {
       run: (work) => insideTransaction.run(true, () => work(queries)),
       translate: translateSqliteError,
       mayRetry: () => writer.sqlite.open,
+      slices,
     };
   }
 
