@@ -5,6 +5,7 @@ import type { Context } from 'koa';
 import { requestMessages } from '../../shared/index.ts';
 import { apiError } from '../errors.ts';
 import type { Caller, Store } from '../store/store.ts';
+import { clientKey } from './client-key.ts';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Token' };
 
@@ -19,7 +20,7 @@ export function tokenFromHeader(header: string | undefined): string | null {
 export async function authenticateRequest(store: Store, ctx: Context): Promise<Caller> {
   const key = tokenFromHeader(ctx.get('authorization'));
   if (key === null) throw apiError(401, requestMessages.notAuthenticated, { code: 'not_authenticated', headers: CHALLENGE });
-  const caller = key === '' ? undefined : await store.tokens.authenticate(key);
+  const caller = key === '' ? undefined : await store.tokens.authenticate(key, clientKey(ctx.ip));
   if (!caller) throw apiError(401, requestMessages.invalidToken, { code: 'invalid_token', headers: CHALLENGE });
   return caller;
 }

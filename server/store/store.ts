@@ -50,7 +50,7 @@ import { recordScan, undoLastScan, updateLine } from './stocktakes/counting.ts';
 import { listLines } from './stocktakes/lines.ts';
 import { reviewLinesPage, reviewStocktake } from './stocktakes/review.ts';
 import { createStocktake, getStocktake, listStocktakes } from './stocktakes/sessions.ts';
-import { type Caller, authenticate, createToken, listTokens, reapplyRevocation, revokeToken, setTokenRole } from './tokens.ts';
+import { type Caller, TokenLines, authenticate, createToken, listTokens, reapplyRevocation, revokeToken, setTokenRole } from './tokens.ts';
 import { type Actor, type AuditRecord, actorOf, readAudit, recordAudit } from './audit.ts';
 import {
   type NewPerson,
@@ -145,6 +145,7 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
   const read = engine.read.bind(engine);
   // Wrong PINs are slowed per person of this database (pin-guard.ts).
   const pinGuard = createPinGuard();
+  const tokenLines = new TokenLines();
   /**
    * A write that records movements: the log's clock and sequences are read once, its movements
    * written together, and its clock written back at the end. `q` is the log's (MovementLog.q), whose
@@ -208,8 +209,12 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
         }),
       /** Revokes again, at its original time, a token a restore brought back (matched by id and prefix). */
       reapplyRevocation: (id: number, prefix: string, revokedAt: string) => write((q) => reapplyRevocation(q, id, prefix, revokedAt)),
-      /** The caller a presented key stands for; undefined for an unknown or revoked key. */
-      authenticate: (key: string) => authenticate(engine, key),
+      /**
+       * The caller a presented key stands for; undefined for an unknown or revoked key. `client`
+       * (the address it came from, as the rate limit counts it) names the line a key never seen
+       * valid is looked up in (TokenLines).
+       */
+      authenticate: (key: string, client?: string) => authenticate(engine, key, tokenLines, client),
     },
 
     signIn: {

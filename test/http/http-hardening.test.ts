@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.ts';
-import { clientKey } from '../../server/http/auth-rate-limit.ts';
+import { clientKey } from '../../server/http/client-key.ts';
 import { CONTENT_SECURITY_POLICY } from '../../server/http/security-headers.ts';
 import { lanNotice } from '../../server/launch/lan-notice.ts';
 import { type RunningServer, startServer } from '../../server/start.ts';
