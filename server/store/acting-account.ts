@@ -1,6 +1,7 @@
 // The account a request's work is done for, carried through its awaits, so that what it waits for
 // deep in the store (a PostgreSQL connection: postgres/fair-connections.ts) can wait in that
-// account's line. Set by the router once the token has named the account.
+// account's line. Set by the router once the token has named the account; before that, the token's
+// look-up waits in a line of the token's or of its client's (tokens.ts, TokenLines).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 

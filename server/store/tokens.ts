@@ -257,11 +257,12 @@ export async function authenticate(
   const hash = hashSecret(key);
   const known = await actFor(lines.lineOf(hash, client), () => engine.kept(`token:${hash}`, (q) => lookUpToken(q, hash)));
   if (!known) return undefined;
-  lines.authenticated(hash);
-  if (known.idleMs === null) return known.caller;
-  if (now - known.usedAt >= known.idleMs) return undefined;
-  if (now - known.usedAt >= Math.min(TOUCH_EVERY_MS, known.idleMs / 10)) {
-    await engine.write((q) => q.run(touchToken, { id: known.caller.tokenId, at: new Date(now).toISOString() })).catch(() => undefined);
+  if (known.idleMs !== null) {
+    if (now - known.usedAt >= known.idleMs) return undefined;
+    if (now - known.usedAt >= Math.min(TOUCH_EVERY_MS, known.idleMs / 10)) {
+      await engine.write((q) => q.run(touchToken, { id: known.caller.tokenId, at: new Date(now).toISOString() })).catch(() => undefined);
+    }
   }
+  lines.authenticated(hash);
   return known.caller;
 }
