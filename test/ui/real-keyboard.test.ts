@@ -59,7 +59,7 @@ let page: Page;
 let windowId: string;
 const figures: string[] = [];
 /** Rounds typed at most when the machine, not the app, pauses the typing within a scan. */
-const ATTEMPTS = 3;
+const ATTEMPTS = 5;
 
 interface RecordedKeys {
   typedKeys: { key: string; timeStamp: number }[];
