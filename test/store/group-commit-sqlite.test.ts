@@ -33,6 +33,10 @@ const addAccount = (engine: SqliteEngine, name: string) =>
     return name;
   });
 
+/** The accounts' names, read through the engine (on the reading connection while writes are under way). */
+const readNames = (engine: SqliteEngine) =>
+  engine.read(async (q) => (await q.all(q.k.selectFrom('accounts').select('name').orderBy('name'))).map((r) => r.name));
+
 /** A write that takes longer than a group's slice (so the group yields after it), noting its name in `order` once written. */
 const slowAdd = (engine: SqliteEngine, name: string, order: string[]) =>
   engine.write(async (q) => {
@@ -142,8 +146,6 @@ describe('group commit (SQLite)', () => {
     const { engine } = await openTwo();
     try {
       await addAccount(engine, 'committed');
-      const readNames = () =>
-        engine.read(async (q) => (await q.all(q.k.selectFrom('accounts').select('name').orderBy('name'))).map((r) => r.name));
       const written: string[] = [];
       let groupCommitted = false;
       // Each write takes longer than a slice, so the group yields after every one of them.
@@ -153,7 +155,7 @@ describe('group commit (SQLite)', () => {
         setImmediate(() =>
           setImmediate(() => {
             const groupOpen = engine.sqlite.inTransaction;
-            readNames().then((names) => resolve({ names, groupOpen, groupCommitted }), reject);
+            readNames(engine).then((names) => resolve({ names, groupOpen, groupCommitted }), reject);
           }),
         ),
       );
@@ -162,7 +164,7 @@ describe('group commit (SQLite)', () => {
       expect(seen.names).toEqual(['committed']);
       await writes;
       // Once the writes are answered, a read sees them all.
-      expect(await readNames()).toEqual(['committed', 's1', 's2', 's3']);
+      expect(await readNames(engine)).toEqual(['committed', 's1', 's2', 's3']);
     } finally {
       await engine.close();
     }
@@ -174,8 +176,6 @@ describe('group commit (SQLite)', () => {
     const { engine } = await openTwo();
     try {
       await addAccount(engine, 'committed');
-      const readNames = () =>
-        engine.read(async (q) => (await q.all(q.k.selectFrom('accounts').select('name').orderBy('name'))).map((r) => r.name));
       let ended = false;
       const write = engine
         .write(async (q) => {
@@ -189,14 +189,14 @@ describe('group commit (SQLite)', () => {
       const names = await new Promise<string[]>((resolve, reject) =>
         setImmediate(() =>
           setImmediate(() => {
-            readNames().then(resolve, reject);
+            readNames(engine).then(resolve, reject);
           }),
         ),
       );
       expect(ended).toBe(false);
       expect(names).toEqual(['committed']);
       await write;
-      expect(await readNames()).toEqual(['committed', 'long-0', 'long-1', 'long-2', 'long-3', 'long-4']);
+      expect(await readNames(engine)).toEqual(['committed', 'long-0', 'long-1', 'long-2', 'long-3', 'long-4']);
     } finally {
       await engine.close();
     }
