@@ -37,6 +37,16 @@ const addAccount = (engine: SqliteEngine, name: string) =>
 const readNames = (engine: SqliteEngine) =>
   engine.read(async (q) => (await q.all(q.k.selectFrom('accounts').select('name').orderBy('name'))).map((r) => r.name));
 
+/** `work` started two turns of the event loop from now (a group asked for now has begun by then); its answer. */
+const twoTurnsLater = <T>(work: () => Promise<T>) =>
+  new Promise<T>((resolve, reject) =>
+    setImmediate(() =>
+      setImmediate(() => {
+        work().then(resolve, reject);
+      }),
+    ),
+  );
+
 /** A write that takes longer than a group's slice (so the group yields after it), noting its name in `order` once written. */
 const slowAdd = (engine: SqliteEngine, name: string, order: string[]) =>
   engine.write(async (q) => {
@@ -151,14 +161,11 @@ describe('group commit (SQLite)', () => {
       // Each write takes longer than a slice, so the group yields after every one of them.
       const writes = Promise.all(['s1', 's2', 's3'].map((name) => slowAdd(engine, name, written))).then(() => (groupCommitted = true));
       // Asked for once the group has begun (a turn after the writes): it must not wait for the group to end.
-      const seen = await new Promise<{ names: string[]; groupOpen: boolean; groupCommitted: boolean }>((resolve, reject) =>
-        setImmediate(() =>
-          setImmediate(() => {
-            const groupOpen = engine.sqlite.inTransaction;
-            readNames(engine).then((names) => resolve({ names, groupOpen, groupCommitted }), reject);
-          }),
-        ),
-      );
+      const seen = await twoTurnsLater(async () => {
+        const groupOpen = engine.sqlite.inTransaction;
+        const names = await readNames(engine);
+        return { names, groupOpen, groupCommitted };
+      });
       expect(seen.groupOpen).toBe(true);
       expect(seen.groupCommitted).toBe(false);
       expect(seen.names).toEqual(['committed']);
@@ -186,13 +193,7 @@ describe('group commit (SQLite)', () => {
         })
         .then(() => (ended = true));
       // Asked for a turn after the write began, which (5 statements, each after a slice's work) is not done.
-      const names = await new Promise<string[]>((resolve, reject) =>
-        setImmediate(() =>
-          setImmediate(() => {
-            readNames(engine).then(resolve, reject);
-          }),
-        ),
-      );
+      const names = await twoTurnsLater(() => readNames(engine));
       expect(ended).toBe(false);
       expect(names).toEqual(['committed']);
       await write;
