@@ -77,6 +77,7 @@ export const sqliteOnly: Record<string, string> = {
 /** Files about PostgreSQL itself: only the `postgres` project runs them. */
 export const postgresOnly: Record<string, string> = {
   'test/store/postgres-import-statistics.test.ts': "PostgreSQL's planner statistics after a bulk import",
+  'test/store/kept-lookups-postgres.test.ts': "what is kept waits for the listener's notifications (its backend stopped with SIGSTOP)",
   'test/store/postgres-connection-loss.test.ts': 'a PostgreSQL server ending the connections of a store that closes them',
   'test/store/postgres-check-and-backup.test.ts': "`check` and `backup` of a PostgreSQL database (`pg_dump`), the engine's own tools",
   'test/store/fair-connections-postgres.test.ts':

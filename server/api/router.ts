@@ -23,6 +23,7 @@ import { checkedParse, compileCheck } from '../http/compiled-check.ts';
 import { InFlightKeys, idempotencyKeyOf, requestHash } from '../http/idempotency.ts';
 import { hasNoBody, readJsonBody } from '../http/json-body.ts';
 import { actFor } from '../store/acting-account.ts';
+import { asOneRequest } from '../store/request-moment.ts';
 import type { Caller, OnceKey, Store } from '../store/store.ts';
 import { type DescribeIssues, type Endpoint, type HandlerInput, type Reply, type Resource, PUBLIC, isPublic } from './endpoint.ts';
 
@@ -101,7 +102,9 @@ function send(ctx: Context, reply: Reply): void {
 function handle(store: Store, inFlight: InFlightKeys, turns: AccountTurns, endpoint: Endpoint): Middleware {
   const paramNames = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   const bodyCheck = endpoint.body?.compiled ? compileCheck(endpoint.body.schema) : undefined;
-  return async (ctx) => {
+  // One request, one moment: its kept look-ups wait for other processes' commits once (request-moment.ts).
+  return (ctx) => asOneRequest(() => answer(ctx));
+  async function answer(ctx: Context): Promise<void> {
     const caller = isPublic(endpoint) ? NO_CALLER : await authorised(store, ctx, endpoint);
     const key = endpoint.idempotent ? idempotencyKeyOf(ctx) : undefined;
     const run = async () => {
@@ -135,7 +138,7 @@ function handle(store: Store, inFlight: InFlightKeys, turns: AccountTurns, endpo
     // Public endpoints have no account to share turns by; everything else waits for its account's
     // turn, and for a PostgreSQL connection in its account's line (store/acting-account.ts).
     return isPublic(endpoint) ? work() : turns.run(caller.id, () => actFor(caller.id, work));
-  };
+  }
 }
 
 /** Answers a known path's other methods: OPTIONS lists the methods, anything else is 405. */

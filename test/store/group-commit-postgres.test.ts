@@ -9,7 +9,7 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GROUP_COMMIT_LIMIT } from '../../server/store/group-commit.ts';
-import { PostgresEngine } from '../../server/store/postgres/postgres-engine.ts';
+import { LISTENER_NAME, PostgresEngine } from '../../server/store/postgres/postgres-engine.ts';
 import { createDatabase, databaseLocation, dropDatabase } from '../support/test-engine.ts';
 import { tempDir } from '../support/test-server.ts';
 
@@ -157,12 +157,17 @@ describe('group commit (PostgreSQL)', () => {
   it('a kept lookup is one query on the server, without BEGIN and COMMIT', async () => {
     const { engine } = await openTwo();
     const sent: string[] = [];
+    const heard: string[] = [];
     const original = pg.Client.prototype.query;
     try {
-      // Observes what the engine's connections send; every query still goes to the real server.
+      // Observes what the engine's connections send; every query still goes to the real server. The
+      // listener's round trip (kept waits for it: kept-lookups-postgres.test.ts) is told apart by name.
       pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
         const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
-        if (text) sent.push(text);
+        const listener =
+          (this as unknown as { connectionParameters: { application_name?: string } }).connectionParameters.application_name ===
+          LISTENER_NAME;
+        if (text) (listener ? heard : sent).push(text);
         return (original as (...a: unknown[]) => unknown).apply(this, args);
       } as typeof original;
       const value = await engine.kept('count', (q) => q.first(q.k.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n'))));
@@ -173,5 +178,6 @@ describe('group commit (PostgreSQL)', () => {
     }
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatch(/^select count\(\*\)/i);
+    expect(heard).toEqual(['SELECT 1']);
   });
 });

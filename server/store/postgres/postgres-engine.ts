@@ -43,6 +43,7 @@ import { PostgresScratchKeys } from './scratch-keys.ts';
 import { displayLocation } from './display-location.ts';
 import { postgresSchemaNeeds } from './schema-needs.ts';
 import { type CommitCounts, type GroupTransaction, LoopSlices, TransactionShare, WriteGroups, commitGroup } from '../group-commit.ts';
+import { heardOncePerRequest } from '../request-moment.ts';
 
 /** Every write takes this advisory lock first ("biv1"): one writer at a time on the database. */
 const WRITE_LOCK = 0x62697631;
@@ -50,6 +51,9 @@ const LOCK_STATEMENT = `SELECT pg_advisory_xact_lock(${WRITE_LOCK})`;
 const BEGIN_WRITE = `BEGIN ISOLATION LEVEL READ COMMITTED; ${LOCK_STATEMENT}`;
 const SAVEPOINT = 'SAVEPOINT one_write';
 const RELEASE = 'RELEASE SAVEPOINT one_write';
+/** The listener's application_name (pg_stat_activity). */
+export const LISTENER_NAME = 'barcode-inventory listener';
+
 /** Committed writes announce themselves here, so every process drops what it keeps (engine.kept). */
 const CHANGES_CHANNEL = 'barcode_inventory_changes';
 const KEPT_LIMIT = 10_000;
@@ -240,7 +244,8 @@ export class PostgresEngine implements Engine {
 
   /** Listens for other processes' commits; while not listening, nothing is kept. */
   private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
+    // Named, so that pg_stat_activity tells it from the pool's connections (and a test can find it).
+    const client = new pg.Client({ connectionString: this.url, application_name: LISTENER_NAME });
     client.on('notification', () => {
       this.generation++;
     });
@@ -426,7 +431,7 @@ export class PostgresEngine implements Engine {
 
   async kept<T>(key: string, compute: (q: Queries) => Promise<T>): Promise<T> {
     refuseNesting();
-    if (!this.listening) return this.readOneStatement(compute);
+    if (!this.listening || !(await heardOncePerRequest(() => this.heardSoFar()))) return this.readOneStatement(compute);
     if (this.keptGeneration !== this.generation || this.keptValues.size >= KEPT_LIMIT) {
       this.keptValues.clear();
       this.keptGeneration = this.generation;
@@ -442,6 +447,32 @@ export class PostgresEngine implements Engine {
 
   /** The generation the kept values belong to. */
   private keptGeneration = -1;
+
+  /** A round trip on the listener not sent yet: whoever asks before it is sent may share it. */
+  private pingQueued: Promise<boolean> | undefined;
+  private pingInFlight: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Resolves once every commit that ended before this call has been heard (true), or the listener
+   * failed (false: keep nothing). Another process's NOTIFY reaches the listener whenever it reaches
+   * it: a read sent right after the CLI revoked a token came first (1 of 50 tries on an idle host, and
+   * in a CI run under load) and was answered from what was kept. PostgreSQL signals the listening backends before the COMMIT
+   * returns, and a backend sends what it was signalled before the ReadyForQuery of the next query on
+   * its connection: a round trip on the listener sent after this call is a barrier. Callers that ask
+   * while one waits to be sent share it, so a burst costs one or two round trips, not one each.
+   */
+  private heardSoFar(): Promise<boolean> {
+    this.pingQueued ??= this.pingInFlight.then(() => {
+      this.pingQueued = undefined;
+      const sent = this.listener!.query('SELECT 1').then(
+        () => this.listening,
+        () => false,
+      );
+      this.pingInFlight = sent;
+      return sent;
+    });
+    return this.pingQueued;
+  }
 
   async scratchKeys(q: Queries): Promise<ScratchKeys> {
     return PostgresScratchKeys.create(q);
