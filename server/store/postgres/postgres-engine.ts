@@ -60,6 +60,10 @@ const KEPT_LIMIT = 10_000;
 export const DEFAULT_POOL_SIZE = 10;
 /** How long a request waits for a connection before the database counts as unavailable (a 503). */
 const CONNECT_TIMEOUT_MS = 10_000;
+/** How long a request waits for the listener's round trip before it reads the database instead (heardSoFar). */
+const LISTENER_TIMEOUT_MS = 2_000;
+/** The least time between two attempts to listen again after the listener was lost. */
+const LISTEN_AGAIN_MS = 5_000;
 
 // count(*) and sums come back as bigint, which pg gives as text: every such figure here fits a
 // JavaScript number.
@@ -191,6 +195,8 @@ class ClientQueries implements Queries {
 export interface PostgresOpenOptions {
   /** Connections per server process (docs/DEPLOY.md, "Pool size"). */
   poolSize?: number;
+  /** How long a kept look-up waits for the listener before it reads the database instead (2 s). */
+  listenerTimeoutMs?: number;
 }
 
 export class PostgresEngine implements Engine {
@@ -208,6 +214,9 @@ export class PostgresEngine implements Engine {
   private generation = 0;
   private listener: pg.Client | undefined;
   private listening = false;
+  /** When the listener was last opened (or tried): lost, it is opened again at most every LISTEN_AGAIN_MS. */
+  private listenedAt = 0;
+  private readonly listenerTimeoutMs: number;
   private closing: Promise<void> | undefined;
   private readonly url: string;
   /** Durable write commits so far, and the writes they carried (for tests and the bench's report). */
@@ -215,8 +224,9 @@ export class PostgresEngine implements Engine {
   /** Writes asked for together; this process's groups run one after the other, each on one connection. */
   private readonly groups = new WriteGroups((group) => commitGroup(() => this.groupTransaction(), group, this.commits));
 
-  private constructor(url: string, pool: pg.Pool, poolSize: number) {
+  private constructor(url: string, pool: pg.Pool, poolSize: number, listenerTimeoutMs: number) {
     this.url = url;
+    this.listenerTimeoutMs = listenerTimeoutMs;
     this.location = displayLocation(url);
     this.pool = pool;
     this.fair = new FairConnections(poolSize, CONNECT_TIMEOUT_MS);
@@ -237,34 +247,46 @@ export class PostgresEngine implements Engine {
       await pool.end();
       throw translate(error);
     }
-    const engine = new PostgresEngine(url, pool, poolSize);
+    const engine = new PostgresEngine(url, pool, poolSize, options.listenerTimeoutMs ?? LISTENER_TIMEOUT_MS);
     await engine.listen();
     return engine;
   }
 
   /** Listens for other processes' commits; while not listening, nothing is kept. */
   private async listen(): Promise<void> {
+    this.listenedAt = performance.now();
     // Named, so that pg_stat_activity tells it from the pool's connections (and a test can find it).
-    const client = new pg.Client({ connectionString: this.url, application_name: LISTENER_NAME });
+    // Kept alive by TCP, so that a connection a firewall dropped while idle is noticed.
+    const client = new pg.Client({ connectionString: this.url, application_name: LISTENER_NAME, keepAlive: true });
     client.on('notification', () => {
       this.generation++;
     });
-    client.on('error', () => {
-      this.listening = false;
-      this.generation++;
-    });
-    client.on('end', () => {
-      this.listening = false;
-      this.generation++;
-    });
+    client.on('error', () => this.lose(client));
+    client.on('end', () => this.lose(client));
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+      if (this.closing) throw new Error('closing');
       this.listener = client;
       this.listening = true;
     } catch {
       await client.end().catch(() => undefined);
     }
+  }
+
+  /** The listener is gone or stuck: nothing is kept until one listens again (listenAgain). */
+  private lose(client: pg.Client): void {
+    this.generation++;
+    if (this.listener !== client) return;
+    this.listener = undefined;
+    this.listening = false;
+    void client.end().catch(() => undefined);
+  }
+
+  /** Opens the listener again after it was lost, at most every LISTEN_AGAIN_MS (a database that is down is not asked on every request). */
+  private listenAgain(): void {
+    if (this.closing || this.listener !== undefined || performance.now() - this.listenedAt < LISTEN_AGAIN_MS) return;
+    void this.listen();
   }
 
   /**
@@ -431,6 +453,7 @@ export class PostgresEngine implements Engine {
 
   async kept<T>(key: string, compute: (q: Queries) => Promise<T>): Promise<T> {
     refuseNesting();
+    if (!this.listening) this.listenAgain();
     if (!this.listening || !(await heardOncePerRequest(() => this.heardSoFar()))) return this.readOneStatement(compute);
     if (this.keptGeneration !== this.generation || this.keptValues.size >= KEPT_LIMIT) {
       this.keptValues.clear();
@@ -460,14 +483,29 @@ export class PostgresEngine implements Engine {
    * returns, and a backend sends what it was signalled before the ReadyForQuery of the next query on
    * its connection: a round trip on the listener sent after this call is a barrier. Callers that ask
    * while one waits to be sent share it, so a burst costs one or two round trips, not one each.
+   * A round trip that takes longer than listenerTimeoutMs (a stopped backend, a connection a firewall
+   * dropped) answers false, and the listener is lost and opened again: requests read the database.
    */
   private heardSoFar(): Promise<boolean> {
     this.pingQueued ??= this.pingInFlight.then(() => {
       this.pingQueued = undefined;
-      const sent = this.listener!.query('SELECT 1').then(
-        () => this.listening,
-        () => false,
-      );
+      const listener = this.listener;
+      const sent =
+        listener === undefined
+          ? Promise.resolve(false)
+          : new Promise<boolean>((resolve) => {
+              const late = setTimeout(() => {
+                resolve(false);
+                this.lose(listener);
+              }, this.listenerTimeoutMs);
+              listener
+                .query('SELECT 1')
+                .then(
+                  () => resolve(this.listener === listener),
+                  () => resolve(false),
+                )
+                .finally(() => clearTimeout(late));
+            });
       this.pingInFlight = sent;
       return sent;
     });
