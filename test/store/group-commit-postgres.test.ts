@@ -9,7 +9,8 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GROUP_COMMIT_LIMIT } from '../../server/store/group-commit.ts';
-import { LISTENER_NAME, PostgresEngine } from '../../server/store/postgres/postgres-engine.ts';
+import { PostgresEngine } from '../../server/store/postgres/postgres-engine.ts';
+import { type SentQueries, queriesSentDuring } from '../support/sent-queries.ts';
 import { createDatabase, databaseLocation, dropDatabase } from '../support/test-engine.ts';
 import { tempDir } from '../support/test-server.ts';
 
@@ -156,28 +157,20 @@ describe('group commit (PostgreSQL)', () => {
   });
   it('a kept lookup is one query on the server, without BEGIN and COMMIT', async () => {
     const { engine } = await openTwo();
-    const sent: string[] = [];
-    const heard: string[] = [];
-    const original = pg.Client.prototype.query;
+    // The listener's round trip (kept waits for it: kept-lookups-postgres.test.ts) is told apart.
+    let sent: SentQueries;
     try {
-      // Observes what the engine's connections send; every query still goes to the real server. The
-      // listener's round trip (kept waits for it: kept-lookups-postgres.test.ts) is told apart by name.
-      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-        const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
-        const listener =
-          (this as unknown as { connectionParameters: { application_name?: string } }).connectionParameters.application_name ===
-          LISTENER_NAME;
-        if (text) (listener ? heard : sent).push(text);
-        return (original as (...a: unknown[]) => unknown).apply(this, args);
-      } as typeof original;
-      const value = await engine.kept('count', (q) => q.first(q.k.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n'))));
-      expect(Number(value!.n)).toBe(0);
+      sent = await queriesSentDuring(async () => {
+        const value = await engine.kept('count', (q) =>
+          q.first(q.k.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n'))),
+        );
+        expect(Number(value!.n)).toBe(0);
+      });
     } finally {
-      pg.Client.prototype.query = original;
       await engine.close();
     }
-    expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatch(/^select count\(\*\)/i);
-    expect(heard).toEqual(['SELECT 1']);
+    expect(sent.pool).toHaveLength(1);
+    expect(sent.pool[0]).toMatch(/^select count\(\*\)/i);
+    expect(sent.listener).toEqual(['SELECT 1']);
   });
 });

@@ -9,6 +9,7 @@ import { INVENTORY_PATH } from '../../shared/index.ts';
 import { openStore } from '../../server/store/open-store.ts';
 import { LISTENER_NAME, PostgresEngine } from '../../server/store/postgres/postgres-engine.ts';
 import { createDatabase, databaseLocation, dropDatabase } from '../support/test-engine.ts';
+import { queriesSentDuring } from '../support/sent-queries.ts';
 import { type TestServer, startTestServer, tempDir } from '../support/test-server.ts';
 
 /** The backend process of the one listener on the database at `location` (its connection's application_name). */
@@ -70,21 +71,10 @@ describe('kept look-ups on PostgreSQL', () => {
     // An account with warehouses: its read keeps the token and the warehouse list.
     const read = () => server.request('GET', `${INVENTORY_PATH}?barcodes=8690000000017`, { token: server.tokens.north });
     expect((await read()).status).toBe(200); // both are kept now
-    let heard = 0;
-    const original = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      if (
-        (this as unknown as { connectionParameters: { application_name?: string } }).connectionParameters.application_name === LISTENER_NAME
-      )
-        heard++;
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof original;
-    try {
+    const sent = await queriesSentDuring(async () => {
       expect((await read()).status).toBe(200);
-    } finally {
-      pg.Client.prototype.query = original;
-    }
-    expect(heard).toBe(1);
+    });
+    expect(sent.listener).toEqual(['SELECT 1']);
   });
 
   it('reads the database when the listener does not answer, and listens again', async () => {
