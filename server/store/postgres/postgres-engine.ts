@@ -454,7 +454,10 @@ export class PostgresEngine implements Engine {
   async kept<T>(key: string, compute: (q: Queries) => Promise<T>): Promise<T> {
     refuseNesting();
     if (!this.listening) this.listenAgain();
-    if (!this.listening || !(await heardOncePerRequest(() => this.heardSoFar()))) return this.readOneStatement(compute);
+    if (!this.listening) return this.readOneStatement(compute);
+    // Only a value that is kept waits for the listener: one read now is fresh without it (what it
+    // keeps is dropped when a commit from before it is heard later, as any kept value is).
+    if (this.keeps(key) && !(await heardOncePerRequest(() => this.heardSoFar()))) return this.readOneStatement(compute);
     if (this.keptGeneration !== this.generation || this.keptValues.size >= KEPT_LIMIT) {
       this.keptValues.clear();
       this.keptGeneration = this.generation;
@@ -470,6 +473,11 @@ export class PostgresEngine implements Engine {
 
   /** The generation the kept values belong to. */
   private keptGeneration = -1;
+
+  /** Whether a value is kept under `key` for the generation heard so far. */
+  private keeps(key: string): boolean {
+    return this.keptGeneration === this.generation && this.keptValues.has(key);
+  }
 
   /** A round trip on the listener not sent yet: whoever asks before it is sent may share it. */
   private pingQueued: Promise<boolean> | undefined;
