@@ -3,6 +3,7 @@
 // a failed round leaves a problem code in the status (`problem.code`) that the UI words, decided from
 // what failed and never from the English detail.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { roundsOf } from '../../server/sync/rounds.ts';
 import { startSyncLoops } from '../../server/sync/sync-loop.ts';
 import {
   INVENTORY_PATH,
@@ -76,8 +77,25 @@ describe('Sync now and the problem in the status', () => {
       },
       { timeout: 10_000 },
     );
-    const second = shop.server.request('POST', SYNC_NOW_PATH, { token: shop.token });
-    held.release();
+    // The held push is let go once the second press has reached the round, not before: sent and let
+    // go at once, the second press could come after the round had ended (on PostgreSQL its token
+    // waits for the listener's round trip first), and rightly start a round of its own.
+    const rounds = roundsOf(shop.server.store);
+    const run = rounds.run;
+    let joined = 0;
+    rounds.run = (link) => {
+      const started = run(link);
+      if (started.joined) joined++;
+      return started;
+    };
+    let second: ReturnType<typeof shop.server.request>;
+    try {
+      second = shop.server.request('POST', SYNC_NOW_PATH, { token: shop.token });
+      await vi.waitFor(() => expect(joined).toBe(1), { timeout: 10_000 });
+    } finally {
+      rounds.run = run;
+      held.release();
+    }
     const answers = (await Promise.all([(await first).json(), (await second).json()])) as SyncNowAnswer[];
     expect(answers.map((a) => a.joined)).toEqual([false, true]);
     // Both answers are the one round's: one push of the one movement.
