@@ -1,7 +1,7 @@
 // One request sees the database as of when it began: on PostgreSQL, what engine.kept keeps is only
 // used once the listener has heard every commit that ended before (postgres-engine.ts, heardSoFar).
 // That costs a round trip on the listener; a request makes it once, not once per kept look-up (a GET
-// keeps its token and its warehouses: two round trips cost a quarter of its rate at one connection).
+// of an account with warehouses keeps its token and its warehouse list).
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 const requests = new AsyncLocalStorage<{ heard?: Promise<boolean> }>();

@@ -453,8 +453,10 @@ export class PostgresEngine implements Engine {
 
   async kept<T>(key: string, compute: (q: Queries) => Promise<T>): Promise<T> {
     refuseNesting();
-    if (!this.listening) this.listenAgain();
-    if (!this.listening) return this.readOneStatement(compute);
+    if (!this.listening) {
+      this.listenAgain();
+      return this.readOneStatement(compute);
+    }
     // Only a value that is kept waits for the listener: one read now is fresh without it (what it
     // keeps is dropped when a commit from before it is heard later, as any kept value is).
     if (this.keeps(key) && !(await heardOncePerRequest(() => this.heardSoFar()))) return this.readOneStatement(compute);
@@ -486,13 +488,14 @@ export class PostgresEngine implements Engine {
   /**
    * Resolves once every commit that ended before this call has been heard (true), or the listener
    * failed (false: keep nothing). Another process's NOTIFY reaches the listener whenever it reaches
-   * it: a read sent right after the CLI revoked a token came first (1 of 50 tries on an idle host, and
-   * in a CI run under load) and was answered from what was kept. PostgreSQL signals the listening backends before the COMMIT
-   * returns, and a backend sends what it was signalled before the ReadyForQuery of the next query on
-   * its connection: a round trip on the listener sent after this call is a barrier. Callers that ask
-   * while one waits to be sent share it, so a burst costs one or two round trips, not one each.
-   * A round trip that takes longer than listenerTimeoutMs (a stopped backend, a connection a firewall
-   * dropped) answers false, and the listener is lost and opened again: requests read the database.
+   * it: a read sent right after the CLI revoked a token came first (1 of 50 tries on an idle host,
+   * and in a CI run under load) and was answered from what was kept. PostgreSQL signals the
+   * listening backends before the COMMIT returns, and a backend sends what it was signalled before
+   * the ReadyForQuery of the next query on its connection: a round trip on the listener sent after
+   * this call is a barrier. Callers that ask while one waits to be sent share it, so a burst costs
+   * one or two round trips, not one each. A round trip that takes longer than listenerTimeoutMs (a
+   * stopped backend, a connection a firewall dropped) answers false, and the listener is lost and
+   * opened again: requests read the database.
    */
   private heardSoFar(): Promise<boolean> {
     this.pingQueued ??= this.pingInFlight.then(() => {
