@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { INVENTORY_PATH } from '../shared/index.ts';
-import { WAREHOUSE_ACCOUNT, generateCatalogue } from '../test/support/catalogue-generator.ts';
+import { WAREHOUSE_ACCOUNT, WAREHOUSE_NAMES, generateCatalogue } from '../test/support/catalogue-generator.ts';
 import { chooseLoadGenerator, runLoad } from './load.ts';
 import { CLI, ROOT, execArgvOf, launcherEnvOf, memoryOf, runNode, startNode, stopChild, waitForUrl } from './processes.ts';
 import { type BenchResults, type SizeResult, machineInfo, renderReport } from './report.ts';
@@ -115,6 +115,23 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
   const reimportStats = JSON.parse(/^BENCH (.*)$/m.exec(reimported.stdout)![1]!) as { seconds: number; maxRssKb: number; exitCode: number };
   if (reimportStats.exitCode !== 0) throw new Error(`the second import failed:\n${reimported.stdout}\n${reimported.stderr}`);
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${reimportFile}${suffix}`, { force: true });
+  // The warehouse account's rows as CSV (`csv export`), imported with `csv import` into a database
+  // holding only the account: a chain's catalogue from a spreadsheet or an ERP's export.
+  log(`${label}: csv export of ${WAREHOUSE_ACCOUNT}, then csv import of it into a database holding only the account`);
+  const csvFile = path.join(work, `${WAREHOUSE_ACCOUNT}-${label}.csv`);
+  await runNode([CLI, 'csv', 'export', '--account', WAREHOUSE_ACCOUNT, '--db', dbFile, '--out', csvFile]);
+  const csvBytes = readFileSync(csvFile);
+  let csvLines = -1; // the header is not a row
+  for (let at = csvBytes.indexOf(10); at !== -1; at = csvBytes.indexOf(10, at + 1)) csvLines++;
+  const accountFile = path.join(work, `account-${label}.json`);
+  const warehouses = WAREHOUSE_NAMES.map((name, i) => ({ id: i + 1, name }));
+  writeFileSync(accountFile, JSON.stringify({ accounts: [{ name: WAREHOUSE_ACCOUNT, warehouses_enabled: true, warehouses, items: [] }] }));
+  const csvDbFile = path.join(work, `csv-${label}.db`);
+  await runNode([CLI, 'import', accountFile, '--db', csvDbFile]);
+  const csvImported = await runNode([path.join(ROOT, 'bench', 'import-child.ts'), '--csv', csvFile, WAREHOUSE_ACCOUNT, csvDbFile]);
+  const csvStats = JSON.parse(/^BENCH (.*)$/m.exec(csvImported.stdout)![1]!) as { seconds: number; maxRssKb: number; exitCode: number };
+  if (csvStats.exitCode !== 0) throw new Error(`csv import failed:\n${csvImported.stdout}\n${csvImported.stderr}`);
+  for (const file of [csvFile, accountFile, csvDbFile, `${csvDbFile}-wal`, `${csvDbFile}-shm`]) rmSync(file, { force: true });
   const token = (await runNode([CLI, 'token', 'create', '--account', WAREHOUSE_ACCOUNT, '--label', 'bench', '--db', dbFile])).stdout
     .trim()
     .split('\n')
@@ -248,6 +265,7 @@ async function benchSize(barcodes: number): Promise<SizeResult> {
     importedBytes,
     import: { seconds: stats.seconds, cpuSeconds: stats.cpuSeconds, rowsPerSecond: barcodes / stats.seconds, maxRssKb: stats.maxRssKb },
     reimport: { seconds: reimportStats.seconds, rowsPerSecond: barcodes / reimportStats.seconds, maxRssKb: reimportStats.maxRssKb },
+    csvImport: { lines: csvLines, seconds: csvStats.seconds, linesPerSecond: csvLines / csvStats.seconds, maxRssKb: csvStats.maxRssKb },
     coldStartMs,
     responseBytes: { get: getBody.length, post: postBody.length },
     server: loads,

@@ -5,7 +5,7 @@
 // JavaScript and imports nothing of ours until then, which is also why its one text is not in
 // shared/messages.ts (a TypeScript file such a Node cannot read). Node's compile cache keeps the
 // stripped and compiled modules between runs (faster start, and the type stripper is not even
-// loaded: ~20 MB of RSS less); `serve` and `import` restart themselves in place with their memory
+// loaded: ~20 MB of RSS less); `serve`, `import` and `csv import` restart themselves in place with their memory
 // flags and environment first (server/launch/node-flags.ts).
 import module from 'node:module';
 

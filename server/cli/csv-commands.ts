@@ -79,18 +79,22 @@ export function registerCsvCommands(program: Command): void {
         options,
         async (store) => {
           const { conversion, rows } = await convertCatalogueCsv(store, options.account, file, progress);
-          if (options.dryRun) {
-            const report = await dryRunCatalogueImport(store, conversion);
-            console.log(formatDryRun(file, options.account, rows, report));
-            if (report.problemCount > 0) process.exitCode = 1;
-            return;
+          try {
+            if (options.dryRun) {
+              const report = await dryRunCatalogueImport(store, conversion);
+              console.log(formatDryRun(file, options.account, rows, report));
+              if (report.problemCount > 0) process.exitCode = 1;
+              return;
+            }
+            progress?.('writing');
+            const summary = await importCatalogueCsv(store, conversion);
+            console.log(
+              `Imported ${file} into account "${options.account}": ${rows} row(s), ${summary.items} item(s), ` +
+                `${summary.variants} variant(s), ${summary.barcodes} barcode(s); ${summary.quantitiesChanged} quantit${summary.quantitiesChanged === 1 ? 'y' : 'ies'} changed.`,
+            );
+          } finally {
+            conversion.close();
           }
-          progress?.('writing');
-          const summary = await importCatalogueCsv(store, conversion);
-          console.log(
-            `Imported ${file} into account "${options.account}": ${rows} row(s), ${summary.items} item(s), ` +
-              `${summary.variants} variant(s), ${summary.barcodes} barcode(s); ${summary.quantitiesChanged} quantit${summary.quantitiesChanged === 1 ? 'y' : 'ies'} changed.`,
-          );
         },
         { removeIfCreated: options.dryRun ? 'always' : true },
       );

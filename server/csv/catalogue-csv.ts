@@ -1,17 +1,21 @@
 // Importing a catalogue from CSV (one row per barcode and warehouse): the rows are checked one by one,
-// every bad line is reported with its line number (the first thousand listed, all counted), then
-// they are turned into the JSON catalogue's structure and go through the same validation and import
-// (server/catalogue), all or nothing.
+// every bad line is reported with its line number (the first thousand listed, all counted), and what
+// the checks across rows need is kept on disk (server/store/sqlite/catalogue-csv-scratch.ts); then the
+// items are read back one at a time, in the order the file first named them, and go through the
+// streamed JSON import's checks and writer (server/catalogue/catalogue-event-sink.ts), all or nothing.
 // A dry run does the real import inside a transaction that is rolled back, and reports what it did.
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { MAX_BARCODE_LENGTH, fieldMessages, findControlCharacter, findUnsafeCharacter, parseQuantity } from '../../shared/index.ts';
-import type { Catalogue } from '../catalogue/catalogue-schema.ts';
-import { parseCatalogue } from '../catalogue/import-catalogue.ts';
-import { type ImportSummary, catalogueRefused, isCatalogueRefusal } from '../store/catalogue-writer.ts';
+import { CatalogueEventSink } from '../catalogue/catalogue-event-sink.ts';
+import { checkCatalogueItem } from '../catalogue/catalogue-json-events.ts';
+import type { CatalogueAccountHeader, CatalogueItem } from '../catalogue/catalogue-schema.ts';
+import type { Account } from '../store/accounts.ts';
+import { type CatalogueRefusal, type ImportSummary, catalogueRefused, isCatalogueRefusal } from '../store/catalogue-writer.ts';
 import { ProblemList, unlistedProblems } from '../store/problem-list.ts';
 import type { Store } from '../store/store.ts';
+import { CsvCatalogueScratch } from '../store/sqlite/catalogue-csv-scratch.ts';
 import { fromSpreadsheetText } from './spreadsheet-cells.ts';
 import { CATALOGUE_CSV_COLUMNS } from './stock-csv.ts';
 
@@ -117,8 +121,8 @@ export async function readCatalogueCsv(file: string, progress?: ProgressReporter
 }
 
 export interface CsvConversion {
-  /** The catalogue of the good rows (undefined when even those do not make one). */
-  catalogue: Catalogue | undefined;
+  /** The account's fields as the catalogue names them; undefined when there is no such account (`problems` says so). */
+  header: CatalogueAccountHeader | undefined;
   /**
    * `line 7: quantity: A valid integer is required.` — the first bad lines (MAX_PROBLEMS_LISTED), in file
    * order. A real import refuses the file when there is any.
@@ -126,21 +130,23 @@ export interface CsvConversion {
   problems: string[];
   /** How many problems in all, listed or not. */
   problemCount: number;
-  /** Line of each (barcode, warehouse) stock entry, to point the dry-run report at the file. */
-  lineOfStock: Map<string, number>;
-  /** Catalogue path (`items[3]`, `items[3].variants[0]`) → the line it came from. */
-  lineOfPath: Map<string, number>;
+  /** The good rows' items, in the order the file first named them, read back one at a time from the scratch file. */
+  items(): Generator<CatalogueItem>;
+  /** Catalogue path (`items[3]`, `items[3].variants[0]`) → the line it came from, for items `items()` handed out. */
+  lineOfPath(path: string): number | undefined;
+  /** The line of the stock entry of `barcode` in `warehouse` ('' for none), to point the dry-run report at the file. */
+  lineOfStock(barcode: string, warehouse: string): number | undefined;
+  /** Removes the scratch file: call once done with the conversion. */
+  close(): void;
 }
 
 /** `accounts[0].items[3].barcode: …` → `line 12: barcode: …`, for problems found in the catalogue. */
-export function inFileTerms(problem: string, lineOfPath: ReadonlyMap<string, number>): string {
+export function inFileTerms(problem: string, lineOfPath: (path: string) => number | undefined): string {
   const match = /^accounts\[0\]\.(items\[\d+\](?:\.variants\[\d+\])?)(?:\.([\w.[\]]+))?: (.*)$/s.exec(problem);
-  const line = match ? lineOfPath.get(match[1]!) : undefined;
+  const line = match ? lineOfPath(match[1]!) : undefined;
   if (!match || line === undefined) return problem;
   return `line ${line}: ${match[2] ? `${match[2]}: ` : ''}${match[3]}`;
 }
-
-const stockKey = (barcode: string, warehouse: string) => `${warehouse}\u0000${barcode}`;
 
 function positiveId(text: string): number | undefined {
   if (!/^\s*\d{1,15}\s*$/.test(text)) return undefined;
@@ -165,10 +171,10 @@ function reorderLevel(cell: string | undefined, field: string, bad: (field: stri
 }
 
 /**
- * Reads a catalogue CSV for one existing account and checks each row as it is read: only what the
- * checks across rows and the catalogue itself need is kept, not the rows (at 526,500 lines they were
- * 158 MB of a 330 MB peak; bench/NOTES.md). A file that cannot be read as CSV throws, as
- * readCatalogueCsv does, before the account is named a problem.
+ * Reads a catalogue CSV for one existing account and checks each row as it is read: what the checks
+ * across rows and the catalogue need is kept in a scratch file on disk
+ * (server/store/sqlite/catalogue-csv-scratch.ts), not in memory. A file that cannot be read as CSV throws, as readCatalogueCsv does, before the
+ * account is named a problem. The caller closes the conversion (it removes the scratch file).
  */
 export async function convertCatalogueCsv(
   store: Store,
@@ -176,52 +182,73 @@ export async function convertCatalogueCsv(
   file: string,
   progress?: ProgressReporter,
 ): Promise<{ conversion: CsvConversion; rows: number }> {
-  const builder = await csvCatalogueBuilder(store, accountName);
-  const rows = await readRows(file, (row) => builder.add(row), progress);
-  progress?.(`checking ${rows} rows`);
-  return { conversion: await builder.finish(), rows };
+  const account = await store.accounts.find(accountName);
+  const scratch = new CsvCatalogueScratch();
+  try {
+    const builder = csvCatalogueBuilder(scratch, account ? { account, warehouses: await store.stock.warehouses(account) } : undefined);
+    const rows = await readRows(file, (row) => builder.add(row), progress);
+    progress?.(`checking ${rows} rows`);
+    if (!account) {
+      const problem = `account: no account named "${accountName}"; create it (and its warehouses) with a JSON catalogue first`;
+      return { conversion: conversionOf(scratch, undefined, [problem], 1), rows };
+    }
+    const header = {
+      name: account.name,
+      warehouses_enabled: account.warehousesEnabled,
+      ...(account.warehousesEnabled ? { warehouses: builder.warehouses } : {}),
+    };
+    return { conversion: conversionOf(scratch, header, [...builder.problems.listed], builder.problems.count), rows };
+  } catch (error) {
+    scratch.close();
+    throw error;
+  }
 }
 
-/** The checks of a catalogue CSV's rows, one row at a time (`add`), and the catalogue they make (`finish`). */
-async function csvCatalogueBuilder(
-  store: Store,
-  accountName: string,
-): Promise<{ add: (row: CsvRow) => void; finish: () => Promise<CsvConversion> }> {
-  const problems = new ProblemList();
-  const lineOfStock = new Map<string, number>();
-  const lineOfReorder = new Map<string, number>();
-  const account = await store.accounts.find(accountName);
-  if (!account) {
-    return {
-      add: () => {},
-      finish: async () => ({
-        catalogue: undefined,
-        problems: [`account: no account named "${accountName}"; create it (and its warehouses) with a JSON catalogue first`],
-        problemCount: 1,
-        lineOfStock,
-        lineOfPath: new Map(),
-      }),
-    };
-  }
-  const warehouses = await store.stock.warehouses(account);
-  const warehouseNames = new Set(warehouses.map((w) => w.name));
+/** The conversion's view of the scratch file: its items in file order, and the lines of what they hold. */
+function conversionOf(
+  scratch: CsvCatalogueScratch,
+  header: CatalogueAccountHeader | undefined,
+  problems: string[],
+  problemCount: number,
+): CsvConversion {
+  // Item i of the catalogue as handed out: its id and line (8 bytes each; a variant's line is read again when a problem names it).
+  const itemIds: number[] = [];
+  const itemLines: number[] = [];
+  return {
+    header,
+    problems,
+    problemCount,
+    *items() {
+      itemIds.length = 0;
+      itemLines.length = 0;
+      if (!header) return;
+      for (const { item, line } of scratch.items()) {
+        itemIds.push(item.id);
+        itemLines.push(line);
+        yield item;
+      }
+    },
+    lineOfPath(path) {
+      const match = /^items\[(\d+)\](?:\.variants\[(\d+)\])?$/.exec(path);
+      if (!match) return undefined;
+      const i = Number(match[1]);
+      if (match[2] === undefined) return itemLines[i];
+      return itemIds[i] === undefined ? undefined : scratch.variantLine(itemIds[i], Number(match[2]));
+    },
+    lineOfStock: (barcode, warehouse) => scratch.stockLine(barcode, warehouse),
+    close: () => scratch.close(),
+  };
+}
 
-  interface Unit {
-    line: number;
-    itemId: number;
-    variantId: number | null;
-    stock: { warehouse?: string; quantity: number }[];
-    reorder: { warehouse?: string; minimum: number; target?: number }[];
-  }
-  interface Item {
-    id: number;
-    name: string;
-    line: number;
-    plain?: Unit & { barcode: string };
-    variants: Map<number, { name: string; barcode: string; unit: Unit }>;
-  }
-  const items = new Map<number, Item>();
-  const units = new Map<string, Unit>();
+/** The checks of a catalogue CSV's rows, one row at a time (`add`); what they keep goes to `scratch`. */
+function csvCatalogueBuilder(
+  scratch: CsvCatalogueScratch,
+  known: { account: Account; warehouses: { id: number; name: string }[] } | undefined,
+): { add: (row: CsvRow) => void; problems: ProblemList; warehouses: { id: number; name: string }[] } {
+  const problems = new ProblemList();
+  if (!known) return { add: () => {}, problems, warehouses: [] };
+  const { account, warehouses } = known;
+  const warehouseNames = new Set(warehouses.map((w) => w.name));
 
   const add = ({ line, cells }: CsvRow): void => {
     const bad = (field: string, message: string) => problems.add(`line ${line}: ${field}: ${message}`);
@@ -268,16 +295,20 @@ async function csvCatalogueBuilder(
       bad('warehouse', `account "${account.name}" has no warehouses; leave this column empty`);
     }
     if (problems.count > before || itemId === undefined || variantId === undefined) return;
+    scratch.rowDone();
 
     // Consistency with the rows before: one name per item, one unit per barcode, one entry per warehouse.
-    let item = items.get(itemId);
-    if (!item) items.set(itemId, (item = { id: itemId, name: itemName, line, variants: new Map() }));
-    else if (item.name !== itemName) {
+    let item = scratch.item(itemId);
+    if (!item) {
+      scratch.addItem(itemId, itemName, line);
+      item = { name: itemName, line, plainBarcode: null, plainLine: null, variants: 0 };
+    } else if (item.name !== itemName) {
       bad('item_name', `item ${itemId} is named "${item.name}" on line ${item.line}`);
       return;
     }
-    const existing = units.get(barcode);
-    let unit: Unit;
+    const existing = scratch.unit(barcode);
+    // The unit's entries are kept under the line that first named its barcode (catalogue-csv-scratch.ts).
+    const unitLine = existing ? existing.line : line;
     if (existing) {
       if (existing.itemId !== itemId || existing.variantId !== variantId) {
         bad(
@@ -286,118 +317,55 @@ async function csvCatalogueBuilder(
         );
         return;
       }
-      unit = existing;
-      if (variantId !== null && item.variants.get(variantId)?.name !== variantName) {
-        bad('variant_name', `variant ${variantId} is named "${item.variants.get(variantId)?.name}" on line ${existing.line}`);
-        return;
+      if (variantId !== null) {
+        const named = scratch.variant(itemId, variantId)?.name;
+        if (named !== variantName) {
+          bad('variant_name', `variant ${variantId} is named "${named}" on line ${existing.line}`);
+          return;
+        }
       }
     } else if (variantId === null) {
-      if (item.plain || item.variants.size > 0) {
+      if (item.plainBarcode !== null || item.variants > 0) {
         bad(
           'barcode',
-          `item ${itemId} already has ${item.plain ? `barcode "${item.plain.barcode}"` : 'variants'} (line ${item.plain?.line ?? item.line}); an item holds stock itself or through variants`,
+          `item ${itemId} already has ${item.plainBarcode !== null ? `barcode "${item.plainBarcode}"` : 'variants'} (line ${item.plainLine ?? item.line}); an item holds stock itself or through variants`,
         );
         return;
       }
-      unit = { line, itemId, variantId: null, stock: [], reorder: [] };
-      item.plain = { ...unit, barcode }; // shares unit.stock
-      units.set(barcode, unit);
+      scratch.addPlainUnit(itemId, barcode, line);
     } else {
-      if (item.plain) {
+      if (item.plainBarcode !== null) {
         bad(
           'variant_id',
-          `item ${itemId} has its own barcode "${item.plain.barcode}" (line ${item.plain.line}); it cannot also have variants`,
+          `item ${itemId} has its own barcode "${item.plainBarcode}" (line ${item.plainLine}); it cannot also have variants`,
         );
         return;
       }
-      const known = item.variants.get(variantId);
+      const known = scratch.variant(itemId, variantId);
       if (known) {
-        bad('barcode', `variant ${variantId} has barcode "${known.barcode}" on line ${known.unit.line}`);
+        bad('barcode', `variant ${variantId} has barcode "${known.barcode}" on line ${known.line}`);
         return;
       }
-      unit = { line, itemId, variantId, stock: [], reorder: [] };
-      item.variants.set(variantId, { name: variantName, barcode, unit });
-      units.set(barcode, unit);
+      scratch.addVariantUnit(itemId, variantId, variantName, barcode, line);
     }
     if (quantity !== undefined) {
-      const key = stockKey(barcode, warehouse);
-      const first = lineOfStock.get(key);
+      const first = scratch.entryLine(unitLine, warehouse, false);
       if (first !== undefined) {
         bad('warehouse', `barcode "${barcode}" already has a quantity${warehouse ? ` in ${warehouse}` : ''} on line ${first}`);
         return;
       }
-      lineOfStock.set(key, line);
-      unit.stock.push(warehouse === '' ? { quantity } : { warehouse, quantity });
+      scratch.addStock(unitLine, warehouse, line, quantity);
     }
     if (minimum !== undefined) {
-      const key = stockKey(barcode, warehouse);
-      const first = lineOfReorder.get(key);
+      const first = scratch.entryLine(unitLine, warehouse, true);
       if (first !== undefined) {
         bad('warehouse', `barcode "${barcode}" already has a minimum${warehouse ? ` in ${warehouse}` : ''} on line ${first}`);
         return;
       }
-      lineOfReorder.set(key, line);
-      unit.reorder.push({ ...(warehouse === '' ? {} : { warehouse }), minimum, ...(target === undefined ? {} : { target }) });
+      scratch.addReorder(unitLine, warehouse, line, minimum, target);
     }
   };
-
-  const finish = async (): Promise<CsvConversion> => {
-    // The good rows still make a catalogue, so a dry run shows what they would change beside the problems.
-    const lineOfPath = new Map<string, number>();
-    [...items.values()].forEach((item, i) => {
-      lineOfPath.set(`items[${i}]`, item.plain?.line ?? item.line);
-      [...item.variants.values()].forEach((variant, j) => lineOfPath.set(`items[${i}].variants[${j}]`, variant.unit.line));
-    });
-    const document = {
-      accounts: [
-        {
-          name: account.name,
-          warehouses_enabled: account.warehousesEnabled,
-          ...(account.warehousesEnabled ? { warehouses } : {}),
-          items: [...items.values()].map((item) =>
-            item.plain
-              ? {
-                  id: item.id,
-                  name: item.name,
-                  barcode: item.plain.barcode,
-                  ...(item.plain.stock.length > 0 ? { stock: item.plain.stock } : {}),
-                  ...(item.plain.reorder.length > 0 ? { reorder: item.plain.reorder } : {}),
-                }
-              : {
-                  id: item.id,
-                  name: item.name,
-                  variants: [...item.variants.entries()].map(([id, v]) => ({
-                    id,
-                    name: v.name,
-                    barcode: v.barcode,
-                    ...(v.unit.stock.length > 0 ? { stock: v.unit.stock } : {}),
-                    ...(v.unit.reorder.length > 0 ? { reorder: v.unit.reorder } : {}),
-                  })),
-                },
-          ),
-        },
-      ],
-    };
-    try {
-      return {
-        catalogue: await parseCatalogue(document),
-        problems: [...problems.listed],
-        problemCount: problems.count,
-        lineOfStock,
-        lineOfPath,
-      };
-    } catch (error) {
-      if (isCatalogueRefusal(error)) {
-        problems.addAll(
-          error.problems.map((p) => inFileTerms(p, lineOfPath)),
-          error.problemCount,
-        );
-        return { catalogue: undefined, problems: [...problems.listed], problemCount: problems.count, lineOfStock, lineOfPath };
-      }
-      throw error;
-    }
-  };
-  return { add, finish };
+  return { add, problems, warehouses };
 }
 
 export interface QuantityChange {
@@ -421,6 +389,47 @@ export interface DryRunReport {
   quantityChanges: QuantityChange[];
 }
 
+/** Items handed to the dry run's names look-up at a time (store.catalogue.dryRunStream's beforeWriting). */
+const ITEMS_PER_LOOKUP = 500;
+
+/**
+ * Hands the conversion's items to `sink` as a streamed catalogue file's values: each item, the
+ * account, the document. `beforeWriting` sees each run of items before the sink does.
+ */
+async function streamConversion(
+  sink: CatalogueEventSink,
+  conversion: CsvConversion,
+  beforeWriting?: (items: readonly CatalogueItem[]) => Promise<void>,
+): Promise<ImportSummary> {
+  const header = conversion.header!;
+  let index = 0;
+  let run: CatalogueItem[] = [];
+  const handRun = async () => {
+    await beforeWriting?.(run);
+    for (const item of run) {
+      await sink.handle({ kind: 'item', account: 0, index, checked: checkCatalogueItem(item), ...(index === 0 ? { header } : {}) });
+      index++;
+    }
+    run = [];
+  };
+  for (const item of conversion.items()) {
+    run.push(item);
+    if (run.length >= ITEMS_PER_LOOKUP) await handRun();
+  }
+  await handRun();
+  await sink.handle({ kind: 'account', account: 0, value: { ...header, items: [] } });
+  await sink.handle({ kind: 'root', value: { accounts: [] } });
+  return sink.finish();
+}
+
+/** A refusal of the catalogue the rows made, its problems pointed at the file's lines. */
+function inFileRefusal(error: CatalogueRefusal, conversion: CsvConversion): CatalogueRefusal {
+  return catalogueRefused(
+    error.problems.map((p) => inFileTerms(p, (path) => conversion.lineOfPath(path))),
+    error.problemCount,
+  );
+}
+
 /** Runs the import for real in a transaction that is rolled back, and reports exactly what it changed. */
 export async function dryRunCatalogueImport(store: Store, conversion: CsvConversion): Promise<DryRunReport> {
   const report: DryRunReport = {
@@ -433,22 +442,19 @@ export async function dryRunCatalogueImport(store: Store, conversion: CsvConvers
     renamedVariants: [],
     quantityChanges: [],
   };
-  if (!conversion.catalogue) return report;
+  if (!conversion.header) return report;
   try {
-    const { quantityChanges, ...changes } = await store.catalogue.dryRun(conversion.catalogue);
+    const { quantityChanges, ...changes } = await store.catalogue.dryRunStream((writer, scratch, beforeWriting) =>
+      streamConversion(new CatalogueEventSink(writer, scratch), conversion, beforeWriting),
+    );
     Object.assign(report, changes);
-    report.quantityChanges = quantityChanges.map((c) => ({
-      line: conversion.lineOfStock.get(stockKey(c.barcode, c.warehouse ?? '')) ?? null,
-      ...c,
-    }));
+    report.quantityChanges = quantityChanges.map((c) => ({ line: conversion.lineOfStock(c.barcode, c.warehouse ?? '') ?? null, ...c }));
   } catch (error) {
     if (!isCatalogueRefusal(error)) throw error;
     const problems = new ProblemList();
     problems.addAll(conversion.problems, conversion.problemCount);
-    problems.addAll(
-      error.problems.map((p) => inFileTerms(p, conversion.lineOfPath)),
-      error.problemCount,
-    );
+    const inFile = inFileRefusal(error, conversion);
+    problems.addAll(inFile.problems, inFile.problemCount);
     report.problems = [...problems.listed];
     report.problemCount = problems.count;
   }
@@ -457,15 +463,26 @@ export async function dryRunCatalogueImport(store: Store, conversion: CsvConvers
 
 /** The real run: all rows or none. Throws a CatalogueRefusal listing the first bad lines and counting all. */
 export async function importCatalogueCsv(store: Store, conversion: CsvConversion): Promise<ImportSummary> {
-  if (!conversion.catalogue || conversion.problemCount > 0) throw catalogueRefused(conversion.problems, conversion.problemCount);
-  try {
-    return await store.catalogue.write(conversion.catalogue);
-  } catch (error) {
-    if (isCatalogueRefusal(error))
-      throw catalogueRefused(
-        error.problems.map((p) => inFileTerms(p, conversion.lineOfPath)),
-        error.problemCount,
+  if (!conversion.header) throw catalogueRefused(conversion.problems, conversion.problemCount);
+  if (conversion.problemCount > 0) {
+    // Refused whatever else: the good rows' catalogue is checked too (nothing written), so one run tells every problem.
+    const problems = new ProblemList();
+    problems.addAll(conversion.problems, conversion.problemCount);
+    try {
+      await store.catalogue.dryRunStream((writer, scratch) =>
+        streamConversion(new CatalogueEventSink(writer, scratch, { checkOnly: true }), conversion),
       );
+    } catch (error) {
+      if (!isCatalogueRefusal(error)) throw error;
+      const inFile = inFileRefusal(error, conversion);
+      problems.addAll(inFile.problems, inFile.problemCount);
+    }
+    throw catalogueRefused(problems.listed, problems.count);
+  }
+  try {
+    return await store.catalogue.writeStream((writer, scratch) => streamConversion(new CatalogueEventSink(writer, scratch), conversion));
+  } catch (error) {
+    if (isCatalogueRefusal(error)) throw inFileRefusal(error, conversion);
     throw error;
   }
 }

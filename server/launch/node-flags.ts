@@ -6,7 +6,7 @@
 // child is left behind. Where execve is not available (Windows) the command runs on without them: it
 // works the same and uses more memory. docs/BENCHMARKS.md says what each flag buys.
 //
-// Where they are applied: `barcode-inventory serve` and `import` (bin/barcode-inventory.js, also
+// Where they are applied: `barcode-inventory serve`, `import` and `csv import` (bin/barcode-inventory.js, also
 // behind `npm run serve` and `npx barcode-inventory`), `npm start` (scripts/start.ts, headless or as
 // `--js-flags` of the Electron main process, which inherits the environment). What each command needs
 // is decided in one place, `nodeStartForCommand`. Flags the user gave (on the command line or in
@@ -108,8 +108,9 @@ export function nodeStartForCommand(args: readonly string[], env: NodeJS.Process
     return /^postgres(ql)?:\/\//i.test(database) ? POSTGRES_SERVER_START : SERVER_START;
   }
   if (command === 'import') return IMPORT_START;
-  // Not `csv import`: it holds the whole catalogue in memory (docs/STOCKTAKE.md: 0.9 GB for 526,500 lines), and
-  // under the import's 1 GB heap a file of 1.75M lines ran out of memory that completes without it.
+  // `csv import` too: its rows wait on disk, not in memory (server/store/sqlite/catalogue-csv-scratch.ts).
+  const words = args.filter((arg) => !arg.startsWith('-'));
+  if (command === 'csv' && words[1] === 'import') return IMPORT_START;
   return NOTHING;
 }
 

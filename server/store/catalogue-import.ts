@@ -1,8 +1,8 @@
 // Catalogue imports beyond writing a parsed document (catalogue-writer.ts): the same run as a dry
 // run that is rolled back and reports what it would have changed, and the one bulk transaction a
 // streamed file is written in. The format's own rules live in server/catalogue/.
-import type { Catalogue } from '../catalogue/catalogue-schema.ts';
-import { CatalogueWriter, type ImportSummary, writeCatalogue } from './catalogue-writer.ts';
+import type { CatalogueItem } from '../catalogue/catalogue-schema.ts';
+import { CatalogueWriter, type ImportSummary } from './catalogue-writer.ts';
 import type { Engine, Queries, ScratchKeys } from './engine.ts';
 import { MovementLog, type StoreClock } from './movements/movement-log.ts';
 
@@ -63,46 +63,75 @@ async function namesOf(q: Queries, table: 'items' | 'variants', ids: number[]): 
   return names;
 }
 
-/** Runs the import for real in a transaction that is then rolled back, and reports exactly what it changed. */
-export async function dryRunCatalogue(engine: Engine, clock: StoreClock, catalogue: Catalogue): Promise<DryRunChanges> {
-  const itemIds = catalogue.accounts.flatMap((a) => a.items.map((i) => i.id));
-  const variantIds = catalogue.accounts.flatMap((a) => a.items.flatMap((i) => (i.variants ?? []).map((v) => v.id)));
+/** Before the dry run writes `items`, it reads their names as they stand (`beforeWriting`): how it tells new and renamed ones. */
+export type BeforeWriting = (items: readonly CatalogueItem[]) => Promise<void>;
+
+/**
+ * Runs a streamed import (`work`, as writeCatalogueStream's) for real in a transaction that is then
+ * rolled back, and reports exactly what it changed. `work` hands each run of items to `beforeWriting`
+ * before the writer takes them.
+ */
+export async function dryRunCatalogueStream(
+  engine: Engine,
+  clock: StoreClock,
+  work: (writer: CatalogueWriter, scratch: ScratchKeys, beforeWriting: BeforeWriting) => Promise<ImportSummary>,
+): Promise<DryRunChanges> {
   try {
-    await engine.write(async (q) => {
-      const itemsBefore = await namesOf(q, 'items', itemIds);
-      const variantsBefore = await namesOf(q, 'variants', variantIds);
-      const last = await q.first(q.k.selectFrom('stock_history').select((eb) => eb.fn.max('id').as('id')));
-      const log = await MovementLog.open(q, clock);
-      const changes: DryRunChanges = {
-        summary: await writeCatalogue(log, catalogue),
-        newItems: [],
-        renamedItems: [],
-        newVariants: [],
-        renamedVariants: [],
-        quantityChanges: [],
-      };
-      for (const item of catalogue.accounts.flatMap((a) => a.items)) {
-        const before = itemsBefore.get(item.id);
-        if (before === undefined) changes.newItems.push({ id: item.id, name: item.name });
-        else if (before !== item.name) changes.renamedItems.push({ id: item.id, from: before, to: item.name });
-        for (const variant of item.variants ?? []) {
-          const was = variantsBefore.get(variant.id);
-          if (was === undefined) changes.newVariants.push({ id: variant.id, name: variant.name });
-          else if (was !== variant.name) changes.renamedVariants.push({ id: variant.id, from: was, to: variant.name });
+    await engine.write(
+      async (q) => {
+        const scratch = await engine.scratchKeys(q);
+        try {
+          const last = await q.first(q.k.selectFrom('stock_history').select((eb) => eb.fn.max('id').as('id')));
+          const log = await MovementLog.open(q, clock);
+          const writer = new CatalogueWriter(log);
+          const changes: Omit<DryRunChanges, 'summary'> = {
+            newItems: [],
+            renamedItems: [],
+            newVariants: [],
+            renamedVariants: [],
+            quantityChanges: [],
+          };
+          const beforeWriting: BeforeWriting = async (items) => {
+            const itemsBefore = await namesOf(
+              q,
+              'items',
+              items.map((i) => i.id),
+            );
+            const variantsBefore = await namesOf(
+              q,
+              'variants',
+              items.flatMap((i) => (i.variants ?? []).map((v) => v.id)),
+            );
+            for (const item of items) {
+              const before = itemsBefore.get(item.id);
+              if (before === undefined) changes.newItems.push({ id: item.id, name: item.name });
+              else if (before !== item.name) changes.renamedItems.push({ id: item.id, from: before, to: item.name });
+              for (const variant of item.variants ?? []) {
+                const was = variantsBefore.get(variant.id);
+                if (was === undefined) changes.newVariants.push({ id: variant.id, name: variant.name });
+                else if (was !== variant.name) changes.renamedVariants.push({ id: variant.id, from: was, to: variant.name });
+              }
+            }
+          };
+          const summary = await work(writer, scratch, beforeWriting);
+          await writer.finish();
+          // Through the log's queries: the movements it still holds are written first.
+          changes.quantityChanges = await log.q.all(
+            q.k
+              .selectFrom('stock_history as h')
+              .innerJoin('stock_units as u', 'u.id', 'h.unit_id')
+              .leftJoin('warehouses as w', 'w.id', 'h.warehouse_id')
+              .select(['u.barcode', 'w.name as warehouse', 'h.old_quantity', 'h.new_quantity'])
+              .where('h.id', '>', Number(last?.id ?? 0))
+              .orderBy('h.id'),
+          );
+          throw new RollBack({ summary, ...changes });
+        } finally {
+          await scratch.drop();
         }
-      }
-      // Through the log's queries: the movements it still holds are written first.
-      changes.quantityChanges = await log.q.all(
-        q.k
-          .selectFrom('stock_history as h')
-          .innerJoin('stock_units as u', 'u.id', 'h.unit_id')
-          .leftJoin('warehouses as w', 'w.id', 'h.warehouse_id')
-          .select(['u.barcode', 'w.name as warehouse', 'h.old_quantity', 'h.new_quantity'])
-          .where('h.id', '>', Number(last?.id ?? 0))
-          .orderBy('h.id'),
-      );
-      throw new RollBack(changes);
-    });
+      },
+      { bulk: true, addsUnits: true },
+    );
   } catch (error) {
     if (error instanceof RollBack) return error.changes;
     throw error;

@@ -26,8 +26,8 @@ import { type MovementSourceName, syncMessages } from '../../shared/index.ts';
 import type { Catalogue } from '../catalogue/catalogue-schema.ts';
 import { type Account, findAccountByName, gtinClashes, listAccounts, setGtinEquivalence } from './accounts.ts';
 import { readBarcodeLabels } from './barcode-labels.ts';
-import { dryRunCatalogue, writeCatalogueStream } from './catalogue-import.ts';
-import { type CatalogueWriter, writeCatalogue } from './catalogue-writer.ts';
+import { type BeforeWriting, dryRunCatalogueStream, writeCatalogueStream } from './catalogue-import.ts';
+import { type CatalogueWriter, type ImportSummary, writeCatalogue } from './catalogue-writer.ts';
 import { checkConsistency } from './consistency.ts';
 import type { Engine, ScratchKeys, WriteOptions } from './engine.ts';
 import { type OnceKey, answerOnce } from './idempotent-answers.ts';
@@ -396,8 +396,9 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
     catalogue: {
       /** Writes a parsed catalogue, all or nothing. */
       write: (catalogue: Catalogue) => writeMovements((log) => writeCatalogue(log, catalogue), { addsUnits: true }),
-      /** What writing it would change; nothing is written. */
-      dryRun: (catalogue: Catalogue) => dryRunCatalogue(engine, clock, catalogue),
+      /** A streamed import (as writeStream's) run for real and rolled back: what it would change. */
+      dryRunStream: (work: (writer: CatalogueWriter, scratch: ScratchKeys, beforeWriting: BeforeWriting) => Promise<ImportSummary>) =>
+        dryRunCatalogueStream(engine, clock, work),
       /** One bulk transaction for a streamed import (catalogue/import-catalogue-file.ts). */
       writeStream: <T>(work: (writer: CatalogueWriter, scratch: ScratchKeys) => Promise<T>) => writeCatalogueStream(engine, clock, work),
     },

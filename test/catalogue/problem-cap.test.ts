@@ -5,7 +5,7 @@
 // problems mapped to lines). On both engines: the writer's conflicts need what a database holds.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { importCatalogueFile } from '../../server/catalogue/import-catalogue-file.ts';
 import { parseCatalogue } from '../../server/catalogue/import-catalogue.ts';
 import { convertCatalogueCsv, dryRunCatalogueImport, formatDryRun, importCatalogueCsv } from '../../server/csv/catalogue-csv.ts';
@@ -142,12 +142,15 @@ describe('a refused catalogue with more problems than it lists', () => {
       ...range(1, BAD).map((id) => (id <= 10 ? `${id},Item ${id},,,B${id},,x,,` : `${id},Item ${id},,,B${id},,1,5,2`)),
     ].join('\n');
     const conversion = (await convertCatalogueCsv(store, 'north', fileWith(csv, 'csv'))).conversion;
+    onTestFinished(() => conversion.close());
+    const ownLines = range(2, 10).map((line) => `line ${line}: quantity: A valid integer is required.`);
     const expected = [
-      ...range(2, 10).map((line) => `line ${line}: quantity: A valid integer is required.`),
+      ...ownLines,
       ...range(12, 990).map((line) => `line ${line}: reorder[0].target: The target may not be below the minimum.`),
     ];
-    expect(conversion.problems).toEqual(expected);
-    expect(conversion.problemCount).toBe(2_500);
+    // The rows' own checks; the catalogue's come when it is imported or tried.
+    expect(conversion.problems).toEqual(ownLines);
+    expect(conversion.problemCount).toBe(10);
 
     const error = await refused(importCatalogueCsv(store, conversion));
     expect(error.problems).toEqual(expected);
@@ -172,6 +175,7 @@ describe('a refused catalogue with more problems than it lists', () => {
       ...range(1, BAD).map((id) => `${id},Item,,,B${id},,1`),
     ];
     const conversion = (await convertCatalogueCsv(store, 'north', fileWith(csv.join('\n'), 'csv'))).conversion;
+    onTestFinished(() => conversion.close());
     expect(conversion.problemCount).toBe(0);
     const error = await refused(importCatalogueCsv(store, conversion));
     expect(error.problems).toEqual(range(0, 1_000).map((i) => `line ${i + 2}: id: item id ${i + 1} belongs to another account`));

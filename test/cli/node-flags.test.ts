@@ -36,6 +36,8 @@ describe('node flags of the commands', () => {
       SERVER_NODE_FLAGS,
     );
     expect(nodeStartForCommand(['import', 'catalogue.json']).flags).toEqual(IMPORT_NODE_FLAGS);
+    expect(nodeStartForCommand(['csv', 'import', 'stock.csv', '--account', 'north']).flags).toEqual(IMPORT_NODE_FLAGS);
+    expect(nodeStartForCommand(['csv', 'export', '--account', 'north']).flags).toEqual([]);
     expect(nodeStartForCommand(['token', 'create']).flags).toEqual([]);
     expect(nodeStartForCommand(['--help']).flags).toEqual([]);
   });
