@@ -68,7 +68,8 @@ export class CsvCatalogueScratch {
       rmSync(this.dir, { recursive: true, force: true });
       throw error;
     }
-    this.db.pragma('journal_mode = OFF');
+    // No flush to disk: the file is thrown away whatever happens. (Its rollback journal stays: better-sqlite3's
+    // defensive mode refuses journal_mode OFF, and a journal on disk costs no memory.)
     this.db.pragma('synchronous = OFF');
     this.db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
     this.db.exec(`
@@ -86,24 +87,24 @@ export class CsvCatalogueScratch {
     `);
     const prepare = (sql: string) => this.db.prepare(sql);
     this.statements = {
-      item: prepare('SELECT name, line, plain_barcode AS plainBarcode, plain_line AS plainLine, variants FROM items WHERE id = ?'),
+      item: prepare('SELECT name, line, plain_barcode AS plainBarcode, plain_line AS plainLine, variants FROM items WHERE id = +?'),
       addItem: prepare('INSERT INTO items (id, name, line) VALUES (?, ?, ?)'),
-      setPlain: prepare('UPDATE items SET plain_barcode = ?, plain_line = ? WHERE id = ?'),
-      countVariant: prepare('UPDATE items SET variants = variants + 1 WHERE id = ?'),
-      unit: prepare('SELECT item_id AS itemId, variant_id AS variantId, line FROM units WHERE barcode = ?'),
+      setPlain: prepare('UPDATE items SET plain_barcode = ?, plain_line = ? WHERE id = +?'),
+      countVariant: prepare('UPDATE items SET variants = variants + 1 WHERE id = +?'),
+      unit: prepare('SELECT item_id AS itemId, variant_id AS variantId, line FROM units WHERE barcode = +?'),
       addUnit: prepare('INSERT INTO units (barcode, item_id, variant_id, line) VALUES (?, ?, ?, ?)'),
-      variant: prepare('SELECT name, barcode, line FROM variants WHERE item_id = ? AND variant_id = ?'),
+      variant: prepare('SELECT name, barcode, line FROM variants WHERE item_id = +? AND variant_id = +?'),
       addVariant: prepare('INSERT INTO variants (item_id, variant_id, name, barcode, line) VALUES (?, ?, ?, ?, ?)'),
-      entryLine: prepare('SELECT line FROM entries WHERE unit_line = ? AND warehouse = ? AND reorder = ?').pluck(),
+      entryLine: prepare('SELECT line FROM entries WHERE unit_line = +? AND warehouse = +? AND reorder = +?').pluck(),
       addEntry: prepare(
         'INSERT INTO entries (unit_line, warehouse, reorder, line, quantity, minimum, target) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       itemsInOrder: prepare(
-        'SELECT id, name, coalesce(plain_line, line) AS line, line AS firstLine, plain_barcode AS plainBarcode FROM items WHERE items.line > ? ORDER BY items.line LIMIT ?',
+        'SELECT id, name, coalesce(plain_line, line) AS line, line AS firstLine, plain_barcode AS plainBarcode FROM items WHERE items.line > +? ORDER BY items.line LIMIT +?',
       ),
-      variantsOf: prepare('SELECT variant_id AS id, name, barcode, line FROM variants WHERE item_id = ? ORDER BY line'),
-      entriesOf: prepare('SELECT warehouse, reorder, quantity, minimum, target FROM entries WHERE unit_line = ? ORDER BY line'),
-      variantLine: prepare('SELECT line FROM variants WHERE item_id = ? ORDER BY line LIMIT 1 OFFSET ?').pluck(),
+      variantsOf: prepare('SELECT variant_id AS id, name, barcode, line FROM variants WHERE item_id = +? ORDER BY line'),
+      entriesOf: prepare('SELECT warehouse, reorder, quantity, minimum, target FROM entries WHERE unit_line = +? ORDER BY line'),
+      variantLine: prepare('SELECT line FROM variants WHERE item_id = +? ORDER BY line LIMIT 1 OFFSET +?').pluck(),
     };
     this.db.exec('BEGIN');
   }
