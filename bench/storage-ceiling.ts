@@ -36,16 +36,18 @@ let seq =
   (sqlite.prepare('SELECT max(seq) FROM stock_history WHERE account_id = ? AND origin = ?').pluck().get(account.id, instance) as
     number | null) ?? 0;
 let clock: Hlc | undefined;
-const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
+// `+?` as the server writes its parameters on SQLite (server/store/sqlite/fixed-plan-compiler.ts):
+// with `?` SQLite plans these statements again at every run, which no ceiling should pay.
+const marks = (n: number) => Array.from({ length: n }, () => '+?').join(',');
 
 const readStock = sqlite
   .prepare(
     `SELECT u.barcode, u.item_id, u.variant_id, s.quantity, w.id AS warehouse, w.name AS warehouse_name
      FROM stock_units u LEFT JOIN stock s ON s.unit_id = u.id LEFT JOIN warehouses w ON w.id = s.warehouse_id AND w.account_id = u.account_id
-     WHERE u.account_id = ? AND u.barcode IN (${marks(BARCODES_PER_GET)})`,
+     WHERE u.account_id = +? AND u.barcode IN (${marks(BARCODES_PER_GET)})`,
   )
   .raw();
-const warehousesOf = sqlite.prepare('SELECT id, name FROM warehouses WHERE account_id = ? ORDER BY id');
+const warehousesOf = sqlite.prepare('SELECT id, name FROM warehouses WHERE account_id = +? ORDER BY id');
 type Row = [string, number, number | null, number | null, number | null, string | null];
 
 function readOnce(barcodes: string[]): string {
@@ -73,10 +75,10 @@ function readOnce(barcodes: string[]): string {
 }
 
 const findUnits = sqlite.prepare(
-  `SELECT id, barcode, item_id, variant_id FROM stock_units WHERE account_id = ? AND barcode IN (${marks(ROWS_PER_POST)})`,
+  `SELECT id, barcode, item_id, variant_id FROM stock_units WHERE account_id = +? AND barcode IN (${marks(ROWS_PER_POST)})`,
 );
-const findWarehouses = sqlite.prepare('SELECT id, name FROM warehouses WHERE account_id = ?');
-const oldQuantity = sqlite.prepare('SELECT quantity FROM stock WHERE unit_id = ? AND warehouse_id = ?').pluck();
+const findWarehouses = sqlite.prepare('SELECT id, name FROM warehouses WHERE account_id = +?');
+const oldQuantity = sqlite.prepare('SELECT quantity FROM stock WHERE unit_id = +? AND warehouse_id = +?').pluck();
 const upsert = sqlite.prepare(
   'INSERT INTO stock (unit_id, warehouse_id, quantity) VALUES (?, ?, ?) ON CONFLICT (unit_id, warehouse_id) DO UPDATE SET quantity = excluded.quantity',
 );

@@ -19,7 +19,8 @@ describe('query plans of paged lists on a large database', () => {
     await response.text();
     const lines: string[] = [];
     for (const { sql, parameters } of large.counting.tally.queries) {
-      if (!sql.includes(' limit ?')) continue;
+      // SQLite's statements write a bound value `+?` (server/store/sqlite/fixed-plan-compiler.ts).
+      if (!sql.includes(' limit +?')) continue;
       const plan = await large.probe.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, ...parameters);
       lines.push(...plan.map((p) => p.detail));
     }
@@ -68,7 +69,7 @@ describe('query plans of paged lists on a large database', () => {
     const response = await large.post(`${STOCKTAKES_PATH}1/commit/`, { zero_uncounted: false });
     expect(response.status).toBe(200);
     expect((await response.json()).applied).toBe(50);
-    const batches = large.counting.tally.queries.filter(({ sql }) => sql.includes('"commit_state" is null') && sql.includes(' limit ?'));
+    const batches = large.counting.tally.queries.filter(({ sql }) => sql.includes('"commit_state" is null') && sql.includes(' limit +?'));
     expect(batches.length).toBe(2); // the 50 lines, then none left
     for (const { sql, parameters } of batches) {
       const planned = (await large.probe.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, ...parameters)).map((p) => p.detail);

@@ -24,7 +24,8 @@ export class SqliteScratchKeys implements ScratchKeys {
     this.insertMany = sqlite.prepare(
       `INSERT INTO temp.scratch_keys (kind, key, code) VALUES ${Array(CLAIMS_PER_INSERT).fill('(?, ?, ?)').join(', ')} ON CONFLICT DO NOTHING`,
     );
-    this.select = sqlite.prepare('SELECT code FROM temp.scratch_keys WHERE kind = ? AND key = ?').pluck();
+    // `+?`: planned once, not again at every run (fixed-plan-compiler.ts).
+    this.select = sqlite.prepare('SELECT code FROM temp.scratch_keys WHERE kind = +? AND key = +?').pluck();
   }
 
   async claimAll(claims: readonly ScratchClaim[]): Promise<(number | undefined)[]> {

@@ -13,7 +13,7 @@
 // others run again in a new transaction.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import BetterSqlite3 from 'better-sqlite3';
-import { DummyDriver, Kysely, SqliteAdapter, SqliteDialect, SqliteIntrospector, SqliteQueryCompiler, sql } from 'kysely';
+import { DummyDriver, Kysely, SqliteAdapter, SqliteDialect, SqliteIntrospector, sql } from 'kysely';
 import { StatementCompiler } from '../compiled-statements.ts';
 import type { SchemaNeeds } from '../engine-provider.ts';
 import { type Engine, type EngineIntegrity, type Queries, type ScratchKeys, type WriteOptions, oneStatement } from '../engine.ts';
@@ -21,6 +21,7 @@ import { runMigrations } from '../migrations/registry.ts';
 import type { Schema } from '../schema.ts';
 import { translateSqliteError } from './faults.ts';
 import { BUSY_TIMEOUT_MS, analyseStockUnitsIfGrown, applyPragmas, applyReaderPragmas, withBulkWriteSettings } from './pragmas.ts';
+import { FixedPlanCompiler } from './fixed-plan-compiler.ts';
 import { SqliteConnection } from './sqlite-connection.ts';
 import { SqliteScratchKeys } from './scratch-keys.ts';
 import {
@@ -73,7 +74,7 @@ function sqliteBuilder(): Kysely<Schema> {
       createAdapter: () => new SqliteAdapter(),
       createDriver: () => new DummyDriver(),
       createIntrospector: (db) => new SqliteIntrospector(db),
-      createQueryCompiler: () => new SqliteQueryCompiler(),
+      createQueryCompiler: () => new FixedPlanCompiler(),
     },
   });
 }
