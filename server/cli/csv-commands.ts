@@ -4,7 +4,7 @@ import { createWriteStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { convertCatalogueCsv, dryRunCatalogueImport, formatDryRun, importCatalogueCsv } from '../csv/catalogue-csv.ts';
+import { convertCatalogueCsv, importCatalogueCsv, printDryRun } from '../csv/catalogue-csv.ts';
 import { stockCsvChunks } from '../csv/stock-csv.ts';
 import { sessionCountsCsvChunks } from '../csv/stocktake-csv.ts';
 import { badRequest } from '../errors.ts';
@@ -81,8 +81,8 @@ export function registerCsvCommands(program: Command): void {
           const { conversion, rows } = await convertCatalogueCsv(store, options.account, file, progress);
           try {
             if (options.dryRun) {
-              const report = await dryRunCatalogueImport(store, conversion);
-              console.log(formatDryRun(file, options.account, rows, report));
+              // Printed as it is made: Node writes stdout synchronously to files, and to terminals and pipes on Linux.
+              const report = await printDryRun(store, conversion, file, options.account, rows, (line) => process.stdout.write(`${line}\n`));
               if (report.problemCount > 0) process.exitCode = 1;
               return;
             }

@@ -12,6 +12,7 @@ import { CatalogueEventSink } from '../catalogue/catalogue-event-sink.ts';
 import { checkCatalogueItem } from '../catalogue/catalogue-json-events.ts';
 import type { CatalogueAccountHeader, CatalogueItem } from '../catalogue/catalogue-schema.ts';
 import type { Account } from '../store/accounts.ts';
+import type { StoredQuantityChange } from '../store/catalogue-import.ts';
 import { type CatalogueRefusal, type ImportSummary, catalogueRefused, isCatalogueRefusal } from '../store/catalogue-writer.ts';
 import { ProblemList, unlistedProblems } from '../store/problem-list.ts';
 import type { Store } from '../store/store.ts';
@@ -387,6 +388,8 @@ export interface DryRunReport {
   newVariants: { id: number; name: string }[];
   renamedVariants: { id: number; from: string; to: string }[];
   quantityChanges: QuantityChange[];
+  /** How many quantities would change (also when they were handed over rather than kept in `quantityChanges`). */
+  quantityChangeCount: number;
 }
 
 /** Items handed to the dry run's names look-up at a time (store.catalogue.dryRunStream's beforeWriting). */
@@ -430,8 +433,20 @@ function inFileRefusal(error: CatalogueRefusal, conversion: CsvConversion): Cata
   );
 }
 
-/** Runs the import for real in a transaction that is rolled back, and reports exactly what it changed. */
-export async function dryRunCatalogueImport(store: Store, conversion: CsvConversion): Promise<DryRunReport> {
+/** What a dry run changes besides quantities: new and renamed items and variants. */
+type ItemChanges = Pick<DryRunReport, 'newItems' | 'renamedItems' | 'newVariants' | 'renamedVariants'>;
+
+/**
+ * Runs the import for real in a transaction that is rolled back, and reports exactly what it changed.
+ * With `onQuantityChanges` the quantity changes are handed over a page at a time, with the item
+ * changes made before them, instead of being kept in the report (a file of a million lines makes a
+ * million of them).
+ */
+export async function dryRunCatalogueImport(
+  store: Store,
+  conversion: CsvConversion,
+  onQuantityChanges?: (changes: QuantityChange[], items: ItemChanges) => void,
+): Promise<DryRunReport> {
   const report: DryRunReport = {
     summary: null,
     problems: [...conversion.problems],
@@ -441,20 +456,24 @@ export async function dryRunCatalogueImport(store: Store, conversion: CsvConvers
     newVariants: [],
     renamedVariants: [],
     quantityChanges: [],
+    quantityChangeCount: 0,
   };
   if (!conversion.header) return report;
+  const inFile = (changes: StoredQuantityChange[]): QuantityChange[] =>
+    changes.map((c) => ({ line: conversion.lineOfStock(c.barcode, c.warehouse ?? '') ?? null, ...c }));
   try {
-    const { quantityChanges, ...changes } = await store.catalogue.dryRunStream((writer, scratch, beforeWriting) =>
-      streamConversion(new CatalogueEventSink(writer, scratch), conversion, beforeWriting),
+    const { quantityChanges, ...changes } = await store.catalogue.dryRunStream(
+      (writer, scratch, beforeWriting) => streamConversion(new CatalogueEventSink(writer, scratch), conversion, beforeWriting),
+      onQuantityChanges && ((page, items) => onQuantityChanges(inFile(page), items)),
     );
     Object.assign(report, changes);
-    report.quantityChanges = quantityChanges.map((c) => ({ line: conversion.lineOfStock(c.barcode, c.warehouse ?? '') ?? null, ...c }));
+    report.quantityChanges = inFile(quantityChanges);
   } catch (error) {
     if (!isCatalogueRefusal(error)) throw error;
     const problems = new ProblemList();
     problems.addAll(conversion.problems, conversion.problemCount);
-    const inFile = inFileRefusal(error, conversion);
-    problems.addAll(inFile.problems, inFile.problemCount);
+    const refused = inFileRefusal(error, conversion);
+    problems.addAll(refused.problems, refused.problemCount);
     report.problems = [...problems.listed];
     report.problemCount = problems.count;
   }
@@ -487,24 +506,63 @@ export async function importCatalogueCsv(store: Store, conversion: CsvConversion
   }
 }
 
-/** The dry-run report as text for the terminal. */
-export function formatDryRun(file: string, accountName: string, rows: number, report: DryRunReport): string {
+/** The dry run's first line and its item changes. */
+function dryRunHead(file: string, accountName: string, items: ItemChanges): string[] {
   const out: string[] = [`Dry run of ${file} for account "${accountName}": nothing was written.`];
-  for (const item of report.newItems) out.push(`  new item ${item.id} "${item.name}"`);
-  for (const item of report.renamedItems) out.push(`  rename item ${item.id} "${item.from}" -> "${item.to}"`);
-  for (const variant of report.newVariants) out.push(`  new variant ${variant.id} "${variant.name}"`);
-  for (const variant of report.renamedVariants) out.push(`  rename variant ${variant.id} "${variant.from}" -> "${variant.to}"`);
-  for (const change of report.quantityChanges) {
-    const where = change.warehouse === null ? '' : ` in ${change.warehouse}`;
-    const at = change.line === null ? '' : `line ${change.line}: `;
-    out.push(`  ${at}${change.barcode}${where}: ${change.old_quantity ?? '(none)'} -> ${change.new_quantity}`);
-  }
+  for (const item of items.newItems) out.push(`  new item ${item.id} "${item.name}"`);
+  for (const item of items.renamedItems) out.push(`  rename item ${item.id} "${item.from}" -> "${item.to}"`);
+  for (const variant of items.newVariants) out.push(`  new variant ${variant.id} "${variant.name}"`);
+  for (const variant of items.renamedVariants) out.push(`  rename variant ${variant.id} "${variant.from}" -> "${variant.to}"`);
+  return out;
+}
+
+function quantityChangeLine(change: QuantityChange): string {
+  const where = change.warehouse === null ? '' : ` in ${change.warehouse}`;
+  const at = change.line === null ? '' : `line ${change.line}: `;
+  return `  ${at}${change.barcode}${where}: ${change.old_quantity ?? '(none)'} -> ${change.new_quantity}`;
+}
+
+/** The dry run's problems and its last line. */
+function dryRunTail(rows: number, report: DryRunReport): string[] {
+  const out: string[] = [];
   for (const problem of report.problems) out.push(`  problem: ${problem}`);
   const more = unlistedProblems(report.problems.length, report.problemCount);
   if (more !== undefined) out.push(`  ${more}`);
+  const changed = report.quantityChangeCount;
   out.push(
-    `${rows} row(s); ${report.quantityChanges.length} quantit${report.quantityChanges.length === 1 ? 'y' : 'ies'} would change${report.problemCount > 0 ? ' (good rows only: fix the problems first, the import takes all or nothing)' : ''}; ` +
+    `${rows} row(s); ${changed} quantit${changed === 1 ? 'y' : 'ies'} would change${report.problemCount > 0 ? ' (good rows only: fix the problems first, the import takes all or nothing)' : ''}; ` +
       `${report.newItems.length} new item(s), ${report.newVariants.length} new variant(s); ${report.problemCount} problem(s).`,
   );
-  return out.join('\n');
+  return out;
+}
+
+/** The dry-run report as text for the terminal. */
+export function formatDryRun(file: string, accountName: string, rows: number, report: DryRunReport): string {
+  return [...dryRunHead(file, accountName, report), ...report.quantityChanges.map(quantityChangeLine), ...dryRunTail(rows, report)].join(
+    '\n',
+  );
+}
+
+/**
+ * Runs the dry run and prints its report line by line as it is made, the quantity changes a page at
+ * a time (the report of a million-line file is never held whole). Returns the report, without its
+ * quantity changes.
+ */
+export async function printDryRun(
+  store: Store,
+  conversion: CsvConversion,
+  file: string,
+  accountName: string,
+  rows: number,
+  print: (line: string) => void,
+): Promise<DryRunReport> {
+  let headPrinted = false;
+  const report = await dryRunCatalogueImport(store, conversion, (changes, items) => {
+    if (!headPrinted) for (const line of dryRunHead(file, accountName, items)) print(line);
+    headPrinted = true;
+    for (const change of changes) print(quantityChangeLine(change));
+  });
+  if (!headPrinted) for (const line of dryRunHead(file, accountName, report)) print(line);
+  for (const line of dryRunTail(rows, report)) print(line);
+  return report;
 }

@@ -36,9 +36,21 @@ export interface DryRunChanges {
   renamedItems: { id: number; from: string; to: string }[];
   newVariants: { id: number; name: string }[];
   renamedVariants: { id: number; from: string; to: string }[];
-  /** The stock history rows the import wrote, in order. */
-  quantityChanges: { barcode: string; warehouse: string | null; old_quantity: number | null; new_quantity: number }[];
+  /** The stock history rows the import wrote, in order (empty when they were handed to `onQuantityChanges` instead). */
+  quantityChanges: StoredQuantityChange[];
+  /** How many history rows the import wrote. */
+  quantityChangeCount: number;
 }
+
+export interface StoredQuantityChange {
+  barcode: string;
+  warehouse: string | null;
+  old_quantity: number | null;
+  new_quantity: number;
+}
+
+/** The history rows a dry run reads back at a time. */
+const CHANGES_PER_PAGE = 1000;
 
 /** Carries the dry run's report out of the transaction it rolls back. */
 class RollBack extends Error {
@@ -75,6 +87,10 @@ export async function dryRunCatalogueStream(
   engine: Engine,
   clock: StoreClock,
   work: (writer: CatalogueWriter, scratch: ScratchKeys, beforeWriting: BeforeWriting) => Promise<ImportSummary>,
+  onQuantityChanges?: (
+    page: StoredQuantityChange[],
+    items: Omit<DryRunChanges, 'summary' | 'quantityChanges' | 'quantityChangeCount'>,
+  ) => void,
 ): Promise<DryRunChanges> {
   try {
     await engine.write(
@@ -90,6 +106,7 @@ export async function dryRunCatalogueStream(
             newVariants: [],
             renamedVariants: [],
             quantityChanges: [],
+            quantityChangeCount: 0,
           };
           const beforeWriting: BeforeWriting = async (items) => {
             const itemsBefore = await namesOf(
@@ -115,16 +132,26 @@ export async function dryRunCatalogueStream(
           };
           const summary = await work(writer, scratch, beforeWriting);
           await writer.finish();
-          // Through the log's queries: the movements it still holds are written first.
-          changes.quantityChanges = await log.q.all(
-            q.k
-              .selectFrom('stock_history as h')
-              .innerJoin('stock_units as u', 'u.id', 'h.unit_id')
-              .leftJoin('warehouses as w', 'w.id', 'h.warehouse_id')
-              .select(['u.barcode', 'w.name as warehouse', 'h.old_quantity', 'h.new_quantity'])
-              .where('h.id', '>', Number(last?.id ?? 0))
-              .orderBy('h.id'),
-          );
+          // Through the log's queries: the movements it still holds are written first. A page at a
+          // time, in order: a catalogue of a million rows makes a million changes.
+          for (let after = Number(last?.id ?? 0); ;) {
+            const page = await log.q.all(
+              q.k
+                .selectFrom('stock_history as h')
+                .innerJoin('stock_units as u', 'u.id', 'h.unit_id')
+                .leftJoin('warehouses as w', 'w.id', 'h.warehouse_id')
+                .select(['h.id', 'u.barcode', 'w.name as warehouse', 'h.old_quantity', 'h.new_quantity'])
+                .where('h.id', '>', after)
+                .orderBy('h.id')
+                .limit(CHANGES_PER_PAGE),
+            );
+            if (page.length === 0) break;
+            after = Number(page[page.length - 1]!.id);
+            const rows = page.map(({ id: _id, ...change }) => change);
+            changes.quantityChangeCount += rows.length;
+            if (onQuantityChanges) onQuantityChanges(rows, changes);
+            else changes.quantityChanges.push(...rows);
+          }
           throw new RollBack({ summary, ...changes });
         } finally {
           await scratch.drop();

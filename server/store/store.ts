@@ -397,8 +397,10 @@ export function createStore(engine: Engine, { clock = systemClock }: StoreOption
       /** Writes a parsed catalogue, all or nothing. */
       write: (catalogue: Catalogue) => writeMovements((log) => writeCatalogue(log, catalogue), { addsUnits: true }),
       /** A streamed import (as writeStream's) run for real and rolled back: what it would change. */
-      dryRunStream: (work: (writer: CatalogueWriter, scratch: ScratchKeys, beforeWriting: BeforeWriting) => Promise<ImportSummary>) =>
-        dryRunCatalogueStream(engine, clock, work),
+      dryRunStream: (
+        work: (writer: CatalogueWriter, scratch: ScratchKeys, beforeWriting: BeforeWriting) => Promise<ImportSummary>,
+        onQuantityChanges?: Parameters<typeof dryRunCatalogueStream>[3],
+      ) => dryRunCatalogueStream(engine, clock, work, onQuantityChanges),
       /** One bulk transaction for a streamed import (catalogue/import-catalogue-file.ts). */
       writeStream: <T>(work: (writer: CatalogueWriter, scratch: ScratchKeys) => Promise<T>) => writeCatalogueStream(engine, clock, work),
     },

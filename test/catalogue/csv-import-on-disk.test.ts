@@ -6,7 +6,13 @@ import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { parseCatalogue } from '../../server/catalogue/import-catalogue.ts';
-import { convertCatalogueCsv, dryRunCatalogueImport, importCatalogueCsv } from '../../server/csv/catalogue-csv.ts';
+import {
+  convertCatalogueCsv,
+  dryRunCatalogueImport,
+  formatDryRun,
+  importCatalogueCsv,
+  printDryRun,
+} from '../../server/csv/catalogue-csv.ts';
 import { isCatalogueRefusal } from '../../server/store/catalogue-writer.ts';
 import { openStore } from '../../server/store/open-store.ts';
 import type { Store } from '../../server/store/store.ts';
@@ -166,6 +172,25 @@ describe('csv import with its rows on disk', () => {
     const refusal = await importCatalogueCsv(store, conversion).catch((error: unknown) => error);
     expect(isCatalogueRefusal(refusal) && refusal.problems).toEqual(everything);
     expect((await contentOf(location)).units).toEqual([]);
+  });
+
+  it('prints the dry run as it goes, the same report as the one kept whole', async () => {
+    // 2,500 quantity changes (more than a page of 1,000), a new item, a renamed one, and a bad line.
+    await store.catalogue.write(await parseCatalogue(account([{ id: 1, name: 'Old name', barcode: 'B1' }])));
+    const lines = Array.from({ length: 2_500 }, (_, i) => `${i + 1},${i === 0 ? 'New name' : `Item ${i + 1}`},,,B${i + 1},Main,${i},,`);
+    const file = csvFile([...lines, '9999,Broken,,,BROKEN,Main,x,,']);
+    const { conversion, rows } = await convertCatalogueCsv(store, 'north', file);
+    onTestFinished(() => conversion.close());
+    const printed: string[] = [];
+    const streamed = await printDryRun(store, conversion, 'f.csv', 'north', rows, (line) => printed.push(line));
+    expect(streamed.quantityChanges).toEqual([]);
+    expect(streamed.quantityChangeCount).toBe(2_500);
+    const whole = await dryRunCatalogueImport(store, conversion);
+    expect(whole.quantityChanges).toHaveLength(2_500);
+    expect(printed.join('\n')).toBe(formatDryRun('f.csv', 'north', rows, whole));
+    expect(printed).toContain('  rename item 1 "Old name" -> "New name"');
+    expect(printed).toContain('  line 2501: B2500 in Main: (none) -> 2499');
+    expect(printed.at(-2)).toBe('  problem: line 2502: quantity: A valid integer is required.');
   });
 
   it('leaves no scratch file behind: imported, refused, tried, or not CSV at all', async () => {
