@@ -1,8 +1,10 @@
 // `csv import` keeps what its checks across rows need in a scratch file on disk, not in memory
 // (server/store/sqlite/catalogue-csv-scratch.ts): an item's rows may be anywhere in the file and
 // still make the item the JSON catalogue would; the scratch folder is the user's alone and is gone
-// after every way the command can end (imported, refused, dry run, a file that is not CSV).
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+// after every way the command can end (imported, refused, dry run, a file that is not CSV), or at
+// the next import when its process was stopped before it could remove it.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { parseCatalogue } from '../../server/catalogue/import-catalogue.ts';
@@ -191,6 +193,22 @@ describe('csv import with its rows on disk', () => {
     expect(printed).toContain('  rename item 1 "Old name" -> "New name"');
     expect(printed).toContain('  line 2501: B2500 in Main: (none) -> 2499');
     expect(printed.at(-2)).toBe('  problem: line 2502: quantity: A valid integer is required.');
+  });
+
+  it('removes the scratch folder a stopped import left behind, and only that one', async () => {
+    // A process that has ended (Ctrl-C, killed, out of memory: `close` never ran), and one that runs.
+    const ended = spawnSync(process.execPath, ['-e', '']).pid!;
+    const left = path.join(scratchParent.dir, `barcode-inventory-csv-${ended}-abc123`);
+    const running = path.join(scratchParent.dir, `barcode-inventory-csv-${process.ppid}-def456`);
+    for (const folder of [left, running]) {
+      mkdirSync(folder, { mode: 0o700 });
+      writeFileSync(path.join(folder, 'rows.db'), 'x');
+    }
+    onTestFinished(() => rmSync(running, { recursive: true, force: true }));
+    const { conversion } = await convertCatalogueCsv(store, 'north', csvFile(['1,Mug,,,MUG,Main,5,,']));
+    conversion.close();
+    expect(existsSync(left)).toBe(false);
+    expect(existsSync(running)).toBe(true);
   });
 
   it('leaves no scratch file behind: imported, refused, tried, or not CSV at all', async () => {

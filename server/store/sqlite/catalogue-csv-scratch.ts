@@ -4,10 +4,11 @@
 // be written; at 1,755,000 lines the maps and the catalogue built from them took 2.2 GB
 // (bench/NOTES.md). Here they take a temporary SQLite file in the system's temp folder (TMPDIR) and
 // a small page cache, and the items come back one at a time, in the order the file first named them.
-// The file is private to the user (its folder 0700) and removed by `close`. SQLite here is a table on
+// The file is private to the user (its folder 0700) and removed by `close`, or by the next `csv import`
+// when its process ended without it. SQLite here is a table on
 // disk, whatever engine the store itself runs on; it lives in this folder because only this folder
 // uses better-sqlite3 (DEVELOPERS.md).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -20,6 +21,42 @@ const ROWS_PER_TRANSACTION = 20_000;
 const PAGE_CACHE_KIB = 16 * 1024;
 /** Items read back at a time. */
 const ITEMS_PER_PAGE = 500;
+
+/** The scratch folder's name: this prefix, the process id, then mkdtemp's random part. */
+const FOLDER_PREFIX = 'barcode-inventory-csv-';
+
+/**
+ * Removes the scratch folders of `csv import` processes that are gone: `close` never ran for a
+ * process stopped with Ctrl-C, killed or out of memory, and its file can be as large as the CSV. A
+ * folder whose process still runs (or whose number another process now has) is left alone, and so
+ * is one this user may not remove.
+ */
+function removeLeftFolders(): void {
+  let names: string[];
+  try {
+    names = readdirSync(tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(new RegExp(`^${FOLDER_PREFIX}(\\d+)-`).exec(name)?.[1] ?? Number.NaN);
+    if (!Number.isInteger(pid) || pid === process.pid || isRunning(pid)) continue;
+    try {
+      rmSync(path.join(tmpdir(), name), { recursive: true, force: true });
+    } catch {
+      // another user's, or in use: not ours to remove
+    }
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // it runs, as another user
+  }
+}
 
 export interface ScratchItem {
   name: string;
@@ -61,7 +98,8 @@ export class CsvCatalogueScratch {
   private inTransaction = 0;
 
   constructor() {
-    this.dir = mkdtempSync(path.join(tmpdir(), 'barcode-inventory-csv-'));
+    removeLeftFolders();
+    this.dir = mkdtempSync(path.join(tmpdir(), `${FOLDER_PREFIX}${process.pid}-`));
     try {
       this.db = new Database(path.join(this.dir, 'rows.db'));
     } catch (error) {
