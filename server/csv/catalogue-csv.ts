@@ -12,7 +12,7 @@ import { CatalogueEventSink } from '../catalogue/catalogue-event-sink.ts';
 import { checkCatalogueItem } from '../catalogue/catalogue-json-events.ts';
 import type { CatalogueAccountHeader, CatalogueItem } from '../catalogue/catalogue-schema.ts';
 import type { Account } from '../store/accounts.ts';
-import type { StoredQuantityChange } from '../store/catalogue-import.ts';
+import { type StoredQuantityChange, noChanges } from '../store/catalogue-import.ts';
 import { type CatalogueRefusal, type ImportSummary, catalogueRefused, isCatalogueRefusal } from '../store/catalogue-writer.ts';
 import { ProblemList, unlistedProblems } from '../store/problem-list.ts';
 import type { Store } from '../store/store.ts';
@@ -448,15 +448,11 @@ export async function dryRunCatalogueImport(
   onQuantityChanges?: (changes: QuantityChange[], items: ItemChanges) => void,
 ): Promise<DryRunReport> {
   const report: DryRunReport = {
+    ...noChanges(),
+    quantityChanges: [],
     summary: null,
     problems: [...conversion.problems],
     problemCount: conversion.problemCount,
-    newItems: [],
-    renamedItems: [],
-    newVariants: [],
-    renamedVariants: [],
-    quantityChanges: [],
-    quantityChangeCount: 0,
   };
   if (!conversion.header) return report;
   const inFile = (changes: StoredQuantityChange[]): QuantityChange[] =>

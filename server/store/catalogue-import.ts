@@ -49,6 +49,11 @@ export interface StoredQuantityChange {
   new_quantity: number;
 }
 
+/** A dry run's report before it has found anything. */
+export function noChanges(): Omit<DryRunChanges, 'summary'> {
+  return { newItems: [], renamedItems: [], newVariants: [], renamedVariants: [], quantityChanges: [], quantityChangeCount: 0 };
+}
+
 /** The history rows a dry run reads back at a time. */
 const CHANGES_PER_PAGE = 1000;
 
@@ -100,14 +105,7 @@ export async function dryRunCatalogueStream(
           const last = await q.first(q.k.selectFrom('stock_history').select((eb) => eb.fn.max('id').as('id')));
           const log = await MovementLog.open(q, clock);
           const writer = new CatalogueWriter(log);
-          const changes: Omit<DryRunChanges, 'summary'> = {
-            newItems: [],
-            renamedItems: [],
-            newVariants: [],
-            renamedVariants: [],
-            quantityChanges: [],
-            quantityChangeCount: 0,
-          };
+          const changes = noChanges();
           const beforeWriting: BeforeWriting = async (items) => {
             const itemsBefore = await namesOf(
               q,

@@ -83,19 +83,18 @@ export interface ReorderEntry {
   target: number | null;
 }
 
-/** An item as the catalogue takes it, with the lines its parts came from (for problems found later). */
-export interface ItemWithLines {
+/** An item as the catalogue takes it, with the line it came from (for problems found later; a variant's: `variantLine`). */
+export interface ItemWithLine {
   item: CatalogueItem;
   line: number;
-  /** The line of each variant, in the item's order. */
-  variantLines: number[];
 }
 
 export class CsvCatalogueScratch {
   private readonly dir: string;
   private readonly db: BetterSqlite3.Database;
   private readonly statements: Record<string, BetterSqlite3.Statement>;
-  private inTransaction = 0;
+  /** Rows added since the scratch file's last commit. */
+  private rowsInTransaction = 0;
 
   constructor() {
     removeLeftFolders();
@@ -150,9 +149,9 @@ export class CsvCatalogueScratch {
   /** Called once per row added: commits now and then, so the page cache stays the bound. */
   rowDone(): void {
     if (!this.db.inTransaction) throw new Error('the rows of a catalogue CSV were read back before all were added');
-    if (++this.inTransaction < ROWS_PER_TRANSACTION) return;
+    if (++this.rowsInTransaction < ROWS_PER_TRANSACTION) return;
     this.db.exec('COMMIT; BEGIN');
-    this.inTransaction = 0;
+    this.rowsInTransaction = 0;
   }
 
   item(id: number): ScratchItem | undefined {
@@ -196,7 +195,7 @@ export class CsvCatalogueScratch {
   }
 
   /** The items as the catalogue takes them, in the order the file first named them; each unit's entries in file order. */
-  *items(): Generator<ItemWithLines> {
+  *items(): Generator<ItemWithLine> {
     // Read as often as asked (a dry run, then the import): the rows were all added before the first read.
     if (this.db.inTransaction) this.db.exec('COMMIT');
     // One read transaction for the whole pass: outside one, each statement takes and drops SQLite's
@@ -215,14 +214,13 @@ export class CsvCatalogueScratch {
         after = page[page.length - 1]!.firstLine;
         for (const { id, name, line, plainBarcode } of page) {
           if (plainBarcode !== null) {
-            yield { item: { id, name, barcode: plainBarcode, ...this.entriesOf(line) }, line, variantLines: [] };
+            yield { item: { id, name, barcode: plainBarcode, ...this.entriesOf(line) }, line };
             continue;
           }
           const variants = this.statements.variantsOf!.all(id) as { id: number; name: string; barcode: string; line: number }[];
           yield {
             item: { id, name, variants: variants.map((v) => ({ id: v.id, name: v.name, barcode: v.barcode, ...this.entriesOf(v.line) })) },
             line,
-            variantLines: variants.map((v) => v.line),
           };
         }
       }
