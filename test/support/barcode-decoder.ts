@@ -2,7 +2,8 @@
 // own .wasm file (its default is a CDN). It reads image files (PNG, PGM) and returns every barcode in
 // them with its format and text, GS1 element strings in their bracketed form.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -31,14 +32,18 @@ export function pgm(width: number, height: number, pixels: Uint8Array): Uint8Arr
   return Buffer.concat([Buffer.from(`P5\n${width} ${height}\n255\n`), pixels]);
 }
 
-/** The pages of a PDF as PNG files' bytes, rendered by poppler's pdftoppm at `dpi`. */
-export async function pdfPages(pdfFile: string, dpi: number, outDir: string): Promise<Uint8Array[]> {
+/** The pages of a PDF as PNG files' bytes, rendered by poppler's pdftoppm at `dpi` in a folder of
+ * its own that is removed after (tests run many times; /tmp must not keep their pages). */
+export async function pdfPages(pdfFile: string, dpi: number): Promise<Uint8Array[]> {
   await ensureCommands({ pdftoppm: 'poppler-utils' });
-  const prefix = path.join(outDir, 'page');
-  await run('pdftoppm', ['-r', String(dpi), '-png', pdfFile, prefix]);
-  const { readdirSync } = await import('node:fs');
-  return readdirSync(outDir)
-    .filter((name) => name.startsWith('page') && name.endsWith('.png'))
-    .sort()
-    .map((name) => readFileSync(path.join(outDir, name)));
+  const outDir = mkdtempSync(path.join(tmpdir(), 'pdf-pages-'));
+  try {
+    await run('pdftoppm', ['-r', String(dpi), '-png', pdfFile, path.join(outDir, 'page')]);
+    return readdirSync(outDir)
+      .filter((name) => name.startsWith('page') && name.endsWith('.png'))
+      .sort()
+      .map((name) => readFileSync(path.join(outDir, name)));
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
 }

@@ -39,7 +39,7 @@ async function printedCodes(page: Page, button: string): Promise<string[]> {
   expect(download.suggestedFilename()).toBe('labels.pdf');
   const file = path.join(mkdtempSync(path.join(dir, 'pdf-')), 'labels.pdf');
   await download.saveAs(file);
-  const pages = await pdfPages(file, 300, path.dirname(file));
+  const pages = await pdfPages(file, 300);
   return (await Promise.all(pages.map(decodeImage))).flat().map((found) => found.text);
 }
 
