@@ -220,6 +220,8 @@ export const syncMessages = {
   tooFarAhead: (hours: number, at: string) =>
     `it happened at ${at}, more than ${hours} h ahead of this instance's clock: the clock of the instance that made it is wrong.`,
   idMismatch: 'its id is not <origin>-<seq>.',
+  timestampReused: (other: string) =>
+    `its timestamp is that of movement ${other}, and an instance never gives two of its movements one timestamp.`,
   seenOnAdjust: 'an adjustment carries no "seen".',
   outOfRange: (quantity: number) =>
     `it would leave a quantity at ${quantity}, outside the allowed range ${MIN_QUANTITY} to ${MAX_QUANTITY}.`,

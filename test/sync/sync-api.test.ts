@@ -24,6 +24,7 @@ import {
   type SyncState,
   type SyncStatus,
   stocktakePath,
+  syncMessages,
 } from '../../shared/index.ts';
 import { isCatalogueRefusal } from '../../server/store/catalogue-writer.ts';
 import { syncRound } from '../../server/sync/sync-round.ts';
@@ -377,6 +378,29 @@ describe('sync between instances', () => {
     // Same id, other content: two databases claiming one instance.
     const forged = { ...pending[1]!, value: 99 };
     expect((await push([forged], 409)).detail).toContain('other content');
+  });
+
+  it('refuses a movement whose timestamp its origin gave another movement, in the batch or stored, and applies nothing of the batch', async () => {
+    await shop.round();
+    await set(shop.server, shop.token, MUG, 7);
+    await set(shop.server, shop.token, MUG, 6);
+    const state = await call<SyncState>(upstream, 'GET', SYNC_STATE_PATH, link);
+    const [first, second] = (await shop.server.store.sync.pending(shop.account, state.vector, 10)).movements;
+    const push = (movements: SyncMovement[], status = 200) => call(upstream, 'POST', SYNC_MOVEMENTS_PATH, link, { movements }, status);
+    // A forged second movement stamped with the first one's timestamp: the fold's order between the
+    // two would be whatever each database returns first.
+    const forged = { ...second!, hlc: first!.hlc };
+    const inBatch = await push([first!, forged], 422);
+    expect(inBatch).toMatchObject({ code: 'sync_movement_refused' });
+    expect(inBatch.detail).toBe(syncMessages.movementRefused(forged.id, syncMessages.timestampReused(first!.id)));
+    expect(await quantity(upstream, north, MUG)).toBe(5);
+    expect(await push([first!])).toMatchObject({ applied: 1 });
+    const stored = await push([forged], 422);
+    expect(stored.detail).toBe(syncMessages.movementRefused(forged.id, syncMessages.timestampReused(first!.id)));
+    expect(await quantity(upstream, north, MUG)).toBe(7);
+    // The real one, and a batch sent again whole (its held movement is a duplicate, not a reuse).
+    expect(await push([first!, second!])).toMatchObject({ applied: 1, duplicates: 1 });
+    expect(await quantity(upstream, north, MUG)).toBe(6);
   });
 
   it("refuses movements of another account's units, from a clock far ahead, and malformed or oversized batches", async () => {

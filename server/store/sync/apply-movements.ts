@@ -5,7 +5,7 @@ import { apiError } from '../../errors.ts';
 import type { Account } from '../accounts.ts';
 import { type Param, inList, statement } from '../engine.ts';
 import { isAbsolute } from '../movements/fold.ts';
-import { type Hlc, parseHlc } from '../movements/hlc.ts';
+import { type Hlc, hlcKey, parseHlc } from '../movements/hlc.ts';
 import type { MovementLog, MovementUnit } from '../movements/movement-log.ts';
 import { NO_WAREHOUSE } from '../schema.ts';
 import { draggedAtMost } from './clock-bound.ts';
@@ -21,6 +21,42 @@ const storedMovement = statement('sync.storedMovement', (k, p: Param<{ accountId
 );
 
 const unitKey = (item: number, variant: number | null) => `${item}/${variant ?? ''}`;
+
+/** The movements of an account stored at some of the given order keys (the timestamps' hlcKey). */
+const movementsAtKeys = statement('sync.movementsAtKeys', (k, p: Param<{ accountId: number; keys: number[] }>) =>
+  k.selectFrom('stock_history').select(['origin', 'seq', 'hlc']).where('account_id', '=', p('accountId')).where('hlc_key', 'in', p.list('keys')),
+);
+
+/**
+ * Refuses (422) a new movement whose timestamp its origin already gave another movement: in this
+ * batch, or stored here. An instance's clock never gives one timestamp twice (hlc.ts, tick), so only
+ * a forged or corrupt batch does; and since a timestamp names its origin, two movements with one
+ * timestamp would be the only tie in the fold's order, which each instance would break by the order
+ * its database happens to return them in: their place could end with different quantities on
+ * different instances. `fresh`: the batch's movements this instance does not hold yet.
+ */
+async function refuseReusedTimestamps(
+  q: MovementLog['q'],
+  accountId: number,
+  fresh: readonly SyncMovement[],
+  refuse: (movement: SyncMovement, why: string) => Error,
+): Promise<void> {
+  const byTime = new Map<string, SyncMovement>();
+  for (const movement of fresh) {
+    const other = byTime.get(movement.hlc);
+    if (other !== undefined && other.seq !== movement.seq) throw refuse(movement, syncMessages.timestampReused(other.id));
+    byTime.set(movement.hlc, movement);
+  }
+  // One statement for a whole batch (as the batch's other reads: lists padded by inList), an index
+  // seek per timestamp on (account, order key): 0.3-2 ms for a push of 500 in the sync bench.
+  const keys = [...new Set(fresh.map((m) => hlcKey(m.hlc)))];
+  for (let i = 0; i < keys.length; i += 500) {
+    for (const stored of await q.all(movementsAtKeys, { accountId, keys: inList(keys.slice(i, i + 500)) })) {
+      const movement = byTime.get(stored.hlc);
+      if (movement !== undefined && movement.seq !== stored.seq) throw refuse(movement, syncMessages.timestampReused(`${stored.origin}-${stored.seq}`));
+    }
+  }
+}
 
 /**
  * Applies a batch of movements of other instances in the caller's transaction, all or nothing: each
@@ -84,7 +120,9 @@ export async function applyMovements(
   // Each origin in sequence, from what this instance holds of the batch's origins (an index seek
   // each, in one statement; not the whole history's vector).
   const held: VersionVector = await heldOf(q, account.id, new Set(movements.map((m) => m.origin)));
-  if (movements.some((m) => m.seq > (held[m.origin] ?? 0))) {
+  const fresh = movements.filter((m) => m.seq > (held[m.origin] ?? 0));
+  if (fresh.length > 0) {
+    await refuseReusedTimestamps(q, account.id, fresh, refuse);
     const earliest = new Map<number, string>();
     for (let i = 0; i < movements.length; i++) {
       const m = movements[i]!;
