@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../server/start.ts';
 import { openEngine, openStore } from '../../server/store/open-store.ts';
+import { FOLD_PAGE_ROWS } from '../../server/store/movements/movement-log.ts';
 import { createStore } from '../../server/store/store.ts';
 import {
   type Conflict,
@@ -209,6 +210,9 @@ describe(`bounded cost of a push (${testEngine()})`, () => {
     // Linear: the place's 5,500 rows read once and rewritten once (64 to a statement), not 500 times.
     expect(tally.rows).toBeLessThan(2 * 5_500);
     expect(tally.statements).toBeLessThan(5_500 / 64 + 200);
+    // And a page at a time: no statement returned more than a refold's page, so none held the event
+    // loop (every account's requests) for the place's whole history.
+    expect(tally.maxRows).toBeLessThanOrEqual(FOLD_PAGE_ROWS);
 
     // The quantities are the oracle's fold, and so is every step of the history.
     const all = [...history, ...late].map(asOracle);

@@ -48,8 +48,26 @@ export function after(bound: TimeBound, alias?: string) {
   return <Q extends HistorySelect>(query: Q): Q => query.where(c.key, '>=', bound.key).where(c.hlc, '>', bound.hlc) as Q;
 }
 
-/** Movements at `bound` or after it. */
-export function from(bound: TimeBound, alias?: string) {
+/** A row of the history in a paged read: its timestamp (with the key) and its id, which breaks what ties remain. */
+export type RowBound = TimeBound & { id: number };
+
+/**
+ * The rows after `bound` in the order of `oldestFirstById`, for reading a long stretch in pages: two
+ * rows may share a timestamp only if a batch of an older version stored them (the sync door refuses
+ * it now), and the id keeps them apart so no page skips or repeats one. An `id` of 0 starts at the
+ * timestamp itself (ids are positive).
+ */
+export function afterRow(bound: RowBound, alias?: string) {
   const c = columnsOf(alias);
-  return <Q extends HistorySelect>(query: Q): Q => query.where(c.key, '>=', bound.key).where(c.hlc, '>=', bound.hlc) as Q;
+  const id = sql.ref<number>(`${alias === undefined ? '' : `${alias}.`}id`);
+  return <Q extends HistorySelect>(query: Q): Q =>
+    query
+      .where(c.key, '>=', bound.key)
+      .where((eb) => eb.or([eb(c.hlc, '>', bound.hlc), eb.and([eb(c.hlc, '=', bound.hlc), eb(id, '>', bound.id)])])) as Q;
+}
+
+/** In time order, oldest first, and by id where timestamps tie (see afterRow). */
+export function oldestFirstById(alias?: string) {
+  const id = sql.ref<number>(`${alias === undefined ? '' : `${alias}.`}id`);
+  return <Q extends HistorySelect>(query: Q): Q => oldestFirst(alias)(query).orderBy(id) as Q;
 }

@@ -24,7 +24,11 @@ const unitKey = (item: number, variant: number | null) => `${item}/${variant ?? 
 
 /** The movements of an account stored at some of the given order keys (the timestamps' hlcKey). */
 const movementsAtKeys = statement('sync.movementsAtKeys', (k, p: Param<{ accountId: number; keys: number[] }>) =>
-  k.selectFrom('stock_history').select(['origin', 'seq', 'hlc']).where('account_id', '=', p('accountId')).where('hlc_key', 'in', p.list('keys')),
+  k
+    .selectFrom('stock_history')
+    .select(['origin', 'seq', 'hlc'])
+    .where('account_id', '=', p('accountId'))
+    .where('hlc_key', 'in', p.list('keys')),
 );
 
 /**
@@ -53,7 +57,8 @@ async function refuseReusedTimestamps(
   for (let i = 0; i < keys.length; i += 500) {
     for (const stored of await q.all(movementsAtKeys, { accountId, keys: inList(keys.slice(i, i + 500)) })) {
       const movement = byTime.get(stored.hlc);
-      if (movement !== undefined && movement.seq !== stored.seq) throw refuse(movement, syncMessages.timestampReused(`${stored.origin}-${stored.seq}`));
+      if (movement !== undefined && movement.seq !== stored.seq)
+        throw refuse(movement, syncMessages.timestampReused(`${stored.origin}-${stored.seq}`));
     }
   }
 }
