@@ -4,7 +4,7 @@
 // its first write ceiling for days. Each runs here for a moment on a small generated database; no
 // figure is checked (timings never belong in a test), only that it works and reports. So is
 // memory-phases.ts, the tool behind bench/NOTES.md's memory figures, and reports-scale.ts, the
-// reports rows, which writes its own history.
+// reports rows, which writes its own history, as does late-movement.ts (docs/SYNC.md's refold figures).
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -88,6 +88,16 @@ describe('bench ceilings on the current schema', () => {
     // The chart of the long-lived unit is downsampled; the movements per day count what was added.
     expect(result.rows.chartAll!.answer).toMatch(/^\d+ points of 2,001 movements$/);
     expect(result.rows.perDay90Warehouse!.answer).toMatch(/^90 days, [\d,]+ movements$/);
+  });
+
+  it('late-movement.ts builds its long place, pushes a movement into its past, and reports what it cost', async () => {
+    const { stdout } = await run(process.execPath, [bench('late-movement.ts'), '--barcodes', '600', '--place-movements', '2500'], {
+      timeout: 60_000,
+    });
+    // 2,500 adjusts: more than two of a refold's pages.
+    expect(stdout.trim().split('\n').pop()).toMatch(
+      /^one adjust stamped in 1970 on a place of 2,500 adjusts \(600 barcodes\): push \d+ ms, longest event-loop delay \d+ ms, process grew -?\d+ MB$/,
+    );
   });
 
   it('server-read-loop.ts runs and reports', async () => {
