@@ -27,9 +27,9 @@ const stamp = (wall: number, counter: number, origin: string) =>
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Timestamps that crowd the key's ties: three milliseconds, counters around and far past 1023, three instances. */
-function crowdedStamps(): string[] {
+function crowdedStamps(first = WALL): string[] {
   const stamps: string[] = [];
-  for (const wall of [WALL, WALL + 1, WALL + 2])
+  for (const wall of [first, first + 1, first + 2])
     for (const counter of [0, 1, 1022, 1023, 1024, 1025, 5000, 99_999])
       for (const origin of ['aaaa1111', 'bbbb2222', 'cccc3333']) stamps.push(stamp(wall, counter, origin));
   return stamps;
@@ -67,8 +67,10 @@ describe(`the timestamp's order key (${testEngine()})`, () => {
       const follower = (await store.tokens.authenticate((await store.tokens.create('north', 'relay', 'sync')).key))!;
       await store.sync.register(follower, 'relay0001', 'Relay');
       const random = seededRandom(7);
-      // Each origin's movements in its own timestamp order (its sequence follows its clock).
-      const stamps = crowdedStamps();
+      // Each origin's movements in its own timestamp order (its sequence follows its clock). Stamped a
+      // second after the catalogue's own movements, whatever the seeding took: WALL, taken when the
+      // file loaded, fell before them on a loaded host and the fold began elsewhere (a run beside a CI).
+      const stamps = crowdedStamps(Math.max(WALL, Date.now() + 1000));
       const seqs = new Map<string, number>();
       const movements: SyncMovement[] = stamps.map((hlc) => {
         const origin = hlc.slice(23);
