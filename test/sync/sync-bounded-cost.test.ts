@@ -240,6 +240,32 @@ describe(`bounded cost of a push (${testEngine()})`, () => {
     );
   });
 
+  it('reads what a set may have missed a page at a time: a set on top of the 5,500 adjusts it had not seen', async () => {
+    // The T-shirt in the Backroom holds the last test's 5,500 adjusts and no set or count: a set of an
+    // instance that saw none of them conflicts with all of them, and the walk reads them all.
+    const open = async () =>
+      Number(
+        (await h.probe.first<{ n: number }>(
+          `SELECT count(*) AS n FROM ${CONFLICT_TABLE} WHERE unit_id = (SELECT id FROM stock_units WHERE barcode = ?) AND warehouse_id = ? AND open = 1`,
+          SHIRT.barcode,
+          BACKROOM,
+        ))!.n,
+      );
+    expect(await open()).toBe(0);
+    h.counting.reset();
+    expect(await push([new MadeUp().movement('setter01', 'set', 42, SHIRT, BACKROOM, { seen: {} })])).toMatchObject({ applied: 1 });
+    const tally = h.counting.reset();
+    expect(tally.rows).toBeGreaterThan(5_500);
+    expect(tally.maxRows).toBeLessThanOrEqual(FOLD_PAGE_ROWS);
+    const stored = await h.probe.first<{ quantity: number }>(
+      'SELECT quantity FROM stock WHERE unit_id = (SELECT id FROM stock_units WHERE barcode = ?) AND warehouse_id = ?',
+      SHIRT.barcode,
+      BACKROOM,
+    );
+    expect(stored!.quantity).toBe(42);
+    expect(await open()).toBe(1);
+  });
+
   it('grows the database with what is pushed, not with a copy of the whole vector per push', async () => {
     // 50 pushes of 100 movements, each of an instance not seen before (5,000 origins: half the cap
     // of origins per account that the upstream keeps, so the test holds with it): 99 adjusts and a
@@ -300,7 +326,7 @@ describe(`bounded cost of a push (${testEngine()})`, () => {
     };
 
     // A set beyond the range (the schema takes values up to MAX_DELTA, 2e9, for adjusts).
-    const tooLarge = made.movement('eeee5555', 'set', 2_000_000_000, MUG, BACKROOM);
+    const tooLarge = made.movement('fafa6666', 'set', 2_000_000_000, MUG, BACKROOM);
     await refuse([tooLarge], tooLarge);
     // A set at the maximum is fine; ten adjusts of 2e9 after it in the same batch are not.
     const atMax = made.movement('ffff6666', 'set', MAX_QUANTITY, MUG, BACKROOM);

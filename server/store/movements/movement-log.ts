@@ -19,7 +19,7 @@ import { recordAudit } from '../audit.ts';
 import { MAX_QUANTITY, MIN_QUANTITY, type MovementSourceName, syncMessages } from '../../../shared/index.ts';
 import { apiError } from '../../errors.ts';
 import { sql } from 'kysely';
-import { type Param, type Queries, chunkLength, columnsOf, inChunks, inList, statement } from '../engine.ts';
+import { type Param, type Queries, type StatementDef, chunkLength, columnsOf, inChunks, inList, statement } from '../engine.ts';
 import type { StockConflictGroupTable } from '../schema.ts';
 import { heldVector } from '../sync/held-vector.ts';
 import {
@@ -31,21 +31,12 @@ import {
   foldStep,
   isAbsolute,
   missesHeld,
+  type WalkMovement,
 } from './fold.ts';
 import { type Hlc, formatHlc, hlcCounter, hlcKey, parseHlc, receive, tick } from './hlc.ts';
 import { SOURCE_IDS } from './movement-names.ts';
 import { vectorBody, vectorHash } from './vector-text.ts';
-import {
-  type RowBound,
-  type TimeBound,
-  after,
-  afterRow,
-  before,
-  newestFirst,
-  oldestFirst,
-  oldestFirstById,
-  timeBound,
-} from './time-order.ts';
+import { type RowBound, type TimeBound, afterRow, before, newestFirst, oldestFirstById, timeBound } from './time-order.ts';
 
 export type MovementKind = 'set' | 'count' | 'adjust';
 
@@ -313,24 +304,13 @@ type PlaceParams = { unitId: number; warehouseId: number };
 const absoluteBefore = statement('movements.absoluteBefore', (k, p: Param<PlaceParams & TimeBound>) =>
   k
     .selectFrom('stock_history')
-    .select(['origin', 'seq', 'kind', 'value', 'hlc'])
+    .select(['id', 'origin', 'seq', 'kind', 'value', 'hlc'])
     .where('unit_id', '=', p('unitId'))
     .where('warehouse_id', '=', p('warehouseId'))
     .$call(before({ hlc: p('hlc'), key: p('key') }))
     .where('kind', 'in', ABSOLUTE_KINDS)
     .$call(newestFirst())
     .limit(1),
-);
-
-/** A place's movements after `hlc`, in timestamp order (after its latest set or count: its adjusts since). */
-const movementsAfter = statement('movements.after', (k, p: Param<PlaceParams & TimeBound>) =>
-  k
-    .selectFrom('stock_history')
-    .select(['origin', 'seq', 'kind', 'hlc'])
-    .where('unit_id', '=', p('unitId'))
-    .where('warehouse_id', '=', p('warehouseId'))
-    .$call(after({ hlc: p('hlc'), key: p('key') }))
-    .$call(oldestFirst()),
 );
 
 /**
@@ -353,6 +333,15 @@ const movementsFromPage = statement('movements.fromPage', (k, p: Param<PlacePara
     .$call(oldestFirstById('h'))
     .limit(FOLD_PAGE_ROWS),
 );
+
+/** A row of a place as movementsFromPage reads it. */
+type FoldRow = typeof movementsFromPage extends StatementDef<infer R, never> ? R : never;
+
+/**
+ * An adjust as a conflict walk keeps it in its window until the next set or count: the fields it
+ * reads, not the row, since a place may have thousands of adjusts in a row.
+ */
+const walkAdjust = (row: FoldRow): WalkMovement => ({ origin: row.origin, seq: row.seq, kind: row.kind, hlc: row.hlc });
 
 type Step = { id: number; oldQuantity: number | null; newQuantity: number };
 
@@ -1163,8 +1152,26 @@ export class MovementLog {
     await this.flush();
     const where = { unitId: place.unitId, warehouseId: place.warehouseId };
     const previous = await this.db.first(absoluteBefore, { ...where, ...timeBound(END_OF_TIME) });
-    const window = await this.db.all(movementsAfter, { ...where, ...timeBound(previous?.hlc ?? '') });
+    // Everything after it is an adjust: thousands on a place sold from and never counted.
+    const window: WalkMovement[] = [];
+    const after: RowBound = previous ? { ...timeBound(previous.hlc), id: previous.id } : { ...timeBound(''), id: 0 };
+    await this.placePages(where, after, (rows) => {
+      for (const row of rows) window.push(walkAdjust(row));
+    });
     return new ConflictWalk(previous, window, place.open?.group ?? null);
+  }
+
+  /**
+   * A place's rows after `after` (afterRow), in time order, FOLD_PAGE_ROWS at a time: `page` runs on
+   * each page before the next is read (it may write the rows it was given).
+   */
+  private async placePages(where: PlaceParams, after: RowBound, page: (rows: FoldRow[]) => void | Promise<void>): Promise<void> {
+    for (let bound = after; ;) {
+      const rows = await this.db.all(movementsFromPage, { ...where, ...bound });
+      await page(rows);
+      if (rows.length < FOLD_PAGE_ROWS) return;
+      bound = { ...timeBound(rows.at(-1)!.hlc), id: rows.at(-1)!.id };
+    }
   }
 
   /**
@@ -1234,10 +1241,8 @@ export class MovementLog {
     let result: Applied = { oldQuantity: null, newQuantity: 0 };
     let named: string | undefined;
     const rewritten: Step[] = [];
-    // From the base on (id 0: the base itself is the first row), a page at a time (FOLD_PAGE_ROWS).
-    let bound: RowBound = { ...timeBound(base?.hlc ?? ''), id: 0 };
-    for (let full = true; full;) {
-      const rows = await q.all(movementsFromPage, { ...where, ...bound });
+    // From the base on (id 0: the base itself is the first row), a page at a time.
+    await this.placePages(where, { ...timeBound(base?.hlc ?? ''), id: 0 }, async (rows) => {
       for (const row of rows) {
         const id = idOf(row);
         if (base && row.origin === base.origin && row.seq === base.seq) {
@@ -1254,21 +1259,17 @@ export class MovementLog {
         if (row.old_quantity !== before || row.new_quantity !== quantity)
           rewritten.push({ id: row.id, oldQuantity: before, newQuantity: quantity });
         if (mine && row.origin === mine.origin && row.seq === mine.seq) result = { oldQuantity: before, newQuantity: quantity };
-        // An adjust stays in the walk's window until the next set or count: kept as what the walk
-        // reads of it, not as the row, since a place may have thousands of adjusts in a row.
         if (isAbsolute(row.kind)) walk.step(row, this.parsedVector(row.seen_vector, row.body));
-        else walk.step({ origin: row.origin, seq: row.seq, kind: row.kind, hlc: row.hlc }, NOTHING_SEEN);
+        else walk.step(walkAdjust(row), NOTHING_SEEN);
       }
-      // This page's changed steps are written before the next is read: the keys a page is read by never change.
+      // The page's changed steps are written before the next is read: the keys pages are read by never change.
       for (let at = 0; at < rewritten.length;) {
         const length = chunkLength(rewritten.length - at, q);
         await q.run(rewriteSteps, columnsOf(rewritten, at, length));
         at += length;
       }
       rewritten.length = 0;
-      full = rows.length === FOLD_PAGE_ROWS;
-      if (full) bound = { ...timeBound(rows.at(-1)!.hlc), id: rows.at(-1)!.id };
-    }
+    });
     if (quantity !== null) await q.run(upsertQuantity, { ...where, quantity });
     this.quantities.delete(`${place.unitId}/${place.warehouseId}`);
     const stored = await q.all(groupsFrom, { ...where, hlc: anchor });
