@@ -314,10 +314,11 @@ const absoluteBefore = statement('movements.absoluteBefore', (k, p: Param<PlaceP
 );
 
 /**
- * Rows of a place a refold reads in one statement. A refold reads from the set or count before the
- * movements in the past to the end of the place's history: 100,000 rows on a long-lived place, which
- * read whole held the event loop (every account's requests) for 212 ms and 72 MB in one statement.
- * Read a page at a time, the loop turns between pages (sqlite-engine.ts) and memory stays one page.
+ * Rows of a place a refold, or a conflict walk, reads in one statement. A refold reads from the set or
+ * count before the movements in the past to the end of the place's history, a walk every adjust since
+ * the last set or count: 100,000 rows on a place sold from and never counted, which read whole held
+ * the event loop (every account's requests) for 228-355 ms (bench/late-movement.ts). A page at a
+ * time, the loop turns between pages (sqlite-engine.ts) and a statement holds one page.
  */
 export const FOLD_PAGE_ROWS = 1_000;
 

@@ -18,10 +18,10 @@ export type TimeBound = { hlc: string; key: number };
 /** The bound at `hlc` (a timestamp, '' before all of them, or a text past them all): with its key. */
 export const timeBound = (hlc: string): TimeBound => ({ hlc, key: hlcKey(hlc) });
 
-/** The key and text columns of the history row `alias` (no alias: the query's one history table). */
+/** The key, text and id columns of the history row `alias` (no alias: the query's one history table). */
 function columnsOf(alias: string | undefined) {
   const prefix = alias === undefined ? '' : `${alias}.`;
-  return { key: sql.ref<number>(`${prefix}hlc_key`), hlc: sql.ref<string>(`${prefix}hlc`) };
+  return { key: sql.ref<number>(`${prefix}hlc_key`), hlc: sql.ref<string>(`${prefix}hlc`), id: sql.ref<number>(`${prefix}id`) };
 }
 
 /** In time order, oldest first. */
@@ -59,15 +59,14 @@ export type RowBound = TimeBound & { id: number };
  */
 export function afterRow(bound: RowBound, alias?: string) {
   const c = columnsOf(alias);
-  const id = sql.ref<number>(`${alias === undefined ? '' : `${alias}.`}id`);
   return <Q extends HistorySelect>(query: Q): Q =>
     query
       .where(c.key, '>=', bound.key)
-      .where((eb) => eb.or([eb(c.hlc, '>', bound.hlc), eb.and([eb(c.hlc, '=', bound.hlc), eb(id, '>', bound.id)])])) as Q;
+      .where((eb) => eb.or([eb(c.hlc, '>', bound.hlc), eb.and([eb(c.hlc, '=', bound.hlc), eb(c.id, '>', bound.id)])])) as Q;
 }
 
 /** In time order, oldest first, and by id where timestamps tie (see afterRow). */
 export function oldestFirstById(alias?: string) {
-  const id = sql.ref<number>(`${alias === undefined ? '' : `${alias}.`}id`);
+  const { id } = columnsOf(alias);
   return <Q extends HistorySelect>(query: Q): Q => oldestFirst(alias)(query).orderBy(id) as Q;
 }

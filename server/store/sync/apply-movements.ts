@@ -3,7 +3,7 @@
 import { MAX_CLOCK_AHEAD_MS, type SyncMovement, type VersionVector, syncMessages } from '../../../shared/index.ts';
 import { apiError } from '../../errors.ts';
 import type { Account } from '../accounts.ts';
-import { type Param, inList, statement } from '../engine.ts';
+import { type Param, type Queries, inList, statement } from '../engine.ts';
 import { isAbsolute } from '../movements/fold.ts';
 import { type Hlc, hlcKey, parseHlc } from '../movements/hlc.ts';
 import type { MovementLog, MovementUnit } from '../movements/movement-log.ts';
@@ -40,7 +40,7 @@ const movementsAtKeys = statement('sync.movementsAtKeys', (k, p: Param<{ account
  * different instances. `fresh`: the batch's movements this instance does not hold yet.
  */
 async function refuseReusedTimestamps(
-  q: MovementLog['q'],
+  q: Queries,
   accountId: number,
   fresh: readonly SyncMovement[],
   refuse: (movement: SyncMovement, why: string) => Error,
