@@ -3,8 +3,9 @@
 // added to one place with plain SQL (a till's sales of one item), then the real server in this
 // process, a sync token and its follower, one push to warm the server up, and one adjust stamped in
 // 1970 pushed on that place: the place is folded again whole. Prints the push's time, the longest
-// event-loop delay while it ran (what every other request of the server waited at most) and how much
-// the process grew. Not part of `npm run bench`; run `node bench/late-movement.ts [--barcodes 10000]
+// event-loop delay while it ran, how much the process grew, and what another account's read and
+// write sent just after the push waited (the read on its own connection; the write behind the push's
+// transaction, SQLite's one writer). Not part of `npm run bench`; run `node bench/late-movement.ts [--barcodes 10000]
 // [--place-movements 100000]`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -12,12 +13,12 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
-import { SYNC_MOVEMENTS_PATH, type SyncMovement } from '../shared/index.ts';
+import { INVENTORY_PATH, SYNC_MOVEMENTS_PATH, type SyncMovement } from '../shared/index.ts';
 import { startServer } from '../server/start.ts';
 import { HLC_KEY_COUNTERS } from '../server/store/movements/hlc.ts';
 import { SOURCE_IDS } from '../server/store/movements/movement-names.ts';
 import { openStore } from '../server/store/open-store.ts';
-import { WAREHOUSE_ACCOUNT, barcodeOf, generateCatalogue } from '../test/support/catalogue-generator.ts';
+import { PLAIN_ACCOUNT, WAREHOUSE_ACCOUNT, barcodeOf, generateCatalogue } from '../test/support/catalogue-generator.ts';
 import { ROOT, runNode } from './processes.ts';
 
 const { values } = parseArgs({
@@ -47,10 +48,16 @@ try {
      FROM n`,
   ).run(placeMovements - 1, account, unit.id, unit.item_id, unit.variant_id, warehouse);
   db.exec('ANALYZE');
+  const otherBarcode = (
+    db
+      .prepare('SELECT u.barcode FROM stock_units u JOIN accounts a ON a.id = u.account_id WHERE a.name = ? ORDER BY u.id LIMIT 1')
+      .get(PLAIN_ACCOUNT) as { barcode: string }
+  ).barcode;
   db.close();
 
   const store = await openStore(dbFile);
   const token = (await store.tokens.create(WAREHOUSE_ACCOUNT, 'late', 'sync')).key;
+  const other = (await store.tokens.create(PLAIN_ACCOUNT, 'other', 'api')).key;
   await store.sync.register((await store.tokens.authenticate(token))!, 'relay0001', 'Relay');
   const server = await startServer({ store, port: 0 });
   const movement = (seq: number, wall: number): SyncMovement => ({
@@ -84,12 +91,31 @@ try {
     const rss = process.memoryUsage().rss;
     delay.enable();
     const started = performance.now();
-    await push(movement(2, 1_000)); // 1970: before every movement of the place
-    const ms = performance.now() - started;
+    const pushed = push(movement(2, 1_000)).then(() => performance.now() - started); // 1970: before every movement of the place
+    // Another account, sent right after the push: what it waits for.
+    const timed = async (init: RequestInit, query = '') => {
+      const sent = performance.now();
+      const answer = await fetch(`${server.url}${INVENTORY_PATH}${query}`, {
+        ...init,
+        headers: { authorization: `Token ${other}`, ...init.headers },
+      });
+      if (answer.status !== 200) throw new Error(`another account's request answered ${answer.status}`);
+      return performance.now() - sent;
+    };
+    const [readMs, writeMs] = await Promise.all([
+      timed({}, `?barcodes=${otherBarcode}`),
+      timed({
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify([{ barcode: otherBarcode, quantity: 5 }]),
+      }),
+    ]);
+    const ms = await pushed;
     delay.disable();
     console.log(
       `one adjust stamped in 1970 on a place of ${placeMovements.toLocaleString('en-US')} adjusts (${barcodes.toLocaleString('en-US')} barcodes): ` +
-        `push ${ms.toFixed(0)} ms, longest event-loop delay ${(delay.max / 1e6).toFixed(0)} ms, process grew ${((process.memoryUsage().rss - rss) / 1e6).toFixed(0)} MB`,
+        `push ${ms.toFixed(0)} ms, longest event-loop delay ${(delay.max / 1e6).toFixed(0)} ms, process grew ${((process.memoryUsage().rss - rss) / 1e6).toFixed(0)} MB; ` +
+        `another account's read ${readMs.toFixed(0)} ms, its write ${writeMs.toFixed(0)} ms`,
     );
   } finally {
     await server.close();
