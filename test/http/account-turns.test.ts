@@ -58,13 +58,19 @@ describe('turns by account', () => {
     await nextTurn();
     const turns = new AccountTurns(Infinity);
     const events: string[] = [];
+    // The I/O answers when the test says so, not after a timer: on a busy host a 1 ms timer fired
+    // before the check phase that starts A2, and A1 ended first (CI, 2026-11-27).
+    let answerIo!: () => void;
+    const io = new Promise<void>((resolve) => (answerIo = resolve));
     const requests = arrive(turns, 'AAB', [], async (name) => {
       events.push(`${name} begins`);
       for (let step = 0; step < 5; step++) await Promise.resolve(); // work spread over microtasks
       events.push(`${name} reads`);
-      await new Promise((resolve) => setTimeout(resolve, 1)); // I/O
+      await io;
       events.push(`${name} ends`);
     });
+    for (let turn = 0; turn < 10 && events.length < 6; turn++) await nextTurn();
+    answerIo();
     await Promise.all(requests);
     expect(events.slice(0, 6)).toEqual(['A1 begins', 'A1 reads', 'A2 begins', 'A2 reads', 'B1 begins', 'B1 reads']);
   });
